@@ -1,0 +1,37 @@
+/* 9-band matrices of one macro at one level, band-major (structure of arrays).
+ * Band k couples node (i,j) to node (i+dx, j+dy), k = (dy+1)*3 + (dx+1), i.e. index
+ * offset dy*N + dx: k = 0..8 <-> offsets {-N-1, -N, -N+1, -1, 0, 1, N-1, N, N+1}.
+ * Entries whose neighbour lies outside the macro are zero. Grid vectors carry N+1
+ * padding values (zero) before and after the N*N values, so a matvec row reads
+ * x[idx + offset] without bounds checks on every row. */
+#ifndef FEAST_BAND9_H
+#define FEAST_BAND9_H
+#include <stddef.h>
+
+#define FEAST_NBANDS 9
+#define FEAST_BAND_DIAG 4
+#define FEAST_PAD(N) ((N) + 1)
+
+static inline int feast_band_offset(int k, int N) { return (k / 3 - 1) * N + (k % 3 - 1); }
+static inline int feast_band_index(int dx, int dy) { return (dy + 1) * 3 + (dx + 1); }
+
+typedef struct {
+  int N;                      /* nodes per side, N = 2^L + 1 */
+  double *band[FEAST_NBANDS]; /* each N*N values (one allocation) */
+} FeastBand9;
+
+int feast_band9_create(int N, FeastBand9 *A); /* zeroed */
+void feast_band9_destroy(FeastBand9 *A);
+int feast_band9_copy(const FeastBand9 *src, FeastBand9 *dst); /* dst created here */
+
+/* padded grid vectors: the returned pointer addresses value 0; padding is zero */
+int feast_grid_alloc(int N, double **x);
+void feast_grid_free(int N, double **x);
+int feast_grid_alloc_f(int N, float **x);
+void feast_grid_free_f(int N, float **x);
+
+/* y <- A x (x, y padded grid vectors, x != y) */
+void feast_band9_matvec(const FeastBand9 *A, const double *x, double *y);
+/* d <- b - A x */
+void feast_band9_defect(const FeastBand9 *A, const double *b, const double *x, double *d);
+#endif

@@ -1,0 +1,61 @@
+/* Run configuration: INI files ([section] key = value, '#' or ';' comments) plus
+ * command-line overrides "section.key=value". Every key is declared once in the schema
+ * (feast/config_keys.c) with its type, default, range and help text; reading a file
+ * rejects unknown sections/keys (naming the closest valid one), duplicate keys, and
+ * values of the wrong type or out of range, always naming file:line, key and value. */
+#ifndef FEAST_CONFIG_H
+#define FEAST_CONFIG_H
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum {
+  FEAST_KEY_INT,    /* integer in [min, max] */
+  FEAST_KEY_REAL,   /* finite real in [min, max] */
+  FEAST_KEY_STRING, /* free text (may be empty) */
+  FEAST_KEY_ENUM,   /* one of choices "a|b|c" */
+  FEAST_KEY_PATH,   /* file path; relative paths resolve against the config file's folder
+                       (or the working directory for command-line overrides); "" = unset */
+  FEAST_KEY_REAL2   /* two finite reals "x y" or "x, y" */
+} FeastKeyType;
+
+typedef struct {
+  const char *section;       /* "solver"; "boundary.*" matches any "boundary.<name>" */
+  const char *key;
+  FeastKeyType type;
+  const char *default_value; /* NULL: no default (required where it is used) */
+  double min, max;           /* INT/REAL range, inclusive */
+  const char *choices;       /* ENUM: "cpu|gpu" */
+  const char *help;
+} FeastKeySpec;
+
+extern const FeastKeySpec feast_config_keys[];
+extern const int feast_config_nkeys;
+
+typedef struct FeastConfig FeastConfig;
+
+int feast_config_create(FeastConfig **cfg);
+void feast_config_destroy(FeastConfig **cfg);
+/* parse and validate a file; may be called once per config object */
+int feast_config_read(FeastConfig *cfg, const char *path);
+/* "section.key=value" from the command line; replaces a value read from the file */
+int feast_config_override(FeastConfig *cfg, const char *assignment);
+
+/* Getters take "section.key". An unset key gives the schema default; asking for a key
+ * the schema lacks, or one without default that is unset, is an error naming it. */
+int feast_config_get_int(const FeastConfig *cfg, const char *name, long *value);
+int feast_config_get_real(const FeastConfig *cfg, const char *name, double *value);
+int feast_config_get_string(const FeastConfig *cfg, const char *name, const char **value);
+int feast_config_get_enum(const FeastConfig *cfg, const char *name, int *index); /* index in choices */
+int feast_config_get_path(const FeastConfig *cfg, const char *name, char *buf, size_t size);
+int feast_config_get_real2(const FeastConfig *cfg, const char *name, double value[2]);
+int feast_config_is_set(const FeastConfig *cfg, const char *name); /* 1 if file/override set it */
+/* where a value came from, for messages: "run.ini:12" or "command line" or "default" */
+const char *feast_config_origin(const FeastConfig *cfg, const char *name);
+/* names of the sections present that start with prefix (e.g. "boundary."), in file order */
+int feast_config_sections(const FeastConfig *cfg, const char *prefix, int *count,
+                          const char *const **names);
+const char *feast_config_path(const FeastConfig *cfg); /* the file read, "" if none */
+
+/* the key table as Markdown (README) */
+void feast_config_write_markdown(FILE *out);
+#endif

@@ -1,0 +1,34 @@
+/* Logging (rank 0 writes, warnings once) and named phase timers. Every timing report
+ * (JSON summary, Amdahl figures) is computed from these timers. */
+#ifndef FEAST_LOG_H
+#define FEAST_LOG_H
+
+void feast_log_init(int rank, int verbosity); /* verbosity: 0 quiet, 1 normal, 2 verbose */
+int feast_log_rank(void);
+int feast_log_verbosity(void);
+/* rank 0, stdout, when verbosity >= level */
+void feast_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* rank 0, stderr, prefixed "feastc: warning: " */
+void feast_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int feast_stdout_is_tty(void);
+
+/* Named timers: start/stop bracket a phase; totals accumulate over calls. */
+double feast_wtime(void);
+void feast_timer_start(const char *name);
+void feast_timer_stop(const char *name);
+double feast_timer_total(const char *name); /* seconds, 0 if never started */
+long feast_timer_calls(const char *name);
+int feast_timer_count(void);
+const char *feast_timer_name(int i);
+void feast_timers_reset(void);
+
+/* Standard phase names, so reports and code agree on spelling. */
+#define FEAST_T_TOTAL "total"
+#define FEAST_T_SETUP "setup"             /* mesh, refinement, partition */
+#define FEAST_T_ASSEMBLY "assembly"       /* matrices and right-hand sides */
+#define FEAST_T_LINEAR "linear_solve"     /* T_lin: the whole linear solver */
+#define FEAST_T_LOCAL_MG "local_mg"       /* T_loc: local multigrid solves (accelerable) */
+#define FEAST_T_COARSE "coarse_solve"     /* global coarse grid (UMFPACK) */
+#define FEAST_T_COMM "communication"      /* interface exchange and reductions */
+#define FEAST_T_OUTPUT "output"
+#endif

@@ -1,0 +1,35 @@
+/* Conforming bilinear (Q1) finite elements on a refined macro: bilinear map of each
+ * cell, tensor Gauss quadrature, and assembly of bilinear forms into 9-band matrices.
+ * Local basis order of a cell with lower-left node (i,j): (i,j), (i+1,j), (i+1,j+1), (i,j+1). */
+#ifndef FEAST_Q1_H
+#define FEAST_Q1_H
+#include "feast/band9.h"
+
+/* what a form sees at one quadrature point of one cell */
+typedef struct {
+  double x, y;           /* physical point */
+  double weight;         /* quadrature weight times |det J| */
+  double phi[4];         /* basis values */
+  double dphi[4][2];     /* physical gradients */
+  int macro, cell_i, cell_j;
+} FeastQ1Point;
+
+/* local matrix contribution at one point: Aloc[a][b] += form(test a, trial b) */
+typedef void (*FeastQ1Form)(const FeastQ1Point *p, void *ctx, double Aloc[4][4]);
+/* right-hand side f(x,y) */
+typedef double (*FeastQ1Function)(double x, double y, void *ctx);
+
+/* quadrature: 2 = 2x2 Gauss (exact for Q1 stiffness on parallelograms), 3 = 3x3 */
+int feast_q1_assemble(int N, const double *xy, int macro, FeastQ1Form form, void *ctx,
+                      int order, FeastBand9 *A); /* A created by caller, accumulated into */
+/* b_i += int f phi_i (b padded or not, N*N values) */
+int feast_q1_assemble_rhs(int N, const double *xy, int macro, FeastQ1Function f, void *ctx,
+                          int order, double *b);
+/* sum over cells of int (u_h - u)^2, and of int u^2 (for relative errors) */
+int feast_q1_l2_error(int N, const double *xy, const double *uh, FeastQ1Function u, void *ctx,
+                      int order, double *err2, double *norm2);
+
+/* standard forms */
+void feast_q1_form_laplace(const FeastQ1Point *p, void *ctx, double Aloc[4][4]); /* grad.grad */
+void feast_q1_form_mass(const FeastQ1Point *p, void *ctx, double Aloc[4][4]);    /* phi.phi */
+#endif

@@ -1,0 +1,60 @@
+/* Minimal test harness: CHECK macros that count, FEAST_TEST_MAIN that runs MPI.
+ * A test program defines `static int run(void)` and ends with FEAST_TEST_MAIN(run). */
+#ifndef FEAST_TEST_H
+#define FEAST_TEST_H
+#include <math.h>
+#include <stdio.h>
+
+extern int feast_test_failures;
+extern int feast_test_checks;
+int feast_test_rank(void);
+int feast_test_size(void);
+int feast_test_finish(const char *name);
+int feast_test_main(int argc, char **argv, int (*run)(void), const char *name);
+
+#define CHECK(cond)                                                                            \
+  do {                                                                                         \
+    feast_test_checks++;                                                                       \
+    if (!(cond)) {                                                                             \
+      feast_test_failures++;                                                                   \
+      fprintf(stderr, "[rank %d] %s:%d: CHECK failed: %s\n", feast_test_rank(), __FILE__,      \
+              __LINE__, #cond);                                                                \
+    }                                                                                          \
+  } while (0)
+#define CHECK_CLOSE(a, b, rtol)                                                                \
+  do {                                                                                         \
+    double ca_ = (double)(a), cb_ = (double)(b);                                               \
+    feast_test_checks++;                                                                       \
+    if (!(fabs(ca_ - cb_) <= (rtol) * fmax(fabs(cb_), 1e-300)) || isnan(ca_)) {               \
+      feast_test_failures++;                                                                   \
+      fprintf(stderr, "[rank %d] %s:%d: CHECK_CLOSE failed: %s = %.17g, %s = %.17g (rtol %g)\n", \
+              feast_test_rank(), __FILE__, __LINE__, #a, ca_, #b, cb_, (double)(rtol));        \
+    }                                                                                          \
+  } while (0)
+/* a library call that must succeed: prints the library's error message if not */
+#define CHECK_OK(expr)                                                                         \
+  do {                                                                                         \
+    int co_ = (expr);                                                                          \
+    feast_test_checks++;                                                                       \
+    if (co_) {                                                                                 \
+      feast_test_failures++;                                                                   \
+      fprintf(stderr, "[rank %d] %s:%d: %s failed (%d): %s\n", feast_test_rank(), __FILE__,    \
+              __LINE__, #expr, co_, feast_error_message());                                    \
+    }                                                                                          \
+  } while (0)
+/* a library call that must fail with an error code */
+#define CHECK_FAILS(expr)                                                                      \
+  do {                                                                                         \
+    int cf_ = (expr);                                                                          \
+    feast_test_checks++;                                                                       \
+    if (!cf_) {                                                                                \
+      feast_test_failures++;                                                                   \
+      fprintf(stderr, "[rank %d] %s:%d: %s succeeded, expected an error\n", feast_test_rank(), \
+              __FILE__, __LINE__, #expr);                                                      \
+    }                                                                                          \
+    feast_error_clear();                                                                       \
+  } while (0)
+
+#define FEAST_TEST_MAIN(fn)                                                                    \
+  int main(int argc, char **argv) { return feast_test_main(argc, argv, fn, __FILE__); }
+#endif
