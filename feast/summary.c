@@ -1,0 +1,141 @@
+#include "feast/summary.h"
+#include "feast/error.h"
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct FeastSummary {
+  cJSON *root;
+};
+
+#define TIMINGS_SECTION "timings"
+
+int feast_summary_create(FeastSummary **s) {
+  FEAST_CHECK(s, FEAST_ERR_ARG, "summary_create: NULL output pointer");
+  FEAST_CALL(FEAST_ALLOC(1, s));
+  (*s)->root = cJSON_CreateObject();
+  if (!(*s)->root) {
+    feast_free(s);
+    FEAST_ERROR(FEAST_ERR_MEM, "out of memory creating the JSON summary");
+  }
+  return 0;
+}
+
+void feast_summary_destroy(FeastSummary **s) {
+  if (!s || !*s) return;
+  cJSON_Delete((*s)->root);
+  feast_free(s);
+}
+
+/* obj[key] = item (replacing an existing value); takes ownership of item */
+static int put(cJSON *obj, const char *key, cJSON *item) {
+  FEAST_CHECK(item, FEAST_ERR_MEM, "out of memory in the JSON summary (key \"%s\")", key);
+  int ok = cJSON_GetObjectItemCaseSensitive(obj, key)
+               ? cJSON_ReplaceItemInObjectCaseSensitive(obj, key, item)
+               : cJSON_AddItemToObject(obj, key, item);
+  if (!ok) cJSON_Delete(item);
+  FEAST_CHECK(ok, FEAST_ERR_MEM, "out of memory in the JSON summary (key \"%s\")", key);
+  return 0;
+}
+
+/* the object that holds key: the root, or root[section] (created on first use) */
+static int target(FeastSummary *s, const char *section, cJSON **obj) {
+  *obj = s->root;
+  if (!section) return 0;
+  FEAST_CHECK(*section, FEAST_ERR_ARG, "summary: empty section name");
+  *obj = cJSON_GetObjectItemCaseSensitive(s->root, section);
+  if (*obj) {
+    FEAST_CHECK(cJSON_IsObject(*obj), FEAST_ERR_ARG,
+                "summary: \"%s\" is a value, it cannot also be a section", section);
+    return 0;
+  }
+  *obj = cJSON_CreateObject();
+  return put(s->root, section, *obj);
+}
+
+/* the one place every setter goes through: checks, then [section.]key = item */
+static int set_item(FeastSummary *s, const char *section, const char *key, cJSON *item) {
+  cJSON *obj = NULL;
+  int status = 0;
+  if (!s || !key || !*key)
+    status = feast_error_set(FEAST_ERR_ARG, __FILE__, __LINE__, "summary: no object or empty key");
+  if (!status) status = target(s, section, &obj);
+  if (status) {
+    cJSON_Delete(item);
+    return status;
+  }
+  return put(obj, key, item);
+}
+
+static cJSON *real_item(double v) { return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull(); }
+
+static cJSON *string_item(const char *v) { return v ? cJSON_CreateString(v) : cJSON_CreateNull(); }
+
+int feast_summary_set_string(FeastSummary *s, const char *key, const char *value) {
+  return set_item(s, NULL, key, string_item(value));
+}
+int feast_summary_set_int(FeastSummary *s, const char *key, long value) {
+  return set_item(s, NULL, key, cJSON_CreateNumber((double)value));
+}
+int feast_summary_set_real(FeastSummary *s, const char *key, double value) {
+  return set_item(s, NULL, key, real_item(value));
+}
+int feast_summary_set_bool(FeastSummary *s, const char *key, int value) {
+  return set_item(s, NULL, key, cJSON_CreateBool(value != 0));
+}
+int feast_summary_set_timing(FeastSummary *s, const char *name, double seconds) {
+  return set_item(s, TIMINGS_SECTION, name, real_item(seconds));
+}
+int feast_summary_set_section_string(FeastSummary *s, const char *section, const char *key,
+                                     const char *value) {
+  return set_item(s, section, key, string_item(value));
+}
+int feast_summary_set_section_int(FeastSummary *s, const char *section, const char *key,
+                                  long value) {
+  return set_item(s, section, key, cJSON_CreateNumber((double)value));
+}
+int feast_summary_set_section_real(FeastSummary *s, const char *section, const char *key,
+                                   double value) {
+  return set_item(s, section, key, real_item(value));
+}
+int feast_summary_set_section_bool(FeastSummary *s, const char *section, const char *key,
+                                   int value) {
+  return set_item(s, section, key, cJSON_CreateBool(value != 0));
+}
+
+/* write text to path; FEAST_ERR_FILE naming path (shown to the user as 'shown') */
+static int write_text(const char *path, const char *shown, const char *text) {
+  FILE *f = fopen(path, "w");
+  FEAST_CHECK(f, FEAST_ERR_FILE, "cannot write the JSON summary %s: %s", shown, strerror(errno));
+  int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
+  int err = errno;
+  if (fclose(f) != 0 && !bad) bad = 1, err = errno;
+  if (bad) remove(path);
+  FEAST_CHECK(!bad, FEAST_ERR_FILE, "cannot write the JSON summary %s: %s", shown, strerror(err));
+  return 0;
+}
+
+int feast_summary_write(const FeastSummary *s, const char *path) {
+  FEAST_CHECK(s && path && *path, FEAST_ERR_ARG, "summary_write: no summary or empty path");
+  size_t len = strlen(path);
+  char *tmp = NULL, *text = NULL;
+  FEAST_CALL(FEAST_ALLOC(len + 5, &tmp));
+  snprintf(tmp, len + 5, "%s.tmp", path);
+  int status = 0;
+  text = cJSON_Print(s->root);
+  if (!text)
+    status = feast_error_set(FEAST_ERR_MEM, __FILE__, __LINE__,
+                             "out of memory printing the JSON summary %s", path);
+  if (!status) status = write_text(tmp, path, text);
+  if (!status && rename(tmp, path) != 0) {
+    status = feast_error_set(FEAST_ERR_FILE, __FILE__, __LINE__,
+                             "cannot write the JSON summary %s: %s", path, strerror(errno));
+    remove(tmp);
+  }
+  cJSON_free(text);
+  feast_free(&tmp);
+  return status;
+}
