@@ -1,0 +1,50 @@
+#!/bin/bash
+# VTK output read back by VTK itself: tests/mpi/test_vtk on 2 ranks writes a 2x2 macro
+# grid on [0,2]^2 (level 2, f = x + 2y, vel = (y, -x)); VTK's parallel reader must see
+# 100 points, 64 quads covering area 4, and the fields as written. Skipped (77) without
+# Debian's python3-vtk (the python3 on PATH may be another one, so /usr/bin/python3).
+set -eu
+PY=/usr/bin/python3
+"$PY" -c 'import vtk' 2>/dev/null || { echo "python3-vtk not available: skipped"; exit 77; }
+dir=$(mktemp -d /tmp/feast_vtk_read_XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+"$MPIEXEC" --oversubscribe --bind-to none -np 2 "$FEAST_BIN/test_vtk" "$dir"
+"$PY" - "$dir/field.pvtu" <<'PYEOF'
+import sys, vtk
+r = vtk.vtkXMLPUnstructuredGridReader()
+r.SetFileName(sys.argv[1])
+r.Update()
+g = r.GetOutput()
+fails = []
+def check(ok, what):
+    if not ok: fails.append(what)
+check(r.GetNumberOfPieces() == 2, "2 pieces, got %d" % r.GetNumberOfPieces())
+check(g.GetNumberOfPoints() == 100, "100 points, got %d" % g.GetNumberOfPoints())
+check(g.GetNumberOfCells() == 64, "64 cells, got %d" % g.GetNumberOfCells())
+check(all(g.GetCellType(c) == vtk.VTK_QUAD for c in range(g.GetNumberOfCells())), "all quads")
+pd, cd = g.GetPointData(), g.GetCellData()
+f, vel = pd.GetArray("f"), pd.GetArray("vel")
+check(f is not None and vel is not None, "point fields f and vel")
+if f is not None and vel is not None:
+    check(f.GetRange() == (0.0, 6.0), "range of f %s" % (f.GetRange(),))
+    check(vel.GetNumberOfComponents() == 3, "vel has 3 components")
+    for p in range(g.GetNumberOfPoints()):
+        x, y, z = g.GetPoint(p)
+        if abs(f.GetValue(p) - (x + 2 * y)) > 1e-14 or vel.GetTuple3(p) != (y, -x, 0.0):
+            check(False, "point %d: f or vel does not match (x, y) = (%g, %g)" % (p, x, y))
+            break
+check(cd.GetArray("macro").GetRange() == (0.0, 3.0), "macro ids 0..3")
+check(cd.GetArray("rank").GetRange() == (0.0, 1.0), "ranks 0..1")
+# counter-clockwise corners: positive signed areas summing to the domain's 4
+area = 0.0
+for c in range(g.GetNumberOfCells()):
+    pts = [g.GetPoint(g.GetCell(c).GetPointId(k)) for k in range(4)]
+    a = 0.5 * sum(pts[k][0] * pts[(k + 1) % 4][1] - pts[(k + 1) % 4][0] * pts[k][1] for k in range(4))
+    check(a > 0, "cell %d is clockwise" % c)
+    area += a
+check(abs(area - 4.0) < 1e-12, "total area %g != 4" % area)
+if fails:
+    print("test_vtk_read: FAILED:", "; ".join(fails[:10]))
+    sys.exit(1)
+print("test_vtk_read: pvtu read by VTK %s: 100 points, 64 quads, fields match" % vtk.vtkVersion.GetVTKVersion())
+PYEOF
