@@ -21,12 +21,15 @@ int feast_partition_contiguous(int nmacros, int nparts, int *owner) {
 /* CSR adjacency of the macro graph: macros are neighbours when they share an edge */
 static int macro_graph(const FeastMesh *mesh, idx_t **xadj, idx_t **adjncy) {
   int nm = mesh->nmacros;
+  for (int e = 0; e < mesh->nedges; e++) {
+    int a = mesh->edge_macros[2 * e], b = mesh->edge_macros[2 * e + 1];
+    FEAST_CHECK(a >= 0 && a < nm && b < nm && a != b, FEAST_ERR_INTERNAL,
+                "mesh edge %d has invalid macros %d, %d", e, a, b);
+  }
   FEAST_CALL(FEAST_ALLOC(nm + 1, xadj));
   for (int e = 0; e < mesh->nedges; e++) {
     int a = mesh->edge_macros[2 * e], b = mesh->edge_macros[2 * e + 1];
     if (b < 0) continue;
-    FEAST_CHECK(a >= 0 && a < nm && b < nm && a != b, FEAST_ERR_INTERNAL,
-                "mesh edge %d has invalid macros %d, %d", e, a, b);
     (*xadj)[a + 1]++;
     (*xadj)[b + 1]++;
   }

@@ -8,8 +8,10 @@
 /* owner[m] in [0, nranks) for every macro m; every rank owns at least one macro.
  * nranks <= 2: contiguous chunks in macro id order (sizes differ by at most one);
  * nranks > 2: METIS on the macro graph (macros sharing an edge, from mesh->edge_macros),
- * fixed seed so the result is deterministic; if METIS fails or leaves a rank empty,
- * a warning is printed and the contiguous split is used.
+ * fixed seed so the result is deterministic; recursive bisection for up to 8 parts,
+ * else k-way (contiguous parts), retried with recursive bisection if it leaves a part
+ * empty (it does on small graphs); if METIS still fails, a warning is printed and the
+ * contiguous split is used.
  * FEAST_ERR_CONFIG if nranks > nmacros. */
 int feast_partition_macros(const FeastMesh *mesh, int nranks, int *owner);
 /* contiguous split of nmacros ids into nparts chunks: owner[m] = chunk of m */
