@@ -1,11 +1,10 @@
-/* feastc: the command-line driver (work in progress: grows with the core) */
-#include "feast/error.h"
+/* feastc: the command-line program; everything else lives in the library */
+#include "apps/app.h"
 #include <mpi.h>
-#include <stdio.h>
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  printf("feastc %s\n", FEAST_VERSION);
+  int code = feast_app_main(argc, argv);
   MPI_Finalize();
-  return 0;
+  return code;
 }

@@ -1,0 +1,236 @@
+#include "apps/app.h"
+#include "coproc/coproc.h"
+#include "feast/error.h"
+#include "feast/log.h"
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *usage =
+    "usage: feastc CONFIG.ini [section.key=value ...] [--dry-run] [--help] [--version]\n"
+    "  CONFIG.ini         run configuration (see README: config keys)\n"
+    "  section.key=value  override a config value\n"
+    "  --dry-run          read config and mesh, report problem sizes and memory, solve nothing\n"
+    "  --help-config      print the table of config keys (Markdown)\n"
+    "  --version          version and compiled backends\n";
+
+typedef struct {
+  const char *config;
+  int dry_run;
+  int noverrides;
+  char **overrides;
+} Args;
+
+static int parse_args(int argc, char **argv, Args *a, int *done) {
+  memset(a, 0, sizeof *a);
+  a->overrides = argv;
+  *done = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *s = argv[i];
+    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+      if (feast_log_rank() == 0) fputs(usage, stdout);
+      *done = 1;
+      return 0;
+    } else if (strcmp(s, "--version") == 0) {
+      if (feast_log_rank() == 0)
+        printf("feastc %s\nlocal multigrid backends: %s\nsolvers: mg cg bicgstab\n", FEAST_VERSION,
+               feast_local_backends());
+      *done = 1;
+      return 0;
+    } else if (strcmp(s, "--help-config") == 0) {
+      if (feast_log_rank() == 0) feast_config_write_markdown(stdout);
+      *done = 1;
+      return 0;
+    } else if (strcmp(s, "--dry-run") == 0) {
+      a->dry_run = 1;
+    } else if (s[0] == '-') {
+      FEAST_ERROR(FEAST_ERR_USAGE, "unknown option '%s' (see feastc --help)", s);
+    } else if (strchr(s, '=')) {
+      a->overrides[a->noverrides++] = argv[i];
+    } else {
+      FEAST_CHECK(!a->config, FEAST_ERR_USAGE, "two config files given ('%s' and '%s'); overrides are section.key=value", a->config, s);
+      a->config = s;
+    }
+  }
+  FEAST_CHECK(a->config, FEAST_ERR_USAGE, "no config file given (usage: feastc CONFIG.ini [section.key=value ...])");
+  return 0;
+}
+
+/* All ranks run the input phase identically; they agree on the outcome so that exactly
+ * one rank (the lowest failing one) prints and all exit with the same code. */
+static int agree(int status, int *code) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int mine = status ? rank : size, first;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == size) return 0;
+  if (rank == first)
+    fprintf(stderr, "feastc: error: %s [%s]\n", feast_error_message(), feast_error_where());
+  int exit_code = feast_exit_code(status ? status : FEAST_ERR_INTERNAL);
+  MPI_Bcast(&exit_code, 1, MPI_INT, first, MPI_COMM_WORLD);
+  *code = exit_code;
+  return 1;
+}
+
+/* An error after the input phase may leave other ranks waiting in a collective: the
+ * failing rank prints one message and brings the whole job down. */
+static void abort_on_error(int status, int size) {
+  if (!status) return;
+  if (size > 1)
+    fprintf(stderr, "feastc: error on rank %d: %s [%s]\n", feast_log_rank(), feast_error_message(), feast_error_where());
+  else
+    fprintf(stderr, "feastc: error: %s [%s]\n", feast_error_message(), feast_error_where());
+  fflush(stderr);
+  if (size > 1) MPI_Abort(MPI_COMM_WORLD, feast_exit_code(status));
+}
+
+static double app_start;
+double feast_app_start_time(void) { return app_start; }
+
+static double physical_memory(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? (double)pages * page : 0.0;
+}
+
+/* per node and level: partial + consistent 9-band matrices, coordinates, masks,
+ * weights, ~6 level vectors, local multigrid copies; ~12 Krylov vectors on the
+ * finest level. Fields multiply everything (3 for u1, u2, p; NS adds couplings). */
+double feast_app_memory_estimate(const FeastMesh *mesh, int level, int fields) {
+  double per_node = 2 * 9 * 8 + 16 + 2 + 8 + 6 * 8 + 9 * 4 + 8 * 4;
+  double total = 0.0;
+  for (int l = 0; l <= level; l++) {
+    int N = feast_level_n(l);
+    total += (double)mesh->nmacros * N * N * per_node * fields * (fields > 1 ? 3.0 : 1.0);
+  }
+  int N = feast_level_n(level);
+  total += (double)mesh->nmacros * N * N * 12 * 8 * fields;
+  return total;
+}
+
+static int load_input(FeastApp *app, const Args *a) {
+  FEAST_CALL(feast_config_create(&app->cfg));
+  FEAST_CALL(feast_config_read(app->cfg, a->config));
+  for (int i = 0; i < a->noverrides; i++) FEAST_CALL(feast_config_override(app->cfg, a->overrides[i]));
+  long verbosity, level;
+  FEAST_CALL(feast_config_get_int(app->cfg, "output.verbosity", &verbosity));
+  feast_log_init(app->rank, (int)verbosity);
+  FEAST_CALL(feast_config_get_string(app->cfg, "problem.type", &app->problem));
+  app->fields = strcmp(app->problem, "poisson") == 0 ? 1 : 3;
+  FEAST_CALL(feast_config_get_int(app->cfg, "grid.level", &level));
+  app->level = (int)level;
+  char path[4096];
+  FEAST_CALL(feast_config_get_path(app->cfg, "grid.file", path, sizeof path));
+  feast_timer_start(FEAST_T_SETUP);
+  FEAST_CALL(feast_mesh_read(path, app->cfg, &app->mesh));
+  feast_timer_stop(FEAST_T_SETUP);
+  FEAST_CHECK(app->size <= app->mesh->nmacros, FEAST_ERR_CONFIG,
+              "cannot run on %d MPI ranks: mesh %s has only %d macros (use at most %d ranks)",
+              app->size, path, app->mesh->nmacros, app->mesh->nmacros);
+  return 0;
+}
+
+/* sizes of the hierarchy, memory estimate and limit */
+static int report_sizes(FeastApp *app, int dry_run) {
+  int64_t nodes;
+  FEAST_CALL(feast_mesh_count_nodes(app->mesh, app->level, &nodes));
+  int64_t dofs;
+  FEAST_CHECK(feast_mul_i64(nodes, app->fields, &dofs) == 0, FEAST_ERR_LIMIT, "grid.level = %d: size overflows", app->level);
+  double need = feast_app_memory_estimate(app->mesh, app->level, app->fields);
+  double limit_gib;
+  FEAST_CALL(feast_config_get_real(app->cfg, "run.max_memory", &limit_gib));
+  double limit = limit_gib > 0 ? limit_gib * 1073741824.0 : physical_memory();
+  feast_log(1, "feastc %s: problem %s, mesh %s: %d macros, %d vertices\n", FEAST_VERSION, app->problem,
+            app->mesh->source, app->mesh->nmacros, app->mesh->nvertices);
+  feast_log(1, "  level %d: %d x %d nodes per macro, %lld nodes, %lld dofs (%d field%s), ranks %d\n",
+            app->level, feast_level_n(app->level), feast_level_n(app->level), (long long)nodes,
+            (long long)dofs, app->fields, app->fields > 1 ? "s" : "", app->size);
+  feast_log(1, "  memory estimate %.3g GiB (limit %.3g GiB)\n", need / 1073741824.0, limit / 1073741824.0);
+  feast_summary_set_int(app->summary, "nodes", nodes);
+  feast_summary_set_int(app->summary, "dofs", dofs);
+  feast_summary_set_real(app->summary, "memory_estimate_gib", need / 1073741824.0);
+  if (dry_run) return 0;
+  FEAST_CHECK(limit <= 0 || need <= limit, FEAST_ERR_LIMIT,
+              "grid.level = %d needs about %.3g GiB (estimate), more than the limit of %.3g GiB (%s); "
+              "lower grid.level or raise run.max_memory",
+              app->level, need / 1073741824.0, limit / 1073741824.0,
+              limit_gib > 0 ? "run.max_memory" : "physical memory");
+  return 0;
+}
+
+static int summary_basics(FeastApp *app, int dry_run) {
+  const char *s;
+  FEAST_CALL(feast_summary_create(&app->summary));
+  feast_summary_set_string(app->summary, "problem", app->problem);
+  FEAST_CALL(feast_config_get_string(app->cfg, "solver.target", &s));
+  feast_summary_set_string(app->summary, "target", s);
+  FEAST_CALL(feast_config_get_string(app->cfg, "solver.local_precision", &s));
+  feast_summary_set_string(app->summary, "local_precision", s);
+  feast_summary_set_int(app->summary, "ranks", app->size);
+  feast_summary_set_int(app->summary, "macros", app->mesh->nmacros);
+  feast_summary_set_int(app->summary, "level", app->level);
+  feast_summary_set_string(app->summary, "mesh", app->mesh->source);
+  feast_summary_set_bool(app->summary, "dry_run", dry_run);
+  return 0;
+}
+
+static int write_summary(FeastApp *app) {
+  char path[4096];
+  FEAST_CALL(feast_config_get_path(app->cfg, "output.summary", path, sizeof path));
+  if (!path[0]) return 0;
+  for (int i = 0; i < feast_timer_count(); i++)
+    feast_summary_set_timing(app->summary, feast_timer_name(i), feast_timer_total(feast_timer_name(i)));
+  if (app->rank == 0) FEAST_CALL(feast_summary_write(app->summary, path));
+  return 0;
+}
+
+static int run_problem(FeastApp *app) {
+  const char *dirichlet;
+  FEAST_CALL(feast_config_get_string(app->cfg, "grid.dirichlet", &dirichlet));
+  feast_timer_start(FEAST_T_SETUP);
+  FEAST_CALL(feast_domain_create(app->mesh, app->level, dirichlet, MPI_COMM_WORLD, &app->dom));
+  feast_timer_stop(FEAST_T_SETUP);
+  if (strcmp(app->problem, "poisson") == 0) return feast_poisson_run(app);
+  FEAST_ERROR(FEAST_ERR_UNSUPPORTED,
+              "problem.type = %s is not available in feastc %s yet (only poisson solves; "
+              "--dry-run reports its sizes)", app->problem, FEAST_VERSION);
+}
+
+static void app_free(FeastApp *app) {
+  feast_domain_destroy(&app->dom);
+  feast_mesh_destroy(&app->mesh);
+  feast_summary_destroy(&app->summary);
+  feast_config_destroy(&app->cfg);
+}
+
+int feast_app_main(int argc, char **argv) {
+  FeastApp app;
+  memset(&app, 0, sizeof app);
+  MPI_Comm_rank(MPI_COMM_WORLD, &app.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &app.size);
+  feast_log_init(app.rank, 1);
+  feast_timer_start(FEAST_T_TOTAL);
+  app_start = feast_wtime();
+  Args args;
+  int done = 0, code = 0;
+  int st = parse_args(argc, argv, &args, &done);
+  if (!st && !done) st = load_input(&app, &args);
+  if (!st && !done) st = summary_basics(&app, args.dry_run);
+  if (!st && !done) st = report_sizes(&app, args.dry_run);
+  if (agree(st, &code) || done) {
+    app_free(&app);
+    return code;
+  }
+  if (!args.dry_run) st = run_problem(&app);
+  abort_on_error(st && st != FEAST_ERR_NOT_CONVERGED ? st : 0, app.size);
+  feast_timer_stop(FEAST_T_TOTAL);
+  int wst = write_summary(&app);
+  abort_on_error(wst, app.size);
+  if (st == FEAST_ERR_NOT_CONVERGED && app.rank == 0)
+    fprintf(stderr, "feastc: %s\n", feast_error_message());
+  code = feast_exit_code(st ? st : wst);
+  app_free(&app);
+  return code;
+}

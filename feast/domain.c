@@ -1,0 +1,237 @@
+#include "feast/domain.h"
+#include "feast/band9.h"
+#include "feast/error.h"
+#include "feast/log.h"
+#include "feast/partition.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* parse "all" or a list of part names into flags; unknown names are config errors */
+static int parse_dirichlet(const FeastMesh *mesh, const char *spec, unsigned char *flags) {
+  if (!spec || strcmp(spec, "all") == 0) {
+    memset(flags, 1, (size_t)mesh->nparts);
+    return 0;
+  }
+  const char *p = spec;
+  while (*p) {
+    while (*p == ' ' || *p == ',' || *p == '\t') p++;
+    if (!*p) break;
+    size_t len = strcspn(p, " ,\t");
+    char name[64];
+    FEAST_CHECK(len < sizeof name, FEAST_ERR_CONFIG, "grid.dirichlet: part name '%.40s...' too long", p);
+    memcpy(name, p, len);
+    name[len] = 0;
+    int part = feast_mesh_part_index(mesh, name);
+    if (part < 0) {
+      char known[512] = "";
+      for (int q = 0; q < mesh->nparts && strlen(known) < sizeof known - 70; q++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", q ? ", " : "",
+                 mesh->parts[q].name);
+      FEAST_ERROR(FEAST_ERR_CONFIG, "grid.dirichlet = '%s': mesh %s has no boundary part '%s' (it has: %s)",
+                  spec, mesh->source, name, known);
+    }
+    flags[part] = 1;
+    p += len;
+  }
+  return 0;
+}
+
+/* corner c of a macro as node index */
+static long corner_node(int c, int N) { return feast_edge_node(c, 0, N); }
+
+static int local_edge_of(const FeastMesh *mesh, int m, int e) {
+  for (int le = 0; le < 4; le++)
+    if (mesh->macro_edges[4 * m + le] == e) return le;
+  return -1;
+}
+
+/* position along local edge le of macro m of the canonical parameter q of edge e */
+static int edge_param(const FeastMesh *mesh, int m, int le, int e, int q, int N) {
+  int aligned = mesh->quads[4 * m + le] == mesh->edge_vertices[2 * e];
+  return aligned ? q : N - 1 - q;
+}
+
+static int build_fixed(const FeastDomain *dom, FeastLevel *lev, int li) {
+  const FeastMesh *mesh = dom->mesh;
+  int m = dom->local[li], N = lev->N;
+  unsigned char *fixed = lev->fixed[li];
+  for (int le = 0; le < 4; le++) {
+    int e = mesh->macro_edges[4 * m + le], part = mesh->edge_part[e];
+    if (part >= 0 && dom->dirichlet_part[part])
+      for (int p = 0; p < N; p++) fixed[feast_edge_node(le, p, N)] = 1;
+    int v = mesh->quads[4 * m + le];
+    for (int q = 0; q < mesh->nparts; q++)
+      if (dom->dirichlet_part[q] && feast_mesh_vertex_on_part(mesh, v, q)) fixed[corner_node(le, N)] = 1;
+  }
+  return 0;
+}
+
+/* shared nodes: coarse vertices held by several macros, then interior edge nodes */
+static int build_node_exchange(const FeastDomain *dom, FeastLevel *lev) {
+  const FeastMesh *mesh = dom->mesh;
+  const int N = lev->N;
+  FeastExchangeBuilder *b;
+  FEAST_CALL(feast_exchange_builder_create(mesh->nmacros, dom->owner, dom->rank, &b));
+  for (int v = 0; v < mesh->nvertices; v++) {
+    int p0 = mesh->vertex_macro_ptr[v], p1 = mesh->vertex_macro_ptr[v + 1], here = 0;
+    for (int p = p0; p < p1; p++) here |= dom->owner[mesh->vertex_macros[p]] == dom->rank;
+    if (p1 - p0 < 2 || !here) continue;
+    FEAST_CALL(feast_exchange_builder_item(b));
+    for (int p = p0; p < p1; p++) {
+      int m = mesh->vertex_macros[p], c = 0;
+      while (c < 4 && mesh->quads[4 * m + c] != v) c++;
+      FEAST_CALL(feast_exchange_builder_slot(b, m, dom->local_of[m], corner_node(c, N)));
+    }
+  }
+  for (int e = 0; e < mesh->nedges; e++) {
+    int m0 = mesh->edge_macros[2 * e], m1 = mesh->edge_macros[2 * e + 1];
+    if (m1 < 0 || (dom->owner[m0] != dom->rank && dom->owner[m1] != dom->rank)) continue;
+    int ms[2] = {m0 < m1 ? m0 : m1, m0 < m1 ? m1 : m0};
+    for (int q = 1; q < N - 1; q++) {
+      FEAST_CALL(feast_exchange_builder_item(b));
+      for (int s = 0; s < 2; s++) {
+        int m = ms[s], le = local_edge_of(mesh, m, e);
+        long node = feast_edge_node(le, edge_param(mesh, m, le, e, q, N), N);
+        FEAST_CALL(feast_exchange_builder_slot(b, m, dom->local_of[m], node));
+      }
+    }
+  }
+  return feast_exchange_create(&b, dom->comm, &lev->nodes);
+}
+
+/* couplings between consecutive nodes q, q+1 of a shared edge, both directions */
+static int build_link_exchange(const FeastDomain *dom, FeastLevel *lev) {
+  const FeastMesh *mesh = dom->mesh;
+  const int N = lev->N;
+  FeastExchangeBuilder *b;
+  FEAST_CALL(feast_exchange_builder_create(mesh->nmacros, dom->owner, dom->rank, &b));
+  for (int e = 0; e < mesh->nedges; e++) {
+    int m0 = mesh->edge_macros[2 * e], m1 = mesh->edge_macros[2 * e + 1];
+    if (m1 < 0 || (dom->owner[m0] != dom->rank && dom->owner[m1] != dom->rank)) continue;
+    int ms[2] = {m0 < m1 ? m0 : m1, m0 < m1 ? m1 : m0};
+    for (int q = 0; q < N - 1; q++)
+      for (int dir = 0; dir < 2; dir++) {
+        FEAST_CALL(feast_exchange_builder_item(b));
+        for (int s = 0; s < 2; s++) {
+          int m = ms[s], le = local_edge_of(mesh, m, e);
+          long a = feast_edge_node(le, edge_param(mesh, m, le, e, q + dir, N), N);
+          long c = feast_edge_node(le, edge_param(mesh, m, le, e, q + 1 - dir, N), N);
+          int dx = (int)(c % N - a % N), dy = (int)(c / N - a / N);
+          int li = dom->local_of[m];
+          FEAST_CALL(feast_exchange_builder_slot(b, m, li < 0 ? -1 : li * FEAST_NBANDS + feast_band_index(dx, dy), a));
+        }
+      }
+  }
+  return feast_exchange_create(&b, dom->comm, &lev->links);
+}
+
+typedef struct {
+  FeastLevel *lev;
+  const FeastDomain *dom;
+} SharedCtx;
+
+static void mark_shared(void *ctx, int array, long index, int holders, int owner_macro) {
+  SharedCtx *c = ctx;
+  c->lev->weight[array][index] = 1.0 / holders;
+  c->lev->owned[array][index] = c->dom->local[array] == owner_macro;
+}
+
+static int build_level(FeastDomain *dom, int l) {
+  FeastLevel *lev = &dom->levels[l];
+  const int N = feast_level_n(l);
+  const size_t n = (size_t)N * N;
+  lev->level = l;
+  lev->N = N;
+  FEAST_CALL(feast_mesh_count_nodes(dom->mesh, l, &lev->nglobal));
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal, &lev->xy));
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal, &lev->fixed));
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal, &lev->owned));
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal, &lev->weight));
+  for (int li = 0; li < dom->nlocal; li++) {
+    FEAST_CALL(FEAST_ALLOC(2 * n, &lev->xy[li]));
+    FEAST_CALL(feast_mesh_macro_coords(dom->mesh, dom->local[li], l, lev->xy[li]));
+    FEAST_CALL(FEAST_ALLOC(n, &lev->fixed[li]));
+    FEAST_CALL(FEAST_ALLOC(n, &lev->owned[li]));
+    FEAST_CALL(FEAST_ALLOC(n, &lev->weight[li]));
+    memset(lev->owned[li], 1, n);
+    for (size_t i = 0; i < n; i++) lev->weight[li][i] = 1.0;
+    FEAST_CALL(build_fixed(dom, lev, li));
+  }
+  FEAST_CALL(build_node_exchange(dom, lev));
+  FEAST_CALL(build_link_exchange(dom, lev));
+  SharedCtx ctx = {lev, dom};
+  feast_exchange_foreach_local(lev->nodes, mark_shared, &ctx);
+  return 0;
+}
+
+int feast_domain_create(const FeastMesh *mesh, int finest, const char *dirichlet, MPI_Comm comm,
+                        FeastDomain **domp) {
+  FeastDomain *dom;
+  FEAST_CALL(FEAST_ALLOC(1, &dom));
+  *domp = dom;
+  dom->mesh = mesh;
+  dom->comm = comm;
+  dom->finest = finest;
+  MPI_Comm_rank(comm, &dom->rank);
+  MPI_Comm_size(comm, &dom->size);
+  FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &dom->dirichlet_part));
+  FEAST_CALL(parse_dirichlet(mesh, dirichlet, dom->dirichlet_part));
+  FEAST_CALL(FEAST_ALLOC(mesh->nmacros, &dom->owner));
+  FEAST_CALL(FEAST_ALLOC(mesh->nmacros, &dom->local_of));
+  FEAST_CALL(feast_partition_macros(mesh, dom->size, dom->owner));
+  FEAST_CALL(feast_partition_local(dom->owner, mesh->nmacros, dom->rank, &dom->nlocal, &dom->local));
+  for (int m = 0; m < mesh->nmacros; m++) dom->local_of[m] = -1;
+  for (int li = 0; li < dom->nlocal; li++) dom->local_of[dom->local[li]] = li;
+  FEAST_CALL(FEAST_ALLOC(finest + 1, &dom->levels));
+  for (int l = 0; l <= finest; l++) FEAST_CALL(build_level(dom, l));
+  return 0;
+}
+
+static void free_arrays(void ***a, int n) {
+  if (!*a) return;
+  for (int i = 0; i < n; i++) free((*a)[i]);
+  feast_free(a);
+}
+
+void feast_domain_destroy(FeastDomain **domp) {
+  FeastDomain *dom = *domp;
+  if (!dom) return;
+  for (int l = 0; dom->levels && l <= dom->finest; l++) {
+    FeastLevel *lev = &dom->levels[l];
+    free_arrays((void ***)&lev->xy, dom->nlocal);
+    free_arrays((void ***)&lev->fixed, dom->nlocal);
+    free_arrays((void ***)&lev->owned, dom->nlocal);
+    free_arrays((void ***)&lev->weight, dom->nlocal);
+    feast_exchange_destroy(&lev->nodes);
+    feast_exchange_destroy(&lev->links);
+  }
+  free(dom->levels);
+  free(dom->owner);
+  free(dom->local);
+  free(dom->local_of);
+  free(dom->dirichlet_part);
+  feast_free(domp);
+}
+
+int feast_domain_sum(const FeastDomain *dom, int level, double *const *v) {
+  return feast_exchange_sum(dom->levels[level].nodes, v);
+}
+
+int feast_domain_sum_macros(const FeastDomain *dom, int k, const double *per_local, double *sums) {
+  const int M = dom->mesh->nmacros;
+  double *table; /* table[j*M + m]: one contributor per entry, so the reduction is exact */
+  FEAST_CALL(FEAST_ALLOC((size_t)k * M, &table));
+  for (int j = 0; j < k; j++)
+    for (int li = 0; li < dom->nlocal; li++) table[(size_t)j * M + dom->local[li]] = per_local[j * dom->nlocal + li];
+  feast_timer_start(FEAST_T_COMM);
+  int rc = MPI_Allreduce(MPI_IN_PLACE, table, k * M, MPI_DOUBLE, MPI_SUM, dom->comm);
+  feast_timer_stop(FEAST_T_COMM);
+  for (int j = 0; j < k; j++) {
+    double s = 0.0;
+    for (int m = 0; m < M; m++) s += table[(size_t)j * M + m];
+    sums[j] = s;
+  }
+  free(table);
+  FEAST_CHECK(rc == MPI_SUCCESS, FEAST_ERR_MPI, "MPI_Allreduce failed summing over macros");
+  return 0;
+}

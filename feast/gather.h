@@ -1,0 +1,24 @@
+/* The fully assembled global view of distributed data, in the global node numbering of
+ * feast_mesh_node_gid: matrices as merged coordinate triplets and vectors as arrays,
+ * gathered on one rank (for the coarse grid solver and Matrix Market export). */
+#ifndef FEAST_GATHER_H
+#define FEAST_GATHER_H
+#include "feast/band9.h"
+#include "feast/domain.h"
+#include <stdint.h>
+
+typedef struct {
+  int64_t n, nnz;
+  int64_t *row, *col; /* sorted by (row, col), duplicates summed */
+  double *val;
+} FeastTriplets;
+
+/* sum of the partial per-macro matrices A[li] of a level, on rank root (others get n, nnz = 0) */
+int feast_gather_matrix(const FeastDomain *dom, int level, const FeastBand9 *A, int root,
+                        FeastTriplets *t);
+void feast_triplets_free(FeastTriplets *t);
+/* consistent block b of per-macro arrays v[li] -> global array g (length nglobal) on root */
+int feast_gather_vector(const FeastDomain *dom, int level, double *const *v, int root, double *g);
+/* global array g on root -> every copy of every node of v[li] (all ranks) */
+int feast_scatter_vector(const FeastDomain *dom, int level, double *g, int root, double *const *v);
+#endif

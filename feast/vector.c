@@ -1,0 +1,135 @@
+#include "feast/vector.h"
+#include "feast/band9.h"
+#include "feast/error.h"
+#include "feast/log.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int feast_vec_create(const FeastDomain *dom, int level, int nb, FeastVec **xp) {
+  FeastVec *x;
+  FEAST_CALL(FEAST_ALLOC(1, &x));
+  *xp = x;
+  x->dom = dom;
+  x->level = level;
+  x->N = dom->levels[level].N;
+  x->nb = nb;
+  x->nlocal = dom->nlocal;
+  FEAST_CALL(FEAST_ALLOC(nb * dom->nlocal + 1, &x->v));
+  for (int i = 0; i < nb * dom->nlocal; i++) FEAST_CALL(feast_grid_alloc(x->N, &x->v[i]));
+  return 0;
+}
+
+void feast_vec_destroy(FeastVec **xp) {
+  FeastVec *x = *xp;
+  if (!x) return;
+  for (int i = 0; x->v && i < x->nb * x->nlocal; i++) feast_grid_free(x->N, &x->v[i]);
+  free(x->v);
+  feast_free(xp);
+}
+
+#define FOR_ARRAYS(x, body)                                                                    \
+  do {                                                                                         \
+    const long n_ = (long)(x)->N * (x)->N;                                                     \
+    for (int a_ = 0; a_ < (x)->nb * (x)->nlocal; a_++) {                                       \
+      body                                                                                     \
+    }                                                                                          \
+  } while (0)
+
+void feast_vec_zero(FeastVec *x) { FOR_ARRAYS(x, memset(x->v[a_], 0, sizeof(double) * n_);); }
+
+void feast_vec_copy(const FeastVec *x, FeastVec *y) {
+  FOR_ARRAYS(x, memcpy(y->v[a_], x->v[a_], sizeof(double) * n_););
+}
+
+void feast_vec_axpy(double a, const FeastVec *x, FeastVec *y) {
+  FOR_ARRAYS(x, {
+    const double *restrict xs = x->v[a_];
+    double *restrict ys = y->v[a_];
+    for (long i = 0; i < n_; i++) ys[i] += a * xs[i];
+  });
+}
+
+void feast_vec_aypx(double a, const FeastVec *x, FeastVec *y) {
+  FOR_ARRAYS(x, {
+    const double *restrict xs = x->v[a_];
+    double *restrict ys = y->v[a_];
+    for (long i = 0; i < n_; i++) ys[i] = xs[i] + a * ys[i];
+  });
+}
+
+void feast_vec_scale(double a, FeastVec *x) {
+  FOR_ARRAYS(x, {
+    double *restrict xs = x->v[a_];
+    for (long i = 0; i < n_; i++) xs[i] *= a;
+  });
+}
+
+/* per macro and product: sum over owned nodes, then summed over macros in order */
+int feast_vec_dots(int k, const FeastVec *const *x, const FeastVec *const *y, double *out) {
+  const FeastDomain *dom = x[0]->dom;
+  const FeastLevel *lev = &dom->levels[x[0]->level];
+  const long n = (long)x[0]->N * x[0]->N;
+  double *part;
+  FEAST_CALL(FEAST_ALLOC((size_t)k * dom->nlocal + 1, &part));
+  for (int j = 0; j < k; j++)
+    for (int li = 0; li < dom->nlocal; li++) {
+      const unsigned char *own = lev->owned[li];
+      double s = 0.0;
+      for (int b = 0; b < x[j]->nb; b++) {
+        const double *xs = feast_vec_block(x[j], b, li), *ys = feast_vec_block(y[j], b, li);
+        for (long i = 0; i < n; i++) s += own[i] ? xs[i] * ys[i] : 0.0;
+      }
+      part[j * dom->nlocal + li] = s;
+    }
+  int st = feast_domain_sum_macros(dom, k, part, out);
+  free(part);
+  return st;
+}
+
+int feast_vec_dot(const FeastVec *x, const FeastVec *y, double *out) {
+  return feast_vec_dots(1, &x, &y, out);
+}
+
+int feast_vec_norm(const FeastVec *x, double *out) {
+  double d;
+  FEAST_CALL(feast_vec_dot(x, x, &d));
+  *out = sqrt(d);
+  return 0;
+}
+
+int feast_vec_sum(FeastVec *x) {
+  for (int b = 0; b < x->nb; b++)
+    FEAST_CALL(feast_domain_sum(x->dom, x->level, x->v + b * x->nlocal));
+  return 0;
+}
+
+void feast_vec_to_partial(FeastVec *x) {
+  const FeastLevel *lev = &x->dom->levels[x->level];
+  FOR_ARRAYS(x, {
+    const unsigned char *own = lev->owned[a_ % x->nlocal];
+    double *xs = x->v[a_];
+    for (long i = 0; i < n_; i++)
+      if (!own[i]) xs[i] = 0.0;
+  });
+}
+
+void feast_vec_zero_fixed(FeastVec *x, int b) {
+  const FeastLevel *lev = &x->dom->levels[x->level];
+  const long n = (long)x->N * x->N;
+  for (int li = 0; li < x->nlocal; li++) {
+    const unsigned char *fix = lev->fixed[li];
+    double *xs = feast_vec_block(x, b, li);
+    for (long i = 0; i < n; i++)
+      if (fix[i]) xs[i] = 0.0;
+  }
+}
+
+int feast_vec_finite(const FeastVec *x) {
+  int ok = 1;
+  FOR_ARRAYS(x, {
+    const double *xs = x->v[a_];
+    for (long i = 0; i < n_; i++) ok &= isfinite(xs[i]);
+  });
+  return ok;
+}

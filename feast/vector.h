@@ -1,0 +1,37 @@
+/* Distributed grid vectors on one level: nb blocks (fields), each stored per local
+ * macro as a padded grid vector (feast/band9.h). Unless a function says otherwise,
+ * vectors are consistent (every copy of a shared node holds the global value).
+ * Reductions count each node once (at its owning macro) and add the per-macro partial
+ * results in global macro order, so they are identical on any number of ranks. */
+#ifndef FEAST_VECTOR_H
+#define FEAST_VECTOR_H
+#include "feast/domain.h"
+
+typedef struct {
+  const FeastDomain *dom;
+  int level, N, nb, nlocal;
+  double **v; /* v[b * nlocal + li]: block b on local macro li */
+} FeastVec;
+
+int feast_vec_create(const FeastDomain *dom, int level, int nb, FeastVec **x);
+void feast_vec_destroy(FeastVec **x);
+static inline double *feast_vec_block(const FeastVec *x, int b, int li) { return x->v[b * x->nlocal + li]; }
+
+void feast_vec_zero(FeastVec *x);
+void feast_vec_copy(const FeastVec *x, FeastVec *y);                  /* y <- x */
+void feast_vec_axpy(double a, const FeastVec *x, FeastVec *y);        /* y <- y + a x */
+void feast_vec_aypx(double a, const FeastVec *x, FeastVec *y);        /* y <- x + a y */
+void feast_vec_scale(double a, FeastVec *x);                          /* x <- a x */
+/* k dot products <x_i, y_i> with one global reduction */
+int feast_vec_dots(int k, const FeastVec *const *x, const FeastVec *const *y, double *out);
+int feast_vec_dot(const FeastVec *x, const FeastVec *y, double *out);
+int feast_vec_norm(const FeastVec *x, double *out); /* Euclidean norm over global nodes */
+/* partial -> consistent (sum over shared nodes), all blocks */
+int feast_vec_sum(FeastVec *x);
+/* consistent -> partial: keep values only at owned nodes */
+void feast_vec_to_partial(FeastVec *x);
+/* zero block b at the level's fixed (Dirichlet) nodes */
+void feast_vec_zero_fixed(FeastVec *x, int b);
+/* 1 if every value is finite */
+int feast_vec_finite(const FeastVec *x);
+#endif

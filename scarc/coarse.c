@@ -1,0 +1,98 @@
+#include "scarc/coarse.h"
+#include "feast/error.h"
+#include "feast/gather.h"
+#include "feast/log.h"
+#include <stdlib.h>
+#include <umfpack.h>
+
+struct ScarcCoarse {
+  const FeastDomain *dom;
+  int level;
+  int64_t n;
+  SuiteSparse_long *Ap, *Ai;
+  double *Ax, *rhs, *sol;
+  void *numeric;
+};
+
+/* rank 0: compressed columns from the merged triplets, symbolic + numeric factorisation */
+static int factor(ScarcCoarse *c, const FeastTriplets *t) {
+  const SuiteSparse_long n = (SuiteSparse_long)t->n, nnz = (SuiteSparse_long)t->nnz;
+  SuiteSparse_long *Ti, *Tj;
+  FEAST_CALL(FEAST_ALLOC(nnz + 1, &Ti));
+  FEAST_CALL(FEAST_ALLOC(nnz + 1, &Tj));
+  for (SuiteSparse_long k = 0; k < nnz; k++) {
+    Ti[k] = t->row[k];
+    Tj[k] = t->col[k];
+  }
+  FEAST_CALL(FEAST_ALLOC(n + 1, &c->Ap));
+  FEAST_CALL(FEAST_ALLOC(nnz + 1, &c->Ai));
+  FEAST_CALL(FEAST_ALLOC(nnz + 1, &c->Ax));
+  SuiteSparse_long st = umfpack_dl_triplet_to_col(n, n, nnz, Ti, Tj, t->val, c->Ap, c->Ai, c->Ax, NULL);
+  free(Ti);
+  free(Tj);
+  FEAST_CHECK(st == UMFPACK_OK, FEAST_ERR_SOLVER, "UMFPACK could not build the coarse matrix (status %ld)", (long)st);
+  void *symbolic = NULL;
+  st = umfpack_dl_symbolic(n, n, c->Ap, c->Ai, c->Ax, &symbolic, NULL, NULL);
+  FEAST_CHECK(st == UMFPACK_OK, FEAST_ERR_SOLVER,
+              "UMFPACK symbolic factorisation of the coarse matrix (level %d, %ld unknowns) failed (status %ld)",
+              c->level, (long)n, (long)st);
+  st = umfpack_dl_numeric(c->Ap, c->Ai, c->Ax, symbolic, &c->numeric, NULL, NULL);
+  umfpack_dl_free_symbolic(&symbolic);
+  FEAST_CHECK(st != UMFPACK_WARNING_singular_matrix, FEAST_ERR_SOLVER,
+              "the coarse grid matrix (level %d, %ld unknowns) is singular: check the boundary "
+              "conditions (grid.dirichlet) - a pure Neumann problem has no unique solution",
+              c->level, (long)n);
+  FEAST_CHECK(st == UMFPACK_OK, FEAST_ERR_SOLVER,
+              "UMFPACK numeric factorisation of the coarse matrix failed (status %ld)", (long)st);
+  return 0;
+}
+
+int scarc_coarse_create(const FeastDomain *dom, int level, const FeastBand9 *A, ScarcCoarse **cp) {
+  ScarcCoarse *c;
+  FEAST_CALL(FEAST_ALLOC(1, &c));
+  *cp = c;
+  c->dom = dom;
+  c->level = level;
+  c->n = dom->levels[level].nglobal;
+  FEAST_CALL(FEAST_ALLOC(c->n, &c->rhs));
+  FEAST_CALL(FEAST_ALLOC(c->n, &c->sol));
+  FeastTriplets t;
+  FEAST_CALL(feast_gather_matrix(dom, level, A, 0, &t));
+  int status = 0;
+  if (dom->rank == 0) status = factor(c, &t);
+  feast_triplets_free(&t);
+  /* every rank learns whether rank 0 succeeded; rank 0 keeps the message */
+  int global = status;
+  FEAST_MPI_CALL(MPI_Bcast(&global, 1, MPI_INT, 0, dom->comm));
+  if (global && dom->rank != 0)
+    FEAST_ERROR(global, "the coarse grid factorisation failed on rank 0");
+  return global;
+}
+
+int scarc_coarse_solve(ScarcCoarse *c, double *const *b, double *const *x) {
+  feast_timer_start(FEAST_T_COARSE);
+  FEAST_CALL(feast_gather_vector(c->dom, c->level, b, 0, c->rhs));
+  int status = 0;
+  if (c->dom->rank == 0) {
+    SuiteSparse_long st = umfpack_dl_solve(UMFPACK_A, c->Ap, c->Ai, c->Ax, c->sol, c->rhs, c->numeric, NULL, NULL);
+    if (st != UMFPACK_OK)
+      status = feast_error_set(FEAST_ERR_SOLVER, __FILE__, __LINE__, "UMFPACK coarse solve failed (status %ld)", (long)st);
+  }
+  FEAST_MPI_CALL(MPI_Bcast(&status, 1, MPI_INT, 0, c->dom->comm));
+  FEAST_CHECK(status == 0, status, "the coarse grid solve failed on rank 0");
+  FEAST_CALL(feast_scatter_vector(c->dom, c->level, c->sol, 0, x));
+  feast_timer_stop(FEAST_T_COARSE);
+  return 0;
+}
+
+void scarc_coarse_destroy(ScarcCoarse **cp) {
+  ScarcCoarse *c = *cp;
+  if (!c) return;
+  if (c->numeric) umfpack_dl_free_numeric(&c->numeric);
+  free(c->Ap);
+  free(c->Ai);
+  free(c->Ax);
+  free(c->rhs);
+  free(c->sol);
+  feast_free(cp);
+}

@@ -1,0 +1,34 @@
+/* Iterative solvers on distributed vectors, each usable with any preconditioner:
+ * "richardson" (x += M(b - Ax): with the ScaRC V cycle as M this is standalone
+ * multigrid), "cg", "bicgstab". Methods are registered by name. Every method checks
+ * for NaN/Inf, divergence and its iteration limit and stops with a reason. */
+#ifndef FEAST_KRYLOV_H
+#define FEAST_KRYLOV_H
+#include "feast/vector.h"
+
+typedef struct {
+  int (*apply)(void *ctx, const FeastVec *x, FeastVec *y); /* y <- Op(x) */
+  void *ctx;
+} FeastLinOp;
+
+typedef struct {
+  double rtol;              /* ||r_k|| <= rtol ||r_0|| */
+  int max_iterations;
+  double divergence_factor; /* stop when ||r_k|| > factor ||r_0|| */
+  int monitor;              /* print a line per iteration (rank 0) */
+  const char *label;        /* for the monitor: "poisson" */
+} FeastSolveParams;
+
+typedef struct {
+  int converged;
+  const char *reason;       /* "converged", "max_iterations", "diverged", "nan", "breakdown" */
+  int iterations;
+  double initial_residual, final_residual;
+  double rate;              /* average convergence rate per iteration */
+} FeastSolveResult;
+
+int feast_krylov_solve(const char *method, FeastLinOp A, FeastLinOp M, const FeastVec *b,
+                       FeastVec *x, const FeastSolveParams *p, FeastSolveResult *res);
+/* "richardson cg bicgstab" */
+const char *feast_krylov_methods(void);
+#endif

@@ -1,0 +1,70 @@
+/* Distributed data on unitsquare8 and dfg24: interface sums, ownership, global ids,
+ * reductions; the same answers on every number of ranks. */
+#include "feast/domain.h"
+#include "feast/error.h"
+#include "feast/mesh.h"
+#include "feast/vector.h"
+#include "feast_test.h"
+#include <stdlib.h>
+
+static void check_grid(const char *path, int level) {
+  FeastMesh *mesh = NULL;
+  FeastDomain *dom = NULL;
+  FeastVec *x = NULL, *y = NULL;
+  CHECK_OK(feast_mesh_read(path, NULL, &mesh));
+  if (!mesh) return;
+  CHECK_OK(feast_domain_create(mesh, level, "all", MPI_COMM_WORLD, &dom));
+  if (!dom) return;
+  const FeastLevel *lev = &dom->levels[level];
+  const int N = lev->N;
+  CHECK_OK(feast_vec_create(dom, level, 1, &x));
+  CHECK_OK(feast_vec_create(dom, level, 1, &y));
+  /* partial ones summed = number of macros holding each node = 1/weight */
+  for (int li = 0; li < dom->nlocal; li++)
+    for (int i = 0; i < N * N; i++) x->v[li][i] = 1.0;
+  CHECK_OK(feast_vec_sum(x));
+  int bad = 0;
+  for (int li = 0; li < dom->nlocal; li++)
+    for (int i = 0; i < N * N; i++) bad += x->v[li][i] * lev->weight[li][i] != 1.0;
+  CHECK(bad == 0);
+  /* gid kept only at the owner, summed, gives the gid on every copy */
+  bad = 0;
+  for (int li = 0; li < dom->nlocal; li++)
+    for (int j = 0; j < N; j++)
+      for (int i = 0; i < N; i++)
+        y->v[li][j * N + i] = (double)feast_mesh_node_gid(mesh, level, dom->local[li], i, j);
+  feast_vec_copy(y, x);
+  feast_vec_to_partial(x);
+  CHECK_OK(feast_vec_sum(x));
+  for (int li = 0; li < dom->nlocal; li++)
+    for (int i = 0; i < N * N; i++) bad += x->v[li][i] != y->v[li][i];
+  CHECK(bad == 0);
+  /* <1,1> counts every global node once */
+  for (int li = 0; li < dom->nlocal; li++)
+    for (int i = 0; i < N * N; i++) x->v[li][i] = 1.0;
+  double d;
+  CHECK_OK(feast_vec_dot(x, x, &d));
+  CHECK(d == (double)lev->nglobal);
+  /* sum of gids = n(n-1)/2: every gid owned exactly once */
+  CHECK_OK(feast_vec_dot(x, y, &d));
+  CHECK(d == (double)lev->nglobal * (lev->nglobal - 1) / 2);
+  feast_vec_destroy(&x);
+  feast_vec_destroy(&y);
+  feast_domain_destroy(&dom);
+  feast_mesh_destroy(&mesh);
+}
+
+static int run(void) {
+  check_grid("grids/unitsquare8.feast", 3);
+  check_grid("grids/dfg24.feast", 2);
+  check_grid("grids/dfg24.feast", 0);
+  FeastMesh *mesh = NULL;
+  FeastDomain *dom = NULL;
+  CHECK_OK(feast_mesh_read("grids/unitsquare8.feast", NULL, &mesh));
+  CHECK_FAILS(feast_domain_create(mesh, 1, "bottom nosuchpart", MPI_COMM_WORLD, &dom));
+  feast_domain_destroy(&dom);
+  feast_mesh_destroy(&mesh);
+  return 0;
+}
+
+FEAST_TEST_MAIN(run)

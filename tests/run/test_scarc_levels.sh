@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# ScaRC iteration counts do not grow with the level (L=4..8: max - min <= 2), and a grid
+# with more macros (4 x 4, dfg24) needs at most 2 more than unitsquare8 (the 4 x 2 grid).
+. "$(dirname "$0")/lib.sh"
+cfg="$FEAST_SRC/config/poisson.ini"
+its=()
+for L in 4 5 6 7 8; do
+  feastc_np 1 "$cfg" grid.level=$L solver.coarse_max_dofs=100 || fail=$((fail+1))
+  check "unitsquare8 L=$L converged" "'$(json converged)' == 'true'"
+  its+=("$(json global_mg_iterations)")
+  echo "unitsquare8 L=$L: $(json global_mg_iterations) iterations, coarse level $(json coarse_level)"
+done
+list=$(IFS=,; echo "${its[*]}")
+check "level independence: max - min <= 2 over [$list]" "max([$list]) - min([$list]) <= 2"
+ref=${its[2]}
+for grid in square4x4 dfg24; do
+  feastc_np 1 "$cfg" grid.file="$FEAST_SRC/grids/$grid.feast" grid.level=6 solver.coarse_max_dofs=100 || fail=$((fail+1))
+  n=$(json global_mg_iterations)
+  echo "$grid L=6: $n iterations (unitsquare8: $ref)"
+  check "$grid converged" "'$(json converged)' == 'true'"
+  check "$grid needs at most 2 more iterations than unitsquare8 ($n vs $ref)" "$n <= $ref + 2"
+done
+finish
