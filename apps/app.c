@@ -2,6 +2,7 @@
 #include "coproc/coproc.h"
 #include "feast/error.h"
 #include "feast/log.h"
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,29 @@ static void abort_on_error(int status, int size) {
     fprintf(stderr, "feastc: error: %s [%s]\n", feast_error_message(), feast_error_where());
   fflush(stderr);
   if (size > 1) MPI_Abort(MPI_COMM_WORLD, feast_exit_code(status));
+}
+
+static int inject_apply(void *ctx, const FeastVec *x, FeastVec *y) {
+  FeastInjectOp *h = ctx;
+  FEAST_CALL(h->inner.apply(h->inner.ctx, x, y));
+  if (++h->calls != 2 || !h->on_this_rank) return 0;
+  if (h->mode == 2)
+    FEAST_ERROR(FEAST_ERR_INTERNAL, "injected failure (debug.inject = fail) on rank %d", feast_log_rank());
+  if (h->mode == 1 && y->nlocal > 0) y->v[0][0] = NAN;
+  return 0;
+}
+
+int feast_app_inject(FeastApp *app, FeastLinOp inner, FeastInjectOp *hook, FeastLinOp *wrapped) {
+  const char *mode;
+  long rank;
+  FEAST_CALL(feast_config_get_string(app->cfg, "debug.inject", &mode));
+  FEAST_CALL(feast_config_get_int(app->cfg, "debug.inject_rank", &rank));
+  hook->inner = inner;
+  hook->mode = strcmp(mode, "nan") == 0 ? 1 : strcmp(mode, "fail") == 0 ? 2 : 0;
+  hook->on_this_rank = rank == app->rank;
+  hook->calls = 0;
+  *wrapped = hook->mode ? (FeastLinOp){inject_apply, hook} : inner;
+  return 0;
 }
 
 static double app_start;

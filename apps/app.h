@@ -22,6 +22,17 @@ typedef struct {
 /* the whole program: returns the process exit code */
 int feast_app_main(int argc, char **argv);
 
+/* Test hooks (debug.inject = nan | fail, debug.inject_rank): wraps a preconditioner so
+ * that its second application puts a NaN into the result, or fails on one rank. */
+#include "scarc/krylov.h"
+typedef struct {
+  FeastLinOp inner;
+  int mode; /* 0 none, 1 nan, 2 fail */
+  int on_this_rank;
+  long calls;
+} FeastInjectOp;
+int feast_app_inject(FeastApp *app, FeastLinOp inner, FeastInjectOp *hook, FeastLinOp *wrapped);
+
 /* problems */
 int feast_poisson_run(FeastApp *app);
 

@@ -109,7 +109,9 @@ static int solve(FeastApp *app, Scarc *scarc, const FeastVec *b, FeastVec *x, Fe
   sp.max_iterations = (int)maxit;
   sp.monitor = feast_log_verbosity() >= 2 || (feast_log_verbosity() >= 1 && feast_stdout_is_tty());
   sp.label = "scarc";
-  FeastLinOp A = {apply_matrix, scarc}, M = {apply_scarc, scarc};
+  FeastLinOp A = {apply_matrix, scarc}, M;
+  FeastInjectOp hook;
+  FEAST_CALL(feast_app_inject(app, (FeastLinOp){apply_scarc, scarc}, &hook, &M));
   feast_timer_start(FEAST_T_LINEAR);
   int st = feast_krylov_solve(strcmp(method, "mg") == 0 ? "richardson" : method, A, M, b, x, &sp, res);
   feast_timer_stop(FEAST_T_LINEAR);

@@ -10,24 +10,6 @@
 #include <stdlib.h>
 #include <umfpack.h>
 
-static int read_rhs(const char *path, int64_t n, double *b) {
-  FILE *f = fopen(path, "r");
-  FEAST_CHECK(f, FEAST_ERR_FILE, "cannot open %s", path);
-  char line[512];
-  int64_t i = 0, rows = -1, cols = -1;
-  while (fgets(line, sizeof line, f)) {
-    if (line[0] == '%') continue;
-    if (rows < 0) {
-      if (sscanf(line, "%ld %ld", (long *)&rows, (long *)&cols) != 2 || rows != n) break;
-      continue;
-    }
-    if (i < n) b[i++] = strtod(line, NULL);
-  }
-  fclose(f);
-  FEAST_CHECK(i == n, FEAST_ERR_FILE, "%s: expected %ld values", path, (long)n);
-  return 0;
-}
-
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   if (argc != 3) {
@@ -47,7 +29,7 @@ int main(int argc, char **argv) {
     Ti[k] = row[k];
     Tj[k] = col[k];
   }
-  if (read_rhs(argv[2], n, b)) {
+  if (feast_mtx_read_array(argv[2], n, b)) {
     fprintf(stderr, "bench_umfpack: %s\n", feast_error_message());
     return 1;
   }

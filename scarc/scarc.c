@@ -3,6 +3,7 @@
 #include "feast/log.h"
 #include "feast/transfer.h"
 #include "scarc/coarse.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,6 +238,9 @@ static int smooth(Scarc *s, int l, const FeastVec *b, FeastVec *x) {
   s->local_solves += s->dom->nlocal;
   s->local_cycles += st.cycles;
   s->local_nonfinite += st.nonfinite;
+  /* the backend zeroes a non-finite local result; the outer solver must still see it
+   * and stop with reason "nan" rather than iterate on a silently damaged correction */
+  if (st.nonfinite && s->dom->nlocal > 0) lv->c->v[0][0] = NAN;
   const FeastLevel *lev = &s->dom->levels[l];
   const long n = (long)lev->N * lev->N;
   for (int li = 0; li < s->dom->nlocal; li++) {
