@@ -1,0 +1,907 @@
+/* INI run configuration with schema validation (see feast/config.h). An own parser, so
+ * that every message names file:line, duplicate keys are found, and hostile bytes
+ * (binary, NUL, overlong lines, huge numbers) are an error message, never undefined
+ * behaviour. Input is bounded (file size, line length, lines, names, values) and is
+ * never used as a format string. */
+#include "feast/config.h"
+#include "feast/error.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum {
+  MAX_FILE = 1 << 20,   /* bytes of a config file */
+  MAX_LINE = 4096,      /* characters of a line, without the line break */
+  MAX_LINES = 100000,   /* lines of a config file */
+  MAX_NAME = 128,       /* characters of a section or key name */
+  MAX_SECTIONS = 1024,  /* distinct sections */
+  MAX_ENTRIES = 16384,  /* values set by the file and the command line together */
+  CLIP = 80,            /* characters of user text quoted in a message */
+  DIST_LEN = 64         /* characters compared for "did you mean" */
+};
+
+static const char *const CMDLINE = "command line";
+
+typedef struct {
+  long i;      /* INT */
+  double r[2]; /* REAL (r[0]), REAL2 */
+  int e;       /* ENUM: index in choices */
+} Value;
+
+/* one assignment; a later command-line override supersedes it */
+typedef struct {
+  int spec;         /* index in feast_config_keys */
+  int section;      /* index in cfg->sections */
+  int line;         /* line in the file; 0 for the command line */
+  int superseded;   /* replaced by a later override */
+  char *value;      /* the trimmed text */
+  char *origin;     /* "run.ini:12" or "command line" */
+  const char *base; /* folder relative paths resolve against; "" = as given */
+  Value v;
+} Entry;
+
+/* result buffer of feast_config_sections */
+typedef struct {
+  const char **names;
+  int cap;
+} Listing;
+
+struct FeastConfig {
+  char *path; /* the file read, NULL if none */
+  char *base; /* its folder ("" when it has none: paths stay relative to the cwd) */
+  Entry *entries;
+  int nentries, capentries;
+  char **sections; /* in order of first appearance */
+  int nsections, capsections;
+  Listing *listing;
+};
+
+/* where a value comes from while it is being set */
+typedef struct {
+  const char *where; /* "run.ini:12" or "command line" */
+  int line;          /* 0 for the command line */
+  const char *base;
+} Origin;
+
+/* user text quoted in a message, cut to CLIP characters */
+typedef struct {
+  char s[CLIP + 4];
+} Clip;
+
+/* ---------------------------------------------------------------- small helpers */
+
+static int is_blank(int c) { return c == ' ' || c == '\t'; }
+
+/* s without leading and trailing blanks (in place) */
+static char *trim(char *s) {
+  while (is_blank((unsigned char)*s)) s++;
+  size_t n = strlen(s);
+  while (n && is_blank((unsigned char)s[n - 1])) s[--n] = 0;
+  return s;
+}
+
+/* s for a message: at most CLIP characters, "..." where cut */
+static const char *clip(const char *s, Clip *c) {
+  size_t n = strnlen(s, CLIP + 1);
+  memcpy(c->s, s, n > CLIP ? CLIP : n);
+  strcpy(c->s + (n > CLIP ? CLIP : n), n > CLIP ? "..." : "");
+  return c->s;
+}
+
+/* a path for a message: its last CLIP characters, "..." where cut (the file name
+ * matters most) */
+static const char *clip_path(const char *s, Clip *c) {
+  size_t n = strlen(s);
+  if (n <= CLIP) return clip(s, c);
+  snprintf(c->s, sizeof c->s, "...%s", s + n - (CLIP - 3));
+  return c->s;
+}
+
+/* a number as a person writes it: the shortest exact form (1e-16, 0.7, 1e300), integer
+ * ranges in plain digits (20000) */
+static const char *fmt_num(double x, int integer, char buf[32]) {
+  char tmp[32];
+  if (integer) {
+    snprintf(buf, 32, "%.0f", x);
+    return buf;
+  }
+  for (int p = 1; p <= 17; p++) {
+    snprintf(tmp, sizeof tmp, "%.*g", p, x);
+    if (strtod(tmp, NULL) == x) break;
+  }
+  char *o = buf;
+  for (const char *p = tmp; *p; p++) { /* 1e+08 -> 1e8, 1e-06 -> 1e-6 */
+    *o++ = *p;
+    if (*p != 'e') continue;
+    if (p[1] == '+') p++;
+    else if (p[1] == '-') *o++ = *++p;
+    while (p[1] == '0' && p[2]) p++;
+  }
+  *o = 0;
+  return buf;
+}
+
+/* Damerau (optimal string alignment) edit distance of the first DIST_LEN characters */
+static int distance(const char *a, const char *b) {
+  int n = (int)strnlen(a, DIST_LEN), m = (int)strnlen(b, DIST_LEN);
+  int d[DIST_LEN + 1][DIST_LEN + 1];
+  for (int i = 0; i <= n; i++) d[i][0] = i;
+  for (int j = 0; j <= m; j++) d[0][j] = j;
+  for (int i = 1; i <= n; i++)
+    for (int j = 1; j <= m; j++) {
+      int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+        best = d[i - 2][j - 2] + 1;
+      d[i][j] = best;
+    }
+  return d[n][m];
+}
+
+/* grow *array (of elem bytes each) to hold need elements */
+static int grow(void *array, int *cap, int need, size_t elem) {
+  if (need <= *cap) return 0;
+  int cap2 = *cap ? 2 * *cap : 16;
+  while (cap2 < need) cap2 *= 2;
+  void *p = realloc(*(void **)array, (size_t)cap2 * elem);
+  FEAST_CHECK(p, FEAST_ERR_MEM, "out of memory in the config reader");
+  *(void **)array = p;
+  *cap = cap2;
+  return 0;
+}
+
+/* a heap copy of s */
+static int dup_string(const char *s, char **out) {
+  size_t n = strlen(s) + 1;
+  FEAST_CALL(FEAST_ALLOC(n, out));
+  memcpy(*out, s, n);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the schema */
+
+/* 1 if s is a boundary part name: letters, digits, '_', '-' */
+static int valid_part_name(const char *s) {
+  if (!*s) return 0;
+  for (; *s; s++) {
+    char c = *s;
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+      return 0;
+  }
+  return 1;
+}
+
+/* length of the prefix "boundary." of a pattern section "boundary.*", 0 if none */
+static size_t pattern_prefix(const char *pattern) {
+  size_t n = strlen(pattern);
+  return n >= 2 && pattern[n - 1] == '*' && pattern[n - 2] == '.' ? n - 1 : 0;
+}
+
+/* 1 if section name s matches the schema section pattern */
+static int section_matches(const char *pattern, const char *s) {
+  size_t p = pattern_prefix(pattern);
+  if (p) return strncmp(pattern, s, p) == 0 && valid_part_name(s + p);
+  return strcmp(pattern, s) == 0;
+}
+
+static int section_known(const char *s) {
+  for (int k = 0; k < feast_config_nkeys; k++)
+    if (section_matches(feast_config_keys[k].section, s)) return 1;
+  return 0;
+}
+
+/* index of section.key in the schema, -1 if none */
+static int find_spec(const char *section, const char *key) {
+  for (int k = 0; k < feast_config_nkeys; k++)
+    if (strcmp(feast_config_keys[k].key, key) == 0 && section_matches(feast_config_keys[k].section, section))
+      return k;
+  return -1;
+}
+
+/* "section.key" of schema key k, in section s where it matches, else as documented */
+static const char *spec_name(int k, const char *s, char *buf, size_t n) {
+  const FeastKeySpec *spec = &feast_config_keys[k];
+  size_t p = pattern_prefix(spec->section);
+  if (s && section_matches(spec->section, s)) snprintf(buf, n, "%s.%s", s, spec->key);
+  else if (p) snprintf(buf, n, "%.*sNAME.%s", (int)p, spec->section, spec->key);
+  else snprintf(buf, n, "%s.%s", spec->section, spec->key);
+  return buf;
+}
+
+/* the valid key closest to section.key (section NULL: outside any section) */
+static const char *suggest_key(const char *section, const char *key, char *buf, size_t n) {
+  int best = 0, bestd = 1 << 30, known = section && section_known(section);
+  char full[2 * MAX_NAME + 4], cand[2 * MAX_NAME + 4];
+  snprintf(full, sizeof full, "%s.%s", section ? section : "", key);
+  for (int k = 0; k < feast_config_nkeys; k++) {
+    const FeastKeySpec *spec = &feast_config_keys[k];
+    int d;
+    if (known) /* same section, or the very key in another section */
+      d = section_matches(spec->section, section) ? distance(key, spec->key)
+          : strcmp(key, spec->key) == 0           ? 1
+                                                  : 1 << 30;
+    else if (section)
+      d = distance(full, spec_name(k, NULL, cand, sizeof cand));
+    else
+      d = distance(key, spec->key);
+    if (d < bestd) bestd = d, best = k;
+  }
+  return spec_name(best, known ? section : NULL, buf, n);
+}
+
+/* the valid section name closest to s */
+static const char *suggest_section(const char *s, char *buf, size_t n) {
+  int bestd = 1 << 30;
+  char cand[2 * MAX_NAME + 4];
+  snprintf(buf, n, "%s", feast_config_keys[0].section);
+  for (int k = 0; k < feast_config_nkeys; k++) {
+    const char *pattern = feast_config_keys[k].section;
+    size_t p = pattern_prefix(pattern);
+    const char *dot = strchr(s, '.');
+    if (p) snprintf(cand, sizeof cand, "%.*s%s", (int)p, pattern, dot && valid_part_name(dot + 1) ? dot + 1 : "NAME");
+    else snprintf(cand, sizeof cand, "%s", pattern);
+    int d = distance(s, cand);
+    if (d < bestd) bestd = d, snprintf(buf, n, "%s", cand);
+  }
+  return buf;
+}
+
+static const char *type_name(FeastKeyType t) {
+  static const char *names[] = {"int", "real", "string", "enum", "path", "real2"};
+  return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
+}
+
+/* what key k accepts, for messages */
+static const char *allowed(const FeastKeySpec *k, char *buf, size_t n) {
+  char lo[32], hi[32];
+  switch (k->type) {
+  case FEAST_KEY_INT: snprintf(buf, n, "an integer in [%s, %s]", fmt_num(k->min, 1, lo), fmt_num(k->max, 1, hi)); break;
+  case FEAST_KEY_REAL: snprintf(buf, n, "a real number in [%s, %s]", fmt_num(k->min, 0, lo), fmt_num(k->max, 0, hi)); break;
+  case FEAST_KEY_ENUM: snprintf(buf, n, "one of %s", k->choices); break;
+  case FEAST_KEY_REAL2: snprintf(buf, n, "two finite reals \"x y\" or \"x, y\""); break;
+  case FEAST_KEY_PATH: snprintf(buf, n, "a file path, empty = unset"); break;
+  default: snprintf(buf, n, "any text"); break;
+  }
+  return buf;
+}
+
+/* ---------------------------------------------------------------- values */
+
+/* NULL, or why t is not an integer */
+static const char *parse_int(const char *t, long *out) {
+  if (!*t) return "empty value";
+  for (const char *p = t; *p; p++)
+    if (!((*p >= '0' && *p <= '9') || ((*p == '-' || *p == '+') && p == t))) return "not an integer";
+  char *end;
+  errno = 0;
+  *out = strtol(t, &end, 10);
+  if (end == t || *end) return "not an integer";
+  if (errno == ERANGE) return "integer too large";
+  return NULL;
+}
+
+/* NULL, or why t is not a finite real (decimal notation only: no nan, inf, hex) */
+static const char *parse_real(const char *t, double *out) {
+  if (!*t) return "empty value";
+  for (const char *p = t; *p; p++)
+    if (!((*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' || *p == 'E' || *p == '+' || *p == '-'))
+      return "not a finite real number";
+  char *end;
+  errno = 0;
+  *out = strtod(t, &end);
+  if (end == t || *end) return "not a real number";
+  if (errno == ERANGE || !isfinite(*out)) return "not representable as a double (overflow or underflow)";
+  return NULL;
+}
+
+/* NULL, or why t is not "x y" / "x, y" */
+static const char *parse_real2(const char *t, double out[2]) {
+  char buf[MAX_LINE + 1], *tok[3];
+  int n = 0, commas = 0;
+  snprintf(buf, sizeof buf, "%s", t);
+  for (char *p = buf; *p; p++)
+    if (*p == ',') *p = ' ', commas++;
+  if (commas > 1) return "expected two reals \"x y\" or \"x, y\"";
+  for (char *p = buf; *p && n < 3;) {
+    while (is_blank((unsigned char)*p)) p++;
+    if (!*p) break;
+    tok[n++] = p;
+    while (*p && !is_blank((unsigned char)*p)) p++;
+    if (*p) *p++ = 0;
+  }
+  if (n != 2) return n ? "expected two reals \"x y\" or \"x, y\"" : "empty value";
+  for (int i = 0; i < 2; i++) {
+    const char *why = parse_real(tok[i], &out[i]);
+    if (why) return why;
+  }
+  return NULL;
+}
+
+/* index of t in "a|b|c", -1 if none */
+static int enum_index(const char *choices, const char *t) {
+  size_t n = strlen(t);
+  int i = 0;
+  for (const char *c = choices; *c; i++) {
+    size_t len = strcspn(c, "|");
+    if (len == n && memcmp(c, t, n) == 0) return i;
+    c += len + (c[len] == '|');
+  }
+  return -1;
+}
+
+/* NULL, or why text is not a valid value of key k */
+static const char *parse_value(const FeastKeySpec *k, const char *text, Value *v) {
+  const char *why = NULL;
+  memset(v, 0, sizeof *v);
+  switch (k->type) {
+  case FEAST_KEY_INT:
+    why = parse_int(text, &v->i);
+    if (!why && !((double)v->i >= k->min && (double)v->i <= k->max)) why = "out of range";
+    break;
+  case FEAST_KEY_REAL:
+    why = parse_real(text, &v->r[0]);
+    if (!why && !(v->r[0] >= k->min && v->r[0] <= k->max)) why = "out of range";
+    break;
+  case FEAST_KEY_REAL2:
+    why = parse_real2(text, v->r);
+    if (!why && k->min < k->max)
+      for (int i = 0; i < 2; i++)
+        if (!(v->r[i] >= k->min && v->r[i] <= k->max)) why = "out of range";
+    break;
+  case FEAST_KEY_ENUM:
+    v->e = enum_index(k->choices, text);
+    if (v->e < 0) why = *text ? "not one of the choices" : "empty value";
+    break;
+  default: break; /* STRING, PATH: any text */
+  }
+  return why;
+}
+
+/* ---------------------------------------------------------------- storage */
+
+static int find_section(const FeastConfig *cfg, const char *name) {
+  for (int s = 0; s < cfg->nsections; s++)
+    if (strcmp(cfg->sections[s], name) == 0) return s;
+  return -1;
+}
+
+/* index of section name, appended when new */
+static int add_section(FeastConfig *cfg, const char *name, int *index) {
+  *index = find_section(cfg, name);
+  if (*index >= 0) return 0;
+  FEAST_CHECK(cfg->nsections < MAX_SECTIONS, FEAST_ERR_CONFIG, "config has more than %d sections", MAX_SECTIONS);
+  FEAST_CALL(grow(&cfg->sections, &cfg->capsections, cfg->nsections + 1, sizeof *cfg->sections));
+  FEAST_CALL(dup_string(name, &cfg->sections[cfg->nsections]));
+  *index = cfg->nsections++;
+  return 0;
+}
+
+/* the value in force for key spec in section s, NULL if none */
+static const Entry *current(const FeastConfig *cfg, int s, int spec) {
+  for (int i = cfg->nentries - 1; i >= 0; i--) {
+    const Entry *e = &cfg->entries[i];
+    if (e->section == s && e->spec == spec && !e->superseded) return e;
+  }
+  return NULL;
+}
+
+/* the assignment of key spec in section s made by the file, NULL if none */
+static const Entry *from_file(const FeastConfig *cfg, int s, int spec) {
+  for (int i = 0; i < cfg->nentries; i++) {
+    const Entry *e = &cfg->entries[i];
+    if (e->section == s && e->spec == spec && e->line > 0) return e;
+  }
+  return NULL;
+}
+
+/* append an assignment */
+static int store(FeastConfig *cfg, int s, int spec, const char *text, const Value *v, const Origin *o,
+                 int superseded) {
+  FEAST_CHECK(cfg->nentries < MAX_ENTRIES, FEAST_ERR_CONFIG, "%s: more than %d config values", o->where,
+              MAX_ENTRIES);
+  FEAST_CALL(grow(&cfg->entries, &cfg->capentries, cfg->nentries + 1, sizeof *cfg->entries));
+  Entry *e = &cfg->entries[cfg->nentries];
+  memset(e, 0, sizeof *e);
+  FEAST_CALL(dup_string(text, &e->value));
+  int st = dup_string(o->where, &e->origin);
+  if (st) {
+    free(e->value);
+    return st;
+  }
+  e->spec = spec, e->section = s, e->line = o->line, e->base = o->base, e->v = *v;
+  e->superseded = superseded;
+  cfg->nentries++;
+  return 0;
+}
+
+/* validate and set section.key = text; a file key may appear once per section, a
+ * command-line value replaces any earlier one */
+static int set_value(FeastConfig *cfg, const char *section, const char *key, const char *text,
+                     const Origin *o) {
+  Clip c1, c2;
+  char name[2 * MAX_NAME + 4], why_buf[160];
+  FEAST_CHECK(strlen(key) <= MAX_NAME, FEAST_ERR_CONFIG, "%s: key name '%s' is longer than %d characters",
+              o->where, clip(key, &c1), MAX_NAME);
+  int k = find_spec(section, key);
+  if (k < 0)
+    FEAST_ERROR(FEAST_ERR_CONFIG, "%s: unknown key '%s.%s' (did you mean '%s'?)", o->where, section,
+                clip(key, &c1), suggest_key(section, key, name, sizeof name));
+  const FeastKeySpec *spec = &feast_config_keys[k];
+  Value v;
+  const char *why = parse_value(spec, text, &v);
+  if (why)
+    FEAST_ERROR(FEAST_ERR_CONFIG, "%s: %s.%s = '%s': %s (allowed: %s)", o->where, section, key, clip(text, &c2),
+                why, allowed(spec, why_buf, sizeof why_buf));
+  int s;
+  FEAST_CALL(add_section(cfg, section, &s));
+  const Entry *old = current(cfg, s, k);
+  if (o->line > 0) {
+    const Entry *dup = from_file(cfg, s, k);
+    if (dup)
+      FEAST_ERROR(FEAST_ERR_CONFIG, "%s: duplicate key '%s.%s' (already set at line %d; a key may appear once)",
+                  o->where, section, key, dup->line);
+    return store(cfg, s, k, text, &v, o, old != NULL); /* an earlier override wins */
+  }
+  if (old) cfg->entries[old - cfg->entries].superseded = 1;
+  return store(cfg, s, k, text, &v, o, 0);
+}
+
+/* ---------------------------------------------------------------- the parser */
+
+/* reject overlong lines and control characters (binary files, NUL bytes) */
+static int check_text(const char *where, const char *s, size_t n) {
+  FEAST_CHECK(n <= MAX_LINE, FEAST_ERR_CONFIG, "%s: line longer than %d characters", where, MAX_LINE);
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (!c) FEAST_ERROR(FEAST_ERR_CONFIG, "%s: NUL byte in column %zu (a config file is plain text)", where, i + 1);
+    if ((c < 0x20 && c != '\t') || c == 0x7f)
+      FEAST_ERROR(FEAST_ERR_CONFIG, "%s: control character 0x%02x in column %zu (a config file is plain text)",
+                  where, c, i + 1);
+  }
+  return 0;
+}
+
+/* the first '#' or ';' that starts a comment (at s or after a blank), NULL if none */
+static char *comment_start(char *s) {
+  for (char *c = s; *c; c++)
+    if ((*c == '#' || *c == ';') && (c == s || is_blank((unsigned char)c[-1]))) return c;
+  return NULL;
+}
+
+/* the value after '=': optionally "quoted", then an optional comment */
+static int split_value(const char *where, char *rest, char **value) {
+  char *s = rest;
+  while (is_blank((unsigned char)*s)) s++;
+  if (*s == '"') {
+    char *q = strchr(s + 1, '"');
+    FEAST_CHECK(q, FEAST_ERR_CONFIG, "%s: unterminated quoted value (missing closing '\"')", where);
+    char *after = q + 1;
+    while (is_blank((unsigned char)*after)) after++;
+    FEAST_CHECK(!*after || *after == '#' || *after == ';', FEAST_ERR_CONFIG,
+                "%s: unexpected text after the closing quote", where);
+    *q = 0;
+    *value = s + 1;
+    return 0;
+  }
+  char *c = comment_start(s);
+  if (c) *c = 0;
+  *value = trim(s);
+  return 0;
+}
+
+/* the NAME of a section "boundary.NAME": letters, digits, '_', '-' */
+static int check_part_name(const char *where, const char *section) {
+  Clip c1;
+  for (int k = 0; k < feast_config_nkeys; k++) {
+    const char *pattern = feast_config_keys[k].section;
+    size_t p = pattern_prefix(pattern);
+    if (p && strncmp(pattern, section, p) == 0 && !valid_part_name(section + p))
+      FEAST_ERROR(FEAST_ERR_CONFIG, "%s: invalid name '%s' in section [%s] (use letters, digits, '_' and '-')",
+                  where, section + p, clip(section, &c1));
+  }
+  return 0;
+}
+
+/* "[section]" (line is trimmed and starts with '[') */
+static int parse_header(FeastConfig *cfg, const char *where, char *line, int *section) {
+  Clip c1;
+  char near[2 * MAX_NAME + 4];
+  char *close = strchr(line, ']');
+  FEAST_CHECK(close, FEAST_ERR_CONFIG, "%s: section header '%s' without closing ']'", where, clip(line, &c1));
+  char *after = close + 1;
+  while (is_blank((unsigned char)*after)) after++;
+  FEAST_CHECK(!*after || *after == '#' || *after == ';', FEAST_ERR_CONFIG,
+              "%s: unexpected text '%s' after the section header", where, clip(after, &c1));
+  *close = 0;
+  char *name = trim(line + 1);
+  FEAST_CHECK(*name, FEAST_ERR_CONFIG, "%s: empty section name '[]'", where);
+  FEAST_CHECK(strlen(name) <= MAX_NAME, FEAST_ERR_CONFIG, "%s: section name '%s' is longer than %d characters",
+              where, clip(name, &c1), MAX_NAME);
+  FEAST_CALL(check_part_name(where, name));
+  if (!section_known(name))
+    FEAST_ERROR(FEAST_ERR_CONFIG, "%s: unknown section '[%s]' (did you mean '[%s]'?)", where, name,
+                suggest_section(name, near, sizeof near));
+  return add_section(cfg, name, section);
+}
+
+/* one line of a config file (control characters already rejected) */
+static int parse_line(FeastConfig *cfg, const Origin *o, char *line, int *section) {
+  Clip c1;
+  char near[2 * MAX_NAME + 4];
+  char *s = trim(line);
+  if (!*s || *s == '#' || *s == ';') return 0;
+  if (*s == '[') return parse_header(cfg, o->where, s, section);
+  char *eq = strchr(s, '='), *comment = comment_start(s);
+  if (!eq || (comment && comment < eq))
+    FEAST_ERROR(FEAST_ERR_CONFIG, "%s: expected 'key = value' or '[section]', found '%s'", o->where,
+                clip(s, &c1));
+  *eq = 0;
+  char *key = trim(s), *value = NULL;
+  FEAST_CHECK(*key, FEAST_ERR_CONFIG, "%s: empty key before '='", o->where);
+  if (*section < 0)
+    FEAST_ERROR(FEAST_ERR_CONFIG, "%s: key '%s' outside any [section] (did you mean '%s'?)", o->where,
+                clip(key, &c1), suggest_key(NULL, key, near, sizeof near));
+  FEAST_CALL(split_value(o->where, eq + 1, &value));
+  return set_value(cfg, cfg->sections[*section], key, value, o);
+}
+
+/* all lines of a file's contents */
+static int parse_buffer(FeastConfig *cfg, const char *buf, size_t len) {
+  char line[MAX_LINE + 1], where[CLIP + 32];
+  Clip cp;
+  const char *path = clip_path(cfg->path, &cp);
+  int section = -1, lineno = 0;
+  size_t pos = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* UTF-8 byte order mark */
+  while (pos < len) {
+    const char *end = memchr(buf + pos, '\n', len - pos);
+    size_t n = end ? (size_t)(end - (buf + pos)) : len - pos;
+    size_t next = pos + n + 1;
+    if (n && buf[pos + n - 1] == '\r') n--; /* CRLF */
+    snprintf(where, sizeof where, "%s:%d", path, ++lineno);
+    FEAST_CHECK(lineno <= MAX_LINES, FEAST_ERR_CONFIG, "%s: config file has more than %d lines", where, MAX_LINES);
+    FEAST_CALL(check_text(where, buf + pos, n));
+    memcpy(line, buf + pos, n);
+    line[n] = 0;
+    Origin o = {where, lineno, cfg->base};
+    FEAST_CALL(parse_line(cfg, &o, line, &section));
+    pos = next;
+  }
+  return 0;
+}
+
+/* read up to MAX_FILE + 1 bytes of f into a buffer grown as needed (hint: the size) */
+static int read_stream(FILE *f, size_t hint, char **buf, size_t *len) {
+  size_t cap = hint < MAX_FILE ? hint + 1 : MAX_FILE + 1;
+  *len = 0;
+  FEAST_CALL(FEAST_ALLOC(cap, buf));
+  for (;;) {
+    *len += fread(*buf + *len, 1, cap - *len, f);
+    if (*len < cap || cap == MAX_FILE + 1) return 0; /* end of file, error, or too large */
+    size_t cap2 = 2 * cap < MAX_FILE + 1 ? 2 * cap : MAX_FILE + 1;
+    char *p = realloc(*buf, cap2);
+    FEAST_CHECK(p, FEAST_ERR_MEM, "out of memory reading the config file");
+    *buf = p;
+    cap = cap2;
+  }
+}
+
+/* the whole file, at most MAX_FILE bytes */
+static int read_file(const char *path, char **buf, size_t *len) {
+  Clip cp;
+  *buf = NULL;
+  FILE *f = fopen(path, "rb");
+  FEAST_CHECK(f, FEAST_ERR_FILE, "cannot open config file %s: %s", clip_path(path, &cp), strerror(errno));
+  struct stat st;
+  int have = fstat(fileno(f), &st) == 0;
+  if (have && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    FEAST_ERROR(FEAST_ERR_FILE, "config file %s is a directory", clip_path(path, &cp));
+  }
+  size_t hint = have && S_ISREG(st.st_mode) && st.st_size >= 0 ? (size_t)st.st_size : 4096;
+  int status = read_stream(f, hint, buf, len);
+  int failed = !status && ferror(f), err = errno;
+  fclose(f);
+  if (status || failed || *len > MAX_FILE) feast_free(buf);
+  if (status) return status;
+  FEAST_CHECK(!failed, FEAST_ERR_FILE, "cannot read config file %s: %s", clip_path(path, &cp), strerror(err));
+  FEAST_CHECK(*len <= MAX_FILE, FEAST_ERR_CONFIG, "config file %s is larger than %d bytes", clip_path(path, &cp),
+              MAX_FILE);
+  return 0;
+}
+
+/* the folder of path: "" when it has none, "/" for the root */
+static int folder_of(const char *path, char **base) {
+  const char *slash = strrchr(path, '/');
+  size_t n = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+  FEAST_CALL(FEAST_ALLOC(n + 1, base));
+  memcpy(*base, path, n);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- public: set up */
+
+int feast_config_create(FeastConfig **cfg) {
+  FEAST_CHECK(cfg, FEAST_ERR_ARG, "config_create: NULL output pointer");
+  FEAST_CALL(FEAST_ALLOC(1, cfg));
+  int st = FEAST_ALLOC(1, &(*cfg)->listing);
+  if (st) feast_free(cfg);
+  return st;
+}
+
+void feast_config_destroy(FeastConfig **cfg) {
+  if (!cfg || !*cfg) return;
+  FeastConfig *c = *cfg;
+  for (int i = 0; i < c->nentries; i++) {
+    free(c->entries[i].value);
+    free(c->entries[i].origin);
+  }
+  for (int s = 0; s < c->nsections; s++) free(c->sections[s]);
+  free(c->entries);
+  free(c->sections);
+  free(c->listing->names);
+  free(c->listing);
+  free(c->path);
+  free(c->base);
+  feast_free(cfg);
+}
+
+int feast_config_read(FeastConfig *cfg, const char *path) {
+  FEAST_CHECK(cfg && path, FEAST_ERR_ARG, "config_read: NULL argument");
+  FEAST_CHECK(!cfg->path, FEAST_ERR_ARG, "config_read: a config object reads one file (already read %s)",
+              cfg->path);
+  char *buf = NULL;
+  size_t len = 0;
+  FEAST_CALL(read_file(path, &buf, &len));
+  int st = dup_string(path, &cfg->path);
+  if (!st) st = folder_of(path, &cfg->base);
+  if (!st) st = parse_buffer(cfg, buf, len);
+  free(buf);
+  return st;
+}
+
+int feast_config_override(FeastConfig *cfg, const char *assignment) {
+  FEAST_CHECK(cfg && assignment, FEAST_ERR_ARG, "config_override: NULL argument");
+  Clip c1;
+  char buf[MAX_LINE + 1], near[2 * MAX_NAME + 4];
+  size_t n = strnlen(assignment, MAX_LINE + 1);
+  FEAST_CHECK(n <= MAX_LINE, FEAST_ERR_CONFIG, "%s: override '%s' is longer than %d characters", CMDLINE,
+              clip(assignment, &c1), MAX_LINE);
+  FEAST_CALL(check_text(CMDLINE, assignment, n));
+  memcpy(buf, assignment, n);
+  buf[n] = 0;
+  char *eq = strchr(buf, '=');
+  FEAST_CHECK(eq, FEAST_ERR_CONFIG, "%s: '%s' is not section.key=value", CMDLINE, clip(assignment, &c1));
+  *eq = 0;
+  char *name = trim(buf), *value = trim(eq + 1);
+  size_t vn = strlen(value);
+  if (vn >= 2 && value[0] == '"' && value[vn - 1] == '"') value[vn - 1] = 0, value++;
+  FEAST_CHECK(*name, FEAST_ERR_CONFIG, "%s: '%s' has no key before '=' (expected section.key=value)", CMDLINE,
+              clip(assignment, &c1));
+  char *dot = strrchr(name, '.');
+  if (!dot || dot == name || !dot[1])
+    FEAST_ERROR(FEAST_ERR_CONFIG, "%s: '%s' is not section.key=value (did you mean '%s'?)", CMDLINE,
+                clip(assignment, &c1), suggest_key(NULL, dot && dot[1] ? dot + 1 : name, near, sizeof near));
+  *dot = 0;
+  FEAST_CHECK(strlen(name) <= MAX_NAME, FEAST_ERR_CONFIG, "%s: section name in '%s' is longer than %d characters",
+              CMDLINE, clip(assignment, &c1), MAX_NAME);
+  FEAST_CALL(check_part_name(CMDLINE, name));
+  if (!section_known(name))
+    FEAST_ERROR(FEAST_ERR_CONFIG, "%s: unknown key '%s.%s' (did you mean '%s'?)", CMDLINE, name, clip(dot + 1, &c1),
+                suggest_key(name, dot + 1, near, sizeof near));
+  Origin o = {CMDLINE, 0, ""};
+  return set_value(cfg, name, dot + 1, value, &o);
+}
+
+/* ---------------------------------------------------------------- public: getters */
+
+/* a key asked for by name: its schema entry and the assignment in force */
+typedef struct {
+  char section[MAX_NAME + 1];
+  const FeastKeySpec *spec;
+  const Entry *entry; /* NULL: never set */
+} Key;
+
+/* find "section.key" without raising an error: 0, or -1 if the schema lacks it */
+static int lookup(const FeastConfig *cfg, const char *name, Key *key) {
+  const char *dot = name ? strrchr(name, '.') : NULL;
+  if (!cfg || !dot || dot == name || (size_t)(dot - name) > MAX_NAME) return -1;
+  memcpy(key->section, name, (size_t)(dot - name));
+  key->section[dot - name] = 0;
+  int k = find_spec(key->section, dot + 1);
+  if (k < 0) return -1;
+  key->spec = &feast_config_keys[k];
+  int s = find_section(cfg, key->section);
+  key->entry = s >= 0 ? current(cfg, s, k) : NULL;
+  return 0;
+}
+
+/* lookup that names an unknown key or a wrong type (want < 0: any type) */
+static int resolve(const FeastConfig *cfg, const char *name, int want, Key *key) {
+  Clip c1;
+  char near[2 * MAX_NAME + 4];
+  FEAST_CHECK(cfg && name, FEAST_ERR_ARG, "config getter: NULL argument");
+  if (lookup(cfg, name, key)) {
+    const char *dot = strrchr(name, '.');
+    char section[MAX_NAME + 1] = "";
+    if (dot && (size_t)(dot - name) <= MAX_NAME) memcpy(section, name, (size_t)(dot - name)), section[dot - name] = 0;
+    FEAST_ERROR(FEAST_ERR_ARG, "no config key '%s' in the schema (did you mean '%s'?)", clip(name, &c1),
+                suggest_key(section[0] ? section : NULL, dot ? dot + 1 : name, near, sizeof near));
+  }
+  FEAST_CHECK(want < 0 || (int)key->spec->type == want, FEAST_ERR_ARG,
+              "config key %s is of type %s, not %s", name, type_name(key->spec->type), type_name((FeastKeyType)want));
+  return 0;
+}
+
+/* the value in force: the assignment, else the default, else an error (required) */
+static int value_of(const FeastConfig *cfg, const char *name, const Key *key, Value *v, const char **text) {
+  const Entry *e = key->entry;
+  if (e && !(key->spec->type == FEAST_KEY_PATH && !e->value[0])) {
+    *v = e->v;
+    *text = e->value;
+    return 0;
+  }
+  if (key->spec->default_value) {
+    const char *why = parse_value(key->spec, key->spec->default_value, v);
+    FEAST_CHECK(!why, FEAST_ERR_INTERNAL, "schema default of %s '%s': %s", name, key->spec->default_value, why);
+    *text = key->spec->default_value;
+    return 0;
+  }
+  Clip cp;
+  FEAST_CHECK(!e, FEAST_ERR_CONFIG, "%s: required key %s is empty", e->origin, name);
+  FEAST_ERROR(FEAST_ERR_CONFIG, "required config key %s is not set (add '%s = ...' to section [%s] of %s, or "
+              "give %s=... on the command line)", name, key->spec->key, key->section,
+              cfg->path ? clip_path(cfg->path, &cp) : "the config file", name);
+}
+
+/* resolve + value_of */
+static int get(const FeastConfig *cfg, const char *name, int want, Key *key, Value *v, const char **text) {
+  FEAST_CALL(resolve(cfg, name, want, key));
+  return value_of(cfg, name, key, v, text);
+}
+
+int feast_config_get_int(const FeastConfig *cfg, const char *name, long *value) {
+  Key key;
+  Value v;
+  const char *text = "";
+  FEAST_CHECK(value, FEAST_ERR_ARG, "config_get_int: NULL output pointer");
+  FEAST_CALL(get(cfg, name, FEAST_KEY_INT, &key, &v, &text));
+  *value = v.i;
+  return 0;
+}
+
+int feast_config_get_real(const FeastConfig *cfg, const char *name, double *value) {
+  Key key;
+  Value v;
+  const char *text = "";
+  FEAST_CHECK(value, FEAST_ERR_ARG, "config_get_real: NULL output pointer");
+  FEAST_CALL(get(cfg, name, FEAST_KEY_REAL, &key, &v, &text));
+  *value = v.r[0];
+  return 0;
+}
+
+int feast_config_get_string(const FeastConfig *cfg, const char *name, const char **value) {
+  Key key;
+  Value v;
+  FEAST_CHECK(value, FEAST_ERR_ARG, "config_get_string: NULL output pointer");
+  return get(cfg, name, -1, &key, &v, value);
+}
+
+int feast_config_get_enum(const FeastConfig *cfg, const char *name, int *index) {
+  Key key;
+  Value v;
+  const char *text = "";
+  FEAST_CHECK(index, FEAST_ERR_ARG, "config_get_enum: NULL output pointer");
+  FEAST_CALL(get(cfg, name, FEAST_KEY_ENUM, &key, &v, &text));
+  *index = v.e;
+  return 0;
+}
+
+int feast_config_get_real2(const FeastConfig *cfg, const char *name, double value[2]) {
+  Key key;
+  Value v;
+  const char *text = "";
+  FEAST_CHECK(value, FEAST_ERR_ARG, "config_get_real2: NULL output pointer");
+  FEAST_CALL(get(cfg, name, FEAST_KEY_REAL2, &key, &v, &text));
+  value[0] = v.r[0], value[1] = v.r[1];
+  return 0;
+}
+
+/* the path, relative ones joined to the folder of the file that set it */
+int feast_config_get_path(const FeastConfig *cfg, const char *name, char *buf, size_t size) {
+  Key key;
+  Value v;
+  const char *text = "";
+  Clip c1;
+  FEAST_CHECK(buf && size > 0, FEAST_ERR_ARG, "config_get_path: no output buffer");
+  buf[0] = 0;
+  FEAST_CALL(get(cfg, name, FEAST_KEY_PATH, &key, &v, &text));
+  const char *base = key.entry && text == key.entry->value ? key.entry->base : "";
+  int join = text[0] && text[0] != '/' && base[0];
+  const char *sep = join && strcmp(base, "/") != 0 ? "/" : "";
+  size_t n = (join ? strlen(base) + strlen(sep) : 0) + strlen(text);
+  FEAST_CHECK(n < size, FEAST_ERR_CONFIG, "%s: %s = '%s': path longer than %zu characters",
+              feast_config_origin(cfg, name), name, clip(text, &c1), size - 1);
+  snprintf(buf, size, "%s%s%s", join ? base : "", sep, text);
+  return 0;
+}
+
+int feast_config_is_set(const FeastConfig *cfg, const char *name) {
+  Key key;
+  if (lookup(cfg, name, &key) || !key.entry) return 0;
+  return !(key.spec->type == FEAST_KEY_PATH && !key.entry->value[0]);
+}
+
+const char *feast_config_origin(const FeastConfig *cfg, const char *name) {
+  Key key;
+  if (lookup(cfg, name, &key)) return "unknown key";
+  return key.entry ? key.entry->origin : "default";
+}
+
+int feast_config_sections(const FeastConfig *cfg, const char *prefix, int *count, const char *const **names) {
+  FEAST_CHECK(cfg && prefix && count && names, FEAST_ERR_ARG, "config_sections: NULL argument");
+  Listing *l = cfg->listing;
+  size_t n = strlen(prefix);
+  *count = 0;
+  *names = NULL;
+  FEAST_CALL(grow(&l->names, &l->cap, cfg->nsections + 1, sizeof *l->names));
+  for (int s = 0; s < cfg->nsections; s++)
+    if (strncmp(cfg->sections[s], prefix, n) == 0) l->names[(*count)++] = cfg->sections[s];
+  *names = l->names;
+  return 0;
+}
+
+const char *feast_config_path(const FeastConfig *cfg) { return cfg && cfg->path ? cfg->path : ""; }
+
+/* ---------------------------------------------------------------- Markdown */
+
+/* text for a table cell: '|' escaped */
+static void cell(FILE *out, const char *s) {
+  for (; *s; s++) {
+    if (*s == '|') fputc('\\', out);
+    fputc(*s, out);
+  }
+}
+
+/* the "allowed" column of key k */
+static void allowed_cell(FILE *out, const FeastKeySpec *k) {
+  char lo[32], hi[32];
+  switch (k->type) {
+  case FEAST_KEY_INT:
+  case FEAST_KEY_REAL: {
+    int integer = k->type == FEAST_KEY_INT;
+    fprintf(out, "[%s, %s]", fmt_num(k->min, integer, lo), fmt_num(k->max, integer, hi));
+    break;
+  }
+  case FEAST_KEY_ENUM:
+    for (const char *c = k->choices; *c;) {
+      size_t len = strcspn(c, "|");
+      fprintf(out, "%s`%.*s`", c == k->choices ? "" : ", ", (int)len, c);
+      c += len + (c[len] == '|');
+    }
+    break;
+  case FEAST_KEY_PATH: fputs("file path, relative to the config file's folder", out); break;
+  case FEAST_KEY_REAL2: fputs("two reals `x y`", out); break;
+  default: fputs("text", out); break;
+  }
+}
+
+void feast_config_write_markdown(FILE *out) {
+  char name[2 * MAX_NAME + 4];
+  if (!out) return;
+  fputs("| key | type | default | allowed | meaning |\n| --- | --- | --- | --- | --- |\n", out);
+  for (int k = 0; k < feast_config_nkeys; k++) {
+    const FeastKeySpec *spec = &feast_config_keys[k];
+    fprintf(out, "| `%s` | %s | ", spec_name(k, NULL, name, sizeof name), type_name(spec->type));
+    if (!spec->default_value) fputs("(none)", out);
+    else if (!spec->default_value[0]) fputs("(unset)", out);
+    else fprintf(out, "`%s`", spec->default_value);
+    fputs(" | ", out);
+    allowed_cell(out, spec);
+    fputs(" | ", out);
+    cell(out, spec->help);
+    fputs(" |\n", out);
+  }
+}

@@ -1,0 +1,224 @@
+/* Q1 element on a refined macro. Reference cell [0,1]^2 with the local basis
+ *   phi0 = (1-s)(1-t), phi1 = s(1-t), phi2 = s t, phi3 = (1-s) t
+ * at the cell nodes (i,j), (i+1,j), (i+1,j+1), (i,j+1). The bilinear map of a cell is
+ *   x(s,t) = P0 + a s + b t + c s t,  a = P1-P0, b = P3-P0, c = P0-P1+P2-P3,
+ * so dx/ds = a + c t, dx/dt = b + c s, and det J = (a + c t) x (b + c s) is affine in
+ * (s,t): positive at the four corners means positive on the whole cell. */
+#include "feast/q1.h"
+#include "feast/error.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define Q1_MAXQP 9
+
+/* reference data at the quadrature points, computed once per call */
+typedef struct {
+  int nq;
+  double s[Q1_MAXQP], t[Q1_MAXQP], w[Q1_MAXQP];
+  double phi[Q1_MAXQP][4];
+  double dref[Q1_MAXQP][4][2]; /* d phi / d(s,t) */
+} Q1Rule;
+
+/* geometry of one cell */
+typedef struct {
+  double p0[2], a[2], b[2], c[2];
+} Q1Cell;
+
+/* local basis node offsets (di, dj) */
+static const int q1_di[4] = {0, 1, 1, 0};
+static const int q1_dj[4] = {0, 0, 1, 1};
+
+/* Gauss-Legendre on [0,1]: points 1/2 +- 1/(2 sqrt 3) (weights 1/2), or 1/2 and
+ * 1/2 +- sqrt(3/5)/2 (weights 4/9, 5/18) */
+static void q1_rule(int order, Q1Rule *r) {
+  double x[3], w[3];
+  if (order == 2) {
+    const double h = 0.5 / sqrt(3.0);
+    x[0] = 0.5 - h, x[1] = 0.5 + h, w[0] = w[1] = 0.5;
+  } else {
+    const double h = 0.5 * sqrt(0.6);
+    x[0] = 0.5 - h, x[1] = 0.5, x[2] = 0.5 + h;
+    w[0] = w[2] = 5.0 / 18.0, w[1] = 4.0 / 9.0;
+  }
+  r->nq = order * order;
+  for (int qj = 0; qj < order; qj++)
+    for (int qi = 0; qi < order; qi++) {
+      int q = qj * order + qi;
+      double s = x[qi], t = x[qj];
+      r->s[q] = s, r->t[q] = t, r->w[q] = w[qi] * w[qj];
+      r->phi[q][0] = (1 - s) * (1 - t), r->phi[q][1] = s * (1 - t);
+      r->phi[q][2] = s * t, r->phi[q][3] = (1 - s) * t;
+      r->dref[q][0][0] = -(1 - t), r->dref[q][0][1] = -(1 - s);
+      r->dref[q][1][0] = 1 - t, r->dref[q][1][1] = -s;
+      r->dref[q][2][0] = t, r->dref[q][2][1] = s;
+      r->dref[q][3][0] = -t, r->dref[q][3][1] = 1 - s;
+    }
+}
+
+static int q1_check_args(int N, const double *xy, int order) {
+  FEAST_CHECK(N >= 2, FEAST_ERR_ARG, "Q1: a macro needs N >= 2 nodes per side, got %d", N);
+  FEAST_CHECK(xy != NULL, FEAST_ERR_ARG, "Q1: coordinates are NULL");
+  FEAST_CHECK(order == 2 || order == 3, FEAST_ERR_ARG,
+              "Q1 quadrature order must be 2 (2x2 Gauss) or 3 (3x3 Gauss), got %d", order);
+  return 0;
+}
+
+/* map coefficients of cell (i,j) */
+static inline void q1_cell(int N, const double *xy, int i, int j, Q1Cell *c) {
+  const double *P0 = xy + 2 * ((ptrdiff_t)j * N + i), *P1 = P0 + 2;
+  const double *P3 = P0 + 2 * (ptrdiff_t)N, *P2 = P3 + 2;
+  for (int d = 0; d < 2; d++) {
+    c->p0[d] = P0[d];
+    c->a[d] = P1[d] - P0[d];
+    c->b[d] = P3[d] - P0[d];
+    c->c[d] = P0[d] - P1[d] + P2[d] - P3[d];
+  }
+}
+
+/* det J at reference point (s,t) */
+static inline double q1_det(const Q1Cell *c, double s, double t) {
+  double xs = c->a[0] + c->c[0] * t, ys = c->a[1] + c->c[1] * t;
+  double xt = c->b[0] + c->c[0] * s, yt = c->b[1] + c->c[1] * s;
+  return xs * yt - xt * ys;
+}
+
+/* every cell must have det J > 0 at its corners (then everywhere, det J being affine);
+ * macro < 0: unknown to the caller */
+static int q1_check_cells(int N, const double *xy, int macro) {
+  for (int j = 0; j < N - 1; j++)
+    for (int i = 0; i < N - 1; i++) {
+      Q1Cell c;
+      q1_cell(N, xy, i, j, &c);
+      double d = fmin(fmin(q1_det(&c, 0, 0), q1_det(&c, 1, 0)), fmin(q1_det(&c, 1, 1), q1_det(&c, 0, 1)));
+      if (d > 0) continue;
+      char which[32] = "";
+      if (macro >= 0) snprintf(which, sizeof which, "macro %d, ", macro);
+      FEAST_ERROR(FEAST_ERR_MESH, "%scell (%d,%d) of %d x %d: Jacobian determinant %g <= 0 "
+                  "(inverted or degenerate cell)", which, i, j, N - 1, N - 1, d);
+    }
+  return 0;
+}
+
+/* physical point, weight, basis values and gradients at quadrature point q:
+ * grad phi = J^{-T} grad_ref phi, J^{-1} = adj(J) / det J */
+static inline void q1_point(const Q1Rule *r, int q, const Q1Cell *c, FeastQ1Point *p) {
+  const double s = r->s[q], t = r->t[q];
+  double xs = c->a[0] + c->c[0] * t, ys = c->a[1] + c->c[1] * t;
+  double xt = c->b[0] + c->c[0] * s, yt = c->b[1] + c->c[1] * s;
+  double det = xs * yt - xt * ys, inv = 1.0 / det;
+  p->x = c->p0[0] + c->a[0] * s + c->b[0] * t + c->c[0] * s * t;
+  p->y = c->p0[1] + c->a[1] * s + c->b[1] * t + c->c[1] * s * t;
+  p->weight = r->w[q] * det;
+  for (int k = 0; k < 4; k++) {
+    double ds = r->dref[q][k][0], dt = r->dref[q][k][1];
+    p->phi[k] = r->phi[q][k];
+    p->dphi[k][0] = (yt * ds - ys * dt) * inv;
+    p->dphi[k][1] = (xs * dt - xt * ds) * inv;
+  }
+}
+
+int feast_q1_assemble(int N, const double *xy, int macro, FeastQ1Form form, void *ctx, int order,
+                      FeastBand9 *A) {
+  FEAST_CALL(q1_check_args(N, xy, order));
+  FEAST_CHECK(form != NULL, FEAST_ERR_ARG, "Q1 assembly: form is NULL");
+  FEAST_CHECK(A != NULL && A->band[0] != NULL && A->N == N, FEAST_ERR_ARG,
+              "Q1 assembly: matrix must be created with N = %d (has %d)", N, A ? A->N : -1);
+  FEAST_CALL(q1_check_cells(N, xy, macro));
+  Q1Rule r;
+  q1_rule(order, &r);
+  /* row offset of local node a and band coupling a (row) to b (column) */
+  ptrdiff_t off[4];
+  double *band[4][4];
+  for (int a = 0; a < 4; a++) {
+    off[a] = (ptrdiff_t)q1_dj[a] * N + q1_di[a];
+    for (int b = 0; b < 4; b++)
+      band[a][b] = A->band[feast_band_index(q1_di[b] - q1_di[a], q1_dj[b] - q1_dj[a])];
+  }
+  FeastQ1Point p;
+  p.macro = macro;
+  for (int j = 0; j < N - 1; j++)
+    for (int i = 0; i < N - 1; i++) {
+      Q1Cell c;
+      q1_cell(N, xy, i, j, &c);
+      double Aloc[4][4] = {{0}};
+      p.cell_i = i, p.cell_j = j;
+      for (int q = 0; q < r.nq; q++) {
+        q1_point(&r, q, &c, &p);
+        form(&p, ctx, Aloc);
+      }
+      /* A(row a, column b) += Aloc[a][b], stored at the row node in band(b - a) */
+      const ptrdiff_t base = (ptrdiff_t)j * N + i;
+      for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++) band[a][b][base + off[a]] += Aloc[a][b];
+    }
+  return 0;
+}
+
+int feast_q1_assemble_rhs(int N, const double *xy, int macro, FeastQ1Function f, void *ctx,
+                          int order, double *b) {
+  FEAST_CALL(q1_check_args(N, xy, order));
+  FEAST_CHECK(f != NULL && b != NULL, FEAST_ERR_ARG, "Q1 right-hand side: function or vector is NULL");
+  FEAST_CALL(q1_check_cells(N, xy, macro));
+  Q1Rule r;
+  q1_rule(order, &r);
+  for (int j = 0; j < N - 1; j++)
+    for (int i = 0; i < N - 1; i++) {
+      Q1Cell c;
+      q1_cell(N, xy, i, j, &c);
+      const ptrdiff_t base = (ptrdiff_t)j * N + i;
+      for (int q = 0; q < r.nq; q++) {
+        const double s = r.s[q], t = r.t[q];
+        double x = c.p0[0] + c.a[0] * s + c.b[0] * t + c.c[0] * s * t;
+        double y = c.p0[1] + c.a[1] * s + c.b[1] * t + c.c[1] * s * t;
+        double fw = f(x, y, ctx) * r.w[q] * q1_det(&c, s, t);
+        /* b_a += f phi_a w |J| */
+        for (int a = 0; a < 4; a++) b[base + (ptrdiff_t)q1_dj[a] * N + q1_di[a]] += fw * r.phi[q][a];
+      }
+    }
+  return 0;
+}
+
+int feast_q1_l2_error(int N, const double *xy, const double *uh, FeastQ1Function u, void *ctx,
+                      int order, double *err2, double *norm2) {
+  FEAST_CALL(q1_check_args(N, xy, order));
+  FEAST_CHECK(uh != NULL && u != NULL && err2 != NULL && norm2 != NULL, FEAST_ERR_ARG,
+              "Q1 L2 error: a NULL argument");
+  FEAST_CALL(q1_check_cells(N, xy, -1));
+  Q1Rule r;
+  q1_rule(order, &r);
+  double e2 = 0.0, n2 = 0.0;
+  for (int j = 0; j < N - 1; j++)
+    for (int i = 0; i < N - 1; i++) {
+      Q1Cell c;
+      q1_cell(N, xy, i, j, &c);
+      const ptrdiff_t base = (ptrdiff_t)j * N + i;
+      double un[4];
+      for (int a = 0; a < 4; a++) un[a] = uh[base + (ptrdiff_t)q1_dj[a] * N + q1_di[a]];
+      for (int q = 0; q < r.nq; q++) {
+        const double s = r.s[q], t = r.t[q];
+        double x = c.p0[0] + c.a[0] * s + c.b[0] * t + c.c[0] * s * t;
+        double y = c.p0[1] + c.a[1] * s + c.b[1] * t + c.c[1] * s * t;
+        double w = r.w[q] * q1_det(&c, s, t), ue = u(x, y, ctx);
+        double d = un[0] * r.phi[q][0] + un[1] * r.phi[q][1] + un[2] * r.phi[q][2] + un[3] * r.phi[q][3] - ue;
+        e2 += d * d * w;  /* (u_h - u)^2 */
+        n2 += ue * ue * w; /* u^2 */
+      }
+    }
+  *err2 = e2;
+  *norm2 = n2;
+  return 0;
+}
+
+/* grad phi_a . grad phi_b */
+void feast_q1_form_laplace(const FeastQ1Point *p, void *ctx, double Aloc[4][4]) {
+  for (int a = 0; a < 4; a++)
+    for (int b = 0; b < 4; b++)
+      Aloc[a][b] += (p->dphi[a][0] * p->dphi[b][0] + p->dphi[a][1] * p->dphi[b][1]) * p->weight;
+}
+
+/* phi_a phi_b */
+void feast_q1_form_mass(const FeastQ1Point *p, void *ctx, double Aloc[4][4]) {
+  for (int a = 0; a < 4; a++)
+    for (int b = 0; b < 4; b++) Aloc[a][b] += p->phi[a] * p->phi[b] * p->weight;
+}
