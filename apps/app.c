@@ -184,14 +184,39 @@ static int report_sizes(FeastApp *app, int dry_run) {
   return 0;
 }
 
+/* solver.target = gpu where no GPU backend can run: an error naming the two remedies,
+ * or, with solver.gpu_fallback = cpu, one warning and the CPU backend. The summary says
+ * what was asked for ("target_requested") and what actually runs ("target"). */
+static int resolve_target(FeastApp *app, int dry_run) {
+  const char *target, *fallback, *precision;
+  FEAST_CALL(feast_config_get_string(app->cfg, "solver.target", &target));
+  FEAST_CALL(feast_config_get_string(app->cfg, "solver.gpu_fallback", &fallback));
+  feast_summary_set_string(app->summary, "target_requested", target);
+  if (strcmp(target, "gpu") == 0 && !feast_local_available("gpu")) {
+    const char *why = strstr(feast_local_backends(), "gpu") ? "no CUDA device was found on this machine"
+                                                             : "this build of feastc has no CUDA backend";
+    if (strcmp(fallback, "cpu") == 0) {
+      feast_warn("solver.target = gpu: %s; running the local multigrid on the CPU (solver.gpu_fallback = cpu)", why);
+      FEAST_CALL(feast_config_override(app->cfg, "solver.target=cpu"));
+    } else if (!dry_run) {
+      FEAST_ERROR(FEAST_ERR_UNSUPPORTED,
+                  "solver.target = gpu (%s): %s; either run on a machine with an NVIDIA GPU and a "
+                  "CUDA build (nvcc found at configure time), or set solver.target = cpu "
+                  "(or solver.gpu_fallback = cpu to fall back with a warning)",
+                  feast_config_origin(app->cfg, "solver.target"), why);
+    }
+  }
+  FEAST_CALL(feast_config_get_string(app->cfg, "solver.target", &target));
+  FEAST_CALL(feast_config_get_string(app->cfg, "solver.local_precision", &precision));
+  feast_summary_set_string(app->summary, "target", target);
+  feast_summary_set_string(app->summary, "local_precision", feast_local_resolve_precision(target, precision));
+  return 0;
+}
+
 static int summary_basics(FeastApp *app, int dry_run) {
-  const char *s;
   FEAST_CALL(feast_summary_create(&app->summary));
   feast_summary_set_string(app->summary, "problem", app->problem);
-  FEAST_CALL(feast_config_get_string(app->cfg, "solver.target", &s));
-  feast_summary_set_string(app->summary, "target", s);
-  FEAST_CALL(feast_config_get_string(app->cfg, "solver.local_precision", &s));
-  feast_summary_set_string(app->summary, "local_precision", s);
+  FEAST_CALL(resolve_target(app, dry_run));
   feast_summary_set_int(app->summary, "ranks", app->size);
   feast_summary_set_int(app->summary, "macros", app->mesh->nmacros);
   feast_summary_set_int(app->summary, "level", app->level);

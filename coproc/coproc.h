@@ -45,4 +45,6 @@ void feast_local_destroy(FeastLocalSolver **ls);
 const char *feast_local_backends(void);
 /* 1 if the named target can run here (gpu: a device is present) */
 int feast_local_available(const char *target);
+const char *feast_local_resolve_precision(const char *target, const char *precision);
+const char *feast_local_precision(const FeastLocalSolver *ls);
 #endif

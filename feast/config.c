@@ -19,7 +19,7 @@ enum {
   MAX_SECTIONS = 1024,  /* distinct sections */
   MAX_ENTRIES = 16384,  /* values set by the file and the command line together */
   CLIP = 80,            /* characters of user text quoted in a message */
-  DIST_LEN = 64         /* characters compared for "did you mean" */
+  DIST_LEN = 48         /* characters compared for "did you mean" */
 };
 
 static const char *const CMDLINE = "command line";
@@ -123,22 +123,26 @@ static const char *fmt_num(double x, int integer, char buf[32]) {
   return buf;
 }
 
-/* Damerau (optimal string alignment) edit distance of the first DIST_LEN characters */
+/* Damerau (optimal string alignment) edit distance of the first DIST_LEN characters,
+ * with three rolling rows: r2 = row i-2, r1 = row i-1, r0 = row i */
 static int distance(const char *a, const char *b) {
   int n = (int)strnlen(a, DIST_LEN), m = (int)strnlen(b, DIST_LEN);
-  int d[DIST_LEN + 1][DIST_LEN + 1];
-  for (int i = 0; i <= n; i++) d[i][0] = i;
-  for (int j = 0; j <= m; j++) d[0][j] = j;
-  for (int i = 1; i <= n; i++)
+  int rows[3][DIST_LEN + 1], *r2 = rows[0], *r1 = rows[1], *r0 = rows[2];
+  for (int j = 0; j <= m; j++) r1[j] = j;
+  for (int i = 1; i <= n; i++) {
+    r0[0] = i;
     for (int j = 1; j <= m; j++) {
-      int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-      if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
-      if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-        best = d[i - 2][j - 2] + 1;
-      d[i][j] = best;
+      int best = r1[j - 1] + (a[i - 1] != b[j - 1]);
+      if (r1[j] + 1 < best) best = r1[j] + 1;
+      if (r0[j - 1] + 1 < best) best = r0[j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && r2[j - 2] + 1 < best)
+        best = r2[j - 2] + 1;
+      r0[j] = best;
     }
-  return d[n][m];
+    int *t = r2;
+    r2 = r1, r1 = r0, r0 = t;
+  }
+  return r1[m];
 }
 
 /* grow *array (of elem bytes each) to hold need elements */
@@ -211,23 +215,30 @@ static const char *spec_name(int k, const char *s, char *buf, size_t n) {
   return buf;
 }
 
-/* the valid key closest to section.key (section NULL: outside any section) */
+/* 1 if b is closer to a than *bestd edits (then *bestd = that distance); the length
+ * difference is a lower bound that skips most candidates cheaply */
+static int closer(const char *a, const char *b, int *bestd) {
+  int la = (int)strnlen(a, DIST_LEN), lb = (int)strnlen(b, DIST_LEN);
+  if (abs(la - lb) >= *bestd) return 0;
+  int d = distance(a, b);
+  if (d >= *bestd) return 0;
+  *bestd = d;
+  return 1;
+}
+
+/* the valid key closest to section.key (section NULL: outside any section); in a known
+ * section, its own keys first, else the very key in another section */
 static const char *suggest_key(const char *section, const char *key, char *buf, size_t n) {
   int best = 0, bestd = 1 << 30, known = section && section_known(section);
   char full[2 * MAX_NAME + 4], cand[2 * MAX_NAME + 4];
   snprintf(full, sizeof full, "%s.%s", section ? section : "", key);
   for (int k = 0; k < feast_config_nkeys; k++) {
     const FeastKeySpec *spec = &feast_config_keys[k];
-    int d;
-    if (known) /* same section, or the very key in another section */
-      d = section_matches(spec->section, section) ? distance(key, spec->key)
-          : strcmp(key, spec->key) == 0           ? 1
-                                                  : 1 << 30;
-    else if (section)
-      d = distance(full, spec_name(k, NULL, cand, sizeof cand));
-    else
-      d = distance(key, spec->key);
-    if (d < bestd) bestd = d, best = k;
+    int hit;
+    if (!known && section) hit = closer(full, spec_name(k, NULL, cand, sizeof cand), &bestd);
+    else if (!known || section_matches(spec->section, section)) hit = closer(key, spec->key, &bestd);
+    else if ((hit = strcmp(key, spec->key) == 0 && bestd > 1)) bestd = 1; /* counts as one edit */
+    if (hit) best = k;
   }
   return spec_name(best, known ? section : NULL, buf, n);
 }
@@ -236,15 +247,14 @@ static const char *suggest_key(const char *section, const char *key, char *buf, 
 static const char *suggest_section(const char *s, char *buf, size_t n) {
   int bestd = 1 << 30;
   char cand[2 * MAX_NAME + 4];
+  const char *dot = strchr(s, '.');
   snprintf(buf, n, "%s", feast_config_keys[0].section);
   for (int k = 0; k < feast_config_nkeys; k++) {
     const char *pattern = feast_config_keys[k].section;
     size_t p = pattern_prefix(pattern);
-    const char *dot = strchr(s, '.');
     if (p) snprintf(cand, sizeof cand, "%.*s%s", (int)p, pattern, dot && valid_part_name(dot + 1) ? dot + 1 : "NAME");
     else snprintf(cand, sizeof cand, "%s", pattern);
-    int d = distance(s, cand);
-    if (d < bestd) bestd = d, snprintf(buf, n, "%s", cand);
+    if (closer(s, cand, &bestd)) snprintf(buf, n, "%s", cand);
   }
   return buf;
 }
@@ -258,8 +268,12 @@ static const char *type_name(FeastKeyType t) {
 static const char *allowed(const FeastKeySpec *k, char *buf, size_t n) {
   char lo[32], hi[32];
   switch (k->type) {
-  case FEAST_KEY_INT: snprintf(buf, n, "an integer in [%s, %s]", fmt_num(k->min, 1, lo), fmt_num(k->max, 1, hi)); break;
-  case FEAST_KEY_REAL: snprintf(buf, n, "a real number in [%s, %s]", fmt_num(k->min, 0, lo), fmt_num(k->max, 0, hi)); break;
+  case FEAST_KEY_INT:
+    snprintf(buf, n, "an integer in [%s, %s]", fmt_num(k->min, 1, lo), fmt_num(k->max, 1, hi));
+    break;
+  case FEAST_KEY_REAL:
+    snprintf(buf, n, "a real number in [%s, %s]", fmt_num(k->min, 0, lo), fmt_num(k->max, 0, hi));
+    break;
   case FEAST_KEY_ENUM: snprintf(buf, n, "one of %s", k->choices); break;
   case FEAST_KEY_REAL2: snprintf(buf, n, "two finite reals \"x y\" or \"x, y\""); break;
   case FEAST_KEY_PATH: snprintf(buf, n, "a file path, empty = unset"); break;

@@ -1,0 +1,26 @@
+/* The CPU backends of the local multigrid, double and single precision: one code
+ * (coproc/cpu_mg.h) instantiated twice, running the per-point math of
+ * feast/band9_kernels.h that the CUDA kernels run as well. */
+#include "coproc/backend.h"
+#include "feast/band9_kernels.h"
+#include "feast/error.h"
+#include "feast/mesh.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REAL double
+#define SUF d
+#include "coproc/cpu_mg.h"
+#undef REAL
+#undef SUF
+#define REAL float
+#define SUF f
+#include "coproc/cpu_mg.h"
+#undef REAL
+#undef SUF
+
+static int always(void) { return 1; }
+
+const FeastLocalBackend feast_local_cpu_double = {"cpu", "double", always, mg_setup_d, mg_solve_d, mg_destroy_d};
+const FeastLocalBackend feast_local_cpu_single = {"cpu", "single", always, mg_setup_f, mg_solve_f, mg_destroy_f};
