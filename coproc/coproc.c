@@ -2,6 +2,8 @@
  * checks, and the dispatch to the backend's ops. */
 #include "coproc/backend.h"
 #include "feast/error.h"
+#include "feast/transfer.h"
+#include <stdlib.h>
 #include "feast/mesh.h"
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +12,8 @@ struct FeastLocalSolver {
   const FeastLocalBackend *be;
   void *data;
   int nmacros, level;
+  FeastBand9 *galerkin;        /* nmacros * (level + 1): the local hierarchies */
+  FeastLocalProblem *problems; /* what the backend sees */
 };
 
 static const FeastLocalBackend *const registry[] = {
@@ -73,6 +77,31 @@ static int check_params(const FeastLocalMGParams *p) {
   return 0;
 }
 
+static void free_hierarchies(FeastLocalSolver *ls) {
+  for (long i = 0; ls->galerkin && i < (long)ls->nmacros * (ls->level + 1); i++) feast_band9_destroy(&ls->galerkin[i]);
+  feast_free(&ls->galerkin);
+  feast_free(&ls->problems);
+}
+
+/* The local hierarchy of every macro: the given finest matrix, and below it Galerkin
+ * products P^T A P (the coarser matrices of the problem only give the sizes). A local
+ * problem's interface rows keep all couplings that stay in the macro; rediscretised
+ * coarse matrices would weight those rows differently on every level and cost the
+ * local multigrid its level independence. */
+static int galerkin_hierarchies(FeastLocalSolver *ls, const FeastLocalProblem *problems) {
+  const int L = ls->level, nl = L + 1;
+  FEAST_CALL(FEAST_ALLOC((long)ls->nmacros * nl + 1, &ls->galerkin));
+  FEAST_CALL(FEAST_ALLOC(ls->nmacros + 1, &ls->problems));
+  for (int m = 0; m < ls->nmacros; m++) {
+    FeastBand9 *G = &ls->galerkin[(long)m * nl];
+    FEAST_CALL(feast_band9_copy(&problems[m].A[L], &G[L]));
+    for (int l = L; l > 0; l--)
+      FEAST_CALL(feast_band9_galerkin(&G[l], problems[m].fixed[l], problems[m].fixed[l - 1], &G[l - 1]));
+    ls->problems[m] = (FeastLocalProblem){L, G, problems[m].fixed};
+  }
+  return 0;
+}
+
 int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem *problems,
                       const FeastLocalMGParams *params) {
   FEAST_CHECK(ls && nmacros >= 0 && (nmacros == 0 || problems) && params, FEAST_ERR_ARG,
@@ -82,9 +111,11 @@ int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem
   FEAST_CHECK(level >= 0 && level <= FEAST_MAX_LEVEL, FEAST_ERR_ARG, "local level %d out of range", level);
   for (int m = 0; m < nmacros; m++) FEAST_CALL(check_problem(&problems[m], level));
   ls->be->destroy(&ls->data);
+  free_hierarchies(ls);
   ls->nmacros = nmacros;
   ls->level = level;
-  return ls->be->setup(&ls->data, nmacros, problems, params);
+  FEAST_CALL(galerkin_hierarchies(ls, problems));
+  return ls->be->setup(&ls->data, nmacros, ls->problems, params);
 }
 
 int feast_local_solve(FeastLocalSolver *ls, const double *const *d, double *const *c, FeastLocalMGStats *stats) {
@@ -97,6 +128,7 @@ int feast_local_solve(FeastLocalSolver *ls, const double *const *d, double *cons
 void feast_local_destroy(FeastLocalSolver **lsp) {
   if (!*lsp) return;
   (*lsp)->be->destroy(&(*lsp)->data);
+  free_hierarchies(*lsp);
   feast_free(lsp);
 }
 

@@ -6,4 +6,12 @@
 #define FEAST_TRANSFER_H
 void feast_grid_prolongate(int Nc, const double *coarse, double *fine);
 void feast_grid_restrict(int Nf, const double *fine, double *coarse);
+/* Galerkin coarse operator Ac = P^T Af P of one macro (Ac created here, Nc = (Nf+1)/2),
+ * with P the bilinear prolongation restricted to free nodes (rows of fixed fine nodes
+ * and columns of fixed coarse nodes are zero); fixed coarse rows become identity rows.
+ * Unlike rediscretisation, this keeps rows whose couplings leave the macro (interface
+ * rows of a local problem) consistent across levels. */
+#include "feast/band9.h"
+int feast_band9_galerkin(const FeastBand9 *Af, const unsigned char *fixed_f,
+                         const unsigned char *fixed_c, FeastBand9 *Ac);
 #endif

@@ -292,6 +292,16 @@ static void test_unitsquare(void) {
         }
     free(xy);
   }
+  /* the global grid of 4 x 2 macros: x = I / (4 2^L), y = J / (2 2^L) */
+  const double nx = 4.0 * (N - 1), ny = 2.0 * (N - 1);
+  for (int m = 0; m < mesh->nmacros; m++) {
+    double *xy = coords(mesh, m, L);
+    for (int n = 0; n < N * N; n++) {
+      worst = fmax(worst, fabs(xy[2 * n] - round(xy[2 * n] * nx) / nx));
+      worst = fmax(worst, fabs(xy[2 * n + 1] - round(xy[2 * n + 1] * ny) / ny));
+    }
+    free(xy);
+  }
   printf("  unitsquare8 L=7: max deviation from the uniform grid %.3g\n", worst);
   CHECK(worst <= 1e-15);
   double mj;

@@ -1,0 +1,24 @@
+/* Device-side timing of the CUDA local multigrid, callable from C (bench/). Plain C;
+ * only present in builds with the CUDA backend (FEAST_HAVE_CUDA). */
+#ifndef FEAST_CUDA_BENCH_H
+#define FEAST_CUDA_BENCH_H
+#include "coproc/coproc.h"
+
+typedef struct {
+  char device[256];       /* device name */
+  double t_cycle_graph;   /* s per cycle of the batch, one CUDA graph launch per cycle */
+  double t_cycle_direct;  /* s per cycle of the batch, kernels launched one by one */
+  double t_solve;         /* s per solve of `cycles` cycles: upload, a host sync per cycle,
+                             download (graphs as FEAST_CUDA_GRAPHS says, default on) */
+  double bytes_per_cycle; /* counted device memory traffic of one cycle of the batch */
+  double copy_gbs;        /* device-to-device cudaMemcpy, (read + write bytes) / s */
+} FeastCudaBench;
+
+/* Time the CUDA local MG (precision "single" | "double") on the nmacros problems: cycle
+ * times from CUDA events over `cycles` back-to-back cycles (rtol ignored: every macro
+ * runs every cycle), a full solve of `cycles` cycles with a host timer, and a
+ * device-to-device copy for the achievable bandwidth. */
+int feast_cuda_bench_local_mg(const char *precision, int nmacros,
+                              const FeastLocalProblem *problems, const FeastLocalMGParams *params,
+                              int cycles, FeastCudaBench *out);
+#endif

@@ -1,0 +1,64 @@
+/* Shared by the CUDA translation units of coproc/cuda (C++ only, never included by C):
+ * CUDA headers (or the host emulator), C headers with C linkage, the status macros for
+ * CUDA calls and kernel launches, and the block size. */
+#ifndef FEAST_CUDA_COMMON_CUH
+#define FEAST_CUDA_COMMON_CUH
+
+#ifdef FEAST_CUDA_EMU
+#include "coproc/cuda/cuda_emu.cuh" /* host emulation: checks indexing without a GPU */
+#else
+#include <cuda_runtime.h>
+#endif
+#include <stddef.h>
+
+extern "C" {
+#include "coproc/backend.h"
+#include "feast/error.h"
+}
+#include "feast/band9_kernels.h"
+
+/* threads per block of every kernel (a power of two: the block reductions halve it) */
+#ifndef FEAST_CUDA_BLOCK
+#define FEAST_CUDA_BLOCK 256
+#endif
+/* at most this many blocks per macro in the reduction kernels (grid-stride loops) */
+#define FEAST_CUDA_MAX_RED_BLOCKS 1024
+/* levels lc..L kept on the device (L <= FEAST_CUDA_MAX_LEVEL) */
+#define FEAST_CUDA_MAX_LEVEL 15
+
+/* a CUDA runtime call: on failure raise FEAST_ERR_CUDA with the call and the CUDA message
+ * (feast_error_set keeps file:line) and return it; the sticky last error is cleared */
+#define FEAST_CUDA_CALL(expr)                                                                  \
+  do {                                                                                         \
+    cudaError_t feast_cuda_err_ = (expr);                                                      \
+    if (feast_cuda_err_ != cudaSuccess) {                                                      \
+      (void)cudaGetLastError();                                                                \
+      FEAST_ERROR(FEAST_ERR_CUDA, "CUDA error %d (%s) in %s at %s:%d", (int)feast_cuda_err_,   \
+                  cudaGetErrorString(feast_cuda_err_), #expr, __FILE__, __LINE__);             \
+    }                                                                                          \
+  } while (0)
+
+/* launch a kernel on a stream and check the launch (configuration errors, earlier
+ * asynchronous faults); FEAST_LAUNCH_SYNC marks kernels that call __syncthreads (the
+ * emulator runs their threads concurrently, the others sequentially) */
+#ifdef FEAST_CUDA_EMU
+#define FEAST_LAUNCH(kernel, grid, block, stream, ...)                                         \
+  do {                                                                                         \
+    feast_emu_launch(0, (grid), (block), [=]() { kernel(__VA_ARGS__); });                      \
+    FEAST_CUDA_CALL(cudaGetLastError());                                                       \
+  } while (0)
+#define FEAST_LAUNCH_SYNC(kernel, grid, block, stream, ...)                                    \
+  do {                                                                                         \
+    feast_emu_launch(1, (grid), (block), [=]() { kernel(__VA_ARGS__); });                      \
+    FEAST_CUDA_CALL(cudaGetLastError());                                                       \
+  } while (0)
+#else
+#define FEAST_LAUNCH(kernel, grid, block, stream, ...)                                         \
+  do {                                                                                         \
+    kernel<<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                                     \
+    FEAST_CUDA_CALL(cudaGetLastError());                                                       \
+  } while (0)
+#define FEAST_LAUNCH_SYNC FEAST_LAUNCH
+#endif
+
+#endif

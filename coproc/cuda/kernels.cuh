@@ -1,0 +1,301 @@
+/* Device kernels of the CUDA local multigrid. Every launch covers all macros of the batch:
+ * blockIdx.y = macro m, blockIdx.x (x threadIdx.x) = node of the macro's grid. Kernels of
+ * the V cycle skip macros whose `active` flag is 0 (block-uniform early return). The
+ * per-point arithmetic is the FEAST_HD code of feast/band9_kernels.h, which the CPU
+ * backends run too.
+ * Storage of one level (see LevelView): bands band-major per macro, padded grid vectors
+ * (pad >= N+1 zeros before and after the N*N values; kernels never write the padding). */
+#ifndef FEAST_CUDA_KERNELS_CUH
+#define FEAST_CUDA_KERNELS_CUH
+#include "coproc/cuda/cuda_common.cuh"
+
+namespace feast_cuda {
+namespace { /* internal linkage: every .cu of this folder has its own copy */
+
+/* one level of all macros of the batch, as the kernels see it (device pointers) */
+template <typename T> struct LevelView {
+  int N;                      /* nodes per side, N = 2^l + 1 */
+  long n;                     /* N*N nodes per macro */
+  long nal;                   /* n rounded up: stride of bands and masks per macro */
+  long pad;                   /* zeros before value 0 of a padded vector (>= N+1) */
+  long vs;                    /* stride of a padded vector per macro: pad + nal + pad */
+  const T *bands;             /* band k of macro m at bands + (9 m + k) nal */
+  const unsigned char *fixed; /* fixed-node mask of macro m at fixed + m nal */
+};
+
+/* offset of value 0 of macro m in a padded vector of all macros */
+template <typename T> __device__ __forceinline__ size_t voff(const LevelView<T> &g, int m) {
+  return (size_t)m * (size_t)g.vs + (size_t)g.pad;
+}
+
+template <typename T>
+__device__ __forceinline__ void bands_of(const LevelView<T> &g, int m, const T *band[9]) {
+  const T *b = g.bands + (size_t)m * 9 * (size_t)g.nal;
+  for (int k = 0; k < 9; k++) band[k] = b + (size_t)k * (size_t)g.nal;
+}
+
+/* the shared per-point math, by type */
+__device__ __forceinline__ float row9(const float *const *b, const float *x, long i, long N) {
+  return feast_band9_row_f(b, x, i, N);
+}
+__device__ __forceinline__ double row9(const double *const *b, const double *x, long i, long N) {
+  return feast_band9_row_d(b, x, i, N);
+}
+__device__ __forceinline__ float jacobi(const float *const *a, const float *b, const float *x,
+                                        long i, long N, float w) {
+  return feast_jacobi_point_f(a, b, x, i, N, w);
+}
+__device__ __forceinline__ double jacobi(const double *const *a, const double *b,
+                                         const double *x, long i, long N, double w) {
+  return feast_jacobi_point_d(a, b, x, i, N, w);
+}
+__device__ __forceinline__ float prolong(const float *c, int Nc, int i, int j) {
+  return feast_prolongate_point_f(c, Nc, i, j);
+}
+__device__ __forceinline__ double prolong(const double *c, int Nc, int i, int j) {
+  return feast_prolongate_point_d(c, Nc, i, j);
+}
+__device__ __forceinline__ float restrict9(const float *f, int Nf, int I, int J) {
+  return feast_restrict_point_f(f, Nf, I, J);
+}
+__device__ __forceinline__ double restrict9(const double *f, int Nf, int I, int J) {
+  return feast_restrict_point_d(f, Nf, I, J);
+}
+
+/* finite without relying on math-library overloads: inf - inf and NaN - NaN are NaN */
+template <typename T> __device__ __forceinline__ bool is_finite(T v) { return v - v == (T)0; }
+
+/* sum of v over the block, returned to every thread; red holds blockDim.x doubles.
+ * Called by all threads of the block (it synchronises). Fixed order: deterministic. */
+__device__ __forceinline__ double block_sum(double v, double *red) {
+  const unsigned t = threadIdx.x;
+  red[t] = v;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (t < s) red[t] += red[t + s];
+    __syncthreads();
+  }
+  const double sum = red[0];
+  __syncthreads(); /* red is reused by the next call */
+  return sum;
+}
+
+/* node of this thread within macro blockIdx.y (one thread per node) */
+__device__ __forceinline__ long node_index(void) {
+  return (long)blockIdx.x * (long)blockDim.x + (long)threadIdx.x;
+}
+
+/* damped Jacobi step: xout = xin + omega (b - A xin) / diag(A) */
+template <typename T>
+__global__ void k_jacobi(LevelView<T> g, const int *active, const T *xin, T *xout, const T *b,
+                         T omega) {
+  const int m = blockIdx.y;
+  const long i = node_index();
+  if (!active[m] || i >= g.n) return;
+  const T *band[9];
+  bands_of(g, m, band);
+  const size_t o = voff(g, m);
+  xout[o + i] = jacobi(band, b + o, xin + o, i, g.N, omega);
+}
+
+/* r <- b - A x */
+template <typename T>
+__global__ void k_defect(LevelView<T> g, const int *active, const T *b, const T *x, T *r) {
+  const int m = blockIdx.y;
+  const long i = node_index();
+  if (!active[m] || i >= g.n) return;
+  const T *band[9];
+  bands_of(g, m, band);
+  const size_t o = voff(g, m);
+  r[o + i] = b[o + i] - row9(band, x + o, i, g.N);
+}
+
+/* bc <- R rf (full weighting), fixed coarse nodes 0; one thread per coarse node */
+template <typename T>
+__global__ void k_restrict(LevelView<T> f, LevelView<T> c, const int *active, const T *rf,
+                           T *bc) {
+  const int m = blockIdx.y;
+  const long i = node_index();
+  if (!active[m] || i >= c.n) return;
+  const int I = (int)i % c.N, J = (int)i / c.N; /* 32-bit division: n < 2^31 */
+  const T v = restrict9(rf + voff(f, m), f.N, I, J);
+  bc[voff(c, m) + i] = c.fixed[(size_t)m * c.nal + i] ? (T)0 : v;
+}
+
+/* xf <- xf + P xc (bilinear) on the free fine nodes; one thread per fine node */
+template <typename T>
+__global__ void k_prolong_add(LevelView<T> f, LevelView<T> c, const int *active, T *xf,
+                              const T *xc) {
+  const int m = blockIdx.y;
+  const long i = node_index();
+  if (!active[m] || i >= f.n || f.fixed[(size_t)m * f.nal + i]) return;
+  const int ii = (int)i % f.N, jj = (int)i / f.N;
+  xf[voff(f, m) + i] += prolong(xc + voff(c, m), c.N, ii, jj);
+}
+
+/* y <- y + x */
+template <typename T>
+__global__ void k_add(LevelView<T> g, const int *active, T *y, const T *x) {
+  const int m = blockIdx.y;
+  const long i = node_index();
+  if (!active[m] || i >= g.n) return;
+  const size_t o = voff(g, m);
+  y[o + i] += x[o + i];
+}
+
+/* start of a solve, all macros: d <- 0 on fixed nodes, r <- d, x <- 0,
+ * partial[m][block] = sum of d^2 (grid-stride over the macro's nodes, gridDim.x blocks) */
+template <typename T>
+__global__ void k_init(LevelView<T> g, T *d, T *r, T *x, double *partial, int maxred) {
+  __shared__ double red[FEAST_CUDA_BLOCK];
+  const int m = blockIdx.y;
+  const size_t o = voff(g, m);
+  const unsigned char *fixed = g.fixed + (size_t)m * g.nal;
+  double acc = 0;
+  for (long i = node_index(); i < g.n; i += (long)gridDim.x * blockDim.x) {
+    const T v = fixed[i] ? (T)0 : d[o + i];
+    d[o + i] = v;
+    r[o + i] = v;
+    x[o + i] = (T)0;
+    acc += (double)v * (double)v;
+  }
+  const double s = block_sum(acc, red);
+  if (threadIdx.x == 0) partial[(size_t)m * maxred + blockIdx.x] = s;
+}
+
+/* after a cycle: r <- d - A x, partial[m][block] = sum of r^2 (grid-stride) */
+template <typename T>
+__global__ void k_defect_norm(LevelView<T> g, const int *active, const T *d, const T *x, T *r,
+                              double *partial, int maxred) {
+  __shared__ double red[FEAST_CUDA_BLOCK];
+  const int m = blockIdx.y;
+  if (!active[m]) return; /* block-uniform, before any __syncthreads */
+  const T *band[9];
+  bands_of(g, m, band);
+  const size_t o = voff(g, m);
+  double acc = 0;
+  for (long i = node_index(); i < g.n; i += (long)gridDim.x * blockDim.x) {
+    const T v = d[o + i] - row9(band, x + o, i, g.N);
+    r[o + i] = v;
+    acc += (double)v * (double)v;
+  }
+  const double s = block_sum(acc, red);
+  if (threadIdx.x == 0) partial[(size_t)m * maxred + blockIdx.x] = s;
+}
+
+/* Per-macro status after the norms, one block for all macros (fixed summation order).
+ * stat[m] = cycles, stat[M+m] = stopped at max_cycles, stat[2M+m] = not finite.
+ * init: nrm0 = ||d||; a macro with a non-finite defect is marked, one with d = 0 is done;
+ * else (after a cycle of the active macros): count the cycle, stop on
+ * ||r|| <= rtol ||d||, on a non-finite norm, or at max_cycles. *nactive = macros left. */
+__global__ void k_status(int M, int nred, int maxred, const double *partial, double *nrm0,
+                         int *active, int *stat, int *nactive, int init, double rtol,
+                         int max_cycles) {
+  __shared__ double red[FEAST_CUDA_BLOCK];
+  int count = 0; /* meaningful in thread 0 */
+  for (int m = 0; m < M; m++) {
+    if (!init && !active[m]) continue; /* the same value for every thread */
+    double acc = 0;
+    for (int b = threadIdx.x; b < nred; b += blockDim.x) acc += partial[(size_t)m * maxred + b];
+    const double nrm = sqrt(block_sum(acc, red));
+    if (threadIdx.x != 0) continue;
+    int act = 1;
+    if (init) {
+      const int run = is_finite(nrm) && nrm > rtol * nrm; /* d = 0: no cycle */
+      nrm0[m] = nrm;
+      stat[m] = 0;
+      stat[M + m] = run && max_cycles <= 0;
+      stat[2 * M + m] = !is_finite(nrm);
+      act = run && max_cycles > 0;
+    } else {
+      stat[m] += 1;
+      if (!is_finite(nrm)) {
+        stat[2 * M + m] = 1;
+        act = 0;
+      } else if (nrm <= rtol * nrm0[m]) {
+        act = 0;
+      } else if (stat[m] >= max_cycles) {
+        stat[M + m] = 1;
+        act = 0;
+      }
+    }
+    active[m] = act;
+    count += act;
+  }
+  if (threadIdx.x == 0) *nactive = count;
+}
+
+/* Coarse solve, one block per macro (grid (1, M)): CG on A x = b from x = 0 until
+ * ||r|| <= crtol ||b||, at most maxit steps; stops when p.Ap is not positive.
+ * x, p padded (p is read by the matvec); r, q pointwise only. Each thread owns the nodes
+ * i = threadIdx.x + k blockDim.x in every pointwise loop; the matvec reads neighbours
+ * of p, so every update of p is followed by a barrier before the next matvec. */
+template <typename T>
+__global__ void k_cg(LevelView<T> g, const int *active, T *xv, T *pv, T *rv, T *qv,
+                     const T *bv, int maxit, double crtol) {
+  __shared__ double red[FEAST_CUDA_BLOCK];
+  const int m = blockIdx.y;
+  if (!active[m]) return; /* block-uniform */
+  const T *band[9];
+  bands_of(g, m, band);
+  const size_t o = voff(g, m);
+  T *x = xv + o, *p = pv + o, *r = rv + o, *q = qv + o;
+  const T *b = bv + o;
+  const long n = g.n, t0 = threadIdx.x, nt = blockDim.x;
+  double acc = 0;
+  for (long i = t0; i < n; i += nt) {
+    x[i] = (T)0;
+    r[i] = p[i] = b[i];
+    acc += (double)b[i] * (double)b[i];
+  }
+  double rr = block_sum(acc, red); /* also publishes p */
+  const double stop = crtol * sqrt(rr);
+  if (rr == 0 || !is_finite(rr)) return; /* x = 0 (or the defect was not finite) */
+  for (int it = 0; it < maxit; it++) {
+    acc = 0;
+    for (long i = t0; i < n; i += nt) {
+      const T v = row9(band, p, i, g.N); /* q <- A p */
+      q[i] = v;
+      acc += (double)p[i] * (double)v;
+    }
+    const double pq = block_sum(acc, red); /* every read of p done */
+    if (!(pq > 0)) break; /* not positive, or NaN */
+    const T alpha = (T)(rr / pq);
+    acc = 0;
+    for (long i = t0; i < n; i += nt) {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * q[i];
+      acc += (double)r[i] * (double)r[i];
+    }
+    const double rrn = block_sum(acc, red);
+    if (!is_finite(rrn) || sqrt(rrn) <= stop) break;
+    const T beta = (T)(rrn / rr);
+    rr = rrn;
+    for (long i = t0; i < n; i += nt) p[i] = r[i] + beta * p[i];
+    __syncthreads(); /* p complete before the next matvec */
+  }
+}
+
+/* end of a solve, all macros: out (compact, n per macro) <- x with fixed nodes 0; a
+ * macro with a non-finite value is marked in bad[m] */
+template <typename T>
+__global__ void k_output(LevelView<T> g, const T *x, T *out, int *bad) {
+  const int m = blockIdx.y;
+  const long i = node_index();
+  if (i >= g.n) return;
+  const T v = g.fixed[(size_t)m * g.nal + i] ? (T)0 : x[voff(g, m) + i];
+  if (!is_finite(v)) atomicExch(&bad[m], 1);
+  out[(size_t)m * g.n + i] = v;
+}
+
+/* out <- 0 on the macros marked bad */
+template <typename T> __global__ void k_zero_bad(long n, const int *bad, T *out) {
+  const int m = blockIdx.y;
+  const long i = node_index();
+  if (!bad[m] || i >= n) return;
+  out[(size_t)m * n + i] = (T)0;
+}
+
+} /* namespace */
+} /* namespace feast_cuda */
+#endif

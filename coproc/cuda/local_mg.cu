@@ -1,0 +1,102 @@
+/* The CUDA backends of the local multigrid ("gpu", single and double): the ops tables
+ * coproc/coproc.c registers, and the choice of the device. The solver itself is
+ * coproc/cuda/solver.cuh, its kernels coproc/cuda/kernels.cuh. */
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include "coproc/cuda/solver.cuh"
+
+namespace feast_cuda {
+
+/* node-local MPI rank (MPI_COMM_TYPE_SHARED) modulo the device count, chosen once.
+ * Collective over MPI_COMM_WORLD the first time (every rank sets up its local solvers);
+ * without MPI (or after MPI_Finalize) device 0. */
+int select_device(void) {
+  static int chosen = -1;
+  if (chosen >= 0) return 0;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    count = 0;
+  }
+  FEAST_CHECK(count > 0, FEAST_ERR_UNSUPPORTED,
+              "solver.target = gpu: no CUDA device (or driver) on this node");
+  int local = 0, init = 0, fin = 0;
+  MPI_Initialized(&init);
+  MPI_Finalized(&fin);
+  if (init && !fin) {
+    MPI_Comm node;
+    FEAST_MPI_CALL(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                                       &node));
+    FEAST_MPI_CALL(MPI_Comm_rank(node, &local));
+    FEAST_MPI_CALL(MPI_Comm_free(&node));
+  }
+  FEAST_CUDA_CALL(cudaSetDevice(local % count));
+  chosen = local % count;
+  return 0;
+}
+
+/* ops of the tables: C entry points around Solver<T> */
+template <typename T> static void destroy_solver(void **data) {
+  Solver<T> *s = (Solver<T> *)*data;
+  if (!s) return;
+  s->destroy();
+  free(s);
+  *data = NULL;
+}
+
+template <typename T>
+static int setup_solver(void **data, int nmacros, const FeastLocalProblem *problems,
+                        const FeastLocalMGParams *params) {
+  destroy_solver<T>(data); /* a second setup replaces the first */
+  Solver<T> *s = (Solver<T> *)calloc(1, sizeof(Solver<T>)); /* plain data: zero = empty */
+  FEAST_CHECK(s, FEAST_ERR_MEM, "out of memory");
+  *data = s;
+  const int rc = s->setup(nmacros, problems, params);
+  if (rc) destroy_solver<T>(data);
+  return rc;
+}
+
+template <typename T>
+static int solve_solver(void *data, const double *const *d, double *const *c,
+                        FeastLocalMGStats *stats) {
+  FEAST_CHECK(data, FEAST_ERR_ARG, "the CUDA local solver is not set up");
+  return ((Solver<T> *)data)->solve(d, c, stats);
+}
+
+static int available(void) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) { /* no driver / no device: no message */
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return count > 0;
+}
+
+} /* namespace feast_cuda */
+
+static int cuda_available(void) { return feast_cuda::available(); }
+static int setup_single(void **data, int nmacros, const FeastLocalProblem *problems,
+                        const FeastLocalMGParams *params) {
+  return feast_cuda::setup_solver<float>(data, nmacros, problems, params);
+}
+static int setup_double(void **data, int nmacros, const FeastLocalProblem *problems,
+                        const FeastLocalMGParams *params) {
+  return feast_cuda::setup_solver<double>(data, nmacros, problems, params);
+}
+static int solve_single(void *data, const double *const *d, double *const *c,
+                        FeastLocalMGStats *stats) {
+  return feast_cuda::solve_solver<float>(data, d, c, stats);
+}
+static int solve_double(void *data, const double *const *d, double *const *c,
+                        FeastLocalMGStats *stats) {
+  return feast_cuda::solve_solver<double>(data, d, c, stats);
+}
+static void destroy_single(void **data) { feast_cuda::destroy_solver<float>(data); }
+static void destroy_double(void **data) { feast_cuda::destroy_solver<double>(data); }
+
+extern "C" const FeastLocalBackend feast_local_cuda_single = {
+    "gpu", "single", cuda_available, setup_single, solve_single, destroy_single};
+extern "C" const FeastLocalBackend feast_local_cuda_double = {
+    "gpu", "double", cuda_available, setup_double, solve_double, destroy_double};

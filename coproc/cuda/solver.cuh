@@ -1,0 +1,372 @@
+/* The CUDA local multigrid for a batch of macros, templated on the working precision T
+ * (float: "single", double: "double"). It runs the algorithm of coproc/backend.h:
+ *   levels lc..L; d = 0 on fixed nodes; x = 0; r = d;
+ *   while ||r|| > rtol ||d||, ||r|| finite, cycles < max_cycles: x += V(L, r); r = d - A x
+ *   V: pre-smoothing, defect, restriction (fixed coarse nodes 0), V on the coarser level,
+ *   prolongation added on the free nodes, post-smoothing; CG on level lc.
+ * All levels of all macros stay on the device from setup to destroy; a solve uploads the
+ * defects (converted to T on the host, one copy), runs cycles (one launch per kernel for
+ * the whole batch, or one CUDA graph per cycle), reads back one int per cycle (how many
+ * macros still run) and downloads the corrections (T, converted on the host). */
+#ifndef FEAST_CUDA_SOLVER_CUH
+#define FEAST_CUDA_SOLVER_CUH
+#include "coproc/cuda/kernels.cuh"
+#include <stdlib.h>
+#include <string.h>
+
+namespace feast_cuda {
+
+int select_device(void); /* local_mg.cu: node-local rank modulo device count, once */
+
+namespace { /* internal linkage: every .cu of this folder has its own copy */
+
+inline long round_up(long v, long to) { return (v + to - 1) / to * to; }
+
+/* one level of all macros: device storage and launch sizes */
+template <typename T> struct Level {
+  LevelView<T> v;          /* what the kernels see */
+  T *bands;                /* 9 nal values per macro */
+  unsigned char *fixed;    /* nal per macro */
+  T *vecs;                 /* the padded vectors below, one allocation */
+  T *xa, *xb, *b, *r, *q;  /* iterate ping-pong, right-hand side, defect; q: coarse CG */
+  int nblk, nred;          /* blocks per macro: one thread per node / reductions */
+  size_t vec_bytes;        /* one padded vector of all macros */
+};
+
+template <typename T> struct Solver {
+  int M, L, lc, nlev;      /* macros, finest level, coarsest level, levels lc..L */
+  int graphs;              /* replay a captured graph per cycle */
+  FeastLocalMGParams p;
+  Level<T> lev[FEAST_CUDA_MAX_LEVEL + 1]; /* lev[0] = level lc, lev[nlev-1] = L */
+  T *top;                  /* d and xt of the finest level (padded), one allocation */
+  T *d, *xt;               /* defect, accumulated correction */
+  T *out;                  /* corrections, compact (n per macro) */
+  double *partial, *nrm0;  /* per-block partial sums of squares; ||d|| per macro */
+  int *active, *stat, *nactive; /* device status: see k_status */
+  int maxred;              /* partial sums per macro (stride of partial) */
+  T *h_in, *h_out;         /* pinned staging of defects / corrections */
+  int *h_stat, *h_nactive; /* pinned copies of stat and nactive */
+  cudaStream_t stream;
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+
+  /* ---------------------------------------------------------------- setup */
+
+  /* storage of lev[li] for level l (nvec padded vectors per macro) */
+  int alloc_level(int li, int l, int nvec) {
+    Level<T> &g = lev[li];
+    const int N = (1 << l) + 1;
+    g.v.N = N;
+    g.v.n = (long)N * N;
+    g.v.nal = round_up(g.v.n, 32);
+    g.v.pad = round_up(N + 1, 32); /* aligns value 0 of every macro */
+    g.v.vs = g.v.nal + 2 * g.v.pad;
+    g.nblk = (int)((g.v.n + FEAST_CUDA_BLOCK - 1) / FEAST_CUDA_BLOCK);
+    g.nred = g.nblk < FEAST_CUDA_MAX_RED_BLOCKS ? g.nblk : FEAST_CUDA_MAX_RED_BLOCKS;
+    g.vec_bytes = sizeof(T) * (size_t)M * (size_t)g.v.vs;
+    const size_t nb = sizeof(T) * (size_t)M * 9 * (size_t)g.v.nal;
+    const size_t nf = (size_t)M * (size_t)g.v.nal;
+    FEAST_CUDA_CALL(cudaMalloc((void **)&g.bands, nb));
+    FEAST_CUDA_CALL(cudaMalloc((void **)&g.fixed, nf));
+    FEAST_CUDA_CALL(cudaMalloc((void **)&g.vecs, g.vec_bytes * nvec));
+    FEAST_CUDA_CALL(cudaMemset(g.bands, 0, nb));
+    FEAST_CUDA_CALL(cudaMemset(g.fixed, 0, nf));
+    FEAST_CUDA_CALL(cudaMemset(g.vecs, 0, g.vec_bytes * nvec)); /* padding stays 0 */
+    const size_t vs = (size_t)M * (size_t)g.v.vs;
+    g.xa = g.vecs;
+    g.xb = g.vecs + vs;
+    g.b = g.vecs + 2 * vs;
+    g.r = g.vecs + 3 * vs;
+    g.q = nvec > 4 ? g.vecs + 4 * vs : NULL;
+    g.v.bands = g.bands;
+    g.v.fixed = g.fixed;
+    return 0;
+  }
+
+  /* copy (and convert) level l of every macro into lev[li]; tmp holds n values */
+  int upload_level(int li, int l, const FeastLocalProblem *problems, T *tmp) {
+    Level<T> &g = lev[li];
+    const long n = g.v.n;
+    for (int m = 0; m < M; m++) {
+      const FeastBand9 *A = &problems[m].A[l];
+      FEAST_CHECK(A->N == g.v.N, FEAST_ERR_ARG,
+                  "macro %d of the batch, level %d: matrix has N = %d, expected %d", m, l, A->N,
+                  g.v.N);
+      for (int k = 0; k < FEAST_NBANDS; k++) {
+        FEAST_CHECK(A->band[k] != NULL, FEAST_ERR_ARG, "macro %d level %d: band %d missing", m,
+                    l, k);
+        for (long i = 0; i < n; i++) tmp[i] = (T)A->band[k][i];
+        FEAST_CUDA_CALL(cudaMemcpy(g.bands + ((size_t)m * 9 + k) * (size_t)g.v.nal, tmp,
+                                   sizeof(T) * n, cudaMemcpyHostToDevice));
+      }
+      const unsigned char *fx = problems[m].fixed ? problems[m].fixed[l] : NULL;
+      if (fx)
+        FEAST_CUDA_CALL(cudaMemcpy(g.fixed + (size_t)m * g.v.nal, fx, (size_t)n,
+                                   cudaMemcpyHostToDevice));
+    }
+    return 0;
+  }
+
+  /* status arrays, the finest level's extra vectors, staging buffers */
+  int alloc_batch(void) {
+    Level<T> &t = lev[nlev - 1];
+    maxred = t.nred;
+    FEAST_CUDA_CALL(cudaMalloc((void **)&top, 2 * t.vec_bytes));
+    FEAST_CUDA_CALL(cudaMemset(top, 0, 2 * t.vec_bytes));
+    d = top;
+    xt = top + (size_t)M * t.v.vs;
+    const size_t nout = sizeof(T) * (size_t)M * (size_t)t.v.n;
+    FEAST_CUDA_CALL(cudaMalloc((void **)&out, nout));
+    FEAST_CUDA_CALL(cudaMalloc((void **)&partial, sizeof(double) * (size_t)M * maxred));
+    FEAST_CUDA_CALL(cudaMalloc((void **)&nrm0, sizeof(double) * M));
+    FEAST_CUDA_CALL(cudaMalloc((void **)&active, sizeof(int) * M));
+    FEAST_CUDA_CALL(cudaMalloc((void **)&stat, sizeof(int) * 3 * M));
+    FEAST_CUDA_CALL(cudaMalloc((void **)&nactive, sizeof(int)));
+    FEAST_CUDA_CALL(cudaMemset(active, 0, sizeof(int) * M));
+    FEAST_CUDA_CALL(cudaMemset(stat, 0, sizeof(int) * 3 * M));
+    FEAST_CUDA_CALL(cudaMallocHost((void **)&h_in, nout));
+    FEAST_CUDA_CALL(cudaMallocHost((void **)&h_out, nout));
+    FEAST_CUDA_CALL(cudaMallocHost((void **)&h_stat, sizeof(int) * 3 * M));
+    FEAST_CUDA_CALL(cudaMallocHost((void **)&h_nactive, sizeof(int)));
+    return 0;
+  }
+
+  int setup(int nmacros, const FeastLocalProblem *problems, const FeastLocalMGParams *params) {
+    FEAST_CHECK(nmacros >= 1 && nmacros <= 65535, FEAST_ERR_LIMIT,
+                "the CUDA backend takes 1..65535 macros per batch, got %d", nmacros);
+    M = nmacros;
+    p = *params;
+    L = problems[0].level;
+    for (int m = 1; m < M; m++)
+      FEAST_CHECK(problems[m].level == L, FEAST_ERR_ARG,
+                  "macro %d of the batch has level %d, macro 0 has %d", m, problems[m].level, L);
+    FEAST_CHECK(L >= 0 && L <= FEAST_CUDA_MAX_LEVEL, FEAST_ERR_LIMIT,
+                "the CUDA backend takes local levels 0..%d, got %d", FEAST_CUDA_MAX_LEVEL, L);
+    lc = feast_local_coarse_level(L, p.coarse_max_dofs);
+    nlev = L - lc + 1;
+    FEAST_CALL(select_device());
+    FEAST_CUDA_CALL(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const long nmax = ((1L << L) + 1) * ((1L << L) + 1);
+    T *tmp = (T *)malloc(sizeof(T) * (size_t)nmax);
+    FEAST_CHECK(tmp, FEAST_ERR_MEM, "out of memory (%.3g MB)", sizeof(T) * (double)nmax / 1e6);
+    int rc = 0;
+    for (int li = 0; li < nlev && !rc; li++) {
+      rc = alloc_level(li, lc + li, li == 0 ? 5 : 4);
+      if (!rc) rc = upload_level(li, lc + li, problems, tmp);
+    }
+    free(tmp);
+    FEAST_CALL(rc);
+    FEAST_CALL(alloc_batch());
+    /* the memsets and copies above ran on the legacy stream, which `stream` (non-blocking)
+     * does not wait for */
+    FEAST_CUDA_CALL(cudaDeviceSynchronize());
+    const char *env = getenv("FEAST_CUDA_GRAPHS");
+    graphs = !(env && env[0] == '0');
+    if (graphs) FEAST_CALL(capture_graph());
+    return 0;
+  }
+
+  void destroy(void) {
+    if (exec) (void)cudaGraphExecDestroy(exec);
+    if (graph) (void)cudaGraphDestroy(graph);
+    for (int li = 0; li < nlev; li++) {
+      (void)cudaFree(lev[li].bands);
+      (void)cudaFree(lev[li].fixed);
+      (void)cudaFree(lev[li].vecs);
+    }
+    (void)cudaFree(top);
+    (void)cudaFree(out);
+    (void)cudaFree(partial);
+    (void)cudaFree(nrm0);
+    (void)cudaFree(active);
+    (void)cudaFree(stat);
+    (void)cudaFree(nactive);
+    if (h_in) (void)cudaFreeHost(h_in);
+    if (h_out) (void)cudaFreeHost(h_out);
+    if (h_stat) (void)cudaFreeHost(h_stat);
+    if (h_nactive) (void)cudaFreeHost(h_nactive);
+    if (stream) (void)cudaStreamDestroy(stream);
+    (void)cudaGetLastError();
+  }
+
+  /* ------------------------------------------------------------- the cycle */
+
+  /* steps damped Jacobi steps on lev[li] starting from *x; *x <- the buffer holding the
+   * result (xa and xb alternate) */
+  int smooth(int li, int steps, T **x) {
+    Level<T> &g = lev[li];
+    const dim3 grid(g.nblk, M);
+    const T omega = (T)p.jacobi_damping;
+    for (int s = 0; s < steps; s++) {
+      T *xin = *x, *xout = xin == g.xa ? g.xb : g.xa;
+      FEAST_LAUNCH(k_jacobi<T>, grid, FEAST_CUDA_BLOCK, stream, g.v, active, xin, xout, g.b,
+                   omega);
+      *x = xout;
+    }
+    return 0;
+  }
+
+  /* V(L, b) from x = 0 with b = lev[top].b; *xfin <- the buffer holding the result */
+  int enqueue_vcycle(T **xfin) {
+    T *xl[FEAST_CUDA_MAX_LEVEL + 1];
+    for (int li = nlev - 1; li >= 1; li--) {
+      Level<T> &f = lev[li], &c = lev[li - 1];
+      T *x = f.xa;
+      FEAST_CUDA_CALL(cudaMemsetAsync(f.xa, 0, f.vec_bytes, stream)); /* x = 0 */
+      FEAST_CALL(smooth(li, p.pre_smooth, &x));
+      FEAST_LAUNCH(k_defect<T>, dim3(f.nblk, M), FEAST_CUDA_BLOCK, stream, f.v, active, f.b, x,
+                   f.r);
+      FEAST_LAUNCH(k_restrict<T>, dim3(c.nblk, M), FEAST_CUDA_BLOCK, stream, f.v, c.v, active,
+                   f.r, c.b);
+      xl[li] = x;
+    }
+    Level<T> &c = lev[0];
+    const int maxit = (int)c.v.n;
+    const double crtol = p.coarse_rtol;
+    FEAST_LAUNCH_SYNC(k_cg<T>, dim3(1, M), FEAST_CUDA_BLOCK, stream, c.v, active, c.xa, c.xb,
+                      c.r, c.q, c.b, maxit, crtol);
+    T *xc = c.xa;
+    for (int li = 1; li < nlev; li++) {
+      Level<T> &f = lev[li], &cc = lev[li - 1];
+      T *x = xl[li];
+      FEAST_LAUNCH(k_prolong_add<T>, dim3(f.nblk, M), FEAST_CUDA_BLOCK, stream, f.v, cc.v,
+                   active, x, xc);
+      FEAST_CALL(smooth(li, p.post_smooth, &x));
+      xc = x;
+    }
+    *xfin = xc;
+    return 0;
+  }
+
+  /* one cycle of the active macros: xt += V(L, r); r = d - A xt; status; nactive -> host */
+  int enqueue_cycle(void) {
+    Level<T> &t = lev[nlev - 1];
+    T *xv = NULL;
+    FEAST_CALL(enqueue_vcycle(&xv));
+    FEAST_LAUNCH(k_add<T>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, t.v, active, xt, xv);
+    const int mr = maxred, mc = p.max_cycles;
+    const double rtol = p.rtol;
+    FEAST_LAUNCH_SYNC(k_defect_norm<T>, dim3(t.nred, M), FEAST_CUDA_BLOCK, stream, t.v, active,
+                      d, xt, t.b, partial, mr);
+    FEAST_LAUNCH_SYNC(k_status, dim3(1, 1), FEAST_CUDA_BLOCK, stream, M, t.nred, mr, partial,
+                      nrm0, active, stat, nactive, 0, rtol, mc);
+    FEAST_CUDA_CALL(cudaMemcpyAsync(h_nactive, nactive, sizeof(int), cudaMemcpyDeviceToHost,
+                                    stream));
+    return 0;
+  }
+
+  /* capture enqueue_cycle into a graph (all pointers and parameters are fixed) */
+  int capture_graph(void) {
+    FEAST_CUDA_CALL(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    const int rc = enqueue_cycle();
+    cudaGraph_t g = NULL;
+    const cudaError_t e = cudaStreamEndCapture(stream, &g); /* always end the capture */
+    if (rc) {
+      if (g) (void)cudaGraphDestroy(g);
+      (void)cudaGetLastError();
+      return rc;
+    }
+    FEAST_CUDA_CALL(e);
+    graph = g;
+    FEAST_CUDA_CALL(cudaGraphInstantiateWithFlags(&exec, graph, 0));
+    return 0;
+  }
+
+  int launch_cycle(void) {
+    if (graphs && exec) {
+      FEAST_CUDA_CALL(cudaGraphLaunch(exec, stream));
+      return 0;
+    }
+    return enqueue_cycle();
+  }
+
+  /* -------------------------------------------------------------- a solve */
+
+  /* defects -> T (host, pinned) -> d on the device (one 2D copy into the padded vectors) */
+  int upload_defects(const double *const *dh) {
+    const Level<T> &t = lev[nlev - 1];
+    const long n = t.v.n;
+    for (int m = 0; m < M; m++) {
+      T *dst = h_in + (size_t)m * n;
+      const double *src = dh[m];
+      for (long i = 0; i < n; i++) dst[i] = (T)src[i];
+    }
+    FEAST_CUDA_CALL(cudaMemcpy2DAsync(d + t.v.pad, sizeof(T) * t.v.vs, h_in, sizeof(T) * n,
+                                      sizeof(T) * n, M, cudaMemcpyHostToDevice, stream));
+    return 0;
+  }
+
+  /* r = d, xt = 0, ||d|| and the status of every macro */
+  int enqueue_init(void) {
+    Level<T> &t = lev[nlev - 1];
+    const int mr = maxred, mc = p.max_cycles;
+    const double rtol = p.rtol;
+    FEAST_LAUNCH_SYNC(k_init<T>, dim3(t.nred, M), FEAST_CUDA_BLOCK, stream, t.v, d, t.b, xt,
+                      partial, mr);
+    FEAST_LAUNCH_SYNC(k_status, dim3(1, 1), FEAST_CUDA_BLOCK, stream, M, t.nred, mr, partial,
+                      nrm0, active, stat, nactive, 1, rtol, mc);
+    return 0;
+  }
+
+  /* corrections (fixed nodes 0, non-finite macros 0) and status -> host */
+  int download(double *const *c, FeastLocalMGStats *stats) {
+    Level<T> &t = lev[nlev - 1];
+    const long n = t.v.n;
+    int *bad = stat + 2 * M;
+    FEAST_LAUNCH(k_output<T>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, t.v, xt, out, bad);
+    FEAST_LAUNCH(k_zero_bad<T>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, n, bad, out);
+    FEAST_CUDA_CALL(cudaMemcpyAsync(h_out, out, sizeof(T) * (size_t)M * n,
+                                    cudaMemcpyDeviceToHost, stream));
+    FEAST_CUDA_CALL(cudaMemcpyAsync(h_stat, stat, sizeof(int) * 3 * M, cudaMemcpyDeviceToHost,
+                                    stream));
+    FEAST_CUDA_CALL(cudaStreamSynchronize(stream));
+    for (int m = 0; m < M; m++) {
+      const T *src = h_out + (size_t)m * n;
+      double *dst = c[m];
+      for (long i = 0; i < n; i++) dst[i] = (double)src[i];
+    }
+    memset(stats, 0, sizeof *stats);
+    for (int m = 0; m < M; m++) {
+      stats->cycles += h_stat[m];
+      stats->max_cycles_hit += h_stat[M + m];
+      stats->nonfinite += h_stat[2 * M + m];
+    }
+    return 0;
+  }
+
+  int solve(const double *const *dh, double *const *c, FeastLocalMGStats *stats) {
+    FEAST_CALL(upload_defects(dh));
+    FEAST_CALL(enqueue_init());
+    for (int k = 0; k < p.max_cycles; k++) {
+      FEAST_CALL(launch_cycle());
+      FEAST_CUDA_CALL(cudaStreamSynchronize(stream)); /* the one sync per cycle */
+      if (*h_nactive == 0) break;
+    }
+    return download(c, stats);
+  }
+
+  /* ------------------------------------------------------------ accounting */
+
+  /* device memory traffic of one cycle of the whole batch, counted per kernel: a 9-band
+   * sweep reads 9 bands + its vectors once (neighbour reads hit the caches) */
+  double bytes_per_cycle(void) const {
+    const double s = sizeof(T);
+    double bytes = 0;
+    for (int li = 1; li < nlev; li++) {
+      const double n = (double)lev[li].v.n, nc = (double)lev[li - 1].v.n;
+      bytes += n * s;                                       /* x = 0 */
+      bytes += (p.pre_smooth + p.post_smooth) * 12 * n * s; /* 9 bands, x, b in; x out */
+      bytes += 12 * n * s;                                  /* defect: 9 bands, x, b; r */
+      bytes += n * s + nc * (s + 1);                        /* restriction, mask */
+      bytes += nc * s + 2 * n * s;                          /* prolongation-add */
+    }
+    bytes += 14 * (double)lev[0].v.n * s; /* coarse CG: bands + b, x once (cache resident) */
+    const double n = (double)lev[nlev - 1].v.n;
+    bytes += 3 * n * s + 12 * n * s; /* xt += x; r = d - A xt */
+    return bytes * M;
+  }
+};
+
+} /* namespace */
+} /* namespace feast_cuda */
+#endif
