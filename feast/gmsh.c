@@ -317,8 +317,8 @@ static int element_nodes(const FeastMeshReader *r, long long type, int *nn, int 
   case 15: *nn = 1, *dim = 0; return 0;
   default: break;
   }
-  static const char *names[] = {"", "line", "triangle", "quadrangle", "tetrahedron", "hexahedron", "prism",
-                                "pyramid", "3-node line", "6-node triangle", "9-node quadrangle"};
+  static const char *names[] = {"",      "line",    "triangle",    "quadrangle",      "tetrahedron",      "hexahedron",
+                                "prism", "pyramid", "3-node line", "6-node triangle", "9-node quadrangle"};
   const char *name = type >= 0 && type <= 10 ? names[type] : type == 16 ? "8-node quadrangle" : "other";
   FEAST_ERROR(FEAST_ERR_MESH,
               "%s:%d: element type %lld (%s) is not supported: feastc reads first-order quadrangles (3), "
@@ -329,16 +329,16 @@ static int element_nodes(const FeastMeshReader *r, long long type, int *nn, int 
 static int add_element(Gmsh *g, long long tag, long long type, long long group, int first) {
   FeastMeshReader *r = g->r;
   if (type == 3) {
-    FEAST_CHECK(g->nquads < FEAST_MESH_MAX_ITEMS, FEAST_ERR_MESH, "%s:%d: more than %d quadrangles", r->path,
-                r->line, FEAST_MESH_MAX_ITEMS);
+    FEAST_CHECK(g->nquads < FEAST_MESH_MAX_ITEMS, FEAST_ERR_MESH, "%s:%d: more than %d quadrangles", r->path, r->line,
+                FEAST_MESH_MAX_ITEMS);
     FEAST_CALL(grow(&g->quads, &g->capquads, g->nquads + 1, sizeof *g->quads));
     QuadEl *q = &g->quads[g->nquads++];
     q->tag = tag;
     q->line = r->line;
     for (int k = 0; k < 4; k++) FEAST_CALL(feast_mesh_tok_int(r, first + k, 1, TAG_MAX, "node tag", &q->node[k]));
   } else if (type == 1) {
-    FEAST_CHECK(g->nlines < FEAST_MESH_MAX_ITEMS, FEAST_ERR_MESH, "%s:%d: more than %d line elements", r->path,
-                r->line, FEAST_MESH_MAX_ITEMS);
+    FEAST_CHECK(g->nlines < FEAST_MESH_MAX_ITEMS, FEAST_ERR_MESH, "%s:%d: more than %d line elements", r->path, r->line,
+                FEAST_MESH_MAX_ITEMS);
     FEAST_CALL(grow(&g->lines, &g->caplines, g->nlines + 1, sizeof *g->lines));
     LineEl *l = &g->lines[g->nlines++];
     l->tag = tag;
@@ -452,11 +452,11 @@ static int read_sections(Gmsh *g) {
     else
       FEAST_CALL(skip_section(r));
   }
-  FEAST_CHECK(g->seen_nodes && g->seen_elements, FEAST_ERR_MESH, "%s:%d: end of file: no %s section", r->path,
-              r->line, g->seen_nodes ? "$Elements" : "$Nodes");
+  FEAST_CHECK(g->seen_nodes && g->seen_elements, FEAST_ERR_MESH, "%s:%d: end of file: no %s section", r->path, r->line,
+              g->seen_nodes ? "$Elements" : "$Nodes");
   FEAST_CHECK(g->nquads > 0, FEAST_ERR_MESH,
-              "%s:%d: end of file: no quadrangles (element type 3); feastc needs an all-quadrilateral mesh",
-              r->path, r->line);
+              "%s:%d: end of file: no quadrangles (element type 3); feastc needs an all-quadrilateral mesh", r->path,
+              r->line);
   return 0;
 }
 
@@ -493,7 +493,7 @@ typedef struct {
   int *vertex_node;   /* vertex -> node */
   long long *groups;  /* physical tags of the parts, ascending */
   int nv, np;
-  int *line_part;     /* line element -> part, -1 if in no part */
+  int *line_part; /* line element -> part, -1 if in no part */
 } Build;
 
 static void build_free(Build *b) {
@@ -510,8 +510,8 @@ static int map_nodes(const Gmsh *g, Build *b) {
   qsort(b->node_map, (size_t)g->nnodes, sizeof *b->node_map, cmp_tag);
   for (long long k = 1; k < g->nnodes; k++)
     FEAST_CHECK(b->node_map[k].tag != b->node_map[k - 1].tag, FEAST_ERR_MESH,
-                "%s:%d: node tag %lld defined twice (also on line %d)", g->r->path,
-                g->nodes[b->node_map[k].index].line, b->node_map[k].tag, g->nodes[b->node_map[k - 1].index].line);
+                "%s:%d: node tag %lld defined twice (also on line %d)", g->r->path, g->nodes[b->node_map[k].index].line,
+                b->node_map[k].tag, g->nodes[b->node_map[k - 1].index].line);
   return 0;
 }
 
@@ -664,7 +664,8 @@ static int fill_parts(const Gmsh *g, const Build *b, FeastMesh *m, Lines *ln) {
     if (pn && !pn->valid)
       status = feast_error_set(FEAST_ERR_MESH, __FILE__, __LINE__,
                                "%s:%d: physical group name '%s' cannot name a boundary part (1 to 63 letters, "
-                               "digits, '_' or '-')", g->r->path, pn->line, pn->name);
+                               "digits, '_' or '-')",
+                               g->r->path, pn->line, pn->name);
     if (pn)
       snprintf(part->name, sizeof part->name, "%s", pn->name);
     else
@@ -678,7 +679,8 @@ static int fill_parts(const Gmsh *g, const Build *b, FeastMesh *m, Lines *ln) {
     int e = fill[p]++;
     if (!ln->part[p]) ln->part[p] = g->lines[k].line;
     ln->part_edge[start[p] + e] = g->lines[k].line;
-    for (int d = 0; d < 2 && !status; d++) status = part_edge_vertex(g, b, &g->lines[k], d, &m->parts[p].edges[2 * e + d]);
+    for (int d = 0; d < 2 && !status; d++)
+      status = part_edge_vertex(g, b, &g->lines[k], d, &m->parts[p].edges[2 * e + d]);
   }
   free(fill);
   free(start);
@@ -721,7 +723,8 @@ static int configure_part(const FeastConfig *cfg, const char *section, FeastBoun
   const char *type = type_choice(index, buf, sizeof buf);
   if (strcmp(type, "line") == 0) {
     FEAST_CHECK(!feast_config_is_set(cfg, center) && !feast_config_is_set(cfg, radius), FEAST_ERR_CONFIG,
-                "%s: [%s] has center/radius but type = line (set type = circle)", feast_config_origin(cfg, key), section);
+                "%s: [%s] has center/radius but type = line (set type = circle)", feast_config_origin(cfg, key),
+                section);
     part->type = FEAST_PART_LINE;
     return 0;
   }

@@ -3,8 +3,8 @@
  * documented in docs/mesh_format.md; every byte of a mesh file is treated as hostile:
  * sizes are bounded and checked against the file size before anything is allocated,
  * and every error names file:line and the offending token or item. */
-#include "feast/error.h"
 #include "feast/mesh.h"
+#include "feast/error.h"
 #include "feast/mesh_io.h"
 #include <errno.h>
 #include <limits.h>
@@ -50,10 +50,10 @@ static int read_line(FeastMeshReader *r, int *eof) {
     r->offset++;
     if (c == '\n') break;
     if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
-      FEAST_ERROR(FEAST_ERR_MESH, "%s:%d: control byte 0x%02x in column %zu: not a text mesh file",
-                  r->path, r->line, (unsigned)c, n + 1);
-    FEAST_CHECK(n < FEAST_MESH_MAX_LINE, FEAST_ERR_MESH, "%s:%d: line longer than %d bytes", r->path,
-                r->line, FEAST_MESH_MAX_LINE);
+      FEAST_ERROR(FEAST_ERR_MESH, "%s:%d: control byte 0x%02x in column %zu: not a text mesh file", r->path, r->line,
+                  (unsigned)c, n + 1);
+    FEAST_CHECK(n < FEAST_MESH_MAX_LINE, FEAST_ERR_MESH, "%s:%d: line longer than %d bytes", r->path, r->line,
+                FEAST_MESH_MAX_LINE);
     r->raw[n++] = (char)c;
   }
   r->raw[n] = 0;
@@ -105,8 +105,8 @@ int feast_mesh_reader_expect(FeastMeshReader *r, const char *what) {
 }
 
 int feast_mesh_reader_ntok(const FeastMeshReader *r, int n, const char *what) {
-  FEAST_CHECK(r->ntok == n && !r->overflow, FEAST_ERR_MESH, "%s:%d: expected %d field%s (%s), found %s%d",
-              r->path, r->line, n, n == 1 ? "" : "s", what, r->overflow ? "more than " : "", r->ntok);
+  FEAST_CHECK(r->ntok == n && !r->overflow, FEAST_ERR_MESH, "%s:%d: expected %d field%s (%s), found %s%d", r->path,
+              r->line, n, n == 1 ? "" : "s", what, r->overflow ? "more than " : "", r->ntok);
   return 0;
 }
 
@@ -117,10 +117,9 @@ int feast_mesh_tok_int(const FeastMeshReader *r, int i, long long min, long long
   char *end;
   errno = 0;
   long long v = strtoll(s, &end, 10);
-  FEAST_CHECK(end != s && !*end, FEAST_ERR_MESH, "%s:%d: %s '%.40s' is not an integer", r->path, r->line,
-              what, s);
-  FEAST_CHECK(errno != ERANGE && v >= min && v <= max, FEAST_ERR_MESH,
-              "%s:%d: %s %.40s is out of range [%lld, %lld]", r->path, r->line, what, s, min, max);
+  FEAST_CHECK(end != s && !*end, FEAST_ERR_MESH, "%s:%d: %s '%.40s' is not an integer", r->path, r->line, what, s);
+  FEAST_CHECK(errno != ERANGE && v >= min && v <= max, FEAST_ERR_MESH, "%s:%d: %s %.40s is out of range [%lld, %lld]",
+              r->path, r->line, what, s, min, max);
   *value = v;
   return 0;
 }
@@ -130,10 +129,8 @@ int feast_mesh_tok_real(const FeastMeshReader *r, int i, const char *what, doubl
   const char *s = r->tok[i];
   char *end;
   double v = strtod(s, &end);
-  FEAST_CHECK(end != s && !*end, FEAST_ERR_MESH, "%s:%d: %s '%.40s' is not a number", r->path, r->line,
-              what, s);
-  FEAST_CHECK(isfinite(v), FEAST_ERR_MESH, "%s:%d: %s '%.40s' is not a finite number", r->path, r->line,
-              what, s);
+  FEAST_CHECK(end != s && !*end, FEAST_ERR_MESH, "%s:%d: %s '%.40s' is not a number", r->path, r->line, what, s);
+  FEAST_CHECK(isfinite(v), FEAST_ERR_MESH, "%s:%d: %s '%.40s' is not a finite number", r->path, r->line, what, s);
   *value = v;
   return 0;
 }
@@ -151,8 +148,7 @@ int feast_mesh_name_ok(const char *s) {
   size_t n = 0;
   for (; s[n]; n++) {
     char c = s[n];
-    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-             c == '-';
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
     if (!ok || n >= 63) return 0;
   }
   return n > 0;
@@ -234,8 +230,8 @@ static Loc loc(const FeastMesh *m, const int *lines, long i) {
 static int check_sizes(const FeastMesh *m) {
   FEAST_CHECK(m->nvertices >= 4 && m->nvertices <= FEAST_MESH_MAX_ITEMS, FEAST_ERR_MESH,
               "%s: %d vertices (4 to %d allowed)", m->source, m->nvertices, FEAST_MESH_MAX_ITEMS);
-  FEAST_CHECK(m->nmacros >= 1 && m->nmacros <= FEAST_MESH_MAX_ITEMS, FEAST_ERR_MESH,
-              "%s: %d quads (1 to %d allowed)", m->source, m->nmacros, FEAST_MESH_MAX_ITEMS);
+  FEAST_CHECK(m->nmacros >= 1 && m->nmacros <= FEAST_MESH_MAX_ITEMS, FEAST_ERR_MESH, "%s: %d quads (1 to %d allowed)",
+              m->source, m->nmacros, FEAST_MESH_MAX_ITEMS);
   FEAST_CHECK(m->nparts >= 0 && m->nparts <= FEAST_MESH_MAX_PARTS, FEAST_ERR_MESH,
               "%s: %d boundary parts (0 to %d allowed)", m->source, m->nparts, FEAST_MESH_MAX_PARTS);
   FEAST_CHECK(m->xy && m->quads && (m->nparts == 0 || m->parts), FEAST_ERR_ARG,
@@ -289,19 +285,19 @@ static int check_quad(const FeastMesh *m, const FeastMeshLines *ln, int c) {
   const int *q = m->quads + 4 * c;
 #define AT loc(m, ln ? ln->quad : NULL, c).s
   for (int k = 0; k < 4; k++)
-    FEAST_CHECK(q[k] >= 0 && q[k] < m->nvertices, FEAST_ERR_MESH,
-                "%s: quad %d: vertex index %d out of range [0, %d]", AT, c, q[k], m->nvertices - 1);
+    FEAST_CHECK(q[k] >= 0 && q[k] < m->nvertices, FEAST_ERR_MESH, "%s: quad %d: vertex index %d out of range [0, %d]",
+                AT, c, q[k], m->nvertices - 1);
   for (int k = 0; k < 4; k++)
     for (int l = k + 1; l < 4; l++)
-      FEAST_CHECK(q[k] != q[l], FEAST_ERR_MESH, "%s: quad %d (%d %d %d %d) repeats vertex %d", AT, c, q[0],
-                  q[1], q[2], q[3], q[k]);
+      FEAST_CHECK(q[k] != q[l], FEAST_ERR_MESH, "%s: quad %d (%d %d %d %d) repeats vertex %d", AT, c, q[0], q[1], q[2],
+                  q[3], q[k]);
   int corner, shape = quad_shape(m->xy, q, &corner);
   FEAST_CHECK(shape != QUAD_CLOCKWISE, FEAST_ERR_MESH,
-              "%s: quad %d (%d %d %d %d) is clockwise: list the vertices counter-clockwise", AT, c, q[0],
-              q[1], q[2], q[3]);
+              "%s: quad %d (%d %d %d %d) is clockwise: list the vertices counter-clockwise", AT, c, q[0], q[1], q[2],
+              q[3]);
   FEAST_CHECK(shape != QUAD_DEGENERATE, FEAST_ERR_MESH,
-              "%s: quad %d (%d %d %d %d) is degenerate (zero area or coincident corners)", AT, c, q[0],
-              q[1], q[2], q[3]);
+              "%s: quad %d (%d %d %d %d) is degenerate (zero area or coincident corners)", AT, c, q[0], q[1], q[2],
+              q[3]);
   FEAST_CHECK(shape != QUAD_NONCONVEX, FEAST_ERR_MESH,
               "%s: quad %d (%d %d %d %d) is not strictly convex: its angle at vertex %d is 180 degrees "
               "or more (or the quad intersects itself)",
@@ -332,8 +328,7 @@ static int check_edge_group(const FeastMesh *m, const FeastMeshLines *ln, const 
   FEAST_CHECK(n <= 2, FEAST_ERR_MESH,
               "%s: quad %d: edge %d-%d is already shared by quads %d and %d: the mesh is not conforming "
               "(an edge belongs to at most two quads)",
-              loc(m, ql, g[2].idx / 4).s, g[2].idx / 4, a < b ? a : b, a < b ? b : a, g[0].idx / 4,
-              g[1].idx / 4);
+              loc(m, ql, g[2].idx / 4).s, g[2].idx / 4, a < b ? a : b, a < b ? b : a, g[0].idx / 4, g[1].idx / 4);
   if (n == 2)
     FEAST_CHECK(edge_from(m, g[1].idx) != a, FEAST_ERR_MESH,
                 "%s: quad %d overlaps quad %d: both run through their shared edge %d-%d in the same "
@@ -522,8 +517,7 @@ static int proper_cross(const double *a, const double *b, const double *c, const
   return ((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0));
 }
 
-static int check_vertex_cells(const FeastMesh *m, const FeastMeshLines *ln, const Grid *g, const int *be,
-                              int w) {
+static int check_vertex_cells(const FeastMesh *m, const FeastMeshLines *ln, const Grid *g, const int *be, int w) {
   const double *pw = m->xy + 2 * w;
   int cell = cell_of(pw[1], g->y0, g->ch, g->G) * g->G + cell_of(pw[0], g->x0, g->cw, g->G);
   for (int p = g->ptr[cell]; p < g->ptr[cell + 1]; p++) {
@@ -531,18 +525,19 @@ static int check_vertex_cells(const FeastMesh *m, const FeastMeshLines *ln, cons
     if (ev[0] == w || ev[1] == w) continue;
     int t = touches(pw, m->xy + 2 * ev[0], m->xy + 2 * ev[1]);
     if (t >= 2)
-      FEAST_ERROR(FEAST_ERR_MESH, "%s: vertex %d (%g, %g) coincides with vertex %d on the boundary: the mesh "
-                  "is not conforming (duplicate vertex or crack)", loc(m, ln ? ln->vertex : NULL, w).s, w,
-                  pw[0], pw[1], ev[t - 2]);
-    FEAST_CHECK(t == 0, FEAST_ERR_MESH, "%s: vertex %d (%g, %g) lies on boundary edge %d-%d: the mesh is "
-                "not conforming (hanging vertex)", loc(m, ln ? ln->vertex : NULL, w).s, w, pw[0], pw[1],
-                ev[0], ev[1]);
+      FEAST_ERROR(FEAST_ERR_MESH,
+                  "%s: vertex %d (%g, %g) coincides with vertex %d on the boundary: the mesh "
+                  "is not conforming (duplicate vertex or crack)",
+                  loc(m, ln ? ln->vertex : NULL, w).s, w, pw[0], pw[1], ev[t - 2]);
+    FEAST_CHECK(t == 0, FEAST_ERR_MESH,
+                "%s: vertex %d (%g, %g) lies on boundary edge %d-%d: the mesh is "
+                "not conforming (hanging vertex)",
+                loc(m, ln ? ln->vertex : NULL, w).s, w, pw[0], pw[1], ev[0], ev[1]);
   }
   return 0;
 }
 
-static int check_edge_cells(const FeastMesh *m, const FeastMeshLines *ln, const Grid *g, const int *be,
-                            int k) {
+static int check_edge_cells(const FeastMesh *m, const FeastMeshLines *ln, const Grid *g, const int *be, int k) {
   const int *ev = m->edge_vertices + 2 * be[k];
   const double *a = m->xy + 2 * ev[0], *b = m->xy + 2 * ev[1];
   int r[4];
@@ -605,8 +600,8 @@ static int check_part_names(const FeastMesh *m, const FeastMeshLines *ln) {
   for (int p = 0; p < m->nparts; p++) {
     const char *name = m->parts[p].name;
     FEAST_CHECK(memchr(name, 0, sizeof m->parts[p].name) && feast_mesh_name_ok(name), FEAST_ERR_MESH,
-                "%s: boundary part %d: name '%.63s' is invalid (1 to 63 letters, digits, '_' or '-')",
-                loc(m, pl, p).s, p, name);
+                "%s: boundary part %d: name '%.63s' is invalid (1 to 63 letters, digits, '_' or '-')", loc(m, pl, p).s,
+                p, name);
   }
   if (m->nparts < 2) return 0;
   const FeastBoundaryPart **sorted;
@@ -621,8 +616,7 @@ static int check_part_names(const FeastMesh *m, const FeastMeshLines *ln) {
     int later = dup;
     for (int p = 0; p < m->nparts; p++)
       if (strcmp(m->parts[p].name, m->parts[dup].name) == 0) later = p; /* report the last one */
-    FEAST_ERROR(FEAST_ERR_MESH, "%s: duplicate boundary part name '%s'", loc(m, pl, later).s,
-                m->parts[dup].name);
+    FEAST_ERROR(FEAST_ERR_MESH, "%s: duplicate boundary part name '%s'", loc(m, pl, later).s, m->parts[dup].name);
   }
   return 0;
 }
@@ -636,11 +630,11 @@ static int check_part_shape(const FeastMesh *m, const FeastMeshLines *ln, int p)
               "%s: boundary part '%s' has %d edges (1 to %d allowed)", at.s, part->name, part->nedges,
               FEAST_MESH_MAX_ITEMS);
   if (part->type == FEAST_PART_CIRCLE)
-    FEAST_CHECK(isfinite(part->center[0]) && isfinite(part->center[1]) && isfinite(part->radius) &&
-                    part->radius > 0 && fabs(part->center[0]) <= COORD_MAX &&
-                    fabs(part->center[1]) <= COORD_MAX && part->radius <= COORD_MAX,
-                FEAST_ERR_MESH, "%s: circle part '%s': centre (%g, %g) and radius %g must be finite, radius > 0",
-                at.s, part->name, part->center[0], part->center[1], part->radius);
+    FEAST_CHECK(isfinite(part->center[0]) && isfinite(part->center[1]) && isfinite(part->radius) && part->radius > 0 &&
+                    fabs(part->center[0]) <= COORD_MAX && fabs(part->center[1]) <= COORD_MAX &&
+                    part->radius <= COORD_MAX,
+                FEAST_ERR_MESH, "%s: circle part '%s': centre (%g, %g) and radius %g must be finite, radius > 0", at.s,
+                part->name, part->center[0], part->center[1], part->radius);
   return 0;
 }
 
@@ -686,24 +680,22 @@ static int find_edge(const FeastMesh *m, const EdgeRef *keys, int a, int b) {
 }
 
 /* edge k of part p: a boundary edge of the quads, in no other part */
-static int assign_part_edge(FeastMesh *m, const FeastMeshLines *ln, const EdgeRef *keys, int p, int k,
-                            int64_t offset) {
+static int assign_part_edge(FeastMesh *m, const FeastMeshLines *ln, const EdgeRef *keys, int p, int k, int64_t offset) {
   const FeastBoundaryPart *part = &m->parts[p];
   int a = part->edges[2 * k], b = part->edges[2 * k + 1];
   FEAST_CHECK(a >= 0 && a < m->nvertices && b >= 0 && b < m->nvertices, FEAST_ERR_MESH,
               "%s: boundary part '%s': edge %d-%d: vertex index out of range [0, %d]", AT, part->name, a, b,
               m->nvertices - 1);
   int e = find_edge(m, keys, a, b);
-  FEAST_CHECK(e >= 0, FEAST_ERR_MESH, "%s: boundary part '%s': %d-%d is not an edge of any quad", AT,
-              part->name, a, b);
+  FEAST_CHECK(e >= 0, FEAST_ERR_MESH, "%s: boundary part '%s': %d-%d is not an edge of any quad", AT, part->name, a, b);
   FEAST_CHECK(is_boundary(m, e), FEAST_ERR_MESH,
               "%s: boundary part '%s': edge %d-%d is not a boundary edge (it is shared by quads %d and %d)", AT,
               part->name, a, b, m->edge_macros[2 * e], m->edge_macros[2 * e + 1]);
   int q = m->edge_part[e];
   FEAST_CHECK(q != p, FEAST_ERR_MESH, "%s: boundary part '%s' lists edge %d-%d twice", AT, part->name, a, b);
   FEAST_CHECK(q < 0, FEAST_ERR_MESH,
-              "%s: edge %d-%d is in boundary parts '%s' and '%s' (each boundary edge belongs to exactly one)",
-              AT, a, b, m->parts[q].name, part->name);
+              "%s: edge %d-%d is in boundary parts '%s' and '%s' (each boundary edge belongs to exactly one)", AT, a, b,
+              m->parts[q].name, part->name);
   if (part->type == FEAST_PART_CIRCLE) FEAST_CALL(check_circle_edge(m, ln, p, offset, a, b));
   m->edge_part[e] = p;
   return 0;
@@ -765,8 +757,8 @@ static int read_count(FeastMeshReader *r, const char *keyword, long long min, lo
   char what[64];
   snprintf(what, sizeof what, "'%s COUNT'", keyword);
   FEAST_CALL(feast_mesh_reader_expect(r, what));
-  FEAST_CHECK(strcmp(r->tok[0], keyword) == 0, FEAST_ERR_MESH, "%s:%d: expected %s, found '%.40s'", r->path,
-              r->line, what, r->tok[0]);
+  FEAST_CHECK(strcmp(r->tok[0], keyword) == 0, FEAST_ERR_MESH, "%s:%d: expected %s, found '%.40s'", r->path, r->line,
+              what, r->tok[0]);
   FEAST_CALL(feast_mesh_reader_ntok(r, 2, what));
   snprintf(what, sizeof what, "number of %s", keyword);
   FEAST_CALL(feast_mesh_tok_int(r, 1, min, max, what, n));
@@ -833,8 +825,8 @@ static int grow_lines(Lines *ln, int64_t need) {
 /* "part NAME line COUNT" or "part NAME circle CX CY RADIUS COUNT" */
 static int read_part_header(FeastMeshReader *r, FeastBoundaryPart *part, long long *count) {
   FEAST_CALL(feast_mesh_reader_expect(r, "'part NAME TYPE ... COUNT'"));
-  FEAST_CHECK(strcmp(r->tok[0], "part") == 0, FEAST_ERR_MESH, "%s:%d: expected 'part NAME TYPE ... COUNT', found '%.40s'",
-              r->path, r->line, r->tok[0]);
+  FEAST_CHECK(strcmp(r->tok[0], "part") == 0, FEAST_ERR_MESH,
+              "%s:%d: expected 'part NAME TYPE ... COUNT', found '%.40s'", r->path, r->line, r->tok[0]);
   FEAST_CHECK(r->ntok >= 3, FEAST_ERR_MESH, "%s:%d: expected 'part NAME TYPE ... COUNT'", r->path, r->line);
   FEAST_CHECK(feast_mesh_name_ok(r->tok[1]), FEAST_ERR_MESH,
               "%s:%d: part name '%.40s' is invalid (1 to 63 letters, digits, '_' or '-')", r->path, r->line, r->tok[1]);
@@ -852,8 +844,8 @@ static int read_part_header(FeastMeshReader *r, FeastBoundaryPart *part, long lo
     FEAST_CHECK(part->radius > 0, FEAST_ERR_MESH, "%s:%d: circle radius %.40s must be > 0", r->path, r->line,
                 r->tok[5]);
   } else
-    FEAST_ERROR(FEAST_ERR_MESH, "%s:%d: part '%s': unknown type '%.40s' (expected line or circle)", r->path,
-                r->line, part->name, type);
+    FEAST_ERROR(FEAST_ERR_MESH, "%s:%d: part '%s': unknown type '%.40s' (expected line or circle)", r->path, r->line,
+                part->name, type);
   FEAST_CALL(feast_mesh_tok_int(r, r->ntok - 1, 1, FEAST_MESH_MAX_ITEMS, "number of part edges", count));
   return feast_mesh_reader_fits(r, *count, 4, "part edges");
 }
@@ -863,8 +855,8 @@ static int read_part(FeastMeshReader *r, FeastMesh *m, Lines *ln, int p) {
   long long n, id;
   FEAST_CALL(read_part_header(r, part, &n));
   ln->part[p] = r->line;
-  FEAST_CHECK(ln->npart_edges + n <= FEAST_MESH_MAX_ITEMS, FEAST_ERR_MESH,
-              "%s:%d: more than %d part edges in all", r->path, r->line, FEAST_MESH_MAX_ITEMS);
+  FEAST_CHECK(ln->npart_edges + n <= FEAST_MESH_MAX_ITEMS, FEAST_ERR_MESH, "%s:%d: more than %d part edges in all",
+              r->path, r->line, FEAST_MESH_MAX_ITEMS);
   FEAST_CALL(grow_lines(ln, ln->npart_edges + n));
   FEAST_CALL(FEAST_ALLOC(2 * n, &part->edges));
   part->nedges = (int)n;

@@ -14,14 +14,14 @@
 typedef struct {
   FILE *f;
   const char *path;
-  int line;            /* number of the current line (1-based) */
-  long long size;      /* file size in bytes */
-  long long offset;    /* bytes consumed so far */
-  int hash_comments;   /* '#' starts a comment (native format) */
-  char *raw;           /* the current line as read (comment included) */
-  char *buf;           /* tokenised copy */
+  int line;          /* number of the current line (1-based) */
+  long long size;    /* file size in bytes */
+  long long offset;  /* bytes consumed so far */
+  int hash_comments; /* '#' starts a comment (native format) */
+  char *raw;         /* the current line as read (comment included) */
+  char *buf;         /* tokenised copy */
   char *tok[FEAST_MESH_MAX_TOKENS];
-  int ntok, overflow;  /* tokens kept, 1 if the line had more */
+  int ntok, overflow; /* tokens kept, 1 if the line had more */
 } FeastMeshReader;
 
 int feast_mesh_reader_open(FeastMeshReader *r, const char *path, int hash_comments);
@@ -33,8 +33,8 @@ int feast_mesh_reader_expect(FeastMeshReader *r, const char *what);
 /* exactly n tokens on the current line */
 int feast_mesh_reader_ntok(const FeastMeshReader *r, int n, const char *what);
 /* token i as an integer in [min, max] / a finite real */
-int feast_mesh_tok_int(const FeastMeshReader *r, int i, long long min, long long max,
-                       const char *what, long long *value);
+int feast_mesh_tok_int(const FeastMeshReader *r, int i, long long min, long long max, const char *what,
+                       long long *value);
 int feast_mesh_tok_real(const FeastMeshReader *r, int i, const char *what, double *value);
 /* a count of items of at least min_bytes each must fit in the rest of the file */
 int feast_mesh_reader_fits(const FeastMeshReader *r, long long count, int min_bytes, const char *what);

@@ -20,9 +20,9 @@ static void check_topology(const FeastMesh *m, int nv, int nm, int ne, int nb) {
   int boundary = 0, bad = 0;
   for (int e = 0; e < m->nedges; e++) {
     const int *ev = m->edge_vertices + 2 * e, *em = m->edge_macros + 2 * e;
-    bad += !(ev[0] < ev[1]);                          /* canonical: smaller id first */
+    bad += !(ev[0] < ev[1]); /* canonical: smaller id first */
     bad += !(em[0] >= 0 && (em[1] == -1 || em[1] > em[0]));
-    bad += (em[1] == -1) != (m->edge_part[e] >= 0);   /* part iff boundary */
+    bad += (em[1] == -1) != (m->edge_part[e] >= 0); /* part iff boundary */
     boundary += em[1] == -1;
   }
   CHECK(boundary == nb);
@@ -106,8 +106,7 @@ static void check_dfg24(const FeastMesh *m, int curved) {
 
 /* the same vertices, macros, parts and topology (bitwise) */
 static void check_same(const FeastMesh *a, const FeastMesh *b) {
-  CHECK(a->nvertices == b->nvertices && a->nmacros == b->nmacros && a->nparts == b->nparts &&
-        a->nedges == b->nedges);
+  CHECK(a->nvertices == b->nvertices && a->nmacros == b->nmacros && a->nparts == b->nparts && a->nedges == b->nedges);
   if (a->nvertices != b->nvertices || a->nmacros != b->nmacros || a->nparts != b->nparts || a->nedges != b->nedges)
     return;
   CHECK(!memcmp(a->xy, b->xy, 2 * sizeof(double) * a->nvertices));
@@ -123,6 +122,42 @@ static void check_same(const FeastMesh *a, const FeastMesh *b) {
     if (pa->type == FEAST_PART_CIRCLE && pb->type == FEAST_PART_CIRCLE)
       CHECK(pa->center[0] == pb->center[0] && pa->center[1] == pb->center[1] && pa->radius == pb->radius);
   }
+}
+
+/* the same mesh up to the numbering of vertices and macros (a mesh that Gmsh wrote) */
+static void check_same_geometry(const FeastMesh *a, const FeastMesh *b) {
+  CHECK(a->nvertices == b->nvertices && a->nmacros == b->nmacros && a->nedges == b->nedges && a->nparts == b->nparts);
+  if (a->nvertices != b->nvertices || a->nmacros != b->nmacros || a->nparts != b->nparts) return;
+  int *map = malloc(sizeof(int) * a->nvertices), bad = 0; /* vertex of a -> vertex of b */
+  for (int v = 0; v < a->nvertices; v++) {
+    map[v] = -1;
+    for (int w = 0; w < b->nvertices; w++)
+      if (fabs(a->xy[2 * v] - b->xy[2 * w]) <= 1e-12 && fabs(a->xy[2 * v + 1] - b->xy[2 * w + 1]) <= 1e-12) map[v] = w;
+    bad += map[v] < 0;
+  }
+  for (int c = 0; c < a->nmacros && !bad; c++) { /* some macro of b: a rotation of it */
+    int found = 0;
+    for (int d = 0; d < b->nmacros && !found; d++)
+      for (int r = 0; r < 4 && !found; r++) {
+        int same = 1;
+        for (int k = 0; k < 4; k++) same &= map[a->quads[4 * c + k]] == b->quads[4 * d + (k + r) % 4];
+        found = same;
+      }
+    bad += !found;
+  }
+  for (int p = 0; p < a->nparts && !bad; p++) {
+    const FeastBoundaryPart *pa = &a->parts[p], *pb = &b->parts[p];
+    bad += strcmp(pa->name, pb->name) || pa->type != pb->type || pa->nedges != pb->nedges;
+    for (int k = 0; k < pa->nedges && !bad; k++) {
+      int x = map[pa->edges[2 * k]], y = map[pa->edges[2 * k + 1]], found = 0;
+      for (int l = 0; l < pb->nedges; l++)
+        found |= (pb->edges[2 * l] == x && pb->edges[2 * l + 1] == y) ||
+                 (pb->edges[2 * l] == y && pb->edges[2 * l + 1] == x);
+      bad += !found;
+    }
+  }
+  CHECK(bad == 0);
+  free(map);
 }
 
 static void test_grids(void) {
@@ -150,6 +185,14 @@ static void test_grids(void) {
     feast_mesh_destroy(&msh);
     CHECK_OK(feast_mesh_read(dfg[k], NULL, &msh)); /* without: all parts straight */
     if (msh) check_dfg24(msh, 0);
+    feast_mesh_destroy(&msh);
+  }
+  /* written by Gmsh 4.8.4 from grids/dfg24.geo: other numbering, same mesh */
+  const char *gmsh[] = {DATA "dfg24_gmsh_v41.msh", DATA "dfg24_gmsh_v22.msh"};
+  for (int k = 0; k < 2 && native; k++) {
+    CHECK_OK(feast_mesh_read(gmsh[k], cfg, &msh));
+    if (msh) check_same_geometry(native, msh);
+    if (msh) check_dfg24(msh, 1);
     feast_mesh_destroy(&msh);
   }
   feast_mesh_destroy(&native);
@@ -267,9 +310,9 @@ static void test_config(void) {
 /* ---------------------------------------------------------------- malformed input */
 
 typedef struct {
-  const char *file;   /* under tests/data/mesh/ */
-  const char *where;  /* file:line expected in the message */
-  const char *what;   /* and this (a token, a word), or NULL */
+  const char *file;  /* under tests/data/mesh/ */
+  const char *where; /* file:line expected in the message */
+  const char *what;  /* and this (a token, a word), or NULL */
 } Bad;
 
 static const Bad bad_cases[] = {
@@ -307,6 +350,8 @@ static const Bad bad_cases[] = {
     {"bad_edge_three_quads.feast", "bad_edge_three_quads.feast:14", "1-4"},
     {"bad_hanging_vertex.feast", "bad_hanging_vertex.feast:11", "hanging"},
     {"bad_crack.feast", "bad_crack.feast:5", "coincides"},
+    {"bad_overlap.feast", "bad_overlap.feast:12", "overlaps"},
+    {"bad_boundary_cross.feast", "bad_boundary_cross.feast:13", "crosses"},
     {"bad_unused_vertex.feast", "bad_unused_vertex.feast:9", "vertex 6"},
     {"bad_edge_no_part.feast", "bad_edge_no_part.feast:10", "no boundary part"},
     {"bad_part_interior_edge.feast", "bad_part_interior_edge.feast:20", "not a boundary edge"},
