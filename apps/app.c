@@ -235,12 +235,18 @@ static int write_summary(FeastApp *app) {
   return 0;
 }
 
-static int run_problem(FeastApp *app) {
+/* the distributed discretisation; part of the input phase, so that a bad grid.dirichlet
+ * (the same on every rank) ends in one message */
+static int create_domain(FeastApp *app) {
   const char *dirichlet;
   FEAST_CALL(feast_config_get_string(app->cfg, "grid.dirichlet", &dirichlet));
   feast_timer_start(FEAST_T_SETUP);
   FEAST_CALL(feast_domain_create(app->mesh, app->level, dirichlet, MPI_COMM_WORLD, &app->dom));
   feast_timer_stop(FEAST_T_SETUP);
+  return 0;
+}
+
+static int run_problem(FeastApp *app) {
   if (strcmp(app->problem, "poisson") == 0) return feast_poisson_run(app);
   FEAST_ERROR(FEAST_ERR_UNSUPPORTED,
               "problem.type = %s is not available in feastc %s yet (only poisson solves; "
@@ -268,6 +274,7 @@ int feast_app_main(int argc, char **argv) {
   if (!st && !done) st = load_input(&app, &args);
   if (!st && !done) st = summary_basics(&app, args.dry_run);
   if (!st && !done) st = report_sizes(&app, args.dry_run);
+  if (!st && !done && !args.dry_run) st = create_domain(&app);
   if (agree(st, &code) || done) {
     app_free(&app);
     return code;
