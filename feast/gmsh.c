@@ -507,7 +507,7 @@ static void build_free(Build *b) {
 static int map_nodes(const Gmsh *g, Build *b) {
   FEAST_CALL(FEAST_ALLOC(g->nnodes, &b->node_map));
   for (long long k = 0; k < g->nnodes; k++) b->node_map[k] = (TagIndex){g->nodes[k].tag, (int)k};
-  qsort(b->node_map, (size_t)g->nnodes, sizeof *b->node_map, cmp_tag);
+  if (g->nnodes) qsort(b->node_map, (size_t)g->nnodes, sizeof *b->node_map, cmp_tag);
   for (long long k = 1; k < g->nnodes; k++)
     FEAST_CHECK(b->node_map[k].tag != b->node_map[k - 1].tag, FEAST_ERR_MESH,
                 "%s:%d: node tag %lld defined twice (also on line %d)", g->r->path, g->nodes[b->node_map[k].index].line,
@@ -553,7 +553,7 @@ static int resolve_groups(Gmsh *g) {
   TagIndex *map = NULL;
   FEAST_CALL(FEAST_ALLOC(g->ncurves, &map));
   for (long long k = 0; k < g->ncurves; k++) map[k] = (TagIndex){g->curves[k].tag, (int)k};
-  qsort(map, (size_t)g->ncurves, sizeof *map, cmp_tag);
+  if (g->ncurves) qsort(map, (size_t)g->ncurves, sizeof *map, cmp_tag);
   int status = 0;
   for (long long k = 0; k < g->nlines && !status; k++) {
     LineEl *l = &g->lines[k];
@@ -577,7 +577,7 @@ static int collect_parts(const Gmsh *g, Build *b) {
   long long n = 0;
   for (long long k = 0; k < g->nlines; k++)
     if (g->lines[k].group > 0) b->groups[n++] = g->lines[k].group;
-  qsort(b->groups, (size_t)n, sizeof *b->groups, cmp_ll);
+  if (n) qsort(b->groups, (size_t)n, sizeof *b->groups, cmp_ll);
   long long u = 0;
   for (long long k = 0; k < n; k++)
     if (u == 0 || b->groups[k] != b->groups[u - 1]) b->groups[u++] = b->groups[k];

@@ -350,7 +350,7 @@ static int build_edges(FeastMesh *m, const FeastMeshLines *ln, EdgeRef **keys) {
     ref[i].key = a < b ? a * nv + b : b * nv + a;
     ref[i].idx = i;
   }
-  qsort(ref, (size_t)n, sizeof *ref, cmp_edgeref);
+  if (n) qsort(ref, (size_t)n, sizeof *ref, cmp_edgeref);
   int status = FEAST_ALLOC(n, &m->macro_edges);
   int *first = NULL;
   if (!status) status = FEAST_ALLOC(n, &first);
@@ -607,7 +607,7 @@ static int check_part_names(const FeastMesh *m, const FeastMeshLines *ln) {
   const FeastBoundaryPart **sorted;
   FEAST_CALL(FEAST_ALLOC(m->nparts, &sorted));
   for (int p = 0; p < m->nparts; p++) sorted[p] = &m->parts[p];
-  qsort(sorted, (size_t)m->nparts, sizeof *sorted, cmp_name);
+  if (m->nparts) qsort(sorted, (size_t)m->nparts, sizeof *sorted, cmp_name);
   int dup = -1;
   for (int p = 1; p < m->nparts && dup < 0; p++)
     if (strcmp(sorted[p]->name, sorted[p - 1]->name) == 0) dup = (int)(sorted[p] - m->parts);

@@ -9,9 +9,37 @@
 
 namespace feast_cuda {
 
-/* node-local MPI rank (MPI_COMM_TYPE_SHARED) modulo the device count, chosen once.
- * Collective over MPI_COMM_WORLD the first time (every rank sets up its local solvers);
- * without MPI (or after MPI_Finalize) device 0. */
+/* the node-local rank the MPI launcher exports, or -1 (no collective call needed) */
+static int launcher_local_rank(void) {
+  const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "MV2_COMM_WORLD_LOCAL_RANK",
+                        "PMI_LOCAL_RANK", "SLURM_LOCALID"};
+  for (int i = 0; i < (int)(sizeof vars / sizeof vars[0]); i++) {
+    const char *v = getenv(vars[i]);
+    if (v && *v >= '0' && *v <= '9') return atoi(v);
+  }
+  return -1;
+}
+
+/* node-local rank from MPI_Comm_split_type(SHARED), collective over MPI_COMM_WORLD;
+ * 0 without MPI (or after MPI_Finalize) */
+static int mpi_local_rank(int *local) {
+  int init = 0, fin = 0;
+  *local = 0;
+  MPI_Initialized(&init);
+  MPI_Finalized(&fin);
+  if (!init || fin) return 0;
+  MPI_Comm node;
+  FEAST_MPI_CALL(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                                     &node));
+  FEAST_MPI_CALL(MPI_Comm_rank(node, local));
+  FEAST_MPI_CALL(MPI_Comm_free(&node));
+  return 0;
+}
+
+/* node-local MPI rank modulo the device count, chosen once. The rank comes from the
+ * launcher's environment if it exports one, else from MPI_Comm_split_type, which is
+ * collective: then every rank must reach its first GPU setup (a rank with an empty batch
+ * does not: coproc.c skips the backend for it). */
 int select_device(void) {
   static int chosen = -1;
   if (chosen >= 0) return 0;
@@ -22,16 +50,8 @@ int select_device(void) {
   }
   FEAST_CHECK(count > 0, FEAST_ERR_UNSUPPORTED,
               "solver.target = gpu: no CUDA device (or driver) on this node");
-  int local = 0, init = 0, fin = 0;
-  MPI_Initialized(&init);
-  MPI_Finalized(&fin);
-  if (init && !fin) {
-    MPI_Comm node;
-    FEAST_MPI_CALL(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
-                                       &node));
-    FEAST_MPI_CALL(MPI_Comm_rank(node, &local));
-    FEAST_MPI_CALL(MPI_Comm_free(&node));
-  }
+  int local = launcher_local_rank();
+  if (local < 0) FEAST_CALL(mpi_local_rank(&local));
   FEAST_CUDA_CALL(cudaSetDevice(local % count));
   chosen = local % count;
   return 0;

@@ -1,0 +1,351 @@
+/* Memory bandwidth of the 9-band kernels on one core, against the STREAM triad
+ * (a = b + s c) measured in the same run:
+ *   matvec y = A x   (feast_band9_matvec in double, the shared float row kernel),
+ *   one damped Jacobi sweep (the shared point kernel, double and float),
+ * on one macro at levels Lmin..Lmax, and the CPU local multigrid (coproc, double and
+ * single) per V cycle, also in units of one Jacobi sweep of the finest level.
+ * Bytes counted: matvec 9 bands + x + y, Jacobi 9 bands + x + b + y (per precision),
+ * triad 3 arrays (no write-allocate traffic, as STREAM counts). Each band kernel runs on
+ * two layouts of the same data: "band9" (feast_band9_create, feast_grid_alloc) and
+ * "coloured" (the cache-coloured storage of the CPU local multigrid). Every measurement repeats
+ * its kernel for >= 0.2 s; the best of 3 such runs is reported. Prints Markdown tables.
+ * usage: bench_band9 [Lmin [Lmax]]   (8 11) */
+#include "coproc/coproc.h"
+#include "feast/band9.h"
+#include "feast/band9_kernels.h"
+#include "feast/error.h"
+#include "feast/mesh.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define IVDEP _Pragma("GCC ivdep")
+#else
+#define IVDEP
+#endif
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef void (*Kernel)(void *ctx);
+
+/* seconds per call of k(ctx): repeated for >= 0.2 s, best of 3 */
+static double time_kernel(Kernel k, void *ctx) {
+  double best = 1e30;
+  k(ctx); /* warm up: page faults, caches */
+  for (int run = 0; run < 3; run++) {
+    long reps = 0;
+    const double t0 = now();
+    double t;
+    do {
+      k(ctx);
+      reps++;
+      t = now() - t0;
+    } while (t < 0.2);
+    if (t / reps < best) best = t / reps;
+  }
+  return best;
+}
+
+/* ------------------------------------------------------------------ STREAM triad */
+
+typedef struct {
+  long n;
+  double *a, *b, *c, s;
+} Triad;
+
+static void triad(void *p) {
+  Triad *t = p;
+  double *restrict a = t->a;
+  const double *restrict b = t->b, *restrict c = t->c;
+  const double s = t->s;
+  for (long i = 0; i < t->n; i++) a[i] = b[i] + s * c[i];
+  t->s = -t->s * 0.999; /* keeps the loop from being hoisted, values bounded */
+}
+
+static int triad_bandwidth(double *gbs) {
+  Triad t = {1L << 24, NULL, NULL, NULL, 0.5}; /* 3 x 128 MB, far beyond the caches */
+  FEAST_CALL(FEAST_ALLOC(t.n, &t.a));
+  FEAST_CALL(FEAST_ALLOC(t.n, &t.b));
+  FEAST_CALL(FEAST_ALLOC(t.n, &t.c));
+  for (long i = 0; i < t.n; i++) {
+    t.b[i] = 1.0 + 1e-9 * (double)i;
+    t.c[i] = 2.0 - 1e-9 * (double)i;
+  }
+  const double s = time_kernel(triad, &t);
+  *gbs = 3.0 * sizeof(double) * (double)t.n / s / 1e9;
+  free(t.a);
+  free(t.b);
+  free(t.c);
+  return 0;
+}
+
+/* ------------------------------------------------------------ the band kernels */
+
+/* Two layouts of the same data. "band9": feast_band9_create (nine bands in one allocation)
+ * and feast_grid_alloc vectors: with N = 2^L+1 every band and every row starts 8 bytes
+ * (float: 4) past a multiple of 4 KiB, so the 12+ streams of a sweep share a few L1 sets.
+ * "coloured": every array's value 0 at its own multiple of 256 bytes modulo 4 KiB, as the
+ * CPU local multigrid (coproc/cpu_mg.h) stores its levels. */
+typedef struct {
+  FeastBand9 A;                /* double bands (A.N = N) */
+  float *bf[FEAST_NBANDS];     /* the same in float */
+  double *x, *b, *y;           /* padded */
+  float *xf, *bfv, *yf;        /* padded */
+  void *mem[4];                /* what to free */
+} Layout;
+
+typedef struct {
+  int N;
+  Layout lay[2];               /* 0: band9, 1: coloured */
+  const Layout *cur;           /* the one being timed */
+} Bench;
+
+static void matvec_d(void *p) {
+  const Bench *B = p;
+  feast_band9_matvec(&B->cur->A, B->cur->x, B->cur->y);
+}
+
+static void row_f(void *p) {
+  const Bench *B = p;
+  const long N = B->N;
+  const float *const *band = (const float *const *)B->cur->bf;
+  const float *x = B->cur->xf;
+  float *restrict y = B->cur->yf;
+  IVDEP
+  for (long i = 0; i < N * N; i++) y[i] = feast_band9_row_f(band, x, i, N);
+}
+
+static void jacobi_d(void *p) {
+  const Bench *B = p;
+  const long N = B->N;
+  const double *const *band = (const double *const *)B->cur->A.band;
+  const double *x = B->cur->x, *b = B->cur->b;
+  double *restrict y = B->cur->y;
+  IVDEP
+  for (long i = 0; i < N * N; i++) y[i] = feast_jacobi_point_d(band, b, x, i, N, 0.7);
+}
+
+static void jacobi_f(void *p) {
+  const Bench *B = p;
+  const long N = B->N;
+  const float *const *band = (const float *const *)B->cur->bf;
+  const float *x = B->cur->xf, *b = B->cur->bfv;
+  float *restrict y = B->cur->yf;
+  IVDEP
+  for (long i = 0; i < N * N; i++) y[i] = feast_jacobi_point_f(band, b, x, i, N, 0.7f);
+}
+
+/* Q1 Laplace stencil (8/3, -1/3), identity rows on the boundary */
+static void q1_laplace(FeastBand9 *A, unsigned char *fixed) {
+  const int N = A->N;
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < N; i++) {
+      const long idx = (long)j * N + i;
+      const int bnd = i == 0 || j == 0 || i == N - 1 || j == N - 1;
+      if (fixed) fixed[idx] = (unsigned char)bnd;
+      for (int k = 0; k < FEAST_NBANDS; k++)
+        A->band[k][idx] = bnd ? (k == FEAST_BAND_DIAG ? 1.0 : 0.0) : (k == FEAST_BAND_DIAG ? 8.0 / 3.0 : -1.0 / 3.0);
+    }
+}
+
+/* count arrays of `bytes` each in one zeroed block, byte `lead` of array i at offset
+ * 256 (colour0 + i) modulo 4 KiB (the scheme of coproc/cpu_mg.h) */
+static int coloured(int count, long bytes, long lead, int colour0, char **arrays, void **mem) {
+  const long page = 4096, stride = (bytes + page - 1) / page * page + 256;
+  const long off0 = ((colour0 * 256 - lead) % page + page) % page;
+  const long total = (off0 + count * stride + page - 1) / page * page;
+  char *base = aligned_alloc((size_t)page, (size_t)total);
+  FEAST_CHECK(base, FEAST_ERR_MEM, "out of memory (%.3g MB)", total / 1e6);
+  memset(base, 0, (size_t)total);
+  for (int i = 0; i < count; i++) arrays[i] = base + off0 + i * stride + lead;
+  *mem = base;
+  return 0;
+}
+
+static int layout_band9(Layout *y, int N) {
+  const long n = (long)N * N;
+  FEAST_CALL(feast_band9_create(N, &y->A));
+  float *all;
+  FEAST_CALL(FEAST_ALLOC(n * FEAST_NBANDS, &all)); /* like feast_band9_create, in float */
+  for (int k = 0; k < FEAST_NBANDS; k++) y->bf[k] = all + k * n;
+  y->mem[0] = all;
+  FEAST_CALL(feast_grid_alloc(N, &y->x));
+  FEAST_CALL(feast_grid_alloc(N, &y->b));
+  FEAST_CALL(feast_grid_alloc(N, &y->y));
+  FEAST_CALL(feast_grid_alloc_f(N, &y->xf));
+  FEAST_CALL(feast_grid_alloc_f(N, &y->bfv));
+  return feast_grid_alloc_f(N, &y->yf);
+}
+
+static int layout_coloured(Layout *y, int N) {
+  const long n = (long)N * N, pad = FEAST_PAD(N), len = n + 2 * pad;
+  char *a[FEAST_NBANDS];
+  y->A.N = N;
+  FEAST_CALL(coloured(FEAST_NBANDS, 8 * n, 0, 0, a, &y->mem[0]));
+  for (int k = 0; k < FEAST_NBANDS; k++) y->A.band[k] = (double *)(void *)a[k];
+  FEAST_CALL(coloured(FEAST_NBANDS, 4 * n, 0, 0, a, &y->mem[1]));
+  for (int k = 0; k < FEAST_NBANDS; k++) y->bf[k] = (float *)(void *)a[k];
+  FEAST_CALL(coloured(3, 8 * len, 8 * pad, 9, a, &y->mem[2]));
+  y->x = (double *)(void *)a[0];
+  y->b = (double *)(void *)a[1];
+  y->y = (double *)(void *)a[2];
+  FEAST_CALL(coloured(3, 4 * len, 4 * pad, 9, a, &y->mem[3]));
+  y->xf = (float *)(void *)a[0];
+  y->bfv = (float *)(void *)a[1];
+  y->yf = (float *)(void *)a[2];
+  return 0;
+}
+
+static void layout_fill(Layout *y, int N) {
+  const long n = (long)N * N;
+  q1_laplace(&y->A, NULL);
+  for (int k = 0; k < FEAST_NBANDS; k++)
+    for (long i = 0; i < n; i++) y->bf[k][i] = (float)y->A.band[k][i];
+  for (long i = 0; i < n; i++) {
+    y->x[i] = 1.0 + 0.25 * (double)(i % 7);
+    y->b[i] = 0.5 - 0.125 * (double)(i % 5);
+    y->xf[i] = (float)y->x[i];
+    y->bfv[i] = (float)y->b[i];
+  }
+}
+
+static void layout_free(Layout *y, int N, int coloured_layout) {
+  if (coloured_layout) {
+    for (int i = 0; i < 4; i++) free(y->mem[i]);
+    return;
+  }
+  feast_band9_destroy(&y->A);
+  free(y->mem[0]);
+  feast_grid_free(N, &y->x);
+  feast_grid_free(N, &y->b);
+  feast_grid_free(N, &y->y);
+  feast_grid_free_f(N, &y->xf);
+  feast_grid_free_f(N, &y->bfv);
+  feast_grid_free_f(N, &y->yf);
+}
+
+static int bench_setup(Bench *B, int L) {
+  memset(B, 0, sizeof *B);
+  B->N = feast_level_n(L);
+  FEAST_CALL(layout_band9(&B->lay[0], B->N));
+  FEAST_CALL(layout_coloured(&B->lay[1], B->N));
+  for (int i = 0; i < 2; i++) layout_fill(&B->lay[i], B->N);
+  return 0;
+}
+
+static void bench_free(Bench *B) {
+  for (int i = 0; i < 2; i++) layout_free(&B->lay[i], B->N, i);
+}
+
+/* ---------------------------------------------------------- the local multigrid */
+
+typedef struct {
+  FeastLocalSolver *ls;
+  const double *d[1];
+  double *c[1];
+  int cycles;
+} MGRun;
+
+static void mg_solve(void *p) {
+  MGRun *r = p;
+  FeastLocalMGStats st;
+  if (feast_local_solve(r->ls, r->d, r->c, &st) || st.cycles != r->cycles) {
+    fprintf(stderr, "bench_band9: local solve failed: %s\n", feast_error_message());
+    exit(1);
+  }
+}
+
+/* seconds per V cycle of the CPU local MG (rtol 0: every cycle runs) */
+static int time_local_mg(int L, const char *precision, double *t_cycle) {
+  FeastBand9 A[FEAST_MAX_LEVEL + 1];
+  unsigned char *fixed[FEAST_MAX_LEVEL + 1];
+  for (int l = 0; l <= L; l++) {
+    FEAST_CALL(feast_band9_create(feast_level_n(l), &A[l]));
+    FEAST_CALL(FEAST_ALLOC((long)A[l].N * A[l].N, &fixed[l]));
+    q1_laplace(&A[l], fixed[l]);
+  }
+  const FeastLocalProblem prob = {L, A, (const unsigned char *const *)fixed};
+  const FeastLocalMGParams par = {.pre_smooth = 4, .post_smooth = 4, .jacobi_damping = 0.7, .rtol = 0,
+                                  .max_cycles = 4, .coarse_max_dofs = 200, .coarse_rtol = 1e-3};
+  MGRun r = {NULL, {NULL}, {NULL}, par.max_cycles};
+  double *d, *c;
+  const int N = feast_level_n(L);
+  FEAST_CALL(feast_grid_alloc(N, &d));
+  FEAST_CALL(feast_grid_alloc(N, &c));
+  for (long i = 0; i < (long)N * N; i++) d[i] = fixed[L][i] ? 0.0 : 1.0 + 0.25 * (double)(i % 7);
+  r.d[0] = d;
+  r.c[0] = c;
+  FEAST_CALL(feast_local_create("cpu", precision, &r.ls));
+  FEAST_CALL(feast_local_setup(r.ls, 1, &prob, &par));
+  *t_cycle = time_kernel(mg_solve, &r) / par.max_cycles;
+  feast_local_destroy(&r.ls);
+  feast_grid_free(N, &d);
+  feast_grid_free(N, &c);
+  for (int l = 0; l <= L; l++) {
+    feast_band9_destroy(&A[l]);
+    free(fixed[l]);
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------------------ main */
+
+static int run(int Lmin, int Lmax) {
+  double triad_gbs;
+  FEAST_CALL(triad_bandwidth(&triad_gbs));
+  printf("STREAM triad (one core, 3 x 128 MB): %.2f GB/s\n\n", triad_gbs);
+  printf("| L | nodes | kernel | precision | layout | time/sweep [ms] | GB/s | %% of triad |\n");
+  printf("|---|------:|--------|-----------|--------|----------------:|-----:|-----------:|\n");
+  double t_jac[2][FEAST_MAX_LEVEL + 1]; /* coloured layout, per precision */
+  for (int L = Lmin; L <= Lmax; L++) {
+    Bench B;
+    FEAST_CALL(bench_setup(&B, L));
+    const double n = (double)B.N * B.N;
+    const struct {
+      const char *name, *prec;
+      Kernel k;
+      double bytes;
+    } ks[] = {{"matvec (feast_band9_matvec)", "double", matvec_d, 11 * 8 * n},
+              {"matvec (row kernel)", "single", row_f, 11 * 4 * n},
+              {"Jacobi sweep", "double", jacobi_d, 12 * 8 * n},
+              {"Jacobi sweep", "single", jacobi_f, 12 * 4 * n}};
+    for (int i = 0; i < 4; i++)
+      for (int lay = 0; lay < 2; lay++) {
+        B.cur = &B.lay[lay];
+        const double s = time_kernel(ks[i].k, &B), gbs = ks[i].bytes / s / 1e9;
+        if (lay && ks[i].k == jacobi_d) t_jac[0][L] = s;
+        if (lay && ks[i].k == jacobi_f) t_jac[1][L] = s;
+        printf("| %d | %.0f | %s | %s | %s | %.3f | %.2f | %.0f%% |\n", L, n, ks[i].name, ks[i].prec,
+               lay ? "coloured" : "band9", 1e3 * s, gbs, 100 * gbs / triad_gbs);
+      }
+    bench_free(&B);
+  }
+  printf("\nCPU local multigrid (coproc), one macro, V(4,4), coarse CG <= 200 nodes; 'sweeps' = time "
+         "per cycle / one Jacobi sweep (coloured layout) of the finest level above\n\n");
+  printf("| L | precision | time/cycle [ms] | sweeps per cycle |\n");
+  printf("|---|-----------|----------------:|-----------------:|\n");
+  for (int L = Lmin; L <= Lmax; L++)
+    for (int p = 0; p < 2; p++) {
+      double t;
+      FEAST_CALL(time_local_mg(L, p ? "single" : "double", &t));
+      printf("| %d | %s | %.2f | %.1f |\n", L, p ? "single" : "double", 1e3 * t, t / t_jac[p][L]);
+    }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  const int Lmin = argc > 1 ? atoi(argv[1]) : 8, Lmax = argc > 2 ? atoi(argv[2]) : 11;
+  if (Lmin < 2 || Lmax > 13 || Lmin > Lmax) {
+    fprintf(stderr, "usage: bench_band9 [Lmin [Lmax]]  (2 <= Lmin <= Lmax <= 13)\n");
+    return 1;
+  }
+  const int rc = run(Lmin, Lmax);
+  if (rc) fprintf(stderr, "bench_band9: %s (%s)\n", feast_error_message(), feast_error_where());
+  return rc ? 1 : 0;
+}

@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# Malformed input costs one clear message: for every case below feastc must exit with
+# the documented code (1 input, 3 limit, 5 unsupported), by itself (no signal, no
+# sanitizer report, no hang), and print exactly one line on stderr that contains every
+# '&'-separated substring of the last column (the file:line, or the key and value).
+#
+# Adding a case is one line. Columns (separated by '|'):
+#   input  a file of tests/data/bad/: *.ini is the config; any other file is a mesh,
+#          run as config/poisson.ini grid.file=<it>; '-' runs feastc with the args only
+#   np     MPI ranks (1 runs feastc directly, >1 under mpirun)
+#   args   extra command-line arguments (space-separated; @BAD@ = tests/data/bad,
+#          @SRC@ = source tree, @CFG@ = config/poisson.ini)
+#   code   expected exit status
+#   expect substrings the one stderr line must contain, '&'-separated
+# FEAST_BAD_ONLY=REGEX runs only the table lines matching it (grep -E); FEASTC may point
+# to another build (test_sanitizers.sh runs this script on its ASan/UBSan build).
+. "$(dirname "$0")/lib.sh"
+SRC=${FEAST_SRC:?}
+BAD=$SRC/tests/data/bad
+CFG=$SRC/config/poisson.ini
+# the extra args keep accidental successes quick and quiet
+cases=$(cat <<'TABLE'
+# ---- command line ----
+-                                | 1 |                                           | 1 | no config file
+-                                | 1 | @CFG@ --frobnicate                        | 1 | --frobnicate
+-                                | 1 | -x @CFG@                                  | 1 | '-x'
+-                                | 1 | @CFG@ @CFG@                               | 1 | two config files
+-                                | 1 | @CFG@ grid.level                          | 1 | grid.level
+-                                | 1 | @CFG@ grid.level=                         | 1 | grid.level
+-                                | 1 | @CFG@ =5                                  | 1 | =5
+-                                | 1 | @CFG@ level=5                             | 1 | level
+-                                | 1 | @CFG@ grid.levle=5                        | 1 | grid.levle&grid.level
+-                                | 1 | @CFG@ nosuch.level=5                      | 1 | nosuch
+-                                | 1 | @CFG@ grid.level=abc                      | 1 | grid.level&abc
+-                                | 1 | @CFG@ solver.rtol=nan                     | 1 | solver.rtol&nan
+-                                | 1 | @CFG@ solver.target=tpu                   | 1 | solver.target&tpu
+-                                | 1 | @BAD@/no_such_config.ini                  | 1 | no_such_config.ini
+-                                | 1 | @BAD@                                     | 1 | tests/data/bad
+# ---- config files ----
+cfg_empty.ini                    | 1 |                                           | 1 | grid.file
+cfg_comments_only.ini            | 1 |                                           | 1 | grid.file
+cfg_binary.ini                   | 1 |                                           | 1 | cfg_binary.ini:1
+cfg_nul_byte.ini                 | 1 |                                           | 1 | cfg_nul_byte.ini:3
+cfg_level_huge.ini               | 1 |                                           | 1 | cfg_level_huge.ini:6&grid.level&99999999999999999999
+cfg_level_negative.ini           | 1 |                                           | 1 | cfg_level_negative.ini:3&grid.level&-3
+cfg_level_absurd.ini             | 1 |                                           | 1 | cfg_level_absurd.ini:3&grid.level&1000
+cfg_level_real.ini               | 1 |                                           | 1 | cfg_level_real.ini:3&grid.level&4.5
+cfg_level_text.ini               | 1 |                                           | 1 | cfg_level_text.ini:3&grid.level&seven
+cfg_level_trailing.ini           | 1 |                                           | 1 | cfg_level_trailing.ini:3&grid.level&5abc
+cfg_level_empty.ini              | 1 |                                           | 1 | cfg_level_empty.ini:3&grid.level
+cfg_rtol_nan.ini                 | 1 |                                           | 1 | cfg_rtol_nan.ini:6&solver.rtol&nan
+cfg_rtol_inf.ini                 | 1 |                                           | 1 | cfg_rtol_inf.ini:6&solver.rtol&inf
+cfg_rtol_overflow.ini            | 1 |                                           | 1 | cfg_rtol_overflow.ini:6&solver.rtol&1e999
+cfg_rtol_negative.ini            | 1 |                                           | 1 | cfg_rtol_negative.ini:6&solver.rtol&-1e-8
+cfg_maxit_zero.ini               | 1 |                                           | 1 | cfg_maxit_zero.ini:6&solver.max_iterations&0
+cfg_divergence_factor_small.ini  | 1 |                                           | 1 | cfg_divergence_factor_small.ini:6&solver.divergence_factor&0.5
+cfg_missing_grid_file.ini        | 1 |                                           | 1 | grid.file
+cfg_missing_grid_section.ini     | 1 |                                           | 1 | grid.file
+cfg_dup_key.ini                  | 1 |                                           | 1 | cfg_dup_key.ini:4&level
+cfg_dup_section_key.ini          | 1 |                                           | 1 | cfg_dup_section_key.ini:9&rtol
+cfg_unknown_key.ini              | 1 |                                           | 1 | cfg_unknown_key.ini:3&levle&level
+cfg_unknown_key_solver.ini       | 1 |                                           | 1 | cfg_unknown_key_solver.ini:6&max_iteration&max_iterations
+cfg_unknown_section.ini          | 1 |                                           | 1 | cfg_unknown_section.ini:5&solvr&solver
+cfg_bad_enum_target.ini          | 1 |                                           | 1 | cfg_bad_enum_target.ini:6&solver.target&tpu
+cfg_bad_enum_solver.ini          | 1 |                                           | 1 | cfg_bad_enum_solver.ini:6&solver.scarc_solver&gmres
+cfg_unterminated_section.ini     | 1 |                                           | 1 | cfg_unterminated_section.ini:1
+cfg_empty_section_name.ini       | 1 |                                           | 1 | cfg_empty_section_name.ini:1
+cfg_no_equals.ini                | 1 |                                           | 1 | cfg_no_equals.ini:3
+cfg_key_outside_section.ini      | 1 |                                           | 1 | cfg_key_outside_section.ini:1&level
+cfg_empty_key.ini                | 1 |                                           | 1 | cfg_empty_key.ini:3
+cfg_overlong_line.ini            | 1 |                                           | 1 | cfg_overlong_line.ini:
+cfg_boundary_bad_center.ini      | 1 |                                           | 1 | cfg_boundary_bad_center.ini:7&boundary.cylinder.center&0.2
+cfg_boundary_radius_zero.ini     | 1 |                                           | 1 | cfg_boundary_radius_zero.ini:8&boundary.cylinder.radius&0
+cfg_boundary_bad_type.ini        | 1 |                                           | 1 | cfg_boundary_bad_type.ini:6&boundary.cylinder.type&ellipse
+cfg_inject_bad.ini               | 1 |                                           | 1 | cfg_inject_bad.ini:6&debug.inject&boom
+cfg_unterminated_quote.ini       | 1 |                                           | 1 | cfg_unterminated_quote.ini:4
+cfg_missing_mesh.ini             | 1 |                                           | 1 | no_such_mesh.feast
+cfg_mesh_is_dir.ini              | 1 |                                           | 1 | tests/data/bad
+cfg_unknown_dirichlet_part.ini   | 1 |                                           | 1 | grid.dirichlet&inflow
+cfg_unknown_dirichlet_part.ini   | 2 |                                           | 1 | grid.dirichlet&inflow
+cfg_max_memory.ini               | 1 |                                           | 3 | grid.level&run.max_memory
+cfg_level_memory_limit.ini       | 1 |                                           | 3 | grid.level = 16
+cfg_problem_stokes.ini           | 1 |                                           | 5 | problem.type&stokes
+# ---- meshes (native) ----
+mesh_bad_part_name.feast         | 1 |                                            | 1 | mesh_bad_part_name.feast:17&wa/ll
+mesh_bad_version.feast           | 1 |                                            | 1 | mesh_bad_version.feast:2&7
+mesh_binary.feast                | 1 |                                            | 1 | mesh_binary.feast:1
+mesh_boundary_edge_missing.feast | 1 |                                            | 1 | mesh_boundary_edge_missing.feast:13&0-3
+mesh_bowtie.feast                | 1 |                                            | 1 | mesh_bowtie.feast:11&quad 0
+mesh_circle_off.feast            | 1 |                                            | 1 | mesh_circle_off.feast:18
+mesh_circle_radius_zero.feast    | 1 |                                            | 1 | mesh_circle_radius_zero.feast:17
+mesh_clockwise.feast             | 1 |                                            | 1 | mesh_clockwise.feast:13&clockwise
+mesh_count_exceeds_file.feast    | 1 |                                            | 1 | mesh_count_exceeds_file.feast:12&9000000
+mesh_count_mismatch.feast        | 1 |                                            | 1 | mesh_count_mismatch.feast:12
+mesh_degenerate.feast            | 1 |                                            | 1 | mesh_degenerate.feast:11&degenerate
+mesh_dup_part_name.feast         | 1 |                                            | 1 | mesh_dup_part_name.feast:21&wall
+mesh_duplicate_vertex.feast      | 1 |                                            | 1 | mesh_duplicate_vertex.feast:6&vertex 6
+mesh_empty.feast                 | 1 |                                            | 1 | mesh_empty.feast:1
+mesh_extra_field.feast           | 1 |                                            | 1 | mesh_extra_field.feast:9
+mesh_huge_coord.feast            | 1 |                                            | 1 | mesh_huge_coord.feast:10
+mesh_huge_count.feast            | 1 |                                            | 1 | mesh_huge_count.feast:4&99999999999999999999
+mesh_inf_coord.feast             | 1 |                                            | 1 | mesh_inf_coord.feast:10&inf
+mesh_long_line.feast             | 1 |                                            | 1 | mesh_long_line.feast:3
+mesh_nan_coord.feast             | 1 |                                            | 1 | mesh_nan_coord.feast:9&nan
+mesh_negative_count.feast        | 1 |                                            | 1 | mesh_negative_count.feast:4
+mesh_no_header.feast             | 1 |                                            | 1 | mesh_no_header.feast:2
+mesh_nonconforming.feast         | 1 |                                            | 1 | mesh_nonconforming.feast:10&conforming
+mesh_nonconvex.feast             | 1 |                                            | 1 | mesh_nonconvex.feast:11&convex
+mesh_one_macro.feast             | 2 |                                            | 1 | 2 MPI ranks&mesh_one_macro.feast&1 macro
+mesh_overlap.feast               | 1 |                                            | 1 | mesh_overlap.feast:15&overlap
+mesh_part_dup_edge.feast         | 1 |                                            | 1 | mesh_part_dup_edge.feast:24
+mesh_part_interior_edge.feast    | 1 |                                            | 1 | mesh_part_interior_edge.feast:25&1-4
+mesh_part_not_edge.feast         | 1 |                                            | 1 | mesh_part_not_edge.feast:24&0-5
+mesh_part_two_parts.feast        | 1 |                                            | 1 | mesh_part_two_parts.feast:25
+mesh_part_unknown_type.feast     | 1 |                                            | 1 | mesh_part_unknown_type.feast:17&spline
+mesh_text_coord.feast            | 1 |                                            | 1 | mesh_text_coord.feast:9&one
+mesh_trailing_garbage.feast      | 1 |                                            | 1 | mesh_trailing_garbage.feast:24&extra
+mesh_truncated_padded.feast      | 1 |                                            | 1 | mesh_truncated_padded.feast:9
+mesh_truncated_parts.feast       | 1 |                                            | 1 | mesh_truncated_parts.feast:17
+mesh_truncated_quads.feast       | 1 |                                            | 1 | mesh_truncated_quads.feast:12
+mesh_truncated_vertices.feast    | 1 |                                            | 1 | mesh_truncated_vertices.feast:4
+mesh_unused_vertex.feast         | 1 |                                            | 1 | mesh_unused_vertex.feast:11&vertex 6
+mesh_vertex_negative.feast       | 1 |                                            | 1 | mesh_vertex_negative.feast:14&-4
+mesh_vertex_oob.feast            | 1 |                                            | 1 | mesh_vertex_oob.feast:14&6
+mesh_vertex_repeated.feast       | 1 |                                            | 1 | mesh_vertex_repeated.feast:14
+# ---- meshes (Gmsh) ----
+msh41_node_oob.msh               | 1 |                                            | 1 | msh41_node_oob.msh:41&60
+msh41_truncated.msh              | 1 |                                            | 1 | msh41_truncated.msh:40
+msh_bad_node_count.msh           | 1 |                                            | 1 | msh_bad_node_count.msh:10
+msh_binary_flag.msh              | 1 |                                            | 1 | msh_binary_flag.msh:2&binary
+msh_binary_garbage.msh           | 1 |                                            | 1 | msh_binary_garbage.msh:1
+msh_boundary_no_part.msh         | 1 |                                            | 1 | msh_boundary_no_part.msh:25
+msh_empty.msh                    | 1 |                                            | 1 | msh_empty.msh:1
+msh_garbage.msh                  | 1 |                                            | 1 | msh_garbage.msh:1
+msh_huge_count.msh               | 1 |                                            | 1 | msh_huge_count.msh:19&99999999999999999999
+msh_nan_coord.msh                | 1 |                                            | 1 | msh_nan_coord.msh:15&nan
+msh_no_end.msh                   | 1 |                                            | 1 | msh_no_end.msh:28
+msh_no_quads.msh                 | 1 |                                            | 1 | msh_no_quads.msh:26&triangle
+msh_node_oob.msh                 | 1 |                                            | 1 | msh_node_oob.msh:27&66
+msh_truncated.msh                | 1 |                                            | 1 | msh_truncated.msh:10
+msh_version3.msh                 | 1 |                                            | 1 | msh_version3.msh:2&3.0
+-                                | 1 | @CFG@ grid.level=2 grid.file=@SRC@/tests/fuzz/corpus/mesh_gmsh/square2_v22.msh boundary.cylinder.type=circle boundary.cylinder.center=0,0 boundary.cylinder.radius=1 | 1 | boundary.cylinder&cylinder
+-                                | 1 | @CFG@ grid.level=2 grid.file=@SRC@/tests/fuzz/corpus/mesh_gmsh/square2_v22.msh boundary.wall.type=circle boundary.wall.center=0,0 boundary.wall.radius=1 | 1 | square2_v22.msh:20&wall
+-                                | 1 | @CFG@ grid.level=2 grid.file=@SRC@/tests/fuzz/corpus/mesh_gmsh/square2_v22.msh boundary.wall.type=circle | 1 | boundary.wall&radius
+TABLE
+)
+
+n=0
+while IFS='|' read -r input np args code expect; do
+  input=$(echo $input) np=$(echo $np) code=$(echo $code) args=$(echo $args)
+  expect=$(echo "$expect" | sed 's/^ *//; s/ *$//')
+  [ -z "$input" ] || [ "${input:0:1}" = "#" ] && continue
+  if [ -n "${FEAST_BAD_ONLY:-}" ] && ! grep -qE -- "$FEAST_BAD_ONLY" <<<"$input|$np|$args|$code|$expect"; then continue; fi
+  n=$((n + 1))
+  args=${args//@BAD@/$BAD}; args=${args//@SRC@/$SRC}; args=${args//@CFG@/$CFG}
+  # shellcheck disable=SC2206
+  argv=($args)
+  case "$input" in
+  -) ;;
+  *.ini) argv=("$BAD/$input" "${argv[@]}") ;;
+  *) argv=("$CFG" grid.file="$BAD/$input" grid.level=2 "${argv[@]}") ;;
+  esac
+  label="$input np=$np ${args//$SRC\//}"
+  if [ "$np" -gt 1 ]; then
+    (cd "$TMP" && timeout 60 "$MPIEXEC" -q --oversubscribe --bind-to none -np "$np" "$FEASTC" "${argv[@]}" output.verbosity=0) >"$TMP/out" 2>"$TMP/err"
+  else
+    (cd "$TMP" && timeout 60 "$FEASTC" "${argv[@]}") >"$TMP/out" 2>"$TMP/err"
+  fi
+  rc=$?
+  lines=$(grep -c '' "$TMP/err") # mpirun -q adds no banner of its own
+  msg=$(grep -m1 '^feastc' "$TMP/err")
+  ok=1 why=""
+  [ "$rc" -eq "$code" ] || { ok=0; why+=" exit $rc (want $code)"; }
+  [ "$rc" -lt 124 ] || { ok=0; why+=" signal/timeout"; }
+  [ "$lines" -eq 1 ] || { ok=0; why+=" $lines stderr lines"; }
+  if grep -qE 'Sanitizer|runtime error:|==[0-9]+==' "$TMP/err"; then ok=0; why+=" sanitizer report"; fi
+  IFS='&' read -ra subs <<<"$expect"
+  for s in "${subs[@]}"; do
+    grep -qF -- "$s" <<<"$msg" || { ok=0; why+=" message lacks '$s'"; }
+  done
+  checks=$((checks + 1))
+  if [ $ok -eq 1 ]; then
+    echo "ok: [$rc] $label: $msg"
+  else
+    fail=$((fail + 1))
+    echo "FAILED: $label:$why"
+    sed 's/^/    stderr: /' "$TMP/err" | head -20
+  fi
+done <<<"$cases"
+echo "$n bad inputs"
+finish

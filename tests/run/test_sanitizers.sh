@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Memory and UB checks: a second build tree with -DFEAST_SANITIZE=ON (ASan + UBSan, no
+# CUDA) in <build>/asan runs the unit and MPI tests (np 1, 2), a small Poisson solve on
+# 1 and 2 ranks, an injected NaN, and every bad-input case (tests/run/test_bad_input.sh)
+# with leak detection on; a third tree (<build>/valgrind, Debug, feastc only) runs one
+# small solve and one bad input under valgrind memcheck. Zero reports are allowed.
+#
+# Leaks: LeakSanitizer stays on (detect_leaks=1) for every run, MPI runs included; the
+# allocations Open MPI / hwloc / libevent make in MPI_Init/MPI_Finalize and never free
+# are suppressed by library name (suppression file written below; fast_unwind_on_malloc=0
+# so that stacks through Open MPI's frame-pointer-less code reach the library), so a
+# leak from feastc's own code is still reported. Valgrind uses Open MPI's suppression
+# file plus leak suppressions for everything allocated under MPI_Init / MPI_Finalize.
+# The solver runs use solver.coarse_max_dofs=100 so that the multigrid (global and
+# local) runs, not only the direct coarse solver.
+. "$(dirname "$0")/lib.sh"
+src=${FEAST_SRC:?}
+root=${FEAST_BIN:-$PWD/bin}/..
+root=$(cd "$root" && pwd)
+asan=$root/asan
+vg=$root/valgrind
+jobs=${FEAST_SANITIZE_JOBS:-2}
+CFG=$src/config/poisson.ini
+T0=$(date +%s)
+stamp() { echo "[$(($(date +%s) - T0)) s] $*"; }
+
+# ---- build (incremental after the first run) ----
+stamp "configure + build $asan"
+{ cmake -S "$src" -B "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFEAST_SANITIZE=ON -DFEAST_ENABLE_CUDA=OFF &&
+  cmake --build "$asan" -j"$jobs"; } >"$TMP/asan_build.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || tail -40 "$TMP/asan_build.log"
+check "ASan/UBSan build (rc $rc)" "$rc == 0"
+[ $rc -eq 0 ] || { finish; exit 1; }
+
+cat >"$TMP/lsan.supp" <<'SUPP'
+# Open MPI and its runtime allocate at MPI_Init/MPI_Finalize and never free
+leak:libmpi.so
+leak:libopen-pal.so
+leak:libopen-rte.so
+leak:libpmix.so
+leak:libhwloc.so
+leak:libevent
+leak:mca_
+leak:libucp.so
+leak:libucs.so
+leak:libfabric.so
+SUPP
+export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:abort_on_error=0:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1
+export LSAN_OPTIONS=suppressions=$TMP/lsan.supp:print_suppressions=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+sanitizer_reports() { grep -cE 'ERROR: (Address|Leak)Sanitizer|runtime error:|SUMMARY: (Address|Leak|UndefinedBehavior)Sanitizer' "$@" 2>/dev/null | awk -F: '{s+=$NF} END {print s+0}'; }
+
+# ---- unit and MPI tests of the sanitized tree (np 1 and 2) ----
+names=()
+for f in "$src"/tests/unit/test_*.c; do [ -e "$f" ] && names+=("$(basename "${f%.c}")"); done
+for f in "$src"/tests/mpi/test_*.c; do [ -e "$f" ] && names+=("$(basename "${f%.c}")_np1" "$(basename "${f%.c}")_np2"); done
+regex="^($(IFS='|'; echo "${names[*]}"))\$"
+stamp "ctest ${#names[@]} unit/MPI tests under ASan/UBSan"
+(cd "$asan" && ctest -R "$regex" -j"$jobs" --output-on-failure --timeout 300) >"$TMP/ctest.log" 2>&1
+rc=$?
+grep -E 'tests passed|Test +#|Failed|\*\*\*' "$TMP/ctest.log" | sed 's/^/    /'
+[ $rc -eq 0 ] || grep -E -B2 -A25 'ERROR: |runtime error:' "$TMP/ctest.log" | head -80
+check "unit + MPI tests pass under ASan/UBSan (rc $rc)" "$rc == 0"
+check "no sanitizer report in the unit/MPI tests" "$(sanitizer_reports "$TMP/ctest.log") == 0"
+
+# ---- feastc runs ----
+SFEASTC=$asan/bin/feastc
+srun() { # srun NP LABEL ARGS...: run the sanitized feastc, rc in $rc, all output in $TMP/s.log
+  local np=$1 label=$2; shift 2
+  if [ "$np" -gt 1 ]; then
+    (cd "$TMP" && timeout 300 "$MPIEXEC" --oversubscribe --bind-to none -np "$np" "$SFEASTC" "$@") >"$TMP/s.log" 2>&1
+  else
+    (cd "$TMP" && timeout 300 "$SFEASTC" "$@") >"$TMP/s.log" 2>&1
+  fi
+  rc=$?
+  stamp "$label: exit $rc, $(sanitizer_reports "$TMP/s.log") sanitizer reports"
+  [ "$(sanitizer_reports "$TMP/s.log")" -eq 0 ] || head -60 "$TMP/s.log"
+}
+for np in 1 2; do
+  srun $np "poisson L4 np=$np" "$CFG" grid.level=4 solver.coarse_max_dofs=100 output.summary="$TMP/s.json" output.vtk="$TMP/p" \
+    output.matrix_market="$TMP/A.mtx"
+  check "ASan poisson L4 np=$np: exit 0 (got $rc)" "$rc == 0"
+  check "ASan poisson L4 np=$np: converged" "'$(json converged "$TMP/s.json")' == 'true'"
+  check "ASan poisson L4 np=$np: no sanitizer report" "$(sanitizer_reports "$TMP/s.log") == 0"
+done
+for solver in cg bicgstab; do
+  srun 2 "poisson L4 np=2 $solver single" "$CFG" grid.level=4 solver.coarse_max_dofs=100 solver.scarc_solver=$solver solver.local_precision=single
+  check "ASan poisson L4 np=2 $solver single: exit 0 (got $rc), no report" "$rc == 0 and $(sanitizer_reports "$TMP/s.log") == 0"
+done
+srun 1 "poisson L3 nan injected" "$CFG" grid.level=3 solver.coarse_max_dofs=100 debug.inject=nan output.summary="$TMP/s.json"
+check "ASan nan injection: exit 2 (got $rc), no report" "$rc == 2 and $(sanitizer_reports "$TMP/s.log") == 0"
+srun 2 "poisson L3 fail injected on rank 1" "$CFG" grid.level=3 solver.coarse_max_dofs=100 debug.inject=fail debug.inject_rank=1
+check "ASan fail injection np=2: non-zero exit (got $rc), no report" "$rc != 0 and $rc < 124 and $(sanitizer_reports "$TMP/s.log") == 0"
+srun 1 "dry run L12" "$CFG" --dry-run grid.level=12
+check "ASan dry run L12: exit 0 (got $rc), no report" "$rc == 0 and $(sanitizer_reports "$TMP/s.log") == 0"
+
+# ---- every bad input under ASan/UBSan (the script fails on any sanitizer line); leak
+# checking with full stacks costs ~2 s per MPI start, so the whole table runs with
+# detect_leaks=0 and a representative subset (each exit code and each reader, errors
+# before and after the input phase, 2 ranks) runs again with leak checking. The readers'
+# error paths are leak-checked input by input by the fuzzers (test_fuzz.sh).
+stamp "bad inputs under ASan/UBSan (no leak check)"
+ASAN_OPTIONS=${ASAN_OPTIONS/detect_leaks=1:fast_unwind_on_malloc=0/detect_leaks=0} FEASTC=$SFEASTC \
+  bash "$src/tests/run/test_bad_input.sh" >"$TMP/bad.log" 2>&1
+rc=$?
+grep -E '^FAILED|bad inputs|passed' "$TMP/bad.log" | sed 's/^/    /'
+check "bad inputs under ASan/UBSan (rc $rc)" "$rc == 0"
+stamp "bad inputs subset under ASan/UBSan + LeakSanitizer"
+subset='^(cfg_unknown_key.ini|cfg_level_huge.ini|cfg_missing_mesh.ini|cfg_unknown_dirichlet_part.ini\|1|cfg_max_memory.ini|cfg_problem_stokes.ini|mesh_nonconforming.feast|mesh_truncated_padded.feast|msh_no_quads.msh|msh41_node_oob.msh|mesh_one_macro.feast)\||--frobnicate|grid.levle'
+FEAST_BAD_ONLY=$subset FEASTC=$SFEASTC bash "$src/tests/run/test_bad_input.sh" >"$TMP/bad_leaks.log" 2>&1
+rc=$?
+grep -E '^FAILED|bad inputs|passed' "$TMP/bad_leaks.log" | sed 's/^/    /'
+check "bad inputs subset with leak checking (rc $rc, $(grep -c '^ok' "$TMP/bad_leaks.log") cases)" "$rc == 0 and $(grep -c '^ok' "$TMP/bad_leaks.log") >= 12"
+
+# ---- valgrind memcheck on the plain (uninstrumented, no -march=native) build ----
+if command -v valgrind >/dev/null; then
+  stamp "configure + build $vg (Debug, feastc only)"
+  { cmake -S "$src" -B "$vg" -DCMAKE_BUILD_TYPE=Debug -DFEAST_ENABLE_CUDA=OFF -DBUILD_TESTING=OFF &&
+    cmake --build "$vg" -j"$jobs" --target feastc; } >"$TMP/vg_build.log" 2>&1
+  rc=$?
+  [ $rc -eq 0 ] || tail -30 "$TMP/vg_build.log"
+  check "valgrind build (rc $rc)" "$rc == 0"
+  cat >"$TMP/vg.supp" <<'SUPP'
+{
+   openmpi_init_leaks
+   Memcheck:Leak
+   ...
+   fun:ompi_mpi_init
+}
+{
+   openmpi_finalize_leaks
+   Memcheck:Leak
+   ...
+   fun:ompi_mpi_finalize
+}
+SUPP
+  vgopts=(--error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite
+          --track-origins=yes --num-callers=50 --suppressions=/usr/share/openmpi/openmpi-valgrind.supp
+          --suppressions="$TMP/vg.supp")
+  unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
+  for spec in "ok|0|$CFG grid.level=4 solver.coarse_max_dofs=100 output.summary=$TMP/vg.json" \
+              "bad|1|$src/tests/data/bad/cfg_unknown_key.ini"; do
+    IFS='|' read -r label want args <<<"$spec"
+    # shellcheck disable=SC2086
+    (cd "$TMP" && timeout 300 valgrind "${vgopts[@]}" "$vg/bin/feastc" $args) >"$TMP/vg.log" 2>&1
+    rc=$?
+    errs=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) errors.*/\1/p' "$TMP/vg.log" | tail -1)
+    stamp "valgrind $label: exit $rc, ${errs:-?} errors"
+    [ "$rc" -eq "$want" ] || grep -E '==[0-9]+==' "$TMP/vg.log" | head -60
+    check "valgrind memcheck $label run: exit $want (got $rc), 0 errors (got ${errs:-?})" "$rc == $want and '${errs:-x}' == '0'"
+  done
+else
+  check "valgrind installed (tools/deps.sh)" "False"
+fi
+stamp "done"
+finish
