@@ -12,59 +12,43 @@
 
 typedef struct {
   int N;
-  REAL *band[FEAST_NBANDS];    /* one allocation */
+  REAL *band[FEAST_NBANDS];
   REAL *x, *b, *r, *p, *q;     /* padded grid vectors */
+  REAL *sol, *d0;              /* finest level: accumulated correction, the defect */
   const unsigned char *fixed;
+  void *mem;                   /* one coloured block: the 9 bands and the 7 vectors */
 } LVL;
 
 typedef struct {
   int L, lc, nmacros;
   FeastLocalMGParams prm;
-  LVL *lv;     /* macro-major: lv[m * (L + 1) + l] */
-  REAL **sol;  /* per macro: accumulated correction on level L */
-  REAL **d0;   /* per macro: the defect on level L */
+  LVL *lv; /* macro-major: lv[m * (L + 1) + l] */
 } MG;
 
-static int CAT(alloc_vec, SUF)(int N, REAL **v) {
-  return sizeof(REAL) == sizeof(double) ? feast_grid_alloc(N, (double **)v) : feast_grid_alloc_f(N, (float **)v);
-}
-static void CAT(free_vec, SUF)(int N, REAL **v) {
-  if (sizeof(REAL) == sizeof(double)) feast_grid_free(N, (double **)v);
-  else feast_grid_free_f(N, (float **)v);
-}
-
+/* bands and vectors of one level in one block, each array on its own 256-byte colour
+ * modulo 4 KiB (feast_alloc_coloured): 16 streams, no two in the same L1 sets */
 static int CAT(level_setup, SUF)(LVL *v, const FeastBand9 *A, const unsigned char *fixed) {
-  const long n = (long)A->N * A->N;
+  const long n = (long)A->N * A->N, pad = FEAST_PAD(A->N);
+  REAL **vecs[] = {&v->x, &v->b, &v->r, &v->p, &v->q, &v->sol, &v->d0};
+  enum { NVEC = sizeof vecs / sizeof vecs[0] };
+  char *arr[FEAST_NBANDS + NVEC];
   v->N = A->N;
   v->fixed = fixed;
-  REAL *all;
-  FEAST_CALL(FEAST_ALLOC(n * FEAST_NBANDS, &all));
+  FEAST_CALL(feast_alloc_coloured(FEAST_NBANDS + NVEC, (size_t)(n + 2 * pad), sizeof(REAL), (size_t)pad, 0, arr,
+                                  &v->mem));
   for (int k = 0; k < FEAST_NBANDS; k++) {
-    v->band[k] = all + k * n;
+    v->band[k] = (REAL *)(void *)arr[k];
     for (long i = 0; i < n; i++) v->band[k][i] = (REAL)A->band[k][i];
   }
-  REAL **vecs[] = {&v->x, &v->b, &v->r, &v->p, &v->q};
-  for (int i = 0; i < 5; i++) FEAST_CALL(CAT(alloc_vec, SUF)(v->N, vecs[i]));
+  for (int i = 0; i < NVEC; i++) *vecs[i] = (REAL *)(void *)arr[FEAST_NBANDS + i];
   return 0;
-}
-
-static void CAT(level_free, SUF)(LVL *v) {
-  free(v->band[0]);
-  REAL **vecs[] = {&v->x, &v->b, &v->r, &v->p, &v->q};
-  for (int i = 0; i < 5; i++) CAT(free_vec, SUF)(v->N, vecs[i]);
 }
 
 static void CAT(mg_destroy, SUF)(void **data) {
   MG *mg = *data;
   if (!mg) return;
-  for (int m = 0; m < mg->nmacros; m++) {
-    for (int l = 0; mg->lv && l <= mg->L; l++) CAT(level_free, SUF)(&mg->lv[m * (mg->L + 1) + l]);
-    if (mg->sol) CAT(free_vec, SUF)(feast_level_n(mg->L), &mg->sol[m]);
-    if (mg->d0) CAT(free_vec, SUF)(feast_level_n(mg->L), &mg->d0[m]);
-  }
+  for (long i = 0; mg->lv && i < (long)mg->nmacros * (mg->L + 1); i++) free(mg->lv[i].mem);
   free(mg->lv);
-  free(mg->sol);
-  free(mg->d0);
   feast_free(data);
 }
 
@@ -78,39 +62,53 @@ static int CAT(mg_setup, SUF)(void **data, int nmacros, const FeastLocalProblem 
   mg->lc = feast_local_coarse_level(mg->L, prm->coarse_max_dofs);
   mg->prm = *prm;
   FEAST_CALL(FEAST_ALLOC((long)nmacros * (mg->L + 1) + 1, &mg->lv));
-  FEAST_CALL(FEAST_ALLOC(nmacros + 1, &mg->sol));
-  FEAST_CALL(FEAST_ALLOC(nmacros + 1, &mg->d0));
-  for (int m = 0; m < nmacros; m++) {
+  for (int m = 0; m < nmacros; m++)
     for (int l = mg->lc; l <= mg->L; l++)
       FEAST_CALL(CAT(level_setup, SUF)(&mg->lv[m * (mg->L + 1) + l], &pr[m].A[l], pr[m].fixed[l]));
-    FEAST_CALL(CAT(alloc_vec, SUF)(feast_level_n(mg->L), &mg->sol[m]));
-    FEAST_CALL(CAT(alloc_vec, SUF)(feast_level_n(mg->L), &mg->d0[m]));
-  }
   return 0;
 }
 
-/* r <- b - A x */
-static void CAT(defect, SUF)(const LVL *v, const REAL *b, const REAL *x, REAL *r) {
+/* the band pointers of a level in a local array: stores through a restrict output can
+ * not change them, so the sweeps below vectorise */
+static void CAT(bands_of, SUF)(const LVL *v, const REAL *band[FEAST_NBANDS]) {
+  for (int k = 0; k < FEAST_NBANDS; k++) band[k] = v->band[k];
+}
+
+/* r <- b - A x; returns ||r||^2 accumulated in double */
+static double CAT(defect, SUF)(const LVL *v, const REAL *restrict b, const REAL *restrict x, REAL *restrict r) {
   const long N = v->N, n = N * N;
-  const REAL *const *band = (const REAL *const *)v->band;
-  for (long i = 0; i < n; i++) r[i] = b[i] - ROW(band, x, i, N);
+  const REAL *band[FEAST_NBANDS];
+  CAT(bands_of, SUF)(v, band);
+  double rr = 0;
+  FEAST_IVDEP
+  for (long i = 0; i < n; i++) {
+    r[i] = b[i] - ROW(band, x, i, N);
+    rr += (double)r[i] * r[i];
+  }
+  return rr;
 }
 
-/* sqrt(sum r_i^2), accumulated in double */
-static double CAT(norm, SUF)(const REAL *r, long n) {
-  double s = 0;
-  for (long i = 0; i < n; i++) s += (double)r[i] * r[i];
-  return sqrt(s);
-}
-
-/* one damped Jacobi sweep x <- x + omega D^-1 (b - A x), through r */
+/* one damped Jacobi sweep r <- x + omega D^-1 (b - A x), then swap x and r */
 static void CAT(jacobi, SUF)(LVL *v, REAL omega) {
   const long N = v->N, n = N * N;
-  const REAL *const *band = (const REAL *const *)v->band;
-  for (long i = 0; i < n; i++) v->r[i] = JACOBI(band, v->b, v->x, i, N, omega);
-  REAL *t = v->x;
-  v->x = v->r;
-  v->r = t;
+  const REAL *band[FEAST_NBANDS];
+  CAT(bands_of, SUF)(v, band);
+  const REAL *restrict x = v->x, *restrict b = v->b;
+  REAL *restrict r = v->r;
+  FEAST_IVDEP
+  for (long i = 0; i < n; i++) r[i] = JACOBI(band, b, x, i, N, omega);
+  v->r = v->x;
+  v->x = r;
+}
+
+/* the first damped Jacobi sweep from x = 0: x <- omega D^-1 b, what the full sweep gives
+ * (A 0 = 0 exactly) without reading the off-diagonal bands */
+static void CAT(jacobi_from_zero, SUF)(LVL *v, REAL omega) {
+  const long n = (long)v->N * v->N;
+  const REAL *restrict diag = v->band[FEAST_BAND_DIAG], *restrict b = v->b;
+  REAL *restrict x = v->x;
+  FEAST_IVDEP
+  for (long i = 0; i < n; i++) x[i] = omega * b[i] / diag[i];
 }
 
 /* CG on the coarsest level: x <- approx A^-1 b to coarse_rtol */
@@ -155,9 +153,10 @@ static void CAT(vcycle, SUF)(const MG *mg, LVL *lv, int l) {
   LVL *c = &lv[l - 1];
   const long n = (long)v->N * v->N;
   const REAL omega = (REAL)mg->prm.jacobi_damping;
-  for (long i = 0; i < n; i++) v->x[i] = 0;
-  for (int k = 0; k < mg->prm.pre_smooth; k++) CAT(jacobi, SUF)(v, omega);
-  CAT(defect, SUF)(v, v->b, v->x, v->r);
+  if (mg->prm.pre_smooth > 0) CAT(jacobi_from_zero, SUF)(v, omega);
+  else memset(v->x, 0, sizeof(REAL) * n);
+  for (int k = 1; k < mg->prm.pre_smooth; k++) CAT(jacobi, SUF)(v, omega);
+  (void)CAT(defect, SUF)(v, v->b, v->x, v->r);
   for (int J = 0; J < c->N; J++)
     for (int I = 0; I < c->N; I++) {
       long k = (long)J * c->N + I;
@@ -176,20 +175,21 @@ static void CAT(vcycle, SUF)(const MG *mg, LVL *lv, int l) {
 static int CAT(solve_macro, SUF)(const MG *mg, int m, const double *d, double *c, int *hit, int *bad) {
   LVL *lv = &mg->lv[m * (mg->L + 1)], *v = &lv[mg->L];
   const long n = (long)v->N * v->N;
-  REAL *sol = mg->sol[m], *d0 = mg->d0[m];
+  REAL *sol = v->sol, *d0 = v->d0;
+  double rr = 0;
   for (long i = 0; i < n; i++) {
     d0[i] = v->fixed[i] ? (REAL)0 : (REAL)d[i];
     v->b[i] = d0[i];
     sol[i] = 0;
+    rr += (double)d0[i] * d0[i];
   }
-  const double r0 = CAT(norm, SUF)(d0, n);
+  const double r0 = sqrt(rr);
   double r = r0;
   int cycles = 0;
   while (r > mg->prm.rtol * r0 && isfinite(r) && cycles < mg->prm.max_cycles) {
     CAT(vcycle, SUF)(mg, lv, mg->L);
     for (long i = 0; i < n; i++) sol[i] += v->x[i];
-    CAT(defect, SUF)(v, d0, sol, v->b);
-    r = CAT(norm, SUF)(v->b, n);
+    r = sqrt(CAT(defect, SUF)(v, d0, sol, v->b));
     cycles++;
   }
   *hit = r > mg->prm.rtol * r0 && isfinite(r);

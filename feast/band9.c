@@ -3,15 +3,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+int feast_alloc_coloured(int count, size_t len, size_t size, size_t lead, int colour0, char **arrays,
+                         void **block) {
+  enum { PAGE = 4096, COLOUR = 256 };
+  FEAST_CHECK(count >= 1 && colour0 >= 0 && colour0 + count <= PAGE / COLOUR && lead <= len, FEAST_ERR_ARG,
+              "coloured allocation: %d arrays from colour %d", count, colour0);
+  const size_t bytes = len * size, stride = (bytes + PAGE - 1) / PAGE * PAGE + COLOUR;
+  const size_t off0 = (size_t)((colour0 * COLOUR - (long)(lead * size % PAGE)) % PAGE + PAGE) % PAGE;
+  const size_t total = (off0 + (size_t)count * stride + PAGE - 1) / PAGE * PAGE;
+  char *base = aligned_alloc(PAGE, total);
+  FEAST_CHECK(base, FEAST_ERR_MEM, "out of memory (%.3g MB)", (double)total / 1e6);
+  memset(base, 0, total);
+  for (int i = 0; i < count; i++) arrays[i] = base + off0 + (size_t)i * stride + lead * size;
+  *block = base;
+  return 0;
+}
+
 int feast_band9_create(int N, FeastBand9 *A) {
   memset(A, 0, sizeof *A);
   FEAST_CHECK(N >= 2, FEAST_ERR_ARG, "band matrix needs N >= 2, got %d", N);
-  size_t n = (size_t)N * N;
-  double *all;
-  FEAST_CALL(FEAST_ALLOC(n * FEAST_NBANDS, &all));
+  char *bands[FEAST_NBANDS];
+  void *block;
+  FEAST_CALL(feast_alloc_coloured(FEAST_NBANDS, (size_t)N * N, sizeof(double), 0, 0, bands, &block));
   A->N = N;
-  for (int k = 0; k < FEAST_NBANDS; k++) A->band[k] = all + k * n;
-  return 0;
+  for (int k = 0; k < FEAST_NBANDS; k++) A->band[k] = (double *)(void *)bands[k];
+  return 0; /* band[0] == block (colour 0, lead 0) */
 }
 
 void feast_band9_destroy(FeastBand9 *A) {
@@ -21,7 +37,8 @@ void feast_band9_destroy(FeastBand9 *A) {
 
 int feast_band9_copy(const FeastBand9 *src, FeastBand9 *dst) {
   FEAST_CALL(feast_band9_create(src->N, dst));
-  memcpy(dst->band[0], src->band[0], sizeof(double) * FEAST_NBANDS * src->N * src->N);
+  for (int k = 0; k < FEAST_NBANDS; k++)
+    memcpy(dst->band[k], src->band[k], sizeof(double) * src->N * src->N);
   return 0;
 }
 

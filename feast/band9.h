@@ -17,8 +17,17 @@ static inline int feast_band_index(int dx, int dy) { return (dy + 1) * 3 + (dx +
 
 typedef struct {
   int N;                      /* nodes per side, N = 2^L + 1 */
-  double *band[FEAST_NBANDS]; /* each N*N values (one allocation) */
+  double *band[FEAST_NBANDS]; /* each N*N values (one allocation, see feast_alloc_coloured) */
 } FeastBand9;
+
+/* count arrays of len elements of size bytes in one zeroed, page-aligned block: element
+ * lead of array i lies at byte 256 (colour0 + i) modulo 4 KiB. With N = 2^L + 1 plain
+ * back-to-back arrays of N*N values all start 8 bytes apart modulo 4 KiB, so the 12+
+ * streams of a band sweep compete for a few L1 sets and alias in the load/store unit
+ * (measured: half the bandwidth at L = 8, bench/bench_band9). colour0 + count <= 16.
+ * arrays[i] points at element 0 of array i; *block is what to free(). */
+int feast_alloc_coloured(int count, size_t len, size_t size, size_t lead, int colour0, char **arrays,
+                         void **block);
 
 int feast_band9_create(int N, FeastBand9 *A); /* zeroed */
 void feast_band9_destroy(FeastBand9 *A);

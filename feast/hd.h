@@ -7,4 +7,15 @@
 #else
 #define FEAST_HD static inline
 #endif
+
+/* FEAST_IVDEP before a loop over grid points: its iterations are independent (every
+ * output is a restrict pointer no input aliases), so the compiler may vectorise it
+ * without run-time overlap checks */
+#if defined(__clang__)
+#define FEAST_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define FEAST_IVDEP _Pragma("GCC ivdep")
+#else
+#define FEAST_IVDEP
+#endif
 #endif

@@ -243,12 +243,18 @@ static int smoother_step(Scarc *s, int l, double *alpha) {
   return 0;
 }
 
-/* one additive Schwarz step: d = b - A x; c_m = local MG(d_m) on every macro;
- * c = sum_m weight * c_m (average at shared nodes); x += damping * c */
-static int smooth(Scarc *s, int l, const FeastVec *b, FeastVec *x) {
+/* one additive Schwarz step: d = b - A x (b when x is zero); c_m = local MG(d_m) on every
+ * macro; c = sum_m weight * c_m (average at shared nodes); x += alpha c. Leaves d (the
+ * defect before the step) and q = A c consistent, so the caller gets the new defect
+ * d - alpha q without another matvec. */
+static int smooth(Scarc *s, int l, const FeastVec *b, FeastVec *x, int x_zero, double *alpha) {
   ScarcLevel *lv = &s->lv[l];
-  FEAST_CALL(matvec_level(s, l, x, lv->d));
-  feast_vec_aypx(-1.0, b, lv->d);
+  if (x_zero) {
+    feast_vec_copy(b, lv->d);
+  } else {
+    FEAST_CALL(matvec_level(s, l, x, lv->d));
+    feast_vec_aypx(-1.0, b, lv->d);
+  }
   feast_vec_zero_fixed(lv->d, 0);
   FeastLocalMGStats st;
   feast_timer_start(FEAST_T_LOCAL_MG);
@@ -269,36 +275,51 @@ static int smooth(Scarc *s, int l, const FeastVec *b, FeastVec *x) {
     for (long i = 0; i < n; i++) c[i] *= w[i];
   }
   FEAST_CALL(feast_vec_sum(lv->c));
-  double alpha;
-  FEAST_CALL(smoother_step(s, l, &alpha));
-  feast_vec_axpy(alpha, lv->c, x);
+  FEAST_CALL(smoother_step(s, l, alpha));
+  feast_vec_axpy(*alpha, lv->c, x);
   return 0;
 }
 
-/* V cycle on level l for A x = b, x given */
-static int vcycle(Scarc *s, int l, const FeastVec *b, FeastVec *x) {
+/* lv->d <- the partial defect b - A x, for the restriction. After a smoothing step it is
+ * d - alpha q (consistent; zero at Dirichlet nodes, which restrict only to coarse
+ * Dirichlet nodes), kept by the owner of each shared node. */
+static int restriction_defect(Scarc *s, int l, const FeastVec *b, const FeastVec *x, int smoothed,
+                              double alpha) {
+  ScarcLevel *lv = &s->lv[l];
+  if (smoothed) {
+    feast_vec_axpy(-alpha, lv->q, lv->d);
+  } else {
+    matvec_partial(lv, x, lv->d);
+    feast_vec_copy(b, lv->c);
+    feast_vec_to_partial(lv->c);
+    feast_vec_aypx(-1.0, lv->c, lv->d);
+    FEAST_CALL(feast_vec_sum(lv->d));
+  }
+  feast_vec_to_partial(lv->d);
+  return 0;
+}
+
+/* V cycle on level l for A x = b (b consistent); x_zero: x is zero on entry */
+static int vcycle(Scarc *s, int l, const FeastVec *b, FeastVec *x, int x_zero) {
   if (l == s->coarse) return scarc_coarse_solve(s->coarse_solver, b->v, x->v);
   ScarcLevel *lv = &s->lv[l], *lc = &s->lv[l - 1];
-  for (int k = 0; k < s->p.pre_smooth; k++) FEAST_CALL(smooth(s, l, b, x));
-  /* partial defect d = b_partial - (A x)_partial, restricted macro by macro */
-  matvec_partial(lv, x, lv->d);
-  feast_vec_copy(b, lv->c);
-  feast_vec_to_partial(lv->c);
-  feast_vec_aypx(-1.0, lv->c, lv->d);
+  double alpha = 0;
+  for (int k = 0; k < s->p.pre_smooth; k++) FEAST_CALL(smooth(s, l, b, x, x_zero && k == 0, &alpha));
+  FEAST_CALL(restriction_defect(s, l, b, x, s->p.pre_smooth > 0, alpha));
   for (int li = 0; li < s->dom->nlocal; li++)
     feast_grid_restrict(lv->x->N, lv->d->v[li], lc->b->v[li]);
   FEAST_CALL(feast_vec_sum(lc->b));
   feast_vec_zero_fixed(lc->b, 0);
   feast_vec_zero(lc->x);
-  FEAST_CALL(vcycle(s, l - 1, lc->b, lc->x));
+  FEAST_CALL(vcycle(s, l - 1, lc->b, lc->x, 1));
   for (int li = 0; li < s->dom->nlocal; li++)
     feast_grid_prolongate(lc->x->N, lc->x->v[li], lv->c->v[li]);
   feast_vec_axpy(1.0, lv->c, x);
-  for (int k = 0; k < s->p.post_smooth; k++) FEAST_CALL(smooth(s, l, b, x));
+  for (int k = 0; k < s->p.post_smooth; k++) FEAST_CALL(smooth(s, l, b, x, 0, &alpha));
   return 0;
 }
 
 int scarc_precondition(Scarc *s, const FeastVec *b, FeastVec *x) {
   feast_vec_zero(x);
-  return vcycle(s, s->finest, b, x);
+  return vcycle(s, s->finest, b, x, 1);
 }

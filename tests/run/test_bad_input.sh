@@ -162,9 +162,9 @@ while IFS='|' read -r input np args code expect; do
   esac
   label="$input np=$np ${args//$SRC\//}"
   if [ "$np" -gt 1 ]; then
-    (cd "$TMP" && timeout 60 "$MPIEXEC" -q --oversubscribe --bind-to none -np "$np" "$FEASTC" "${argv[@]}" output.verbosity=0) >"$TMP/out" 2>"$TMP/err"
+    (cd "$TMP" && timeout 60 "$MPIEXEC" -q --oversubscribe --bind-to none -np "$np" "$FEASTC" "${argv[@]}" output.verbosity=0) </dev/null >"$TMP/out" 2>"$TMP/err"
   else
-    (cd "$TMP" && timeout 60 "$FEASTC" "${argv[@]}") >"$TMP/out" 2>"$TMP/err"
+    (cd "$TMP" && timeout 60 "$FEASTC" "${argv[@]}") </dev/null >"$TMP/out" 2>"$TMP/err"
   fi
   rc=$?
   lines=$(grep -c '' "$TMP/err") # mpirun -q adds no banner of its own
@@ -188,4 +188,6 @@ while IFS='|' read -r input np args code expect; do
   fi
 done <<<"$cases"
 echo "$n bad inputs"
+# mpirun forwards stdin to rank 0: every run reads /dev/null, or it would eat the table
+[ -n "${FEAST_BAD_ONLY:-}" ] || check "all $(grep -cvE '^#|^$' <<<"$cases") table rows ran" "$n == $(grep -cvE '^#|^$' <<<"$cases")"
 finish

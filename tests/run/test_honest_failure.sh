@@ -19,10 +19,10 @@ run() {
   local t0=$(date +%s.%N)
   if [ "$np" -gt 1 ]; then
     (cd "$TMP" && timeout 120 "$MPIEXEC" -q --oversubscribe --bind-to none -np "$np" "$FEASTC" "$CFG" solver.coarse_max_dofs=100 "$@" \
-      output.summary="$TMP/last.json" output.verbosity=0) >"$TMP/out" 2>"$TMP/err"
+      output.summary="$TMP/last.json" output.verbosity=0) </dev/null >"$TMP/out" 2>"$TMP/err"
   else
     (cd "$TMP" && timeout 120 "$FEASTC" "$CFG" solver.coarse_max_dofs=100 "$@" output.summary="$TMP/last.json" output.verbosity=0) \
-      >"$TMP/out" 2>"$TMP/err"
+      </dev/null >"$TMP/out" 2>"$TMP/err"
   fi
   rc=$?
   secs=$("$PY" -c "import time; print(f'{time.time() - $t0:.1f}')")

@@ -12,7 +12,7 @@ for spec in "2 1 mg" "2 0 mg" "2 1 cg" "4 3 bicgstab" "4 2 mg"; do
   t0=$(date +%s)
   (cd "$TMP" && timeout 60 "$MPIEXEC" --oversubscribe --bind-to none -np "$np" "$FEASTC" "$CFG" grid.level=4 solver.coarse_max_dofs=100 \
     solver.scarc_solver=$solver debug.inject=fail debug.inject_rank=$rank output.verbosity=0 \
-    output.summary="$TMP/fail.json") >"$TMP/out" 2>"$TMP/err"
+    output.summary="$TMP/fail.json") </dev/null >"$TMP/out" 2>"$TMP/err"
   rc=$?
   secs=$(($(date +%s) - t0))
   echo "--- $label: exit $rc in $secs s; stderr:"
@@ -29,7 +29,7 @@ done
 
 # the same hook on 1 rank (no MPI_Abort path): runtime failure = exit 4, one line
 (cd "$TMP" && timeout 60 "$FEASTC" "$CFG" grid.level=3 solver.coarse_max_dofs=100 debug.inject=fail debug.inject_rank=0 output.verbosity=0) \
-  >"$TMP/out" 2>"$TMP/err"
+  </dev/null >"$TMP/out" 2>"$TMP/err"
 rc=$?
 echo "--- np=1 fail: exit $rc; stderr:"; sed 's/^/    /' "$TMP/err"
 check "np=1 fail: exit status 4 runtime failure (got $rc)" "$rc == 4"
