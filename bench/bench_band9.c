@@ -166,11 +166,14 @@ static int layout_plain(Layout *y, int N) {
   }
   y->mem[0] = all;
   y->mem[1] = allf;
+  const long pad = FEAST_PAD(N), len = n + 2 * pad;
   double **v[] = {&y->x, &y->b, &y->y};
   float **vf[] = {&y->xf, &y->bfv, &y->yf};
-  for (int i = 0; i < 3; i++) {
-    FEAST_CALL(feast_grid_alloc(N, v[i]));
-    FEAST_CALL(feast_grid_alloc_f(N, vf[i]));
+  for (int i = 0; i < 3; i++) { /* padded, value 0 at pad */
+    FEAST_CALL(FEAST_ALLOC(len, v[i]));
+    FEAST_CALL(FEAST_ALLOC(len, vf[i]));
+    *v[i] += pad;
+    *vf[i] += pad;
   }
   return 0;
 }
@@ -207,15 +210,20 @@ static void layout_fill(Layout *y, int N) {
 }
 
 static void layout_free(Layout *y, int N, int coloured_layout) {
+  if (coloured_layout) {
+    feast_free_coloured(y->mem[0]);
+    feast_free_coloured(y->mem[1]);
+    return;
+  }
   free(y->mem[0]);
   free(y->mem[1]);
-  if (coloured_layout) return;
-  feast_grid_free(N, &y->x);
-  feast_grid_free(N, &y->b);
-  feast_grid_free(N, &y->y);
-  feast_grid_free_f(N, &y->xf);
-  feast_grid_free_f(N, &y->bfv);
-  feast_grid_free_f(N, &y->yf);
+  const long pad = FEAST_PAD(N);
+  double *v[] = {y->x, y->b, y->y};
+  float *vf[] = {y->xf, y->bfv, y->yf};
+  for (int i = 0; i < 3; i++) {
+    free(v[i] - pad);
+    free(vf[i] - pad);
+  }
 }
 
 static int bench_setup(Bench *B, int L) {

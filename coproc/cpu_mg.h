@@ -47,7 +47,7 @@ static int CAT(level_setup, SUF)(LVL *v, const FeastBand9 *A, const unsigned cha
 static void CAT(mg_destroy, SUF)(void **data) {
   MG *mg = *data;
   if (!mg) return;
-  for (long i = 0; mg->lv && i < (long)mg->nmacros * (mg->L + 1); i++) free(mg->lv[i].mem);
+  for (long i = 0; mg->lv && i < (long)mg->nmacros * (mg->L + 1); i++) feast_free_coloured(mg->lv[i].mem);
   free(mg->lv);
   feast_free(data);
 }

@@ -1,19 +1,38 @@
 #include "feast/band9.h"
 #include "feast/error.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+enum { PAGE = 4096, COLOUR = 256 };
+
+/* bytes of zeroed memory from a page boundary. calloc, not aligned_alloc + memset: fresh
+ * pages from the kernel are zero already, and pages a run never touches (unused work
+ * vectors) cost nothing. The calloc pointer is kept just below the returned base. */
+static char *page_calloc(size_t bytes) {
+  char *p = calloc(bytes + PAGE, 1);
+  if (!p) return NULL;
+  char *base = (char *)(((uintptr_t)p + PAGE) & ~(uintptr_t)(PAGE - 1));
+  memcpy(base - sizeof p, &p, sizeof p);
+  return base;
+}
+
+void feast_free_coloured(void *block) {
+  if (!block) return;
+  char *p;
+  memcpy(&p, (char *)block - sizeof p, sizeof p);
+  free(p);
+}
+
 int feast_alloc_coloured(int count, size_t len, size_t size, size_t lead, int colour0, char **arrays,
                          void **block) {
-  enum { PAGE = 4096, COLOUR = 256 };
   FEAST_CHECK(count >= 1 && colour0 >= 0 && colour0 + count <= PAGE / COLOUR && lead <= len, FEAST_ERR_ARG,
               "coloured allocation: %d arrays from colour %d", count, colour0);
   const size_t bytes = len * size, stride = (bytes + PAGE - 1) / PAGE * PAGE + COLOUR;
   const size_t off0 = (size_t)((colour0 * COLOUR - (long)(lead * size % PAGE)) % PAGE + PAGE) % PAGE;
-  const size_t total = (off0 + (size_t)count * stride + PAGE - 1) / PAGE * PAGE;
-  char *base = aligned_alloc(PAGE, total);
+  const size_t total = off0 + (size_t)count * stride;
+  char *base = page_calloc(total);
   FEAST_CHECK(base, FEAST_ERR_MEM, "out of memory (%.3g MB)", (double)total / 1e6);
-  memset(base, 0, total);
   for (int i = 0; i < count; i++) arrays[i] = base + off0 + (size_t)i * stride + lead * size;
   *block = base;
   return 0;
@@ -31,7 +50,7 @@ int feast_band9_create(int N, FeastBand9 *A) {
 }
 
 void feast_band9_destroy(FeastBand9 *A) {
-  if (A->band[0]) free(A->band[0]);
+  feast_free_coloured(A->band[0]);
   memset(A, 0, sizeof *A);
 }
 

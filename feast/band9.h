@@ -25,9 +25,10 @@ typedef struct {
  * back-to-back arrays of N*N values all start 8 bytes apart modulo 4 KiB, so the 12+
  * streams of a band sweep compete for a few L1 sets and alias in the load/store unit
  * (measured: half the bandwidth at L = 8, bench/bench_band9). colour0 + count <= 16.
- * arrays[i] points at element 0 of array i; *block is what to free(). */
+ * arrays[i] points at element 0 of array i; release *block with feast_free_coloured. */
 int feast_alloc_coloured(int count, size_t len, size_t size, size_t lead, int colour0, char **arrays,
                          void **block);
+void feast_free_coloured(void *block); /* NULL: nothing */
 
 int feast_band9_create(int N, FeastBand9 *A); /* zeroed */
 void feast_band9_destroy(FeastBand9 *A);
