@@ -26,6 +26,7 @@ void feast_timers_reset(void);
 #define FEAST_T_TOTAL "total"
 #define FEAST_T_SETUP "setup"             /* mesh, refinement, partition */
 #define FEAST_T_ASSEMBLY "assembly"       /* matrices and right-hand sides */
+#define FEAST_T_SOLVER_SETUP "solver_setup" /* ScaRC setup: local hierarchies, backend upload, coarse LU */
 #define FEAST_T_LINEAR "linear_solve"     /* T_lin: the whole linear solver */
 #define FEAST_T_LOCAL_MG "local_mg"       /* T_loc: local multigrid solves (accelerable) */
 #define FEAST_T_COARSE "coarse_solve"     /* global coarse grid (UMFPACK) */

@@ -27,38 +27,48 @@ static int parents(int q, int *par, double *w) {
   return 2;
 }
 
-/* Ac[I][K] += sum over fine i (parent I), fine k = i + off_b: P(i,I) Af(i,b) P(k,K) */
+/* Ac[I][K] += P(i,I) Af(i,b) P(k,K) over the parents I of fine node i and K of its
+ * neighbour k = i + off_b. checked = 0 for fine nodes at least two nodes inside the macro:
+ * their neighbours and all parents exist and are free (fixed nodes lie on macro edges). */
+static inline void galerkin_node(const FeastBand9 *Af, const unsigned char *fixed_f, const unsigned char *fixed_c,
+                                 FeastBand9 *Ac, int i, int j, int checked) {
+  const int Nf = Af->N, Nc = (Nf + 1) / 2;
+  const long fi = (long)j * Nf + i;
+  if (checked && fixed_f[fi]) return;
+  int pi[2], pj[2];
+  double wi[2], wj[2];
+  const int ni = parents(i, pi, wi), nj = parents(j, pj, wj);
+  for (int b = 0; b < FEAST_NBANDS; b++) {
+    const double a = Af->band[b][fi];
+    const int ki = i + b % 3 - 1, kj = j + b / 3 - 1;
+    if (checked && (a == 0.0 || ki < 0 || kj < 0 || ki >= Nf || kj >= Nf || fixed_f[(long)kj * Nf + ki])) continue;
+    int qi[2], qj[2];
+    double vi[2], vj[2];
+    const int mi = parents(ki, qi, vi), mj = parents(kj, qj, vj);
+    for (int s = 0; s < nj; s++)
+      for (int r = 0; r < ni; r++) {
+        const long I = (long)pj[s] * Nc + pi[r];
+        if (checked && fixed_c[I]) continue;
+        const double wa = wi[r] * wj[s] * a;
+        for (int t = 0; t < mj; t++)
+          for (int u = 0; u < mi; u++) {
+            const long K = (long)qj[t] * Nc + qi[u];
+            if (checked && fixed_c[K]) continue;
+            Ac->band[feast_band_index(qi[u] - pi[r], qj[t] - pj[s])][I] += wa * vi[u] * vj[t];
+          }
+      }
+  }
+}
+
 int feast_band9_galerkin(const FeastBand9 *Af, const unsigned char *fixed_f,
                          const unsigned char *fixed_c, FeastBand9 *Ac) {
   const int Nf = Af->N, Nc = (Nf + 1) / 2;
   FEAST_CALL(feast_band9_create(Nc, Ac));
   for (int j = 0; j < Nf; j++)
     for (int i = 0; i < Nf; i++) {
-      const long fi = (long)j * Nf + i;
-      if (fixed_f[fi]) continue;
-      int pi[2], pj[2];
-      double wi[2], wj[2];
-      const int ni = parents(i, pi, wi), nj = parents(j, pj, wj);
-      for (int b = 0; b < FEAST_NBANDS; b++) {
-        const double a = Af->band[b][fi];
-        const int ki = i + b % 3 - 1, kj = j + b / 3 - 1;
-        if (a == 0.0 || ki < 0 || kj < 0 || ki >= Nf || kj >= Nf || fixed_f[(long)kj * Nf + ki]) continue;
-        int qi[2], qj[2];
-        double vi[2], vj[2];
-        const int mi = parents(ki, qi, vi), mj = parents(kj, qj, vj);
-        for (int s = 0; s < nj; s++)
-          for (int r = 0; r < ni; r++) {
-            const long I = (long)pj[s] * Nc + pi[r];
-            if (fixed_c[I]) continue;
-            for (int t = 0; t < mj; t++)
-              for (int u = 0; u < mi; u++) {
-                const long K = (long)qj[t] * Nc + qi[u];
-                if (fixed_c[K]) continue;
-                const int band = feast_band_index(qi[u] - pi[r], qj[t] - pj[s]);
-                Ac->band[band][I] += wi[r] * wj[s] * a * vi[u] * vj[t];
-              }
-          }
-      }
+      const int inside = i >= 2 && j >= 2 && i < Nf - 2 && j < Nf - 2;
+      if (inside) galerkin_node(Af, fixed_f, fixed_c, Ac, i, j, 0);
+      else galerkin_node(Af, fixed_f, fixed_c, Ac, i, j, 1);
     }
   for (long I = 0; I < (long)Nc * Nc; I++)
     if (fixed_c[I]) Ac->band[FEAST_BAND_DIAG][I] = 1.0;

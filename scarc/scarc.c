@@ -170,10 +170,12 @@ int scarc_set_operator(Scarc *s, ScarcAssembleFn assemble, void *ctx) {
   feast_timer_start(FEAST_T_ASSEMBLY);
   for (int l = 0; l <= s->finest; l++) FEAST_CALL(assemble_level(s, l, assemble, ctx));
   feast_timer_stop(FEAST_T_ASSEMBLY);
-  FEAST_CALL(setup_local_solvers(s));
+  feast_timer_start(FEAST_T_SOLVER_SETUP);
+  int st = setup_local_solvers(s);
   scarc_coarse_destroy(&s->coarse_solver);
-  FEAST_CALL(scarc_coarse_create(s->dom, s->coarse, s->lv[s->coarse].A, &s->coarse_solver));
-  return 0;
+  if (!st) st = scarc_coarse_create(s->dom, s->coarse, s->lv[s->coarse].A, &s->coarse_solver);
+  feast_timer_stop(FEAST_T_SOLVER_SETUP);
+  return st;
 }
 
 void scarc_destroy(Scarc **sp) {
