@@ -69,10 +69,11 @@ static int richardson(FeastLinOp A, FeastLinOp M, const FeastVec *b, FeastVec *x
 }
 
 /* flexible preconditioned conjugate gradients (Notay's FCG(1), Polak-Ribiere beta):
- * beta = z_new . (r_new - r_old) / (z_old . r_old). For a fixed SPD preconditioner this is
- * classical PCG (r_old . z_new = 0); ScaRC is not one (a V cycle with pre-smoothing only,
- * an adaptive Schwarz step, single-precision local solves), and the flexible beta keeps
- * CG converging with it. Costs one more dot product, fused with the other. */
+ * beta = z_new . (r_new - r_old) / (z_old . r_old) = -alpha (z_new . q) / (z_old . r_old),
+ * since r_new = r_old - alpha q. For a fixed SPD preconditioner this is classical PCG
+ * (r_old . z_new = 0); ScaRC is not one (a V cycle with pre-smoothing only, an adaptive
+ * Schwarz step, single-precision local solves), and the flexible beta keeps CG
+ * converging with it. Costs one more dot product, fused with the other. */
 static int cg(FeastLinOp A, FeastLinOp M, const FeastVec *b, FeastVec *x,
               const FeastSolveParams *p, FeastSolveResult *res, Work *w) {
   double rnorm, rz, pq;
@@ -89,16 +90,15 @@ static int cg(FeastLinOp A, FeastLinOp M, const FeastVec *b, FeastVec *x,
       return 0;
     }
     double alpha = rz / pq;
-    feast_vec_copy(w->r, w->s); /* r_old */
     feast_vec_axpy(alpha, w->p, x);
     feast_vec_axpy(-alpha, w->q, w->r);
     FEAST_CALL(feast_vec_norm(w->r, &rnorm));
     if (stop_test(rnorm, it, p, res)) return 0;
     FEAST_CALL(M.apply(M.ctx, w->r, w->z));
-    const FeastVec *xs[2] = {w->r, w->s}, *ys[2] = {w->z, w->z};
-    double d[2]; /* r_new . z_new, r_old . z_new */
+    const FeastVec *xs[2] = {w->r, w->q}, *ys[2] = {w->z, w->z};
+    double d[2]; /* r_new . z_new, q . z_new */
     FEAST_CALL(feast_vec_dots(2, xs, ys, d));
-    const double beta = (d[0] - d[1]) / rz;
+    const double beta = -alpha * d[1] / rz;
     rz = d[0];
     feast_vec_aypx(beta, w->z, w->p); /* p <- z + beta p */
   }

@@ -284,21 +284,19 @@ static int smooth(Scarc *s, int l, const FeastVec *b, FeastVec *x, int x_zero, d
 
 /* lv->d <- the partial defect b - A x, for the restriction. After a smoothing step it is
  * d - alpha q (consistent; zero at Dirichlet nodes, which restrict only to coarse
- * Dirichlet nodes), kept by the owner of each shared node. */
-static int restriction_defect(Scarc *s, int l, const FeastVec *b, const FeastVec *x, int smoothed,
-                              double alpha) {
+ * Dirichlet nodes), kept by the owner of each shared node; without one, b_partial -
+ * (A x)_partial macro by macro. */
+static void restriction_defect(Scarc *s, int l, const FeastVec *b, const FeastVec *x, int smoothed, double alpha) {
   ScarcLevel *lv = &s->lv[l];
   if (smoothed) {
     feast_vec_axpy(-alpha, lv->q, lv->d);
-  } else {
-    matvec_partial(lv, x, lv->d);
-    feast_vec_copy(b, lv->c);
-    feast_vec_to_partial(lv->c);
-    feast_vec_aypx(-1.0, lv->c, lv->d);
-    FEAST_CALL(feast_vec_sum(lv->d));
+    feast_vec_to_partial(lv->d);
+    return;
   }
-  feast_vec_to_partial(lv->d);
-  return 0;
+  matvec_partial(lv, x, lv->d);
+  feast_vec_copy(b, lv->c);
+  feast_vec_to_partial(lv->c);
+  feast_vec_aypx(-1.0, lv->c, lv->d);
 }
 
 /* V cycle on level l for A x = b (b consistent); x_zero: x is zero on entry */
@@ -307,7 +305,7 @@ static int vcycle(Scarc *s, int l, const FeastVec *b, FeastVec *x, int x_zero) {
   ScarcLevel *lv = &s->lv[l], *lc = &s->lv[l - 1];
   double alpha = 0;
   for (int k = 0; k < s->p.pre_smooth; k++) FEAST_CALL(smooth(s, l, b, x, x_zero && k == 0, &alpha));
-  FEAST_CALL(restriction_defect(s, l, b, x, s->p.pre_smooth > 0, alpha));
+  restriction_defect(s, l, b, x, s->p.pre_smooth > 0, alpha);
   for (int li = 0; li < s->dom->nlocal; li++)
     feast_grid_restrict(lv->x->N, lv->d->v[li], lc->b->v[li]);
   FEAST_CALL(feast_vec_sum(lc->b));
