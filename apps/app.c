@@ -1,7 +1,8 @@
 #include "apps/app.h"
-#include "coproc/coproc.h"
+#include "apps/problem.h"
 #include "feast/error.h"
 #include "feast/log.h"
+#include "scarc/scarc.h"
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -16,6 +17,17 @@ static const char *usage =
     "  --dry-run          read config and mesh, report problem sizes and memory, solve nothing\n"
     "  --help-config      print the table of config keys (Markdown)\n"
     "  --version          version and compiled backends\n";
+
+typedef struct {
+  FeastConfig *cfg;
+  FeastMesh *mesh;
+  FeastDomain *dom;
+  FeastSummary *summary;
+  int rank, size;
+  int level;
+  const char *problem_name;     /* problem.type */
+  const FeastProblem *problem;  /* its registry entry */
+} FeastApp;
 
 typedef struct {
   const char *config;
@@ -36,8 +48,8 @@ static int parse_args(int argc, char **argv, Args *a, int *done) {
       return 0;
     } else if (strcmp(s, "--version") == 0) {
       if (feast_log_rank() == 0)
-        printf("feastc %s\nlocal multigrid backends: %s\nsolvers: mg cg bicgstab\n", FEAST_VERSION,
-               feast_local_backends());
+        printf("feastc %s\nproblems: %s\nlocal multigrid backends: %s\nsolvers: mg cg bicgstab\n",
+               FEAST_VERSION, feast_problem_names(), scarc_backends());
       *done = 1;
       return 0;
     } else if (strcmp(s, "--help-config") == 0) {
@@ -88,31 +100,7 @@ static void abort_on_error(int status, int size) {
   if (size > 1) MPI_Abort(MPI_COMM_WORLD, feast_exit_code(status));
 }
 
-static int inject_apply(void *ctx, const FeastVec *x, FeastVec *y) {
-  FeastInjectOp *h = ctx;
-  FEAST_CALL(h->inner.apply(h->inner.ctx, x, y));
-  if (++h->calls != 2 || !h->on_this_rank) return 0;
-  if (h->mode == 2)
-    FEAST_ERROR(FEAST_ERR_INTERNAL, "injected failure (debug.inject = fail) on rank %d", feast_log_rank());
-  if (h->mode == 1 && y->nlocal > 0) y->v[0][0] = NAN;
-  return 0;
-}
-
-int feast_app_inject(FeastApp *app, FeastLinOp inner, FeastInjectOp *hook, FeastLinOp *wrapped) {
-  const char *mode;
-  long rank;
-  FEAST_CALL(feast_config_get_string(app->cfg, "debug.inject", &mode));
-  FEAST_CALL(feast_config_get_int(app->cfg, "debug.inject_rank", &rank));
-  hook->inner = inner;
-  hook->mode = strcmp(mode, "nan") == 0 ? 1 : strcmp(mode, "fail") == 0 ? 2 : 0;
-  hook->on_this_rank = rank == app->rank;
-  hook->calls = 0;
-  *wrapped = hook->mode ? (FeastLinOp){inject_apply, hook} : inner;
-  return 0;
-}
-
-static double app_start;
-double feast_app_start_time(void) { return app_start; }
+static double app_start; /* MPI_Wtime at the start of feast_app_main */
 
 static double physical_memory(void) {
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -141,8 +129,10 @@ static int load_input(FeastApp *app, const Args *a) {
   long verbosity, level;
   FEAST_CALL(feast_config_get_int(app->cfg, "output.verbosity", &verbosity));
   feast_log_init(app->rank, (int)verbosity);
-  FEAST_CALL(feast_config_get_string(app->cfg, "problem.type", &app->problem));
-  app->fields = strcmp(app->problem, "poisson") == 0 ? 1 : 3;
+  FEAST_CALL(feast_config_get_string(app->cfg, "problem.type", &app->problem_name));
+  app->problem = feast_problem_find(app->problem_name);
+  FEAST_CHECK(app->problem, FEAST_ERR_UNSUPPORTED, "problem.type = %s (%s): this build of feastc has no such problem (it has: %s)",
+              app->problem_name, feast_config_origin(app->cfg, "problem.type"), feast_problem_names());
   FEAST_CALL(feast_config_get_int(app->cfg, "grid.level", &level));
   app->level = (int)level;
   char path[4096];
@@ -153,7 +143,7 @@ static int load_input(FeastApp *app, const Args *a) {
   FEAST_CHECK(app->size <= app->mesh->nmacros, FEAST_ERR_CONFIG,
               "cannot run on %d MPI ranks: mesh %s has only %d macros (use at most %d ranks)",
               app->size, path, app->mesh->nmacros, app->mesh->nmacros);
-  return 0;
+  return app->problem->check(app->cfg, app->mesh);
 }
 
 /* sizes of the hierarchy, memory estimate and limit */
@@ -161,16 +151,17 @@ static int report_sizes(FeastApp *app, int dry_run) {
   int64_t nodes;
   FEAST_CALL(feast_mesh_count_nodes(app->mesh, app->level, &nodes));
   int64_t dofs;
-  FEAST_CHECK(feast_mul_i64(nodes, app->fields, &dofs) == 0, FEAST_ERR_LIMIT, "grid.level = %d: size overflows", app->level);
-  double need = feast_app_memory_estimate(app->mesh, app->level, app->fields);
+  const int fields = app->problem->fields;
+  FEAST_CHECK(feast_mul_i64(nodes, fields, &dofs) == 0, FEAST_ERR_LIMIT, "grid.level = %d: size overflows", app->level);
+  double need = feast_app_memory_estimate(app->mesh, app->level, fields);
   double limit_gib;
   FEAST_CALL(feast_config_get_real(app->cfg, "run.max_memory", &limit_gib));
   double limit = limit_gib > 0 ? limit_gib * 1073741824.0 : physical_memory();
-  feast_log(1, "feastc %s: problem %s, mesh %s: %d macros, %d vertices\n", FEAST_VERSION, app->problem,
+  feast_log(1, "feastc %s: problem %s, mesh %s: %d macros, %d vertices\n", FEAST_VERSION, app->problem_name,
             app->mesh->source, app->mesh->nmacros, app->mesh->nvertices);
   feast_log(1, "  level %d: %d x %d nodes per macro, %lld nodes, %lld dofs (%d field%s), ranks %d\n",
             app->level, feast_level_n(app->level), feast_level_n(app->level), (long long)nodes,
-            (long long)dofs, app->fields, app->fields > 1 ? "s" : "", app->size);
+            (long long)dofs, fields, fields > 1 ? "s" : "", app->size);
   feast_log(1, "  memory estimate %.3g GiB (limit %.3g GiB)\n", need / 1073741824.0, limit / 1073741824.0);
   feast_summary_set_int(app->summary, "nodes", nodes);
   feast_summary_set_int(app->summary, "dofs", dofs);
@@ -192,8 +183,8 @@ static int resolve_target(FeastApp *app, int dry_run) {
   FEAST_CALL(feast_config_get_string(app->cfg, "solver.target", &target));
   FEAST_CALL(feast_config_get_string(app->cfg, "solver.gpu_fallback", &fallback));
   feast_summary_set_string(app->summary, "target_requested", target);
-  if (strcmp(target, "gpu") == 0 && !feast_local_available("gpu")) {
-    const char *why = strstr(feast_local_backends(), "gpu") ? "no CUDA device was found on this machine"
+  if (strcmp(target, "gpu") == 0 && !scarc_target_available("gpu")) {
+    const char *why = strstr(scarc_backends(), "gpu") ? "no CUDA device was found on this machine"
                                                              : "this build of feastc has no CUDA backend";
     if (strcmp(fallback, "cpu") == 0) {
       feast_warn("solver.target = gpu: %s; running the local multigrid on the CPU (solver.gpu_fallback = cpu)", why);
@@ -209,13 +200,13 @@ static int resolve_target(FeastApp *app, int dry_run) {
   FEAST_CALL(feast_config_get_string(app->cfg, "solver.target", &target));
   FEAST_CALL(feast_config_get_string(app->cfg, "solver.local_precision", &precision));
   feast_summary_set_string(app->summary, "target", target);
-  feast_summary_set_string(app->summary, "local_precision", feast_local_resolve_precision(target, precision));
+  feast_summary_set_string(app->summary, "local_precision", scarc_resolve_precision(target, precision));
   return 0;
 }
 
 static int summary_basics(FeastApp *app, int dry_run) {
   FEAST_CALL(feast_summary_create(&app->summary));
-  feast_summary_set_string(app->summary, "problem", app->problem);
+  feast_summary_set_string(app->summary, "problem", app->problem_name);
   FEAST_CALL(resolve_target(app, dry_run));
   feast_summary_set_int(app->summary, "ranks", app->size);
   feast_summary_set_int(app->summary, "macros", app->mesh->nmacros);
@@ -235,22 +226,18 @@ static int write_summary(FeastApp *app) {
   return 0;
 }
 
-/* the distributed discretisation; part of the input phase, so that a bad grid.dirichlet
- * (the same on every rank) ends in one message */
+/* the distributed discretisation; part of the input phase (a failure here is the same
+ * on every rank and ends in one message) */
 static int create_domain(FeastApp *app) {
-  const char *dirichlet;
-  FEAST_CALL(feast_config_get_string(app->cfg, "grid.dirichlet", &dirichlet));
   feast_timer_start(FEAST_T_SETUP);
-  FEAST_CALL(feast_domain_create(app->mesh, app->level, dirichlet, MPI_COMM_WORLD, &app->dom));
+  FEAST_CALL(feast_domain_create(app->mesh, app->level, MPI_COMM_WORLD, &app->dom));
   feast_timer_stop(FEAST_T_SETUP);
   return 0;
 }
 
 static int run_problem(FeastApp *app) {
-  if (strcmp(app->problem, "poisson") == 0) return feast_poisson_run(app);
-  FEAST_ERROR(FEAST_ERR_UNSUPPORTED,
-              "problem.type = %s is not available in feastc %s yet (only poisson solves; "
-              "--dry-run reports its sizes)", app->problem, FEAST_VERSION);
+  const FeastProblemContext ctx = {app->cfg, app->mesh, app->dom, app->summary, app->rank, app->size, app_start};
+  return app->problem->run(&ctx);
 }
 
 static void app_free(FeastApp *app) {

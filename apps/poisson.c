@@ -1,7 +1,7 @@
 /* Poisson model problem: -Laplace u = f with u = sin(pi x) sin(pi y) exact, Dirichlet
  * values from the exact solution, solved by ScaRC (standalone MG or as preconditioner
  * of CG/BiCGStab). Reports iterations, residuals and the L2 error. */
-#include "apps/app.h"
+#include "apps/problem.h"
 #include "feast/error.h"
 #include "feast/gather.h"
 #include "feast/log.h"
@@ -17,13 +17,26 @@
 static double exact(double x, double y, void *ctx) { return sin(M_PI * x) * sin(M_PI * y); }
 static double source(double x, double y, void *ctx) { return 2.0 * M_PI * M_PI * exact(x, y, ctx); }
 
-static int assemble_laplace(void *ctx, const FeastDomain *dom, int level, int li, FeastBand9 *A) {
-  const FeastLevel *lev = &dom->levels[level];
-  return feast_q1_assemble(lev->N, lev->xy[li], dom->local[li], feast_q1_form_laplace, NULL, 2, A);
+/* the raw partial Laplace matrices of the finest level (one per local macro) */
+static int assemble_laplace(const FeastDomain *dom, FeastBand9 **A) {
+  const FeastLevel *lev = &dom->levels[dom->finest];
+  feast_timer_start(FEAST_T_ASSEMBLY);
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, A));
+  for (int li = 0; li < dom->nlocal; li++) {
+    FEAST_CALL(feast_band9_create(lev->N, &(*A)[li]));
+    FEAST_CALL(feast_q1_assemble(lev->N, lev->xy[li], dom->local[li], feast_q1_form_laplace, NULL, 2, &(*A)[li]));
+  }
+  feast_timer_stop(FEAST_T_ASSEMBLY);
+  return 0;
+}
+
+static void free_matrices(const FeastDomain *dom, FeastBand9 **A) {
+  for (int li = 0; *A && li < dom->nlocal; li++) feast_band9_destroy(&(*A)[li]);
+  feast_free(A);
 }
 
 /* b = int f phi (consistent), Dirichlet nodes carry the boundary values; x likewise */
-static int assemble_rhs(const FeastDomain *dom, FeastVec *b, FeastVec *x) {
+static int assemble_rhs(const FeastDomain *dom, const FeastMask *mask, FeastVec *b, FeastVec *x) {
   const FeastLevel *lev = &dom->levels[dom->finest];
   const long n = (long)lev->N * lev->N;
   feast_vec_zero(b);
@@ -33,17 +46,12 @@ static int assemble_rhs(const FeastDomain *dom, FeastVec *b, FeastVec *x) {
   FEAST_CALL(feast_vec_sum(b));
   for (int li = 0; li < dom->nlocal; li++)
     for (long i = 0; i < n; i++)
-      if (lev->fixed[li][i]) {
+      if (mask->fixed[dom->finest][li][i]) {
         double g = exact(lev->xy[li][2 * i], lev->xy[li][2 * i + 1], NULL);
         b->v[li][i] = g;
         x->v[li][i] = g;
       }
   return 0;
-}
-
-static int apply_matrix(void *ctx, const FeastVec *x, FeastVec *y) { return scarc_matvec(ctx, x, y); }
-static int apply_scarc(void *ctx, const FeastVec *x, FeastVec *y) {
-  return scarc_precondition(ctx, x, y);
 }
 
 static int l2_error(const FeastDomain *dom, const FeastVec *x, double *err) {
@@ -60,13 +68,13 @@ static int l2_error(const FeastDomain *dom, const FeastVec *x, double *err) {
   return st;
 }
 
-static int export_matrix(FeastApp *app, Scarc *scarc, const FeastVec *b) {
+static int export_matrix(const FeastProblemContext *app, Scarc *scarc, const FeastVec *b) {
   char path[4096];
   FEAST_CALL(feast_config_get_path(app->cfg, "output.matrix_market", path, sizeof path));
   if (!path[0]) return 0;
   const FeastDomain *dom = app->dom;
   FeastTriplets t;
-  FEAST_CALL(feast_gather_matrix(dom, dom->finest, scarc_matrices(scarc, dom->finest), 0, &t));
+  FEAST_CALL(feast_gather_matrix(dom, dom->finest, scarc_matrices(scarc), 0, 0, &t));
   double *g = NULL;
   if (app->rank == 0) FEAST_CALL(FEAST_ALLOC(dom->levels[dom->finest].nglobal, &g));
   FEAST_CALL(feast_gather_vector(dom, dom->finest, b->v, 0, g));
@@ -85,7 +93,7 @@ static int export_matrix(FeastApp *app, Scarc *scarc, const FeastVec *b) {
   return st;
 }
 
-static int write_vtk(FeastApp *app, const FeastVec *x) {
+static int write_vtk(const FeastProblemContext *app, const FeastVec *x) {
   char path[4096];
   FEAST_CALL(feast_config_get_path(app->cfg, "output.vtk", path, sizeof path));
   if (!path[0]) return 0;
@@ -98,7 +106,7 @@ static int write_vtk(FeastApp *app, const FeastVec *x) {
   return 0;
 }
 
-static int solve(FeastApp *app, Scarc *scarc, const FeastVec *b, FeastVec *x, FeastSolveResult *res) {
+static int solve(const FeastProblemContext *app, Scarc *scarc, const FeastVec *b, FeastVec *x, FeastSolveResult *res) {
   const char *method;
   long maxit;
   FeastSolveParams sp = {0};
@@ -109,19 +117,19 @@ static int solve(FeastApp *app, Scarc *scarc, const FeastVec *b, FeastVec *x, Fe
   sp.max_iterations = (int)maxit;
   sp.monitor = feast_log_verbosity() >= 2 || (feast_log_verbosity() >= 1 && feast_stdout_is_tty());
   sp.label = "scarc";
-  FeastLinOp A = {apply_matrix, scarc}, M;
-  FeastInjectOp hook;
-  FEAST_CALL(feast_app_inject(app, (FeastLinOp){apply_scarc, scarc}, &hook, &M));
+  FeastLinOp M;
+  FeastFaultOp hook;
+  FEAST_CALL(feast_fault_op(app->cfg, app->rank, scarc_preconditioner(scarc), &hook, &M));
   feast_timer_start(FEAST_T_LINEAR);
-  int st = feast_krylov_solve(strcmp(method, "mg") == 0 ? "richardson" : method, A, M, b, x, &sp, res);
+  int st = feast_krylov_solve(scarc_krylov_method(method), scarc_operator(scarc), M, b, x, &sp, res);
   feast_timer_stop(FEAST_T_LINEAR);
   return st;
 }
 
-static void report(FeastApp *app, const Scarc *scarc, const FeastSolveResult *res, double err) {
+static void report(const FeastProblemContext *app, const Scarc *scarc, const FeastSolveResult *res, double err) {
   FeastSummary *s = app->summary;
-  long solves, cycles, nonfinite;
-  scarc_local_stats(scarc, &solves, &cycles, &nonfinite);
+  ScarcStats stats;
+  scarc_stats(scarc, &stats);
   int coarse = scarc_coarse_level(scarc);
   feast_summary_set_bool(s, "converged", res->converged);
   feast_summary_set_string(s, "reason", res->reason);
@@ -132,31 +140,59 @@ static void report(FeastApp *app, const Scarc *scarc, const FeastSolveResult *re
   feast_summary_set_real(s, "l2_error", err);
   feast_summary_set_int(s, "coarse_level", coarse);
   feast_summary_set_int(s, "coarse_dofs", app->dom->levels[coarse].nglobal);
-  feast_summary_set_real(s, "local_mg_cycles_per_solve", solves ? (double)cycles / solves : 0.0);
+  feast_summary_set_real(s, "local_mg_cycles_per_solve",
+                         stats.local_solves ? (double)stats.local_cycles / stats.local_solves : 0.0);
   feast_log(1, "  %s after %d iterations: residual %.3e (initial %.3e, rate %.3f), l2_error %.6e\n",
             res->converged ? "converged" : "NOT converged", res->iterations, res->final_residual,
             res->initial_residual, res->rate, err);
   feast_log(1,
             "  timings: total %.3f s, assembly %.3f s, solver setup %.3f s, linear solve %.3f s, local MG %.3f s, "
             "coarse %.3f s\n",
-            feast_wtime() - feast_app_start_time(), feast_timer_total(FEAST_T_ASSEMBLY),
+            feast_wtime() - app->start_time, feast_timer_total(FEAST_T_ASSEMBLY),
             feast_timer_total(FEAST_T_SOLVER_SETUP), feast_timer_total(FEAST_T_LINEAR),
             feast_timer_total(FEAST_T_LOCAL_MG), feast_timer_total(FEAST_T_COARSE));
 }
 
-int feast_poisson_run(FeastApp *app) {
+/* input phase: grid.dirichlet names parts of the mesh */
+static int poisson_check(const FeastConfig *cfg, const FeastMesh *mesh) {
+  const char *dirichlet;
+  unsigned char *parts;
+  FEAST_CALL(feast_config_get_string(cfg, "grid.dirichlet", &dirichlet));
+  FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &parts));
+  const int st = feast_mask_parse_parts(mesh, dirichlet, "grid.dirichlet", parts);
+  free(parts);
+  return st;
+}
+
+static int create_mask(const FeastProblemContext *app, FeastMask **mask) {
+  const char *dirichlet;
+  unsigned char *parts;
+  FEAST_CALL(feast_config_get_string(app->cfg, "grid.dirichlet", &dirichlet));
+  FEAST_CALL(FEAST_ALLOC(app->mesh->nparts + 1, &parts));
+  int st = feast_mask_parse_parts(app->mesh, dirichlet, "grid.dirichlet", parts);
+  if (!st) st = feast_mask_create(app->dom, parts, mask);
+  free(parts);
+  return st;
+}
+
+static int poisson_run(const FeastProblemContext *app) {
   const FeastDomain *dom = app->dom;
-  ScarcParams p;
+  ScarcParams *p = NULL;
+  FeastMask *mask = NULL;
+  FeastBand9 *A = NULL;
   Scarc *scarc = NULL;
   FeastVec *b = NULL, *x = NULL;
   FeastSolveResult res;
   double err = NAN;
-  int st = scarc_params_from_config(app->cfg, &p);
-  if (!st) st = scarc_create(dom, &p, &scarc);
-  if (!st) st = scarc_set_operator(scarc, assemble_laplace, NULL);
+  int st = create_mask(app, &mask);
+  if (!st) st = scarc_params_create(app->cfg, &p);
+  if (!st) st = scarc_create(dom, mask, p, &scarc);
+  if (!st) st = assemble_laplace(dom, &A);
+  if (!st) st = scarc_set_operator(scarc, A);
+  free_matrices(dom, &A);
   if (!st) st = feast_vec_create(dom, dom->finest, 1, &b);
   if (!st) st = feast_vec_create(dom, dom->finest, 1, &x);
-  if (!st) st = assemble_rhs(dom, b, x);
+  if (!st) st = assemble_rhs(dom, mask, b, x);
   if (!st) st = export_matrix(app, scarc, b);
   if (!st) st = solve(app, scarc, b, x, &res);
   if (!st) st = l2_error(dom, x, &err);
@@ -170,5 +206,9 @@ int feast_poisson_run(FeastApp *app) {
   feast_vec_destroy(&b);
   feast_vec_destroy(&x);
   scarc_destroy(&scarc);
+  scarc_params_destroy(&p);
+  feast_mask_destroy(&mask);
   return st;
 }
+
+const FeastProblem feast_problem_poisson = {"poisson", 1, poisson_check, poisson_run};

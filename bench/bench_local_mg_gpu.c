@@ -55,7 +55,7 @@ static int build(int L, Problem *p) {
   }
   for (int m = 0; m < MAX_MACROS; m++) {
     p->prob[m].level = L;
-    p->prob[m].A = p->A;
+    p->prob[m].A = &p->A[p->L];
     p->prob[m].fixed = (const unsigned char *const *)p->fixed;
   }
   return 0;

@@ -14,6 +14,7 @@ struct FeastLocalSolver {
   int nmacros, level;
   FeastBand9 *galerkin;        /* nmacros * (level + 1): the local hierarchies */
   FeastLocalProblem *problems; /* what the backend sees */
+  FeastLocalMGParams params;
 };
 
 static const FeastLocalBackend *const registry[] = {
@@ -64,9 +65,9 @@ static int check_problem(const FeastLocalProblem *p, int level) {
   FEAST_CHECK(p->level == level, FEAST_ERR_ARG, "local problems of one batch differ in level (%d, %d)", level,
               p->level);
   FEAST_CHECK(p->A && p->fixed, FEAST_ERR_ARG, "local problem without matrices or fixed masks");
-  for (int l = 0; l <= level; l++)
-    FEAST_CHECK(p->A[l].N == feast_level_n(l) && p->fixed[l], FEAST_ERR_ARG,
-                "local problem level %d: matrix has N = %d, expected %d", l, p->A[l].N, feast_level_n(l));
+  FEAST_CHECK(p->A->N == feast_level_n(level), FEAST_ERR_ARG, "local problem level %d: matrix has N = %d, expected %d",
+              level, p->A->N, feast_level_n(level));
+  for (int l = 0; l <= level; l++) FEAST_CHECK(p->fixed[l], FEAST_ERR_ARG, "local problem: no mask on level %d", l);
   return 0;
 }
 
@@ -94,9 +95,11 @@ static int galerkin_hierarchies(FeastLocalSolver *ls, const FeastLocalProblem *p
   FEAST_CALL(FEAST_ALLOC(ls->nmacros + 1, &ls->problems));
   for (int m = 0; m < ls->nmacros; m++) {
     FeastBand9 *G = &ls->galerkin[(long)m * nl];
-    FEAST_CALL(feast_band9_copy(&problems[m].A[L], &G[L]));
-    for (int l = L; l > 0; l--)
+    FEAST_CALL(feast_band9_copy(problems[m].A, &G[L]));
+    for (int l = L; l > 0; l--) {
+      FEAST_CALL(feast_band9_create(feast_level_n(l - 1), &G[l - 1]));
       FEAST_CALL(feast_band9_galerkin(&G[l], problems[m].fixed[l], problems[m].fixed[l - 1], &G[l - 1]));
+    }
     ls->problems[m] = (FeastLocalProblem){L, G, problems[m].fixed};
   }
   return 0;
@@ -114,8 +117,16 @@ int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem
   free_hierarchies(ls);
   ls->nmacros = nmacros;
   ls->level = level;
+  ls->params = *params;
   FEAST_CALL(galerkin_hierarchies(ls, problems));
   return ls->be->setup(&ls->data, nmacros, ls->problems, params);
+}
+
+/* values only (same batch, levels and masks): for now a full setup */
+int feast_local_update(FeastLocalSolver *ls, const FeastLocalProblem *problems) {
+  FEAST_CHECK(ls && ls->problems, FEAST_ERR_ARG, "feast_local_update: solver not set up");
+  FeastLocalMGParams params = ls->params;
+  return feast_local_setup(ls, ls->nmacros, problems, &params);
 }
 
 int feast_local_solve(FeastLocalSolver *ls, const double *const *d, double *const *c, FeastLocalMGStats *stats) {

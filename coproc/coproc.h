@@ -8,10 +8,10 @@
 #define FEAST_COPROC_H
 #include "feast/band9.h"
 
-/* one macro's local problem: levels 0..level, matrix and fixed-node mask per level */
+/* one macro's local problem */
 typedef struct {
   int level;                     /* finest local level L (N = 2^L+1) */
-  const FeastBand9 *A;           /* A[l], l = 0..level: consistent local matrices */
+  const FeastBand9 *A;           /* the consistent local matrix on level L */
   const unsigned char *const *fixed; /* fixed[l][node] = 1: Dirichlet node, correction 0 */
 } FeastLocalProblem;
 
@@ -36,6 +36,8 @@ typedef struct FeastLocalSolver FeastLocalSolver;
 int feast_local_create(const char *target, const char *precision, FeastLocalSolver **ls);
 int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem *problems,
                       const FeastLocalMGParams *params);
+/* new values for the matrices of the last setup (same macros, levels and masks) */
+int feast_local_update(FeastLocalSolver *ls, const FeastLocalProblem *problems);
 /* c[m] <- approx A_m^{-1} d[m] for every macro m of the batch (padded grid vectors of
  * the finest level); fixed nodes of c are zero */
 int feast_local_solve(FeastLocalSolver *ls, const double *const *d, double *const *c,

@@ -85,29 +85,44 @@ void feast_grid_free_f(int N, float **x) {
   *x = NULL;
 }
 
+/* the nine bands of A as restrict pointers, and N, n, for the row loops below */
+#define BAND9_LOCALS(A)                                                                          \
+  const int N = (A)->N;                                                                          \
+  const ptrdiff_t n = (ptrdiff_t)N * N;                                                          \
+  const double *restrict b0 = (A)->band[0], *restrict b1 = (A)->band[1], *restrict b2 = (A)->band[2]; \
+  const double *restrict b3 = (A)->band[3], *restrict b4 = (A)->band[4], *restrict b5 = (A)->band[5]; \
+  const double *restrict b6 = (A)->band[6], *restrict b7 = (A)->band[7], *restrict b8 = (A)->band[8]
+#define BAND9_ROW(x, i)                                                                          \
+  (b0[i] * x[i - N - 1] + b1[i] * x[i - N] + b2[i] * x[i - N + 1] + b3[i] * x[i - 1] + b4[i] * x[i] + \
+   b5[i] * x[i + 1] + b6[i] * x[i + N - 1] + b7[i] * x[i + N] + b8[i] * x[i + N + 1])
+
 /* y_i = sum_k band_k[i] * x[i + off_k]; out-of-macro couplings are zero and the padding
  * keeps every read in bounds */
 void feast_band9_matvec(const FeastBand9 *A, const double *restrict x, double *restrict y) {
-  const int N = A->N;
-  const ptrdiff_t n = (ptrdiff_t)N * N;
-  const double *restrict b0 = A->band[0], *restrict b1 = A->band[1], *restrict b2 = A->band[2];
-  const double *restrict b3 = A->band[3], *restrict b4 = A->band[4], *restrict b5 = A->band[5];
-  const double *restrict b6 = A->band[6], *restrict b7 = A->band[7], *restrict b8 = A->band[8];
-  for (ptrdiff_t i = 0; i < n; i++)
-    y[i] = b0[i] * x[i - N - 1] + b1[i] * x[i - N] + b2[i] * x[i - N + 1] + b3[i] * x[i - 1] +
-           b4[i] * x[i] + b5[i] * x[i + 1] + b6[i] * x[i + N - 1] + b7[i] * x[i + N] +
-           b8[i] * x[i + N + 1];
+  BAND9_LOCALS(A);
+  for (ptrdiff_t i = 0; i < n; i++) y[i] = BAND9_ROW(x, i);
+}
+
+void feast_band9_matvec_add(const FeastBand9 *A, const double *restrict x, double *restrict y) {
+  BAND9_LOCALS(A);
+  for (ptrdiff_t i = 0; i < n; i++) y[i] += BAND9_ROW(x, i);
+}
+
+void feast_band9_fix_rows(FeastBand9 *A, const unsigned char *fixed, const unsigned char *diag_one) {
+  const long n = (long)A->N * A->N;
+  for (long i = 0; i < n; i++) {
+    if (!fixed[i]) continue;
+    for (int k = 0; k < FEAST_NBANDS; k++) A->band[k][i] = 0.0;
+    A->band[FEAST_BAND_DIAG][i] = diag_one && diag_one[i] ? 1.0 : 0.0;
+  }
+}
+
+void feast_band9_zero(FeastBand9 *A) {
+  for (int k = 0; k < FEAST_NBANDS; k++) memset(A->band[k], 0, sizeof(double) * A->N * A->N);
 }
 
 void feast_band9_defect(const FeastBand9 *A, const double *restrict b, const double *restrict x,
                         double *restrict d) {
-  const int N = A->N;
-  const ptrdiff_t n = (ptrdiff_t)N * N;
-  const double *restrict b0 = A->band[0], *restrict b1 = A->band[1], *restrict b2 = A->band[2];
-  const double *restrict b3 = A->band[3], *restrict b4 = A->band[4], *restrict b5 = A->band[5];
-  const double *restrict b6 = A->band[6], *restrict b7 = A->band[7], *restrict b8 = A->band[8];
-  for (ptrdiff_t i = 0; i < n; i++)
-    d[i] = b[i] - (b0[i] * x[i - N - 1] + b1[i] * x[i - N] + b2[i] * x[i - N + 1] +
-                   b3[i] * x[i - 1] + b4[i] * x[i] + b5[i] * x[i + 1] + b6[i] * x[i + N - 1] +
-                   b7[i] * x[i + N] + b8[i] * x[i + N + 1]);
+  BAND9_LOCALS(A);
+  for (ptrdiff_t i = 0; i < n; i++) d[i] = b[i] - BAND9_ROW(x, i);
 }

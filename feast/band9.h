@@ -44,4 +44,12 @@ void feast_grid_free_f(int N, float **x);
 void feast_band9_matvec(const FeastBand9 *A, const double *x, double *y);
 /* d <- b - A x */
 void feast_band9_defect(const FeastBand9 *A, const double *b, const double *x, double *d);
+/* y <- y + A x (x != y): block operators sum their blocks' products into one field */
+void feast_band9_matvec_add(const FeastBand9 *A, const double *x, double *y);
+/* rows of the fixed (Dirichlet) nodes: zero, with diagonal entry 1 where diag_one[i]
+ * (diag_one = NULL: diagonal 0, a zero row, for the off-diagonal blocks of a system);
+ * a partial operator passes the node ownership, so the interface sum is the identity row */
+void feast_band9_fix_rows(FeastBand9 *A, const unsigned char *fixed, const unsigned char *diag_one);
+/* A <- 0 (storage kept) */
+void feast_band9_zero(FeastBand9 *A);
 #endif

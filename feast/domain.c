@@ -6,39 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* parse "all" or a list of part names into flags; unknown names are config errors */
-static int parse_dirichlet(const FeastMesh *mesh, const char *spec, unsigned char *flags) {
-  if (!spec || strcmp(spec, "all") == 0) {
-    memset(flags, 1, (size_t)mesh->nparts);
-    return 0;
-  }
-  const char *p = spec;
-  while (*p) {
-    while (*p == ' ' || *p == ',' || *p == '\t') p++;
-    if (!*p) break;
-    size_t len = strcspn(p, " ,\t");
-    char name[64];
-    FEAST_CHECK(len < sizeof name, FEAST_ERR_CONFIG, "grid.dirichlet: part name '%.40s...' too long", p);
-    memcpy(name, p, len);
-    name[len] = 0;
-    int part = feast_mesh_part_index(mesh, name);
-    if (part < 0) {
-      char known[512] = "";
-      for (int q = 0; q < mesh->nparts && strlen(known) < sizeof known - 70; q++)
-        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", q ? ", " : "",
-                 mesh->parts[q].name);
-      FEAST_ERROR(FEAST_ERR_CONFIG, "grid.dirichlet = '%s': mesh %s has no boundary part '%s' (it has: %s)",
-                  spec, mesh->source, name, known);
-    }
-    flags[part] = 1;
-    p += len;
-  }
-  return 0;
-}
-
-/* corner c of a macro as node index */
-static long corner_node(int c, int N) { return feast_edge_node(c, 0, N); }
-
 static int local_edge_of(const FeastMesh *mesh, int m, int e) {
   for (int le = 0; le < 4; le++)
     if (mesh->macro_edges[4 * m + le] == e) return le;
@@ -49,21 +16,6 @@ static int local_edge_of(const FeastMesh *mesh, int m, int e) {
 static int edge_param(const FeastMesh *mesh, int m, int le, int e, int q, int N) {
   int aligned = mesh->quads[4 * m + le] == mesh->edge_vertices[2 * e];
   return aligned ? q : N - 1 - q;
-}
-
-static int build_fixed(const FeastDomain *dom, FeastLevel *lev, int li) {
-  const FeastMesh *mesh = dom->mesh;
-  int m = dom->local[li], N = lev->N;
-  unsigned char *fixed = lev->fixed[li];
-  for (int le = 0; le < 4; le++) {
-    int e = mesh->macro_edges[4 * m + le], part = mesh->edge_part[e];
-    if (part >= 0 && dom->dirichlet_part[part])
-      for (int p = 0; p < N; p++) fixed[feast_edge_node(le, p, N)] = 1;
-    int v = mesh->quads[4 * m + le];
-    for (int q = 0; q < mesh->nparts; q++)
-      if (dom->dirichlet_part[q] && feast_mesh_vertex_on_part(mesh, v, q)) fixed[corner_node(le, N)] = 1;
-  }
-  return 0;
 }
 
 /* shared nodes: coarse vertices held by several macros, then interior edge nodes */
@@ -80,7 +32,7 @@ static int build_node_exchange(const FeastDomain *dom, FeastLevel *lev) {
     for (int p = p0; p < p1; p++) {
       int m = mesh->vertex_macros[p], c = 0;
       while (c < 4 && mesh->quads[4 * m + c] != v) c++;
-      FEAST_CALL(feast_exchange_builder_slot(b, m, dom->local_of[m], corner_node(c, N)));
+      FEAST_CALL(feast_exchange_builder_slot(b, m, dom->local_of[m], feast_corner_node(c, N)));
     }
   }
   for (int e = 0; e < mesh->nedges; e++) {
@@ -144,18 +96,15 @@ static int build_level(FeastDomain *dom, int l) {
   lev->N = N;
   FEAST_CALL(feast_mesh_count_nodes(dom->mesh, l, &lev->nglobal));
   FEAST_CALL(FEAST_ALLOC(dom->nlocal, &lev->xy));
-  FEAST_CALL(FEAST_ALLOC(dom->nlocal, &lev->fixed));
   FEAST_CALL(FEAST_ALLOC(dom->nlocal, &lev->owned));
   FEAST_CALL(FEAST_ALLOC(dom->nlocal, &lev->weight));
   for (int li = 0; li < dom->nlocal; li++) {
     FEAST_CALL(FEAST_ALLOC(2 * n, &lev->xy[li]));
     FEAST_CALL(feast_mesh_macro_coords(dom->mesh, dom->local[li], l, lev->xy[li]));
-    FEAST_CALL(FEAST_ALLOC(n, &lev->fixed[li]));
     FEAST_CALL(FEAST_ALLOC(n, &lev->owned[li]));
     FEAST_CALL(FEAST_ALLOC(n, &lev->weight[li]));
     memset(lev->owned[li], 1, n);
     for (size_t i = 0; i < n; i++) lev->weight[li][i] = 1.0;
-    FEAST_CALL(build_fixed(dom, lev, li));
   }
   FEAST_CALL(build_node_exchange(dom, lev));
   FEAST_CALL(build_link_exchange(dom, lev));
@@ -164,8 +113,7 @@ static int build_level(FeastDomain *dom, int l) {
   return 0;
 }
 
-int feast_domain_create(const FeastMesh *mesh, int finest, const char *dirichlet, MPI_Comm comm,
-                        FeastDomain **domp) {
+int feast_domain_create(const FeastMesh *mesh, int finest, MPI_Comm comm, FeastDomain **domp) {
   FeastDomain *dom;
   FEAST_CALL(FEAST_ALLOC(1, &dom));
   *domp = dom;
@@ -174,8 +122,6 @@ int feast_domain_create(const FeastMesh *mesh, int finest, const char *dirichlet
   dom->finest = finest;
   MPI_Comm_rank(comm, &dom->rank);
   MPI_Comm_size(comm, &dom->size);
-  FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &dom->dirichlet_part));
-  FEAST_CALL(parse_dirichlet(mesh, dirichlet, dom->dirichlet_part));
   FEAST_CALL(FEAST_ALLOC(mesh->nmacros, &dom->owner));
   FEAST_CALL(FEAST_ALLOC(mesh->nmacros, &dom->local_of));
   FEAST_CALL(feast_partition_macros(mesh, dom->size, dom->owner));
@@ -199,7 +145,6 @@ void feast_domain_destroy(FeastDomain **domp) {
   for (int l = 0; dom->levels && l <= dom->finest; l++) {
     FeastLevel *lev = &dom->levels[l];
     free_arrays((void ***)&lev->xy, dom->nlocal);
-    free_arrays((void ***)&lev->fixed, dom->nlocal);
     free_arrays((void ***)&lev->owned, dom->nlocal);
     free_arrays((void ***)&lev->weight, dom->nlocal);
     feast_exchange_destroy(&lev->nodes);
@@ -209,7 +154,6 @@ void feast_domain_destroy(FeastDomain **domp) {
   free(dom->owner);
   free(dom->local);
   free(dom->local_of);
-  free(dom->dirichlet_part);
   feast_free(domp);
 }
 

@@ -1,6 +1,6 @@
 /* The distributed discretisation: which macros this rank holds, and per level their
- * refined coordinates, Dirichlet (fixed) nodes, node ownership and the interface
- * exchanges. Vectors and matrices are stored per local macro and level; a node on a
+ * refined coordinates, node ownership and the interface exchanges (boundary conditions
+ * are per field: feast/mask.h). Vectors and matrices are stored per local macro and level; a node on a
  * macro edge or corner exists on every macro that touches it.
  * Vector states: "partial" (each macro holds its own contribution, e.g. the result of
  * a local matvec; the global value is the sum) and "consistent" (every copy holds the
@@ -15,7 +15,6 @@
 typedef struct {
   int level, N;
   double **xy;           /* per local macro: 2*N*N coordinates */
-  unsigned char **fixed; /* per local macro: 1 at Dirichlet nodes */
   unsigned char **owned; /* per local macro: 1 where this macro owns the node (lowest id) */
   double **weight;       /* per local macro: 1 / number of macros holding the node */
   FeastExchange *nodes;  /* shared nodes; array id = local macro index */
@@ -33,12 +32,9 @@ typedef struct {
   int *local_of;         /* nmacros: local index or -1 */
   int finest;            /* levels 0..finest are built */
   FeastLevel *levels;
-  unsigned char *dirichlet_part; /* nparts: 1 if the part carries Dirichlet conditions */
 } FeastDomain;
 
-/* dirichlet: "all" or part names separated by spaces or commas */
-int feast_domain_create(const FeastMesh *mesh, int finest, const char *dirichlet, MPI_Comm comm,
-                        FeastDomain **dom);
+int feast_domain_create(const FeastMesh *mesh, int finest, MPI_Comm comm, FeastDomain **dom);
 void feast_domain_destroy(FeastDomain **dom);
 /* partial -> consistent: v[m] (per local macro, level l) summed over shared nodes */
 int feast_domain_sum(const FeastDomain *dom, int level, double *const *v);
@@ -52,6 +48,8 @@ static inline long feast_edge_node(int le, int p, int N) {
   default: return (long)(N - 1 - p) * N;
   }
 }
+/* node index of corner c (0..3, counter-clockwise from (0,0)) */
+static inline long feast_corner_node(int c, int N) { return feast_edge_node(c, 0, N); }
 
 
 /* k sums over all macros of values given per local macro (per_local[j*nlocal + li]),

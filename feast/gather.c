@@ -17,8 +17,8 @@ static int cmp_entry(const void *a, const void *b) {
 }
 
 /* every coupling of every local macro as (gid row, gid col, value) */
-static int local_entries(const FeastDomain *dom, int level, const FeastBand9 *A, Entry **out,
-                         long *count) {
+static int local_entries(const FeastDomain *dom, int level, const FeastBand9 *A, int structural,
+                         Entry **out, long *count) {
   const int N = dom->levels[level].N;
   long n = 0;
   FEAST_CALL(FEAST_ALLOC((size_t)dom->nlocal * N * N * FEAST_NBANDS + 1, out));
@@ -30,8 +30,8 @@ static int local_entries(const FeastDomain *dom, int level, const FeastBand9 *A,
         int64_t r = feast_mesh_node_gid(dom->mesh, level, m, i, j);
         for (int k = 0; k < FEAST_NBANDS; k++) {
           double v = A[li].band[k][j * N + i];
-          if (v == 0.0) continue;
           int ci = i + k % 3 - 1, cj = j + k / 3 - 1;
+          if (structural ? ci < 0 || cj < 0 || ci >= N || cj >= N : v == 0.0) continue;
           e[n].row = r;
           e[n].col = feast_mesh_node_gid(dom->mesh, level, m, ci, cj);
           e[n].val = v;
@@ -43,12 +43,12 @@ static int local_entries(const FeastDomain *dom, int level, const FeastBand9 *A,
   return 0;
 }
 
-int feast_gather_matrix(const FeastDomain *dom, int level, const FeastBand9 *A, int root,
+int feast_gather_matrix(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, int root,
                         FeastTriplets *t) {
   memset(t, 0, sizeof *t);
   Entry *mine, *all = NULL;
   long count;
-  FEAST_CALL(local_entries(dom, level, A, &mine, &count));
+  FEAST_CALL(local_entries(dom, level, A, structural, &mine, &count));
   int *counts = NULL, *displs = NULL;
   if (dom->rank == root) {
     FEAST_CALL(FEAST_ALLOC(dom->size, &counts));

@@ -13,8 +13,11 @@ typedef struct {
   double *val;
 } FeastTriplets;
 
-/* sum of the partial per-macro matrices A[li] of a level, on rank root (others get n, nnz = 0) */
-int feast_gather_matrix(const FeastDomain *dom, int level, const FeastBand9 *A, int root,
+/* sum of the partial per-macro matrices A[li] of a level, on rank root (others get n, nnz = 0).
+ * structural = 1 keeps every coupling of the 9-band structure, zero or not, so that the
+ * pattern does not depend on the values (a numeric refactorisation reuses its analysis);
+ * structural = 0 drops zeros (export). */
+int feast_gather_matrix(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, int root,
                         FeastTriplets *t);
 void feast_triplets_free(FeastTriplets *t);
 /* consistent block b of per-macro arrays v[li] -> global array g (length nglobal) on root */

@@ -29,11 +29,14 @@ typedef struct {
 static const int q1_di[4] = {0, 1, 1, 0};
 static const int q1_dj[4] = {0, 0, 1, 1};
 
-/* Gauss-Legendre on [0,1]: points 1/2 +- 1/(2 sqrt 3) (weights 1/2), or 1/2 and
- * 1/2 +- sqrt(3/5)/2 (weights 4/9, 5/18) */
+/* Gauss-Legendre on [0,1]: order 1 the midpoint (weight 1), order 2 the points
+ * 1/2 +- 1/(2 sqrt 3) (weights 1/2), order 3 the points 1/2 and 1/2 +- sqrt(3/5)/2
+ * (weights 4/9, 5/18) */
 static void q1_rule(int order, Q1Rule *r) {
   double x[3], w[3];
-  if (order == 2) {
+  if (order == 1) {
+    x[0] = 0.5, w[0] = 1.0;
+  } else if (order == 2) {
     const double h = 0.5 / sqrt(3.0);
     x[0] = 0.5 - h, x[1] = 0.5 + h, w[0] = w[1] = 0.5;
   } else {
@@ -118,95 +121,152 @@ static inline void q1_point(const Q1Rule *r, int q, const Q1Cell *c, FeastQ1Poin
   }
 }
 
-int feast_q1_assemble(int N, const double *xy, int macro, FeastQ1Form form, void *ctx, int order,
-                      FeastBand9 *A) {
+/* every cell of a macro with its quadrature points, visited in order */
+typedef void (*Q1Visit)(const FeastQ1Cell *c, void *ctx);
+
+static int q1_for_cells(int N, const double *xy, int macro, int order, Q1Visit visit, void *ctx) {
   FEAST_CALL(q1_check_args(N, xy, order));
-  FEAST_CHECK(form != NULL, FEAST_ERR_ARG, "Q1 assembly: form is NULL");
-  FEAST_CHECK(A != NULL && A->band[0] != NULL && A->N == N, FEAST_ERR_ARG,
-              "Q1 assembly: matrix must be created with N = %d (has %d)", N, A ? A->N : -1);
   FEAST_CALL(q1_check_cells(N, xy, macro));
-  Q1Rule r;
+  Q1Rule r, mid;
   q1_rule(order, &r);
-  /* row offset of local node a and band coupling a (row) to b (column) */
-  ptrdiff_t off[4];
-  double *band[4][4];
-  for (int a = 0; a < 4; a++) {
-    off[a] = (ptrdiff_t)q1_dj[a] * N + q1_di[a];
-    for (int b = 0; b < 4; b++)
-      band[a][b] = A->band[feast_band_index(q1_di[b] - q1_di[a], q1_dj[b] - q1_dj[a])];
-  }
-  FeastQ1Point p;
-  p.macro = macro;
+  q1_rule(1, &mid);
+  FeastQ1Cell cell;
+  cell.macro = macro;
+  cell.nq = r.nq;
   for (int j = 0; j < N - 1; j++)
     for (int i = 0; i < N - 1; i++) {
       Q1Cell c;
       q1_cell(N, xy, i, j, &c);
-      double Aloc[4][4] = {{0}};
-      p.cell_i = i, p.cell_j = j;
+      cell.i = i, cell.j = j;
+      for (int a = 0; a < 4; a++) cell.node[a] = (long)(j + q1_dj[a]) * N + i + q1_di[a];
       for (int q = 0; q < r.nq; q++) {
-        q1_point(&r, q, &c, &p);
-        form(&p, ctx, Aloc);
+        q1_point(&r, q, &c, &cell.q[q]);
+        cell.q[q].macro = macro, cell.q[q].cell_i = i, cell.q[q].cell_j = j;
       }
-      /* A(row a, column b) += Aloc[a][b], stored at the row node in band(b - a) */
-      const ptrdiff_t base = (ptrdiff_t)j * N + i;
-      for (int a = 0; a < 4; a++)
-        for (int b = 0; b < 4; b++) band[a][b][base + off[a]] += Aloc[a][b];
+      q1_point(&mid, 0, &c, &cell.centre);
+      cell.centre.macro = macro, cell.centre.cell_i = i, cell.centre.cell_j = j;
+      visit(&cell, ctx);
     }
   return 0;
+}
+
+enum { Q1_MAX_MATRICES = 16, Q1_MAX_VECTORS = 8 };
+
+typedef struct {
+  FeastQ1CellForm form;
+  void *ctx;
+  int nmat, nvec;
+  double *band[Q1_MAX_MATRICES][4][4]; /* band of matrix k coupling row a to column b; NULL: not stored */
+  double *const *b;
+} CellAssembly;
+
+/* A_k(row node a, column node b) += Aloc[k][a][b], stored at the row node in band(b - a) */
+static void scatter_cell(const FeastQ1Cell *c, void *ctxp) {
+  CellAssembly *as = ctxp;
+  double Aloc[Q1_MAX_MATRICES][4][4], bloc[Q1_MAX_VECTORS][4];
+  memset(Aloc, 0, sizeof(double) * 16 * as->nmat);
+  memset(bloc, 0, sizeof(double) * 4 * as->nvec);
+  as->form(c, as->ctx, Aloc, bloc);
+  for (int k = 0; k < as->nmat; k++)
+    if (as->band[k][0][0])
+      for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++) as->band[k][a][b][c->node[a]] += Aloc[k][a][b];
+  for (int r = 0; r < as->nvec; r++)
+    if (as->b[r])
+      for (int a = 0; a < 4; a++) as->b[r][c->node[a]] += bloc[r][a];
+}
+
+int feast_q1_assemble_cells(int N, const double *xy, int macro, FeastQ1CellForm form, void *ctx, int order,
+                            int nmat, FeastBand9 *const *A, int nvec, double *const *b) {
+  FEAST_CHECK(form != NULL, FEAST_ERR_ARG, "Q1 assembly: form is NULL");
+  FEAST_CHECK(nmat >= 0 && nmat <= Q1_MAX_MATRICES && nvec >= 0 && nvec <= Q1_MAX_VECTORS, FEAST_ERR_ARG,
+              "Q1 assembly: %d matrices and %d vectors (at most %d and %d)", nmat, nvec, Q1_MAX_MATRICES,
+              Q1_MAX_VECTORS);
+  CellAssembly as = {form, ctx, nmat, nvec, {{{NULL}}}, b};
+  for (int k = 0; k < nmat; k++) {
+    if (!A[k]) continue;
+    FEAST_CHECK(A[k]->band[0] != NULL && A[k]->N == N, FEAST_ERR_ARG,
+                "Q1 assembly: matrix %d must be created with N = %d (has %d)", k, N, A[k]->N);
+    for (int a = 0; a < 4; a++)
+      for (int c = 0; c < 4; c++)
+        as.band[k][a][c] = A[k]->band[feast_band_index(q1_di[c] - q1_di[a], q1_dj[c] - q1_dj[a])];
+  }
+  return q1_for_cells(N, xy, macro, order, scatter_cell, &as);
+}
+
+/* a point form as a cell form: the sum over the cell's quadrature points */
+typedef struct {
+  FeastQ1Form form;
+  void *ctx;
+} PointForm;
+
+static void point_form(const FeastQ1Cell *c, void *ctxp, double (*Aloc)[4][4], double (*bloc)[4]) {
+  const PointForm *pf = ctxp;
+  for (int q = 0; q < c->nq; q++) pf->form(&c->q[q], pf->ctx, Aloc[0]);
+}
+
+int feast_q1_assemble(int N, const double *xy, int macro, FeastQ1Form form, void *ctx, int order,
+                      FeastBand9 *A) {
+  FEAST_CHECK(form != NULL && A != NULL, FEAST_ERR_ARG, "Q1 assembly: form or matrix is NULL");
+  PointForm pf = {form, ctx};
+  return feast_q1_assemble_cells(N, xy, macro, point_form, &pf, order, 1, &A, 0, NULL);
+}
+
+/* b_a += f phi_a w |J| */
+typedef struct {
+  FeastQ1Function f;
+  void *ctx;
+} RhsForm;
+
+static void rhs_form(const FeastQ1Cell *c, void *ctxp, double (*Aloc)[4][4], double (*bloc)[4]) {
+  const RhsForm *rf = ctxp;
+  for (int q = 0; q < c->nq; q++) {
+    const FeastQ1Point *p = &c->q[q];
+    const double fw = (rf->f ? rf->f(p->x, p->y, rf->ctx) : 1.0) * p->weight;
+    for (int a = 0; a < 4; a++) bloc[0][a] += fw * p->phi[a];
+  }
 }
 
 int feast_q1_assemble_rhs(int N, const double *xy, int macro, FeastQ1Function f, void *ctx,
                           int order, double *b) {
-  FEAST_CALL(q1_check_args(N, xy, order));
   FEAST_CHECK(f != NULL && b != NULL, FEAST_ERR_ARG, "Q1 right-hand side: function or vector is NULL");
-  FEAST_CALL(q1_check_cells(N, xy, macro));
-  Q1Rule r;
-  q1_rule(order, &r);
-  for (int j = 0; j < N - 1; j++)
-    for (int i = 0; i < N - 1; i++) {
-      Q1Cell c;
-      q1_cell(N, xy, i, j, &c);
-      const ptrdiff_t base = (ptrdiff_t)j * N + i;
-      for (int q = 0; q < r.nq; q++) {
-        const double s = r.s[q], t = r.t[q];
-        double x = c.p0[0] + c.a[0] * s + c.b[0] * t + c.c[0] * s * t;
-        double y = c.p0[1] + c.a[1] * s + c.b[1] * t + c.c[1] * s * t;
-        double fw = f(x, y, ctx) * r.w[q] * q1_det(&c, s, t);
-        /* b_a += f phi_a w |J| */
-        for (int a = 0; a < 4; a++) b[base + (ptrdiff_t)q1_dj[a] * N + q1_di[a]] += fw * r.phi[q][a];
-      }
-    }
-  return 0;
+  RhsForm rf = {f, ctx};
+  return feast_q1_assemble_cells(N, xy, macro, rhs_form, &rf, order, 0, NULL, 1, &b);
+}
+
+int feast_q1_lumped_mass(int N, const double *xy, int macro, double *m) {
+  FEAST_CHECK(m != NULL, FEAST_ERR_ARG, "Q1 lumped mass: vector is NULL");
+  RhsForm rf = {NULL, NULL}; /* f = 1 */
+  return feast_q1_assemble_cells(N, xy, macro, rhs_form, &rf, 2, 0, NULL, 1, &m);
+}
+
+typedef struct {
+  const double *uh;
+  FeastQ1Function u;
+  void *ctx;
+  double e2, n2;
+} L2Error;
+
+static void l2_error_cell(const FeastQ1Cell *c, void *ctxp) {
+  L2Error *le = ctxp;
+  for (int q = 0; q < c->nq; q++) {
+    const FeastQ1Point *p = &c->q[q];
+    double uh = 0.0;
+    for (int a = 0; a < 4; a++) uh += le->uh[c->node[a]] * p->phi[a];
+    const double ue = le->u(p->x, p->y, le->ctx), d = uh - ue;
+    le->e2 += d * d * p->weight;   /* (u_h - u)^2 */
+    le->n2 += ue * ue * p->weight; /* u^2 */
+  }
 }
 
 int feast_q1_l2_error(int N, const double *xy, const double *uh, FeastQ1Function u, void *ctx,
                       int order, double *err2, double *norm2) {
-  FEAST_CALL(q1_check_args(N, xy, order));
   FEAST_CHECK(uh != NULL && u != NULL && err2 != NULL && norm2 != NULL, FEAST_ERR_ARG,
               "Q1 L2 error: a NULL argument");
-  FEAST_CALL(q1_check_cells(N, xy, -1));
-  Q1Rule r;
-  q1_rule(order, &r);
-  double e2 = 0.0, n2 = 0.0;
-  for (int j = 0; j < N - 1; j++)
-    for (int i = 0; i < N - 1; i++) {
-      Q1Cell c;
-      q1_cell(N, xy, i, j, &c);
-      const ptrdiff_t base = (ptrdiff_t)j * N + i;
-      double un[4];
-      for (int a = 0; a < 4; a++) un[a] = uh[base + (ptrdiff_t)q1_dj[a] * N + q1_di[a]];
-      for (int q = 0; q < r.nq; q++) {
-        const double s = r.s[q], t = r.t[q];
-        double x = c.p0[0] + c.a[0] * s + c.b[0] * t + c.c[0] * s * t;
-        double y = c.p0[1] + c.a[1] * s + c.b[1] * t + c.c[1] * s * t;
-        double w = r.w[q] * q1_det(&c, s, t), ue = u(x, y, ctx);
-        double d = un[0] * r.phi[q][0] + un[1] * r.phi[q][1] + un[2] * r.phi[q][2] + un[3] * r.phi[q][3] - ue;
-        e2 += d * d * w;  /* (u_h - u)^2 */
-        n2 += ue * ue * w; /* u^2 */
-      }
-    }
-  *err2 = e2;
-  *norm2 = n2;
+  L2Error le = {uh, u, ctx, 0.0, 0.0};
+  FEAST_CALL(q1_for_cells(N, xy, -1, order, l2_error_cell, &le));
+  *err2 = le.e2;
+  *norm2 = le.n2;
   return 0;
 }
 

@@ -16,18 +16,40 @@ typedef struct {
 
 /* local matrix contribution at one point: Aloc[a][b] += form(test a, trial b) */
 typedef void (*FeastQ1Form)(const FeastQ1Point *p, void *ctx, double Aloc[4][4]);
+
+/* what an element-level form sees: one cell with all its quadrature points, so that it
+ * can evaluate discrete fields (u(q) = sum_a u[node[a]] phi_a(q)) and cell parameters
+ * (stabilisation) once per cell */
+typedef struct {
+  int macro, i, j;      /* cell (i,j) of the macro: lower-left node (i,j) */
+  long node[4];         /* grid index (j*N+i) of the node of local basis function a */
+  int nq;               /* quadrature points */
+  FeastQ1Point q[9];
+  FeastQ1Point centre;  /* the reference point (1/2, 1/2); weight = |det J| there */
+} FeastQ1Cell;
+
+/* element-level form over several coupled blocks in one pass: Aloc[k][a][b] += entry of
+ * matrix k (test a, trial b), bloc[r][a] += entry of vector r; both zeroed per cell */
+typedef void (*FeastQ1CellForm)(const FeastQ1Cell *c, void *ctx, double (*Aloc)[4][4], double (*bloc)[4]);
 /* right-hand side f(x,y) */
 typedef double (*FeastQ1Function)(double x, double y, void *ctx);
 
 /* quadrature: 2 = 2x2 Gauss (exact for Q1 stiffness on parallelograms), 3 = 3x3 */
 int feast_q1_assemble(int N, const double *xy, int macro, FeastQ1Form form, void *ctx,
                       int order, FeastBand9 *A); /* A created by caller, accumulated into */
+/* nmat matrices A[k] and nvec vectors b[r] (N*N values) of one macro, accumulated in one
+ * pass over its cells; a NULL A[k] or b[r] is computed by the form but not stored */
+int feast_q1_assemble_cells(int N, const double *xy, int macro, FeastQ1CellForm form, void *ctx, int order,
+                            int nmat, FeastBand9 *const *A, int nvec, double *const *b);
 /* b_i += int f phi_i (b padded or not, N*N values) */
 int feast_q1_assemble_rhs(int N, const double *xy, int macro, FeastQ1Function f, void *ctx,
                           int order, double *b);
 /* sum over cells of int (u_h - u)^2, and of int u^2 (for relative errors) */
 int feast_q1_l2_error(int N, const double *xy, const double *uh, FeastQ1Function u, void *ctx,
                       int order, double *err2, double *norm2);
+
+/* the lumped mass: m_i += int phi_i (the row sums of the mass matrix) */
+int feast_q1_lumped_mass(int N, const double *xy, int macro, double *m);
 
 /* standard forms */
 void feast_q1_form_laplace(const FeastQ1Point *p, void *ctx, double Aloc[4][4]); /* grad.grad */

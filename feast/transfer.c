@@ -63,7 +63,9 @@ static inline void galerkin_node(const FeastBand9 *Af, const unsigned char *fixe
 int feast_band9_galerkin(const FeastBand9 *Af, const unsigned char *fixed_f,
                          const unsigned char *fixed_c, FeastBand9 *Ac) {
   const int Nf = Af->N, Nc = (Nf + 1) / 2;
-  FEAST_CALL(feast_band9_create(Nc, Ac));
+  FEAST_CHECK(Ac->N == Nc && Ac->band[0], FEAST_ERR_ARG, "Galerkin product: coarse matrix needs N = %d (has %d)",
+              Nc, Ac->N);
+  feast_band9_zero(Ac);
   for (int j = 0; j < Nf; j++)
     for (int i = 0; i < Nf; i++) {
       const int inside = i >= 2 && j >= 2 && i < Nf - 2 && j < Nf - 2;

@@ -23,9 +23,20 @@ int feast_vec_create(const FeastDomain *dom, int level, int nb, FeastVec **xp) {
 void feast_vec_destroy(FeastVec **xp) {
   FeastVec *x = *xp;
   if (!x) return;
+  if (x->view) {
+    *xp = NULL;
+    return;
+  }
   for (int i = 0; x->v && i < x->nb * x->nlocal; i++) feast_grid_free(x->N, &x->v[i]);
   free(x->v);
   feast_free(xp);
+}
+
+void feast_vec_view(const FeastVec *x, int b, FeastVec *view) {
+  *view = *x;
+  view->nb = 1;
+  view->v = x->v + (long)b * x->nlocal;
+  view->view = 1;
 }
 
 #define FOR_ARRAYS(x, body)                                                                    \
@@ -114,11 +125,10 @@ void feast_vec_to_partial(FeastVec *x) {
   });
 }
 
-void feast_vec_zero_fixed(FeastVec *x, int b) {
-  const FeastLevel *lev = &x->dom->levels[x->level];
+void feast_vec_zero_fixed(FeastVec *x, int b, const FeastMask *mask) {
   const long n = (long)x->N * x->N;
   for (int li = 0; li < x->nlocal; li++) {
-    const unsigned char *fix = lev->fixed[li];
+    const unsigned char *fix = mask->fixed[x->level][li];
     double *xs = feast_vec_block(x, b, li);
     for (long i = 0; i < n; i++)
       if (fix[i]) xs[i] = 0.0;

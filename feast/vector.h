@@ -6,15 +6,21 @@
 #ifndef FEAST_VECTOR_H
 #define FEAST_VECTOR_H
 #include "feast/domain.h"
+#include "feast/mask.h"
 
 typedef struct {
   const FeastDomain *dom;
   int level, N, nb, nlocal;
   double **v; /* v[b * nlocal + li]: block b on local macro li */
+  int view;   /* 1: storage belongs to another vector (feast_vec_view) */
 } FeastVec;
 
 int feast_vec_create(const FeastDomain *dom, int level, int nb, FeastVec **x);
-void feast_vec_destroy(FeastVec **x);
+void feast_vec_destroy(FeastVec **x); /* a view is only detached */
+/* *view <- a one-block vector that is block b of x, sharing its storage (no copy): every
+ * scalar operation and solver works on one field of a multi-field vector in place. Valid
+ * while x lives; needs no destroy. */
+void feast_vec_view(const FeastVec *x, int b, FeastVec *view);
 static inline double *feast_vec_block(const FeastVec *x, int b, int li) { return x->v[b * x->nlocal + li]; }
 
 void feast_vec_zero(FeastVec *x);
@@ -30,8 +36,8 @@ int feast_vec_norm(const FeastVec *x, double *out); /* Euclidean norm over globa
 int feast_vec_sum(FeastVec *x);
 /* consistent -> partial: keep values only at owned nodes */
 void feast_vec_to_partial(FeastVec *x);
-/* zero block b at the level's fixed (Dirichlet) nodes */
-void feast_vec_zero_fixed(FeastVec *x, int b);
+/* zero block b at the fixed (Dirichlet) nodes of mask */
+void feast_vec_zero_fixed(FeastVec *x, int b, const FeastMask *mask);
 /* 1 if every value is finite */
 int feast_vec_finite(const FeastVec *x);
 #endif

@@ -3,19 +3,21 @@
 #include "feast/gather.h"
 #include "feast/log.h"
 #include <stdlib.h>
+#include <string.h>
 #include <umfpack.h>
 
 struct ScarcCoarse {
   const FeastDomain *dom;
   int level;
   int64_t n;
-  SuiteSparse_long *Ap, *Ai;
+  SuiteSparse_long *Ap, *Ai, *map; /* compressed columns; map: triplet k -> position in Ax */
+  SuiteSparse_long nnz;
   double *Ax, *rhs, *sol;
-  void *numeric;
+  void *symbolic, *numeric;
 };
 
-/* rank 0: compressed columns from the merged triplets, symbolic + numeric factorisation */
-static int factor(ScarcCoarse *c, const FeastTriplets *t) {
+/* rank 0, first call: compressed columns of the merged triplets and the symbolic analysis */
+static int analyse(ScarcCoarse *c, const FeastTriplets *t) {
   const SuiteSparse_long n = (SuiteSparse_long)t->n, nnz = (SuiteSparse_long)t->nnz;
   SuiteSparse_long *Ti, *Tj;
   FEAST_CALL(FEAST_ALLOC(nnz + 1, &Ti));
@@ -24,27 +26,54 @@ static int factor(ScarcCoarse *c, const FeastTriplets *t) {
     Ti[k] = t->row[k];
     Tj[k] = t->col[k];
   }
+  c->nnz = nnz;
   FEAST_CALL(FEAST_ALLOC(n + 1, &c->Ap));
   FEAST_CALL(FEAST_ALLOC(nnz + 1, &c->Ai));
   FEAST_CALL(FEAST_ALLOC(nnz + 1, &c->Ax));
-  SuiteSparse_long st = umfpack_dl_triplet_to_col(n, n, nnz, Ti, Tj, t->val, c->Ap, c->Ai, c->Ax, NULL);
+  FEAST_CALL(FEAST_ALLOC(nnz + 1, &c->map));
+  SuiteSparse_long st = umfpack_dl_triplet_to_col(n, n, nnz, Ti, Tj, t->val, c->Ap, c->Ai, c->Ax, c->map);
   free(Ti);
   free(Tj);
   FEAST_CHECK(st == UMFPACK_OK, FEAST_ERR_SOLVER, "UMFPACK could not build the coarse matrix (status %ld)", (long)st);
-  void *symbolic = NULL;
-  st = umfpack_dl_symbolic(n, n, c->Ap, c->Ai, c->Ax, &symbolic, NULL, NULL);
+  st = umfpack_dl_symbolic(n, n, c->Ap, c->Ai, c->Ax, &c->symbolic, NULL, NULL);
   FEAST_CHECK(st == UMFPACK_OK, FEAST_ERR_SOLVER,
               "UMFPACK symbolic factorisation of the coarse matrix (level %d, %ld unknowns) failed (status %ld)",
               c->level, (long)n, (long)st);
-  st = umfpack_dl_numeric(c->Ap, c->Ai, c->Ax, symbolic, &c->numeric, NULL, NULL);
-  umfpack_dl_free_symbolic(&symbolic);
+  return 0;
+}
+
+/* rank 0: the values of the same pattern into Ax, numeric factorisation */
+static int factor(ScarcCoarse *c, const FeastTriplets *t) {
+  FEAST_CHECK(t->nnz == c->nnz, FEAST_ERR_INTERNAL, "coarse matrix pattern changed (%lld -> %lld couplings)",
+              (long long)c->nnz, (long long)t->nnz);
+  memset(c->Ax, 0, sizeof(double) * (size_t)c->nnz);
+  for (SuiteSparse_long k = 0; k < c->nnz; k++) c->Ax[c->map[k]] += t->val[k];
+  if (c->numeric) umfpack_dl_free_numeric(&c->numeric);
+  const SuiteSparse_long st = umfpack_dl_numeric(c->Ap, c->Ai, c->Ax, c->symbolic, &c->numeric, NULL, NULL);
   FEAST_CHECK(st != UMFPACK_WARNING_singular_matrix, FEAST_ERR_SOLVER,
-              "the coarse grid matrix (level %d, %ld unknowns) is singular: check the boundary "
-              "conditions (grid.dirichlet) - a pure Neumann problem has no unique solution",
-              c->level, (long)n);
+              "the coarse grid matrix (level %d, %lld unknowns) is singular: check the boundary "
+              "conditions - a pure Neumann problem has no unique solution",
+              c->level, (long long)c->n);
   FEAST_CHECK(st == UMFPACK_OK, FEAST_ERR_SOLVER,
               "UMFPACK numeric factorisation of the coarse matrix failed (status %ld)", (long)st);
   return 0;
+}
+
+/* gather on rank 0, analyse there on the first call, factor; every rank learns whether
+ * rank 0 succeeded (rank 0 keeps the message) */
+static int gather_and_factor(ScarcCoarse *c, const FeastBand9 *A) {
+  FeastTriplets t;
+  FEAST_CALL(feast_gather_matrix(c->dom, c->level, A, 1, 0, &t));
+  int status = 0;
+  if (c->dom->rank == 0) {
+    if (!c->symbolic) status = analyse(c, &t);
+    if (!status) status = factor(c, &t);
+  }
+  feast_triplets_free(&t);
+  int global = status;
+  FEAST_MPI_CALL(MPI_Bcast(&global, 1, MPI_INT, 0, c->dom->comm));
+  if (global && c->dom->rank != 0) FEAST_ERROR(global, "the coarse grid factorisation failed on rank 0");
+  return global;
 }
 
 int scarc_coarse_create(const FeastDomain *dom, int level, const FeastBand9 *A, ScarcCoarse **cp) {
@@ -56,18 +85,10 @@ int scarc_coarse_create(const FeastDomain *dom, int level, const FeastBand9 *A, 
   c->n = dom->levels[level].nglobal;
   FEAST_CALL(FEAST_ALLOC(c->n, &c->rhs));
   FEAST_CALL(FEAST_ALLOC(c->n, &c->sol));
-  FeastTriplets t;
-  FEAST_CALL(feast_gather_matrix(dom, level, A, 0, &t));
-  int status = 0;
-  if (dom->rank == 0) status = factor(c, &t);
-  feast_triplets_free(&t);
-  /* every rank learns whether rank 0 succeeded; rank 0 keeps the message */
-  int global = status;
-  FEAST_MPI_CALL(MPI_Bcast(&global, 1, MPI_INT, 0, dom->comm));
-  if (global && dom->rank != 0)
-    FEAST_ERROR(global, "the coarse grid factorisation failed on rank 0");
-  return global;
+  return gather_and_factor(c, A);
 }
+
+int scarc_coarse_refresh(ScarcCoarse *c, const FeastBand9 *A) { return gather_and_factor(c, A); }
 
 int scarc_coarse_solve(ScarcCoarse *c, double *const *b, double *const *x) {
   feast_timer_start(FEAST_T_COARSE);
@@ -89,9 +110,11 @@ void scarc_coarse_destroy(ScarcCoarse **cp) {
   ScarcCoarse *c = *cp;
   if (!c) return;
   if (c->numeric) umfpack_dl_free_numeric(&c->numeric);
+  if (c->symbolic) umfpack_dl_free_symbolic(&c->symbolic);
   free(c->Ap);
   free(c->Ai);
   free(c->Ax);
+  free(c->map);
   free(c->rhs);
   free(c->sol);
   feast_free(cp);

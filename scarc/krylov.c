@@ -155,6 +155,29 @@ static int bicgstab(FeastLinOp A, FeastLinOp M, const FeastVec *b, FeastVec *x,
   }
 }
 
+static int fault_apply(void *ctx, const FeastVec *x, FeastVec *y) {
+  FeastFaultOp *h = ctx;
+  FEAST_CALL(h->inner.apply(h->inner.ctx, x, y));
+  if (++h->calls != 2 || !h->on_this_rank) return 0;
+  if (h->mode == 2)
+    FEAST_ERROR(FEAST_ERR_INTERNAL, "injected failure (debug.inject = fail) on rank %d", feast_log_rank());
+  if (h->mode == 1 && y->nlocal > 0) y->v[0][0] = NAN;
+  return 0;
+}
+
+int feast_fault_op(const FeastConfig *cfg, int rank, FeastLinOp inner, FeastFaultOp *hook, FeastLinOp *wrapped) {
+  const char *mode;
+  long on;
+  FEAST_CALL(feast_config_get_string(cfg, "debug.inject", &mode));
+  FEAST_CALL(feast_config_get_int(cfg, "debug.inject_rank", &on));
+  hook->inner = inner;
+  hook->mode = strcmp(mode, "nan") == 0 ? 1 : strcmp(mode, "fail") == 0 ? 2 : 0;
+  hook->on_this_rank = on == rank;
+  hook->calls = 0;
+  *wrapped = hook->mode ? (FeastLinOp){fault_apply, hook} : inner;
+  return 0;
+}
+
 static const struct {
   const char *name;
   Method fn;

@@ -4,6 +4,7 @@
  * for NaN/Inf, divergence and its iteration limit and stops with a reason. */
 #ifndef FEAST_KRYLOV_H
 #define FEAST_KRYLOV_H
+#include "feast/config.h"
 #include "feast/vector.h"
 
 typedef struct {
@@ -26,6 +27,17 @@ typedef struct {
   double initial_residual, final_residual;
   double rate;              /* average convergence rate per iteration */
 } FeastSolveResult;
+
+/* Test hook (debug.inject = nan | fail, debug.inject_rank = R): wraps an operator so that
+ * its second application on rank R puts a NaN into the result (nan) or fails (fail), to
+ * test the failure paths; with debug.inject = none, *wrapped = inner. */
+typedef struct {
+  FeastLinOp inner;
+  int mode; /* 0 none, 1 nan, 2 fail */
+  int on_this_rank;
+  long calls;
+} FeastFaultOp;
+int feast_fault_op(const FeastConfig *cfg, int rank, FeastLinOp inner, FeastFaultOp *hook, FeastLinOp *wrapped);
 
 int feast_krylov_solve(const char *method, FeastLinOp A, FeastLinOp M, const FeastVec *b,
                        FeastVec *x, const FeastSolveParams *p, FeastSolveResult *res);

@@ -1,4 +1,5 @@
 #include "scarc/scarc.h"
+#include "coproc/coproc.h"
 #include "feast/error.h"
 #include "feast/log.h"
 #include "feast/transfer.h"
@@ -7,27 +8,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct ScarcParams {
+  int pre_smooth, post_smooth;  /* global V cycle: 1, 0 */
+  double damping;               /* additive Schwarz damping: 1 */
+  long coarse_max_dofs;         /* global coarse level: finest with fewer unknowns: 20000 */
+  char target[8], precision[8]; /* local backend: "cpu"/"gpu", "auto"/"double"/"single" */
+  FeastLocalMGParams local;
+};
+
 typedef struct {
-  FeastBand9 *A;             /* per local macro: partial operator, Dirichlet rows owner-identity */
+  FeastBand9 *A;               /* per local macro: partial operator, Dirichlet rows owner-identity */
+  FeastBand9 *Ac;              /* per local macro: consistent local matrix (levels above coarse) */
   FeastVec *x, *b, *d, *c, *q; /* work vectors of this level */
-  FeastLocalSolver *local;   /* batch of local multigrids on levels 0..l (l > coarse) */
+  FeastLocalSolver *local;     /* batch of local multigrids (levels above coarse) */
 } ScarcLevel;
 
 struct Scarc {
   const FeastDomain *dom;
+  const FeastMask *mask;
   ScarcParams p;
-  int coarse, finest;
-  ScarcLevel *lv;            /* index = level */
-  FeastBand9 **Ac;           /* Ac[li][l]: consistent local matrices, macro-major */
-  const unsigned char ***fixed; /* fixed[li][l] */
+  int coarse, finest, ready;
+  ScarcLevel *lv;              /* index = level */
+  unsigned char **nomask;      /* per local macro: zeros of the finest size (raw Galerkin products) */
   ScarcCoarse *coarse_solver;
-  long local_solves, local_cycles, local_nonfinite;
+  ScarcStats stats;
 };
 
-int scarc_params_from_config(const FeastConfig *cfg, ScarcParams *p) {
+int scarc_params_create(const FeastConfig *cfg, ScarcParams **pp) {
+  ScarcParams *p;
+  FEAST_CALL(FEAST_ALLOC(1, &p));
+  *pp = p;
   long v;
   const char *s;
-  memset(p, 0, sizeof *p);
   FEAST_CALL(feast_config_get_int(cfg, "solver.mg_pre_smooth", &v));
   p->pre_smooth = (int)v;
   FEAST_CALL(feast_config_get_int(cfg, "solver.mg_post_smooth", &v));
@@ -52,6 +64,8 @@ int scarc_params_from_config(const FeastConfig *cfg, ScarcParams *p) {
   return 0;
 }
 
+void scarc_params_destroy(ScarcParams **p) { feast_free(p); }
+
 /* the global coarse level: the finest level with fewer than coarse_max_dofs unknowns
  * (level 0 if even that is larger) */
 static int choose_coarse(const FeastDomain *dom, long max_dofs) {
@@ -61,121 +75,37 @@ static int choose_coarse(const FeastDomain *dom, long max_dofs) {
   return c;
 }
 
-int scarc_create(const FeastDomain *dom, const ScarcParams *p, Scarc **sp) {
+static int create_level(Scarc *s, int l) {
+  const FeastDomain *dom = s->dom;
+  ScarcLevel *lv = &s->lv[l];
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->A));
+  for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(feast_band9_create(dom->levels[l].N, &lv->A[li]));
+  if (l > s->coarse) {
+    FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->Ac));
+    for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(feast_band9_create(dom->levels[l].N, &lv->Ac[li]));
+  }
+  FeastVec **vecs[] = {&lv->x, &lv->b, &lv->d, &lv->c, &lv->q};
+  for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) FEAST_CALL(feast_vec_create(dom, l, 1, vecs[i]));
+  return 0;
+}
+
+int scarc_create(const FeastDomain *dom, const FeastMask *mask, const ScarcParams *p, Scarc **sp) {
   Scarc *s;
   FEAST_CALL(FEAST_ALLOC(1, &s));
   *sp = s;
+  FEAST_CHECK(mask && mask->finest == dom->finest && mask->nlocal == dom->nlocal, FEAST_ERR_ARG,
+              "scarc_create: the mask does not belong to the domain");
   s->dom = dom;
+  s->mask = mask;
   s->p = *p;
   s->finest = dom->finest;
   s->coarse = choose_coarse(dom, p->coarse_max_dofs);
   FEAST_CALL(FEAST_ALLOC(s->finest + 1, &s->lv));
-  for (int l = s->coarse; l <= s->finest; l++) {
-    ScarcLevel *lv = &s->lv[l];
-    FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->A));
-    FEAST_CALL(feast_vec_create(dom, l, 1, &lv->x));
-    FEAST_CALL(feast_vec_create(dom, l, 1, &lv->b));
-    FEAST_CALL(feast_vec_create(dom, l, 1, &lv->d));
-    FEAST_CALL(feast_vec_create(dom, l, 1, &lv->c));
-    FEAST_CALL(feast_vec_create(dom, l, 1, &lv->q));
-  }
-  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &s->Ac));
-  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &s->fixed));
-  for (int li = 0; li < dom->nlocal; li++) {
-    FEAST_CALL(FEAST_ALLOC(s->finest + 1, &s->Ac[li]));
-    FEAST_CALL(FEAST_ALLOC(s->finest + 1, &s->fixed[li]));
-    for (int l = 0; l <= s->finest; l++) s->fixed[li][l] = dom->levels[l].fixed[li];
-  }
+  for (int l = s->coarse; l <= s->finest; l++) FEAST_CALL(create_level(s, l));
+  const long n = (long)dom->levels[s->finest].N * dom->levels[s->finest].N;
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &s->nomask));
+  for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(FEAST_ALLOC(n, &s->nomask[li]));
   return 0;
-}
-
-/* Dirichlet rows of the partial operator: zero, with 1 on the diagonal of the owning
- * macro only, so the interface sum is the identity row */
-static void partial_dirichlet_rows(const FeastLevel *lev, int li, FeastBand9 *A) {
-  const long n = (long)lev->N * lev->N;
-  for (long i = 0; i < n; i++) {
-    if (!lev->fixed[li][i]) continue;
-    for (int k = 0; k < FEAST_NBANDS; k++) A->band[k][i] = 0.0;
-    A->band[FEAST_BAND_DIAG][i] = lev->owned[li][i] ? 1.0 : 0.0;
-  }
-}
-
-static void consistent_dirichlet_rows(const FeastLevel *lev, int li, FeastBand9 *A) {
-  const long n = (long)lev->N * lev->N;
-  for (long i = 0; i < n; i++) {
-    if (!lev->fixed[li][i]) continue;
-    for (int k = 0; k < FEAST_NBANDS; k++) A->band[k][i] = 0.0;
-    A->band[FEAST_BAND_DIAG][i] = 1.0;
-  }
-}
-
-/* Ac = restriction of the global matrix to the macro's nodes: the raw partial matrix
- * with the couplings among shared nodes (diagonal, links along shared edges) summed */
-static int make_consistent(Scarc *s, int l) {
-  const FeastDomain *dom = s->dom;
-  const FeastLevel *lev = &dom->levels[l];
-  double **diag, **bands;
-  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &diag));
-  FEAST_CALL(FEAST_ALLOC(dom->nlocal * FEAST_NBANDS + 1, &bands));
-  for (int li = 0; li < dom->nlocal; li++) {
-    diag[li] = s->Ac[li][l].band[FEAST_BAND_DIAG];
-    for (int k = 0; k < FEAST_NBANDS; k++) bands[li * FEAST_NBANDS + k] = s->Ac[li][l].band[k];
-  }
-  int st = feast_exchange_sum(lev->nodes, diag);
-  if (!st) st = feast_exchange_sum(lev->links, bands);
-  free(diag);
-  free(bands);
-  return st;
-}
-
-static int assemble_level(Scarc *s, int l, ScarcAssembleFn assemble, void *ctx) {
-  const FeastDomain *dom = s->dom;
-  const FeastLevel *lev = &dom->levels[l];
-  for (int li = 0; li < dom->nlocal; li++) {
-    FeastBand9 *A = &s->Ac[li][l];
-    feast_band9_destroy(A);
-    FEAST_CALL(feast_band9_create(lev->N, A));
-    FEAST_CALL(assemble(ctx, dom, l, li, A));
-    if (l >= s->coarse) {
-      feast_band9_destroy(&s->lv[l].A[li]);
-      FEAST_CALL(feast_band9_copy(A, &s->lv[l].A[li]));
-      partial_dirichlet_rows(lev, li, &s->lv[l].A[li]);
-    }
-  }
-  FEAST_CALL(make_consistent(s, l));
-  for (int li = 0; li < dom->nlocal; li++) consistent_dirichlet_rows(lev, li, &s->Ac[li][l]);
-  return 0;
-}
-
-static int setup_local_solvers(Scarc *s) {
-  const FeastDomain *dom = s->dom;
-  FeastLocalProblem *probs;
-  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &probs));
-  int st = 0;
-  for (int l = s->coarse + 1; l <= s->finest && !st; l++) {
-    for (int li = 0; li < dom->nlocal; li++) {
-      probs[li].level = l;
-      probs[li].A = s->Ac[li];
-      probs[li].fixed = s->fixed[li];
-    }
-    feast_local_destroy(&s->lv[l].local);
-    st = feast_local_create(s->p.target, s->p.precision, &s->lv[l].local);
-    if (!st) st = feast_local_setup(s->lv[l].local, dom->nlocal, probs, &s->p.local);
-  }
-  free(probs);
-  return st;
-}
-
-int scarc_set_operator(Scarc *s, ScarcAssembleFn assemble, void *ctx) {
-  feast_timer_start(FEAST_T_ASSEMBLY);
-  for (int l = 0; l <= s->finest; l++) FEAST_CALL(assemble_level(s, l, assemble, ctx));
-  feast_timer_stop(FEAST_T_ASSEMBLY);
-  feast_timer_start(FEAST_T_SOLVER_SETUP);
-  int st = setup_local_solvers(s);
-  scarc_coarse_destroy(&s->coarse_solver);
-  if (!st) st = scarc_coarse_create(s->dom, s->coarse, s->lv[s->coarse].A, &s->coarse_solver);
-  feast_timer_stop(FEAST_T_SOLVER_SETUP);
-  return st;
 }
 
 void scarc_destroy(Scarc **sp) {
@@ -184,36 +114,114 @@ void scarc_destroy(Scarc **sp) {
   const FeastDomain *dom = s->dom;
   for (int l = s->coarse; s->lv && l <= s->finest; l++) {
     ScarcLevel *lv = &s->lv[l];
-    for (int li = 0; lv->A && li < dom->nlocal; li++) feast_band9_destroy(&lv->A[li]);
+    for (int li = 0; li < dom->nlocal; li++) {
+      if (lv->A) feast_band9_destroy(&lv->A[li]);
+      if (lv->Ac) feast_band9_destroy(&lv->Ac[li]);
+    }
     free(lv->A);
-    feast_vec_destroy(&lv->x);
-    feast_vec_destroy(&lv->b);
-    feast_vec_destroy(&lv->d);
-    feast_vec_destroy(&lv->c);
-    feast_vec_destroy(&lv->q);
+    free(lv->Ac);
+    FeastVec **vecs[] = {&lv->x, &lv->b, &lv->d, &lv->c, &lv->q};
+    for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) feast_vec_destroy(vecs[i]);
     feast_local_destroy(&lv->local);
   }
-  for (int li = 0; s->Ac && li < dom->nlocal; li++) {
-    for (int l = 0; s->Ac[li] && l <= s->finest; l++) feast_band9_destroy(&s->Ac[li][l]);
-    free(s->Ac[li]);
-    if (s->fixed) free(s->fixed[li]);
-  }
-  free(s->Ac);
-  free(s->fixed);
+  for (int li = 0; s->nomask && li < dom->nlocal; li++) free(s->nomask[li]);
+  free(s->nomask);
   free(s->lv);
   scarc_coarse_destroy(&s->coarse_solver);
   feast_free(sp);
 }
 
-int scarc_coarse_level(const Scarc *s) { return s->coarse; }
-const FeastBand9 *scarc_local_matrix(const Scarc *s, int level, int li) { return &s->Ac[li][level]; }
-const FeastBand9 *scarc_matrices(const Scarc *s, int level) { return s->lv[level].A; }
-
-void scarc_local_stats(const Scarc *s, long *solves, long *cycles, long *nonfinite) {
-  *solves = s->local_solves;
-  *cycles = s->local_cycles;
-  *nonfinite = s->local_nonfinite;
+/* Ac = restriction of the global matrix to the macro's nodes: the raw partial matrix
+ * with the couplings among shared nodes (diagonal, links along shared edges) summed */
+static int make_consistent(Scarc *s, int l) {
+  const FeastDomain *dom = s->dom;
+  const FeastLevel *lev = &dom->levels[l];
+  FeastBand9 *Ac = s->lv[l].Ac;
+  double **diag, **bands;
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &diag));
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal * FEAST_NBANDS + 1, &bands));
+  for (int li = 0; li < dom->nlocal; li++) {
+    diag[li] = Ac[li].band[FEAST_BAND_DIAG];
+    for (int k = 0; k < FEAST_NBANDS; k++) bands[li * FEAST_NBANDS + k] = Ac[li].band[k];
+  }
+  int st = feast_exchange_sum(lev->nodes, diag);
+  if (!st) st = feast_exchange_sum(lev->links, bands);
+  free(diag);
+  free(bands);
+  return st;
 }
+
+static void copy_values(const FeastBand9 *src, FeastBand9 *dst) {
+  for (int k = 0; k < FEAST_NBANDS; k++) memcpy(dst->band[k], src->band[k], sizeof(double) * src->N * src->N);
+}
+
+/* level l from its raw partial matrices (lv[l].A on entry; the given matrices on the
+ * finest level): the raw matrices of level l-1 by Galerkin products, the consistent
+ * local matrices, then the Dirichlet rows */
+static int build_level(Scarc *s, int l, const FeastBand9 *raw) {
+  const FeastDomain *dom = s->dom;
+  ScarcLevel *lv = &s->lv[l];
+  for (int li = 0; li < dom->nlocal; li++) {
+    if (raw) copy_values(&raw[li], &lv->A[li]);
+    if (l > s->coarse) {
+      copy_values(&lv->A[li], &lv->Ac[li]);
+      FEAST_CALL(feast_band9_galerkin(&lv->A[li], s->nomask[li], s->nomask[li], &s->lv[l - 1].A[li]));
+    }
+    feast_band9_fix_rows(&lv->A[li], s->mask->fixed[l][li], dom->levels[l].owned[li]);
+  }
+  if (l == s->coarse) return 0;
+  FEAST_CALL(make_consistent(s, l));
+  for (int li = 0; li < dom->nlocal; li++)
+    feast_band9_fix_rows(&lv->Ac[li], s->mask->fixed[l][li], s->mask->fixed[l][li]);
+  return 0;
+}
+
+/* the local multigrids of every level above the coarse one: created on the first call,
+ * refreshed (values only) on later ones */
+static int setup_local_solvers(Scarc *s) {
+  const FeastDomain *dom = s->dom;
+  FeastLocalProblem *probs;
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &probs));
+  const unsigned char **fixed;
+  FEAST_CALL(FEAST_ALLOC((long)dom->nlocal * (s->finest + 1) + 1, &fixed));
+  int st = 0;
+  for (int l = s->coarse + 1; l <= s->finest && !st; l++) {
+    for (int li = 0; li < dom->nlocal; li++) {
+      const unsigned char **f = fixed + (long)li * (s->finest + 1);
+      for (int k = 0; k <= l; k++) f[k] = s->mask->fixed[k][li];
+      probs[li] = (FeastLocalProblem){l, &s->lv[l].Ac[li], f};
+    }
+    if (s->lv[l].local) {
+      st = feast_local_update(s->lv[l].local, probs);
+    } else {
+      st = feast_local_create(s->p.target, s->p.precision, &s->lv[l].local);
+      if (!st) st = feast_local_setup(s->lv[l].local, dom->nlocal, probs, &s->p.local);
+    }
+  }
+  free(fixed);
+  free(probs);
+  return st;
+}
+
+static int set_operator(Scarc *s, const FeastBand9 *A) {
+  for (int l = s->finest; l >= s->coarse; l--) FEAST_CALL(build_level(s, l, l == s->finest ? A : NULL));
+  FEAST_CALL(setup_local_solvers(s));
+  if (s->coarse_solver) return scarc_coarse_refresh(s->coarse_solver, s->lv[s->coarse].A);
+  return scarc_coarse_create(s->dom, s->coarse, s->lv[s->coarse].A, &s->coarse_solver);
+}
+
+int scarc_set_operator(Scarc *s, const FeastBand9 *A) {
+  feast_timer_start(FEAST_T_SOLVER_SETUP);
+  const int st = set_operator(s, A);
+  feast_timer_stop(FEAST_T_SOLVER_SETUP);
+  s->ready = !st;
+  return st;
+}
+
+int scarc_coarse_level(const Scarc *s) { return s->coarse; }
+const FeastBand9 *scarc_local_matrix(const Scarc *s, int level, int li) { return &s->lv[level].Ac[li]; }
+const FeastBand9 *scarc_matrices(const Scarc *s) { return s->lv[s->finest].A; }
+void scarc_stats(const Scarc *s, ScarcStats *st) { *st = s->stats; }
 
 /* y <- A x, partial (no interface sum) */
 static void matvec_partial(const ScarcLevel *lv, const FeastVec *x, FeastVec *y) {
@@ -257,15 +265,15 @@ static int smooth(Scarc *s, int l, const FeastVec *b, FeastVec *x, int x_zero, d
     FEAST_CALL(matvec_level(s, l, x, lv->d));
     feast_vec_aypx(-1.0, b, lv->d);
   }
-  feast_vec_zero_fixed(lv->d, 0);
+  feast_vec_zero_fixed(lv->d, 0, s->mask);
   FeastLocalMGStats st;
   feast_timer_start(FEAST_T_LOCAL_MG);
   int rc = feast_local_solve(lv->local, (const double *const *)lv->d->v, lv->c->v, &st);
   feast_timer_stop(FEAST_T_LOCAL_MG);
   FEAST_CALL(rc);
-  s->local_solves += s->dom->nlocal;
-  s->local_cycles += st.cycles;
-  s->local_nonfinite += st.nonfinite;
+  s->stats.local_solves += s->dom->nlocal;
+  s->stats.local_cycles += st.cycles;
+  s->stats.local_nonfinite += st.nonfinite;
   /* the backend zeroes a non-finite local result; the outer solver must still see it
    * and stop with reason "nan" rather than iterate on a silently damaged correction */
   if (st.nonfinite && s->dom->nlocal > 0) lv->c->v[0][0] = NAN;
@@ -309,7 +317,7 @@ static int vcycle(Scarc *s, int l, const FeastVec *b, FeastVec *x, int x_zero) {
   for (int li = 0; li < s->dom->nlocal; li++)
     feast_grid_restrict(lv->x->N, lv->d->v[li], lc->b->v[li]);
   FEAST_CALL(feast_vec_sum(lc->b));
-  feast_vec_zero_fixed(lc->b, 0);
+  feast_vec_zero_fixed(lc->b, 0, s->mask);
   feast_vec_zero(lc->x);
   FEAST_CALL(vcycle(s, l - 1, lc->b, lc->x, 1));
   for (int li = 0; li < s->dom->nlocal; li++)
@@ -320,6 +328,30 @@ static int vcycle(Scarc *s, int l, const FeastVec *b, FeastVec *x, int x_zero) {
 }
 
 int scarc_precondition(Scarc *s, const FeastVec *b, FeastVec *x) {
+  FEAST_CHECK(s->ready, FEAST_ERR_ARG, "ScaRC: no operator set (scarc_set_operator)");
+  FEAST_CHECK(b->nb == 1 && x->nb == 1, FEAST_ERR_ARG, "ScaRC solves one field: pass a block view");
+  s->stats.vcycles++;
   feast_vec_zero(x);
   return vcycle(s, s->finest, b, x, 1);
+}
+
+static int apply_operator(void *ctx, const FeastVec *x, FeastVec *y) { return scarc_matvec(ctx, x, y); }
+static int apply_vcycle(void *ctx, const FeastVec *x, FeastVec *y) { return scarc_precondition(ctx, x, y); }
+FeastLinOp scarc_operator(Scarc *s) { return (FeastLinOp){apply_operator, s}; }
+FeastLinOp scarc_preconditioner(Scarc *s) { return (FeastLinOp){apply_vcycle, s}; }
+
+const char *scarc_krylov_method(const char *scarc_solver) {
+  return strcmp(scarc_solver, "mg") == 0 ? "richardson" : scarc_solver;
+}
+
+int scarc_solve(Scarc *s, const char *method, const FeastSolveParams *sp, const FeastVec *b, FeastVec *x,
+                FeastSolveResult *res) {
+  return feast_krylov_solve(scarc_krylov_method(method), scarc_operator(s), scarc_preconditioner(s), b, x, sp,
+                            res);
+}
+
+const char *scarc_backends(void) { return feast_local_backends(); }
+int scarc_target_available(const char *target) { return feast_local_available(target); }
+const char *scarc_resolve_precision(const char *target, const char *precision) {
+  return feast_local_resolve_precision(target, precision);
 }

@@ -1,43 +1,67 @@
 /* Two-layer ScaRC: a global multigrid over the level hierarchy whose smoother is an
  * additive Schwarz step over the macros (every macro solves its local problem with the
- * fully assembled interface rows by a local multigrid from the coproc layer; the
- * corrections at shared nodes are averaged and damped), with the global coarse grid
- * solved directly (UMFPACK). It is used standalone or as a preconditioner. */
+ * fully assembled interface rows by a local multigrid; the corrections at shared nodes
+ * are averaged and damped), with the global coarse grid solved directly (UMFPACK). It
+ * solves one scalar field: a problem with several fields (the velocity components of
+ * Navier-Stokes) uses one ScaRC per field on block views of its vectors.
+ * This header is all an application sees of the solver: where the local multigrids run
+ * (solver.target) is set in the config and never visible here. */
 #ifndef FEAST_SCARC_H
 #define FEAST_SCARC_H
-#include "coproc/coproc.h"
+#include "feast/band9.h"
 #include "feast/config.h"
 #include "feast/domain.h"
+#include "feast/mask.h"
 #include "feast/vector.h"
+#include "scarc/krylov.h"
 
-/* raw per-macro operator (partial: this macro's own cells, no boundary conditions) */
-typedef int (*ScarcAssembleFn)(void *ctx, const FeastDomain *dom, int level, int li,
-                               FeastBand9 *A);
-
-typedef struct {
-  int pre_smooth, post_smooth; /* global V cycle: 1, 0 */
-  double damping;              /* additive Schwarz damping: 1 */
-  long coarse_max_dofs;        /* global coarse level: finest with fewer unknowns: 20000 */
-  char target[8], precision[8];/* local backend: "cpu"/"gpu", "double"/"single" */
-  FeastLocalMGParams local;
-} ScarcParams;
-
-int scarc_params_from_config(const FeastConfig *cfg, ScarcParams *p);
+typedef struct ScarcParams ScarcParams; /* from the [solver] section of the config */
+int scarc_params_create(const FeastConfig *cfg, ScarcParams **p);
+void scarc_params_destroy(ScarcParams **p);
 
 typedef struct Scarc Scarc;
-int scarc_create(const FeastDomain *dom, const ScarcParams *p, Scarc **s);
-/* assemble the operator on every level, set up local solvers and the coarse solver */
-int scarc_set_operator(Scarc *s, ScarcAssembleFn assemble, void *ctx);
+/* a solver for the field whose Dirichlet nodes are mask (kept by reference) */
+int scarc_create(const FeastDomain *dom, const FeastMask *mask, const ScarcParams *p, Scarc **s);
 void scarc_destroy(Scarc **s);
+/* The operator, given on the finest level: per local macro the raw partial matrix (the
+ * macro's own cells, no boundary conditions). Coarser levels are Galerkin products
+ * P^T A P computed macro by macro (the bilinear prolongation is macro-local, so the sum of
+ * the macros' products is the global product), and the Dirichlet rows become identity
+ * rows. The first call builds every structure (local multigrids and their backends, the
+ * coarse LU with its symbolic analysis); later calls with new values of the same
+ * structure refresh the numbers only (what a nonlinear step needs). Timed as
+ * solver_setup. */
+int scarc_set_operator(Scarc *s, const FeastBand9 *A);
 int scarc_coarse_level(const Scarc *s);
-/* y <- A x on the finest level (x, y consistent) */
+/* y <- A x on the finest level (x, y consistent one-block vectors) */
 int scarc_matvec(Scarc *s, const FeastVec *x, FeastVec *y);
 /* x <- one V cycle for A x = b starting from x = 0 (the preconditioner) */
 int scarc_precondition(Scarc *s, const FeastVec *b, FeastVec *x);
-/* partial matrices of the finest level (for export) */
-const FeastBand9 *scarc_matrices(const Scarc *s, int level);
+/* the operator and the V cycle as linear operators for scarc/krylov.h */
+FeastLinOp scarc_operator(Scarc *s);
+FeastLinOp scarc_preconditioner(Scarc *s);
+/* solver.scarc_solver -> the Krylov method: "mg" runs the V cycle as a stationary
+ * iteration ("richardson"), "cg" / "bicgstab" use it as preconditioner */
+const char *scarc_krylov_method(const char *scarc_solver);
+/* the solve with one of those methods; x holds the start on entry. A nonzero status is a
+ * failure; not converging is res->converged = 0 with res->reason. */
+int scarc_solve(Scarc *s, const char *method, const FeastSolveParams *sp, const FeastVec *b, FeastVec *x,
+                FeastSolveResult *res);
+/* the partial matrices of the finest level with their Dirichlet rows (for export) */
+const FeastBand9 *scarc_matrices(const Scarc *s);
 /* consistent local matrix of local macro li on a level (what its local solver sees) */
 const FeastBand9 *scarc_local_matrix(const Scarc *s, int level, int li);
-/* statistics of the local solves since the last reset */
-void scarc_local_stats(const Scarc *s, long *solves, long *cycles, long *nonfinite);
+/* statistics since creation: local solves (macro solves), their V cycles, non-finite
+ * local results, and the global V cycles run */
+typedef struct {
+  long local_solves, local_cycles, local_nonfinite, vcycles;
+} ScarcStats;
+void scarc_stats(const Scarc *s, ScarcStats *st);
+
+/* what this build offers, for --version and messages: "cpu(double,single) gpu(single)" */
+const char *scarc_backends(void);
+/* 1 if solver.target = target can run here (gpu: a CUDA backend and a device) */
+int scarc_target_available(const char *target);
+/* the precision the local multigrids run in for a target and solver.local_precision */
+const char *scarc_resolve_precision(const char *target, const char *precision);
 #endif

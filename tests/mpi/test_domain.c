@@ -2,6 +2,7 @@
  * reductions; the same answers on every number of ranks. */
 #include "feast/domain.h"
 #include "feast/error.h"
+#include "feast/mask.h"
 #include "feast/mesh.h"
 #include "feast/vector.h"
 #include "feast_test.h"
@@ -13,7 +14,7 @@ static void check_grid(const char *path, int level) {
   FeastVec *x = NULL, *y = NULL;
   CHECK_OK(feast_mesh_read(path, NULL, &mesh));
   if (!mesh) return;
-  CHECK_OK(feast_domain_create(mesh, level, "all", MPI_COMM_WORLD, &dom));
+  CHECK_OK(feast_domain_create(mesh, level, MPI_COMM_WORLD, &dom));
   if (!dom) return;
   const FeastLevel *lev = &dom->levels[level];
   const int N = lev->N;
@@ -60,8 +61,26 @@ static int run(void) {
   check_grid("grids/dfg24.feast", 0);
   FeastMesh *mesh = NULL;
   FeastDomain *dom = NULL;
+  FeastMask *mask = NULL;
   CHECK_OK(feast_mesh_read("grids/unitsquare8.feast", NULL, &mesh));
-  CHECK_FAILS(feast_domain_create(mesh, 1, "bottom nosuchpart", MPI_COMM_WORLD, &dom));
+  unsigned char parts[8];
+  CHECK_FAILS(feast_mask_parse_parts(mesh, "bottom nosuchpart", "grid.dirichlet", parts));
+  /* a mask on parts bottom and left: fixed exactly on x = 0 or y = 0, counted once */
+  CHECK_OK(feast_mask_parse_parts(mesh, "bottom, left", "grid.dirichlet", parts));
+  CHECK_OK(feast_domain_create(mesh, 2, MPI_COMM_WORLD, &dom));
+  CHECK_OK(feast_mask_create(dom, parts, &mask));
+  if (mask) {
+    int bad = 0;
+    for (int l = 0; l <= 2; l++)
+      for (int li = 0; li < dom->nlocal; li++)
+        for (long i = 0; i < (long)dom->levels[l].N * dom->levels[l].N; i++) {
+          const double *p = &dom->levels[l].xy[li][2 * i];
+          bad += mask->fixed[l][li][i] != (p[0] == 0.0 || p[1] == 0.0);
+        }
+    CHECK(bad == 0);
+    CHECK(mask->nfixed == 17 + 9 - 1); /* level 2: 17 x 9 nodes */
+  }
+  feast_mask_destroy(&mask);
   feast_domain_destroy(&dom);
   feast_mesh_destroy(&mesh);
   return 0;

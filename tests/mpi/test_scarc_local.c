@@ -10,9 +10,26 @@
 #include <math.h>
 #include <stdlib.h>
 
-static int laplace(void *ctx, const FeastDomain *dom, int level, int li, FeastBand9 *A) {
-  const FeastLevel *lev = &dom->levels[level];
-  return feast_q1_assemble(lev->N, lev->xy[li], dom->local[li], feast_q1_form_laplace, NULL, 2, A);
+/* the raw Laplace matrices of level L, one per local macro */
+static FeastBand9 *laplace(const FeastDomain *dom, int L) {
+  const FeastLevel *lev = &dom->levels[L];
+  FeastBand9 *A = calloc((size_t)dom->nlocal + 1, sizeof *A);
+  for (int li = 0; li < dom->nlocal; li++) {
+    CHECK_OK(feast_band9_create(lev->N, &A[li]));
+    CHECK_OK(feast_q1_assemble(lev->N, lev->xy[li], dom->local[li], feast_q1_form_laplace, NULL, 2, &A[li]));
+  }
+  return A;
+}
+
+/* the ScaRC parameters of a config with these overrides */
+static ScarcParams *params(const char *const *overrides, int n) {
+  FeastConfig *cfg = NULL;
+  ScarcParams *p = NULL;
+  CHECK_OK(feast_config_create(&cfg));
+  for (int i = 0; i < n; i++) CHECK_OK(feast_config_override(cfg, overrides[i]));
+  CHECK_OK(scarc_params_create(cfg, &p));
+  feast_config_destroy(&cfg);
+  return p;
 }
 
 static double global_entry(const FeastTriplets *t, int64_t r, int64_t c) {
@@ -30,22 +47,28 @@ static int run(void) {
   FeastMesh *mesh = NULL;
   FeastDomain *dom = NULL;
   Scarc *s = NULL;
-  ScarcParams p = {.pre_smooth = 1, .damping = 1, .coarse_max_dofs = 50, .target = "cpu", .precision = "double",
-                   .local = {.pre_smooth = 4, .post_smooth = 4, .jacobi_damping = 0.7, .rtol = 0.1,
-                             .max_cycles = 8, .coarse_max_dofs = 200, .coarse_rtol = 1e-3}};
+  FeastMask *mask = NULL;
+  const char *const overrides[] = {"solver.coarse_max_dofs=50", "solver.local_max_cycles=8"};
+  ScarcParams *p = params(overrides, 2);
   const int L = 3;
   CHECK_OK(feast_mesh_read("grids/dfg24.feast", NULL, &mesh));
-  CHECK_OK(feast_domain_create(mesh, L, "wall cylinder inflow", MPI_COMM_WORLD, &dom));
-  CHECK_OK(scarc_create(dom, &p, &s));
-  CHECK_OK(scarc_set_operator(s, laplace, NULL));
+  CHECK_OK(feast_domain_create(mesh, L, MPI_COMM_WORLD, &dom));
+  unsigned char parts[16];
+  CHECK_OK(feast_mask_parse_parts(mesh, "wall cylinder inflow", "test", parts));
+  CHECK_OK(feast_mask_create(dom, parts, &mask));
+  CHECK_OK(scarc_create(dom, mask, p, &s));
+  FeastBand9 *raw = laplace(dom, L);
+  CHECK_OK(scarc_set_operator(s, raw));
+  for (int li = 0; li < dom->nlocal; li++) feast_band9_destroy(&raw[li]);
+  free(raw);
   if (!s) return 1;
-  const FeastBand9 *A = scarc_matrices(s, L);
+  const FeastBand9 *A = scarc_matrices(s);
   const FeastLevel *lev = &dom->levels[L];
   const int N = lev->N;
   long compared = 0, wrong = 0;
   for (int root = 0; root < dom->size; root++) {
     FeastTriplets t;
-    CHECK_OK(feast_gather_matrix(dom, L, A, root, &t));
+    CHECK_OK(feast_gather_matrix(dom, L, A, 0, root, &t));
     if (dom->rank != root) continue;
     for (int li = 0; li < dom->nlocal; li++) {
       const FeastBand9 *Ac = scarc_local_matrix(s, L, li);
@@ -68,6 +91,8 @@ static int run(void) {
   CHECK(wrong == 0);
   if (wrong) fprintf(stderr, "%ld of %ld local matrix entries differ from the global matrix\n", wrong, compared);
   scarc_destroy(&s);
+  scarc_params_destroy(&p);
+  feast_mask_destroy(&mask);
   feast_domain_destroy(&dom);
   feast_mesh_destroy(&mesh);
   return 0;

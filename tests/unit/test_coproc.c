@@ -41,7 +41,7 @@ static void build_macro(Macro *mc, int L, int m) {
           }
       }
   }
-  mc->prob = (FeastLocalProblem){L, mc->A, (const unsigned char *const *)mc->fixed};
+  mc->prob = (FeastLocalProblem){L, &mc->A[L], (const unsigned char *const *)mc->fixed};
 }
 
 static void free_macro(Macro *mc, int L) {

@@ -71,7 +71,7 @@ static int build_batch(int L, Batch *b) {
   for (int m = 0; m < NMACROS; m++) {
     for (int l = 0; l <= L; l++) FEAST_CALL(build_level(edges[m], l, &b->A[m][l], &b->fixed[m][l]));
     b->prob[m].level = L;
-    b->prob[m].A = b->A[m];
+    b->prob[m].A = &b->A[m][L];
     b->prob[m].fixed = (const unsigned char *const *)b->fixed[m];
     FEAST_CALL(feast_grid_alloc(N, &b->d[m]));
     for (long i = 0; i < (long)N * N; i++) b->d[m][i] = b->fixed[m][L][i] ? 0.0 : uniform();

@@ -1,0 +1,36 @@
+/* What a problem (poisson, stokes, navier-stokes) gets from the feastc framework, and the
+ * registry entry it provides (PETSc's XXXRegister pattern). A problem sees the framework
+ * only through this header, so no problem library depends back on apps/app.c, and
+ * adding a problem is a new file plus one line in apps/problems.c. */
+#ifndef FEAST_APPS_PROBLEM_H
+#define FEAST_APPS_PROBLEM_H
+#include "feast/config.h"
+#include "feast/domain.h"
+#include "feast/mesh.h"
+#include "feast/summary.h"
+
+typedef struct {
+  const FeastConfig *cfg;
+  const FeastMesh *mesh;
+  const FeastDomain *dom;
+  FeastSummary *summary;
+  int rank, size;
+  double start_time; /* wall time when the run started (MPI_Wtime) */
+} FeastProblemContext;
+
+typedef struct {
+  const char *name; /* the value of problem.type */
+  int fields;       /* unknowns per node */
+  /* input phase, on every rank before the domain exists: validate the problem's config
+   * keys against the mesh, so that bad input ends in one message and exit 1 */
+  int (*check)(const FeastConfig *cfg, const FeastMesh *mesh);
+  /* the run: returns FEAST_ERR_NOT_CONVERGED (with its message set) when the solver
+   * stopped without converging, after writing its results */
+  int (*run)(const FeastProblemContext *ctx);
+} FeastProblem;
+
+/* the registered problem of that name, or NULL */
+const FeastProblem *feast_problem_find(const char *name);
+/* "poisson stokes navier-stokes" */
+const char *feast_problem_names(void);
+#endif
