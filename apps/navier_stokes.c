@@ -1,10 +1,75 @@
-/* problem.type = stokes | navier-stokes: registered; the solver follows (navier_stokes/) */
+/* problem.type = stokes | navier-stokes: the solver of navier_stokes/ns.h, its outputs
+ * and the summary. */
 #include "apps/problem.h"
 #include "feast/error.h"
-static int ns_check(const FeastConfig *cfg, const FeastMesh *mesh) { return 0; }
-static int ns_run(const FeastProblemContext *ctx) {
-  FEAST_ERROR(FEAST_ERR_UNSUPPORTED, "problem.type = stokes/navier-stokes is not available in feastc %s yet "
-              "(only poisson solves; --dry-run reports its sizes)", FEAST_VERSION);
+#include "feast/log.h"
+#include "navier_stokes/ns.h"
+#include <math.h>
+#include <string.h>
+
+static int outputs(const FeastProblemContext *app, NsProblem *ns) {
+  char path[4096];
+  FEAST_CALL(feast_config_get_path(app->cfg, "output.vtk", path, sizeof path));
+  if (path[0]) {
+    FEAST_CALL(ns_write_vtk(ns, path));
+    feast_log(1, "  vtk: %s.pvtu\n", path);
+  }
+  FEAST_CALL(feast_config_get_path(app->cfg, "output.centerlines", path, sizeof path));
+  if (path[0]) FEAST_CALL(ns_write_centerlines(ns, path));
+  return 0;
 }
-const FeastProblem feast_problem_stokes = {"stokes", 3, ns_check, ns_run};
-const FeastProblem feast_problem_navier_stokes = {"navier-stokes", 3, ns_check, ns_run};
+
+static int report(const FeastProblemContext *app, const NsProblem *ns, const NsResult *r) {
+  FeastSummary *s = app->summary;
+  double ke, eu, ep;
+  FEAST_CALL(ns_kinetic_energy(ns, &ke));
+  FEAST_CALL(ns_errors(ns, &eu, &ep));
+  feast_summary_set_bool(s, "converged", r->converged);
+  feast_summary_set_string(s, "reason", r->reason);
+  feast_summary_set_real(s, "viscosity", ns_viscosity(ns));
+  feast_summary_set_bool(s, "pressure_mean_zero", ns_pressure_nullspace(ns));
+  feast_summary_set_int(s, "nonlinear_iterations", r->nonlinear_iterations);
+  feast_summary_set_int(s, "linear_iterations", r->linear_iterations);
+  feast_summary_set_real_array(s, "linear_iterations_per_step", r->linear_per_step, r->nonlinear_iterations);
+  feast_summary_set_int(s, "global_mg_iterations", r->velocity_vcycles);
+  feast_summary_set_real(s, "local_mg_cycles_per_solve", r->local_cycles_per_solve);
+  feast_summary_set_real(s, "initial_residual", r->initial_residual);
+  feast_summary_set_real(s, "nonlinear_residual", r->final_residual);
+  feast_summary_set_real(s, "kinetic_energy", ke);
+  if (!isnan(eu)) feast_summary_set_real(s, "velocity_l2_error", eu);
+  if (!isnan(ep)) feast_summary_set_real(s, "pressure_l2_error", ep);
+  feast_log(1, "  %s after %d nonlinear steps (%ld linear iterations, %ld velocity V cycles): residual %.3e "
+            "(initial %.3e), kinetic energy %.10e\n",
+            r->converged ? "converged" : "NOT converged", r->nonlinear_iterations, r->linear_iterations,
+            r->velocity_vcycles, r->final_residual, r->initial_residual, ke);
+  if (!isnan(eu) || !isnan(ep)) feast_log(1, "  l2 errors: velocity %.6e, pressure %.6e\n", eu, ep);
+  feast_log(1, "  timings: total %.3f s, assembly %.3f s, solver setup %.3f s, linear solve %.3f s, local MG %.3f s, "
+            "coarse %.3f s\n", feast_wtime() - app->start_time, feast_timer_total(FEAST_T_ASSEMBLY),
+            feast_timer_total(FEAST_T_SOLVER_SETUP), feast_timer_total(FEAST_T_LINEAR),
+            feast_timer_total(FEAST_T_LOCAL_MG), feast_timer_total(FEAST_T_COARSE));
+  return 0;
+}
+
+static int run(const FeastProblemContext *app, int stokes) {
+  NsProblem *ns = NULL;
+  NsResult res;
+  int st = ns_create(app->cfg, app->dom, stokes, &ns);
+  if (!st) st = ns_solve(ns, &res);
+  if (!st) st = report(app, ns, &res);
+  if (!st) st = outputs(app, ns); /* the last iterate is written also when not converged */
+  if (!st && !res.converged)
+    st = feast_error_set(FEAST_ERR_NOT_CONVERGED, __FILE__, __LINE__,
+                         "the nonlinear solver stopped without converging: reason '%s' after %d steps "
+                         "(nonlinear residual %.3e, initial %.3e)",
+                         res.reason, res.nonlinear_iterations, res.final_residual, res.initial_residual);
+  ns_destroy(&ns);
+  return st;
+}
+
+static int stokes_check(const FeastConfig *cfg, const FeastMesh *mesh) { return ns_check(cfg, mesh, 1); }
+static int navier_stokes_check(const FeastConfig *cfg, const FeastMesh *mesh) { return ns_check(cfg, mesh, 0); }
+static int stokes_run(const FeastProblemContext *app) { return run(app, 1); }
+static int navier_stokes_run(const FeastProblemContext *app) { return run(app, 0); }
+
+const FeastProblem feast_problem_stokes = {"stokes", 3, stokes_check, stokes_run};
+const FeastProblem feast_problem_navier_stokes = {"navier-stokes", 3, navier_stokes_check, navier_stokes_run};

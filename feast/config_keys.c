@@ -16,8 +16,24 @@ const FeastKeySpec feast_config_keys[] = {
              "the PDE: Poisson model problem (-Laplace u = f), Stokes, or incompressible "
              "Navier-Stokes (Q1/Q1 SUPG/PSPG)"),
     REAL_KEY("problem", "re", "1", 1e-6, 1e8,
-             "Reynolds number of stokes/navier-stokes problems (the viscosity follows from it "
-             "and the benchmark's reference velocity and length)"),
+             "Reynolds number Re of stokes/navier-stokes problems: the kinematic viscosity is "
+             "nu = reference_velocity * reference_length / Re"),
+    REAL_KEY("problem", "reference_velocity", "1", 1e-300, 1e300,
+             "reference velocity U of Re = U L / nu (cavity: the lid speed; DFG: the mean inflow "
+             "velocity 0.2)"),
+    REAL_KEY("problem", "reference_length", "1", 1e-300, 1e300,
+             "reference length L of Re = U L / nu (cavity: the side; DFG: the cylinder diameter 0.1)"),
+    STRING_KEY("problem", "force_x", "0",
+               "stokes/navier-stokes: body force f_x(x, y), an expression (muparser: + - * / ^, "
+               "sin exp sqrt ..., pi, c ? a : b)"),
+    STRING_KEY("problem", "force_y", "0", "stokes/navier-stokes: body force f_y(x, y), an expression"),
+    STRING_KEY("problem", "exact_u", NULL,
+               "stokes/navier-stokes: exact velocity u(x, y) if known (manufactured solutions); "
+               "the summary then has velocity_l2_error"),
+    STRING_KEY("problem", "exact_v", NULL, "stokes/navier-stokes: exact velocity v(x, y) if known"),
+    STRING_KEY("problem", "exact_p", NULL,
+               "stokes/navier-stokes: exact pressure p(x, y) if known (pressure_l2_error; compared "
+               "with zero mean when the pressure is only fixed up to a constant)"),
 
     /* ---- the grid ---- */
     PATH_KEY("grid", "file", NULL,
@@ -35,6 +51,16 @@ const FeastKeySpec feast_config_keys[] = {
     REAL2_KEY("boundary.*", "center", NULL, "circle centre \"x y\" (required for type = circle)"),
     REAL_KEY("boundary.*", "radius", NULL, 1e-300, 1e300,
              "circle radius, > 0 (required for type = circle)"),
+    STRING_KEY("boundary.*", "u", NULL,
+               "stokes/navier-stokes: Dirichlet value of the velocity u on part NAME, an expression "
+               "in x, y; unset (for u and v): natural (do-nothing) outflow"),
+    STRING_KEY("boundary.*", "v", NULL, "stokes/navier-stokes: Dirichlet value of the velocity v on part NAME"),
+    STRING_KEY("boundary.*", "p", NULL,
+               "stokes/navier-stokes: Dirichlet value of the pressure on part NAME (rarely wanted; "
+               "unset: the pressure is free there)"),
+    INT_KEY("boundary.*", "priority", "0", -1000000, 1000000,
+            "where parts meet (a mesh vertex on two parts with Dirichlet values of one field), the "
+            "part with the higher priority sets the value; equal priorities must agree"),
 
     /* ---- the solver ---- */
     ENUM_KEY("solver", "target", "cpu", "cpu|gpu",
@@ -47,15 +73,25 @@ const FeastKeySpec feast_config_keys[] = {
              "target = gpu without a usable GPU: none = stop with an error, cpu = warn and "
              "run the local multigrid on the CPU"),
     ENUM_KEY("solver", "scarc_solver", "mg", "mg|cg|bicgstab",
-             "outer ScaRC solver: global multigrid, or CG / BiCGStab preconditioned by one "
+             "poisson: outer ScaRC solver: global multigrid, or CG / BiCGStab preconditioned by one "
              "global multigrid cycle"),
     REAL_KEY("solver", "rtol", "1e-8", 1e-16, 1,
-             "stop when the residual norm is reduced by this factor (relative tolerance)"),
+             "poisson: stop when the residual norm is reduced by this factor (relative tolerance)"),
     INT_KEY("solver", "max_iterations", "100", 1, 1000000,
-            "maximum outer iterations; stopping there is reported as not converged (exit 2)"),
+            "poisson: maximum outer iterations; stopping there is reported as not converged (exit 2)"),
     REAL_KEY("solver", "divergence_factor", "1e4", 1, 1e300,
              "stop as diverged when the residual norm grows beyond this factor times the "
-             "initial one"),
+             "initial one (poisson solve, nonlinear iteration of stokes/navier-stokes)"),
+    ENUM_KEY("solver", "nonlinear", "fixed-point", "fixed-point|newton",
+             "navier-stokes: fixed-point defect correction (the convection linearised at the last "
+             "iterate) or Newton (adds the derivative of the Galerkin convection; the "
+             "stabilisation is linearised as in fixed point)"),
+    REAL_KEY("solver", "nonlinear_rtol", "1e-8", 1e-16, 1,
+             "stokes/navier-stokes: stop when the nonlinear defect is reduced by this factor"),
+    INT_KEY("solver", "nonlinear_max_iterations", "50", 1, 100000,
+            "stokes/navier-stokes: maximum nonlinear steps; stopping there is not converged (exit 2)"),
+    REAL_KEY("solver", "nonlinear_damping", "1", 0.01, 1,
+             "stokes/navier-stokes: damping omega of the nonlinear update v <- v + omega c"),
     INT_KEY("solver", "mg_pre_smooth", "1", 0, 64,
             "global multigrid: pre-smoothing steps (additive Schwarz over macros) per level"),
     INT_KEY("solver", "mg_post_smooth", "0", 0, 64,
@@ -76,9 +112,26 @@ const FeastKeySpec feast_config_keys[] = {
              "(0.1 = one digit)"),
     INT_KEY("solver", "local_max_cycles", "16", 1, 10000,
             "local multigrid: maximum V cycles per local solve"),
-    INT_KEY("solver", "local_coarse_max_dofs", "200", 4, 1000000,
-            "local multigrid: coarsest level = first with fewer unknowns than this, "
-            "solved by CG"),
+    INT_KEY("solver", "local_coarse_max_dofs", "200", 4, 1089,
+            "local multigrid: coarsest level = the finest with at most this many unknowns, "
+            "solved exactly (dense inverse, n^2 values per macro)"),
+
+    /* ---- stokes / navier-stokes: the linear solver of every nonlinear step ---- */
+    ENUM_KEY("linear", "krylov", "bicgstab", "bicgstab",
+             "Krylov method on the saddle-point system, right-preconditioned by the lower "
+             "block-triangular pressure Schur complement preconditioner"),
+    REAL_KEY("linear", "rtol", "1e-2", 1e-16, 1,
+             "stop the linear solve of a nonlinear step when its residual is reduced by this factor"),
+    INT_KEY("linear", "max_iterations", "100", 1, 100000,
+            "maximum Krylov iterations per nonlinear step (the step then goes on with that iterate)"),
+
+    /* ---- stokes / navier-stokes: the velocity blocks, solved by ScaRC ([solver] structure) ---- */
+    ENUM_KEY("velocity", "scarc_solver", "mg", "mg|cg|bicgstab",
+             "ScaRC solver of each velocity block inside the preconditioner (mg: global multigrid)"),
+    REAL_KEY("velocity", "rtol", "0.1", 1e-16, 1,
+             "relative tolerance of a velocity block solve (0.1: one digit, the FEAST paper's choice)"),
+    INT_KEY("velocity", "max_iterations", "8", 1, 100000,
+            "maximum ScaRC iterations of a velocity block solve"),
 
     /* ---- outputs ---- */
     PATH_KEY("output", "summary", "",
@@ -86,6 +139,9 @@ const FeastKeySpec feast_config_keys[] = {
     PATH_KEY("output", "vtk", "",
              "VTK XML output prefix P: `P_rN.vtu` per rank N and `P.pvtu` for ParaView; "
              "empty = none"),
+    PATH_KEY("output", "centerlines", "",
+             "stokes/navier-stokes: prefix P of `P_u.csv` (y,u along x = 0.5) and `P_v.csv` (x,v "
+             "along y = 0.5), every node on those lines (the cavity's centre lines); empty = none"),
     PATH_KEY("output", "matrix_market", "",
              "Matrix Market file for the assembled global matrix (`A.mtx` also writes "
              "`A_rhs.mtx`, the right-hand side); empty = none"),

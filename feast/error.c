@@ -20,8 +20,7 @@ int feast_error_set(int code, const char *file, int line, const char *fmt, ...) 
   /* one line only: input-derived text must not break the message */
   for (char *c = error_state.message; *c; c++)
     if (*c == '\n' || *c == '\r') *c = ' ';
-  const char *src = strstr(file, "feast");
-  snprintf(error_state.where, sizeof error_state.where, "%s:%d", src ? src : file, line);
+  snprintf(error_state.where, sizeof error_state.where, "%s:%d", file, line);
   return code;
 }
 

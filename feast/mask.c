@@ -3,13 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* names of the mesh's parts for messages: "bottom, right, top, left" */
-static void part_list(const FeastMesh *mesh, char *buf, size_t size) {
-  buf[0] = 0;
-  for (int q = 0; q < mesh->nparts && strlen(buf) + 70 < size; q++)
-    snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", q ? ", " : "", mesh->parts[q].name);
-}
-
 int feast_mask_parse_parts(const FeastMesh *mesh, const char *spec, const char *key, unsigned char *parts) {
   memset(parts, 0, (size_t)mesh->nparts);
   if (spec && strcmp(spec, "all") == 0) {
@@ -27,9 +20,8 @@ int feast_mask_parse_parts(const FeastMesh *mesh, const char *spec, const char *
     const int part = feast_mesh_part_index(mesh, name);
     if (part < 0) {
       char known[512];
-      part_list(mesh, known, sizeof known);
       FEAST_ERROR(FEAST_ERR_CONFIG, "%s = '%s': mesh %s has no boundary part '%s' (it has: %s)", key, spec,
-                  mesh->source, name, known);
+                  mesh->source, name, feast_mesh_part_names(mesh, known, sizeof known));
     }
     parts[part] = 1;
     p += len;

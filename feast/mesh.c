@@ -193,6 +193,13 @@ void feast_mesh_destroy(FeastMesh **mesh) {
   feast_free(mesh);
 }
 
+const char *feast_mesh_part_names(const FeastMesh *mesh, char *buf, size_t size) {
+  buf[0] = 0;
+  for (int q = 0; q < mesh->nparts && strlen(buf) + 70 < size; q++)
+    snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", q ? ", " : "", mesh->parts[q].name);
+  return buf;
+}
+
 int feast_mesh_part_index(const FeastMesh *mesh, const char *name) {
   if (!mesh || !name) return -1;
   for (int p = 0; p < mesh->nparts; p++)

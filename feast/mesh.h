@@ -47,6 +47,8 @@ int feast_mesh_read_gmsh(const char *path, const FeastConfig *cfg, FeastMesh **m
 int feast_mesh_finish(FeastMesh *mesh);
 void feast_mesh_destroy(FeastMesh **mesh);
 int feast_mesh_part_index(const FeastMesh *mesh, const char *name); /* -1 if absent */
+/* "bottom, right, top, left": the part names for messages (cut to fit size) */
+const char *feast_mesh_part_names(const FeastMesh *mesh, char *buf, size_t size);
 /* 1 if vertex v is an endpoint of a boundary edge of part p */
 int feast_mesh_vertex_on_part(const FeastMesh *mesh, int v, int p);
 

@@ -144,6 +144,10 @@ static int q1_for_cells(int N, const double *xy, int macro, int order, Q1Visit v
         cell.q[q].macro = macro, cell.q[q].cell_i = i, cell.q[q].cell_j = j;
       }
       q1_point(&mid, 0, &c, &cell.centre);
+      for (int d = 0; d < 2; d++) {
+        cell.jac[d][0] = c.a[d] + 0.5 * c.c[d];
+        cell.jac[d][1] = c.b[d] + 0.5 * c.c[d];
+      }
       cell.centre.macro = macro, cell.centre.cell_i = i, cell.centre.cell_j = j;
       visit(&cell, ctx);
     }

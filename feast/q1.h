@@ -26,6 +26,7 @@ typedef struct {
   int nq;               /* quadrature points */
   FeastQ1Point q[9];
   FeastQ1Point centre;  /* the reference point (1/2, 1/2); weight = |det J| there */
+  double jac[2][2];     /* the Jacobian at the centre: jac[d][0] = dx_d/ds, jac[d][1] = dx_d/dt */
 } FeastQ1Cell;
 
 /* element-level form over several coupled blocks in one pass: Aloc[k][a][b] += entry of

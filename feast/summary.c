@@ -1,7 +1,7 @@
 #include "feast/summary.h"
+#include "feast/atomic.h"
 #include "feast/error.h"
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +86,18 @@ int feast_summary_set_real(FeastSummary *s, const char *key, double value) {
 int feast_summary_set_bool(FeastSummary *s, const char *key, int value) {
   return set_item(s, NULL, key, cJSON_CreateBool(value != 0));
 }
+int feast_summary_set_real_array(FeastSummary *s, const char *key, const double *values, int n) {
+  cJSON *a = cJSON_CreateArray();
+  for (int i = 0; a && i < n; i++) {
+    cJSON *v = real_item(values[i]);
+    if (!v || !cJSON_AddItemToArray(a, v)) {
+      cJSON_Delete(v);
+      cJSON_Delete(a);
+      a = NULL;
+    }
+  }
+  return set_item(s, NULL, key, a);
+}
 int feast_summary_set_timing(FeastSummary *s, const char *name, double seconds) {
   return set_item(s, TIMINGS_SECTION, name, real_item(seconds));
 }
@@ -106,36 +118,21 @@ int feast_summary_set_section_bool(FeastSummary *s, const char *section, const c
   return set_item(s, section, key, cJSON_CreateBool(value != 0));
 }
 
-/* write text to path; FEAST_ERR_FILE naming path (shown to the user as 'shown') */
-static int write_text(const char *path, const char *shown, const char *text) {
-  FILE *f = fopen(path, "w");
-  FEAST_CHECK(f, FEAST_ERR_FILE, "cannot write the JSON summary %s: %s", shown, strerror(errno));
-  int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
-  int err = errno;
-  if (fclose(f) != 0 && !bad) bad = 1, err = errno;
-  if (bad) remove(path);
-  FEAST_CHECK(!bad, FEAST_ERR_FILE, "cannot write the JSON summary %s: %s", shown, strerror(err));
-  return 0;
-}
-
 int feast_summary_write(const FeastSummary *s, const char *path) {
   FEAST_CHECK(s && path && *path, FEAST_ERR_ARG, "summary_write: no summary or empty path");
-  size_t len = strlen(path);
-  char *tmp = NULL, *text = NULL;
-  FEAST_CALL(FEAST_ALLOC(len + 5, &tmp));
-  snprintf(tmp, len + 5, "%s.tmp", path);
+  char *text = cJSON_Print(s->root);
+  FEAST_CHECK(text, FEAST_ERR_MEM, "out of memory printing the JSON summary %s", path);
+  const size_t len = strlen(text);
   int status = 0;
-  text = cJSON_Print(s->root);
-  if (!text)
-    status = feast_error_set(FEAST_ERR_MEM, __FILE__, __LINE__,
-                             "out of memory printing the JSON summary %s", path);
-  if (!status) status = write_text(tmp, path, text);
-  if (!status && rename(tmp, path) != 0) {
-    status = feast_error_set(FEAST_ERR_FILE, __FILE__, __LINE__,
-                             "cannot write the JSON summary %s: %s", path, strerror(errno));
-    remove(tmp);
+  char *withnl = malloc(len + 2);
+  if (!withnl) status = feast_error_set(FEAST_ERR_MEM, __FILE__, __LINE__, "out of memory writing %s", path);
+  if (!status) {
+    memcpy(withnl, text, len);
+    withnl[len] = '\n';
+    withnl[len + 1] = 0;
+    status = feast_write_atomic(path, "JSON summary", withnl, len + 1);
   }
+  free(withnl);
   cJSON_free(text);
-  feast_free(&tmp);
   return status;
 }

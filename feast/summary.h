@@ -16,6 +16,8 @@ int feast_summary_set_string(FeastSummary *s, const char *key, const char *value
 int feast_summary_set_int(FeastSummary *s, const char *key, long value);
 int feast_summary_set_real(FeastSummary *s, const char *key, double value);
 int feast_summary_set_bool(FeastSummary *s, const char *key, int value);
+/* key: [v0, v1, ...] (non-finite values as null) */
+int feast_summary_set_real_array(FeastSummary *s, const char *key, const double *values, int n);
 /* "timings": {name: seconds} */
 int feast_summary_set_timing(FeastSummary *s, const char *name, double seconds);
 /* nested objects, e.g. "solver": {"iterations": 12}; created on first use. A section

@@ -41,7 +41,7 @@ static char *read_file(const char *path, long *size) {
 
 /* header counts and the first appended array (f) of this rank's piece */
 static void check_piece(const char *base, int rank, int nlocal, const int *ids) {
-  char path[512], want[128];
+  char path[600], want[128];
   snprintf(path, sizeof path, "%s_r%d.vtu", base, rank);
   long size = 0;
   char *s = read_file(path, &size);
@@ -68,7 +68,7 @@ static void check_piece(const char *base, int rank, int nlocal, const int *ids) 
 }
 
 static void check_pvtu(const char *base, int nranks) {
-  char path[512], want[128];
+  char path[600], want[128];
   snprintf(path, sizeof path, "%s.pvtu", base);
   long size = 0;
   char *s = read_file(path, &size);
@@ -111,7 +111,7 @@ static void check_errors(int nlocal, const int *ids, const double *const *xy,
 }
 
 static void remove_outputs(const char *base, int rank) {
-  char path[512];
+  char path[600];
   snprintf(path, sizeof path, "%s_r%d.vtu", base, rank);
   remove(path);
   MPI_Barrier(MPI_COMM_WORLD);

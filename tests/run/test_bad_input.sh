@@ -80,7 +80,24 @@ cfg_unknown_dirichlet_part.ini   | 1 |                                          
 cfg_unknown_dirichlet_part.ini   | 2 |                                           | 1 | grid.dirichlet&inflow
 cfg_max_memory.ini               | 1 |                                           | 3 | grid.level&run.max_memory
 cfg_level_memory_limit.ini       | 1 |                                           | 3 | grid.level = 16
-cfg_problem_stokes.ini           | 1 |                                           | 5 | problem.type&stokes
+cfg_problem_stokes.ini           | 1 |                                           | 1 | cfg_problem_stokes.ini&no boundary part has a velocity value&bottom, right, top, left
+# ---- stokes / navier-stokes ----
+ns_bad_expression.ini            | 1 |                                           | 1 | ns_bad_expression.ini:10&boundary.top.u&sin(x&position 6
+ns_bad_expression.ini            | 2 |                                           | 1 | ns_bad_expression.ini:10&boundary.top.u&sin(x
+ns_unknown_variable.ini          | 1 |                                           | 1 | ns_unknown_variable.ini:10&boundary.top.u&unknown variable 'z'
+ns_bad_force.ini                 | 1 |                                           | 1 | ns_bad_force.ini:4&problem.force_x&x +
+ns_unknown_part.ini              | 1 |                                           | 1 | ns_unknown_part.ini:10&boundary.lid&'lid'&bottom, right, top, left
+ns_unknown_part.ini              | 2 |                                           | 1 | ns_unknown_part.ini:10&boundary.lid
+ns_re_zero.ini                   | 1 |                                           | 1 | ns_re_zero.ini:3&problem.re&'0'
+ns_re_negative.ini               | 1 |                                           | 1 | ns_re_negative.ini:3&problem.re&-5
+ns_grid_dirichlet.ini            | 1 |                                           | 1 | ns_grid_dirichlet.ini:8&grid.dirichlet&boundary.NAME
+ns_corner_conflict.ini           | 1 |                                           | 1 | boundary.top.u&ns_corner_conflict.ini:10&boundary.left.u&ns_corner_conflict.ini:14&(0, 1)&priority
+ns_no_velocity.ini               | 1 |                                           | 1 | ns_no_velocity.ini&no boundary part has a velocity value
+ns_nonfinite_value.ini           | 1 |                                           | 1 | ns_nonfinite_value.ini:14&boundary.left.u&1/x&not finite
+ns_bad_nonlinear.ini             | 1 |                                           | 1 | ns_bad_nonlinear.ini:28&solver.nonlinear&picard
+ns_bad_krylov.ini                | 1 |                                           | 1 | ns_bad_krylov.ini:28&linear.krylov&gmres
+ns_local_coarse_big.ini          | 1 |                                           | 1 | ns_local_coarse_big.ini:28&solver.local_coarse_max_dofs&5000
+-                                | 1 | @SRC@/config/cavity.ini boundary.top.u=1+ | 1 | command line&boundary.top.u&1+
 # ---- meshes (native) ----
 mesh_bad_part_name.feast         | 1 |                                            | 1 | mesh_bad_part_name.feast:17&wa/ll
 mesh_bad_version.feast           | 1 |                                            | 1 | mesh_bad_version.feast:2&7

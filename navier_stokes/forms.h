@@ -1,0 +1,48 @@
+/* The Q1/Q1 SUPG/PSPG discretisation of the stationary (Navier-)Stokes equations
+ *   -nu Laplace u + (w . grad) u + grad p = f,  div u = 0
+ * linearised at a velocity w (w = 0: Stokes), as one element-level form that fills all
+ * blocks of the saddle-point system in one pass over the cells:
+ *   [A11 A12 B1 ] [u1]   [f1]
+ *   [A21 A22 B2 ] [u2] = [f2]
+ *   [BT1 BT2 C  ] [p ]   [g ]
+ * with, per cell K, test functions phi_a (velocity) and psi_a (pressure), tau_K the
+ * stabilisation parameter (ns_tau):
+ *   A_ii(a,b) = nu (grad phi_b, grad phi_a) + (w.grad phi_b, phi_a) + tau (w.grad phi_b, w.grad phi_a)
+ *   B1(a,b)   = -(psi_b, d_x phi_a) + tau (d_x psi_b, w.grad phi_a)       (SUPG of grad p)
+ *   BT1(a,b)  = -(psi_a, d_x phi_b) - tau (w.grad phi_b, d_x psi_a)       (PSPG of (w.grad) u)
+ *   C(a,b)    = -tau (grad psi_b, grad psi_a)                             (PSPG of grad p)
+ *   f1(a)     = (f_x, phi_a + tau w.grad phi_a),  g(a) = -tau (f, grad psi_a)
+ * (the continuity equation is multiplied by -1, so that S = BT A^-1 B - C is positive).
+ * The residual-based terms drop -nu Laplace u_h, which vanishes on parallelogram cells.
+ * Newton adds the derivative of the Galerkin convection: A_ij(a,b) += (d_j w_i phi_b,
+ * phi_a), and the right-hand side term ((w.grad) w, phi_a) that keeps the defect that of
+ * the nonlinear problem; tau and the stabilisation terms stay linearised at w. */
+#ifndef FEAST_NS_FORMS_H
+#define FEAST_NS_FORMS_H
+#include "feast/expr.h"
+#include "feast/q1.h"
+
+enum { NS_A11, NS_A12, NS_A21, NS_A22, NS_B1, NS_B2, NS_BT1, NS_BT2, NS_C, NS_NBLOCKS };
+enum { NS_F1, NS_F2, NS_G, NS_NRHS };
+
+typedef struct {
+  double nu;              /* kinematic viscosity */
+  int newton;             /* add the Newton terms (A12, A21 become nonzero) */
+  const double *w1, *w2;  /* linearisation velocity on this macro (grid vectors), NULL: w = 0 */
+  FeastExpr *force[2];    /* body force, NULL: 0 */
+  int status;             /* first error of a force evaluation (the form cannot return one) */
+} NsForm;
+
+/* The stabilisation parameter of a cell (SUPG and PSPG alike), after Tezduyar & Osawa,
+ * "Finite element stabilization parameters computed from element matrices and vectors",
+ * CMAME 190 (2000), with the anisotropic length scales of Apel, Knopp & Lube,
+ * "Stabilized finite element methods with anisotropic mesh refinement for the Oseen
+ * problem", Appl. Numer. Math. 58 (2008):
+ *   tau = ( (2 |w| / h_w)^2 + (4 nu / h_min^2)^2 )^(-1/2)
+ * h_w = 2 |w| / sum_a |w . grad phi_a| is the cell length in the flow direction (Tezduyar's
+ * h_UGN), h_min the smallest height of the cell (area over its longest mid-line), both at
+ * the cell centre; on a stretched cell the viscous limit follows the short side. */
+double ns_tau(const FeastQ1Cell *cell, const double w[2], double nu);
+/* the cell form (ctx: NsForm): matrices in the NS_* order, vectors NS_F1, NS_F2, NS_G */
+void ns_form(const FeastQ1Cell *c, void *ctx, double (*Aloc)[4][4], double (*bloc)[4]);
+#endif

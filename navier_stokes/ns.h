@@ -1,0 +1,53 @@
+/* The stationary incompressible (Navier-)Stokes solver of the FEAST paper (Goeddeke,
+ * Buijssen, Wobker, Turek, section 4): Q1/Q1 with SUPG/PSPG stabilisation
+ * (navier_stokes/forms.h), fixed-point defect correction or Newton, and in every
+ * nonlinear step BiCGStab on the saddle-point system, right-preconditioned by the lower
+ * block-triangular pressure Schur complement preconditioner
+ *   K_s = [A 0; BT -S],  S ~ M_p / nu (lumped pressure mass),
+ * whose velocity blocks are solved approximately by two-layer ScaRC (scarc/scarc.h:
+ * where its local multigrids run is a config matter this library never sees).
+ * Fields: u, v (velocity) and p, equation-wise blocks of one 3-block vector. Boundary
+ * conditions per field from the config (boundary.NAME.u / v / p, feast/bc.h); where the
+ * velocity is prescribed on the whole boundary and the pressure nowhere, the pressure is
+ * fixed up to a constant: the Krylov method then works on the complement of that null
+ * space and the pressure is reported with zero mean. */
+#ifndef FEAST_NS_H
+#define FEAST_NS_H
+#include "feast/config.h"
+#include "feast/domain.h"
+#include "feast/mesh.h"
+
+typedef struct NsProblem NsProblem;
+
+/* input phase (every rank, before the domain exists): the keys of the problem, boundary
+ * expressions and parts, checked against the mesh */
+int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes);
+int ns_create(const FeastConfig *cfg, const FeastDomain *dom, int stokes, NsProblem **ns);
+void ns_destroy(NsProblem **ns);
+
+typedef struct {
+  int converged;
+  const char *reason;          /* converged, max_iterations, diverged, nan, linear_<reason> */
+  int nonlinear_iterations;    /* linear solves (nonlinear steps) done */
+  double *linear_per_step;     /* Krylov iterations of each step (owned by the problem) */
+  long linear_iterations;      /* their sum */
+  double initial_residual, final_residual; /* nonlinear defect norms */
+  long velocity_vcycles;       /* global ScaRC V cycles of all velocity solves */
+  double local_cycles_per_solve;
+} NsResult;
+
+/* the nonlinear iteration, one progress line per step on stdout (rank 0); the last
+ * iterate stays in the problem also when it did not converge */
+int ns_solve(NsProblem *ns, NsResult *res);
+/* 1/2 int |u|^2 */
+int ns_kinetic_energy(const NsProblem *ns, double *ke);
+/* L2 errors against problem.exact_u/v (velocity) and exact_p (pressure, both with zero
+ * mean when the pressure is fixed only up to a constant); NaN where not given */
+int ns_errors(const NsProblem *ns, double *velocity, double *pressure);
+int ns_pressure_nullspace(const NsProblem *ns);
+double ns_viscosity(const NsProblem *ns);
+/* VTK: u (vector), p, vorticity; collective */
+int ns_write_vtk(const NsProblem *ns, const char *base);
+/* PREFIX_u.csv (y,u on x = 0.5) and PREFIX_v.csv (x,v on y = 0.5); collective */
+int ns_write_centerlines(const NsProblem *ns, const char *prefix);
+#endif

@@ -1,0 +1,238 @@
+/* Quantities and outputs of a solution: kinetic energy, errors against an exact
+ * solution, vorticity, VTK and the centre-line profiles. */
+#include "feast/atomic.h"
+#include "feast/error.h"
+#include "feast/log.h"
+#include "feast/vtk.h"
+#include "navier_stokes/ns_private.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double zero_fn(double x, double y, void *ctx) { return 0.0; }
+
+/* an expression minus a constant, as a Q1 function (a failed evaluation gives NaN) */
+typedef struct {
+  FeastExpr *e;
+  double shift;
+} Shifted;
+
+static double shifted_fn(double x, double y, void *ctx) {
+  Shifted *s = ctx;
+  double v;
+  return feast_expr_eval(s->e, x, y, &v) ? NAN : v - s->shift;
+}
+
+/* sum over all macros of int (field f of x - g)^2 (g = zero when e is NULL) */
+static int l2_sq(const NsProblem *ns, const FeastVec *x, int f, FeastExpr *e, double shift, double *sum) {
+  const FeastDomain *dom = ns->dom;
+  const FeastLevel *lev = &dom->levels[ns->level];
+  double *part;
+  FEAST_CALL(FEAST_ALLOC(2 * dom->nlocal + 2, &part));
+  Shifted g = {e, shift};
+  int st = 0;
+  for (int li = 0; li < dom->nlocal && !st; li++)
+    st = feast_q1_l2_error(lev->N, lev->xy[li], feast_vec_block(x, f, li), e ? shifted_fn : zero_fn, &g, 3,
+                           &part[li], &part[dom->nlocal + li]);
+  double sums[2] = {0, 0};
+  if (!st) st = feast_domain_sum_macros(dom, 1, part, sums);
+  free(part);
+  *sum = sums[0];
+  return st;
+}
+
+int ns_kinetic_energy(const NsProblem *ns, double *ke) {
+  double u2, v2;
+  FEAST_CALL(l2_sq(ns, ns->v, NS_U, NULL, 0.0, &u2));
+  FEAST_CALL(l2_sq(ns, ns->v, NS_V, NULL, 0.0, &v2));
+  *ke = 0.5 * (u2 + v2);
+  return 0;
+}
+
+/* int e over the domain: sum of int e phi_i over all nodes of all macros */
+static int integral(const NsProblem *ns, FeastExpr *e, double *value) {
+  const FeastDomain *dom = ns->dom;
+  const FeastLevel *lev = &dom->levels[ns->level];
+  const long n = (long)lev->N * lev->N;
+  double *part, *b;
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &part));
+  FEAST_CALL(FEAST_ALLOC(n, &b));
+  Shifted g = {e, 0.0};
+  int st = 0;
+  for (int li = 0; li < dom->nlocal && !st; li++) {
+    memset(b, 0, sizeof(double) * n);
+    st = feast_q1_assemble_rhs(lev->N, lev->xy[li], dom->local[li], shifted_fn, &g, 3, b);
+    for (long i = 0; i < n; i++) part[li] += b[i];
+  }
+  if (!st) st = feast_domain_sum_macros(dom, 1, part, value);
+  free(part);
+  free(b);
+  return st;
+}
+
+int ns_errors(const NsProblem *ns, double *velocity, double *pressure) {
+  *velocity = *pressure = NAN;
+  if (ns->exact[NS_U] && ns->exact[NS_V]) {
+    double eu, ev;
+    FEAST_CALL(l2_sq(ns, ns->v, NS_U, ns->exact[NS_U], 0.0, &eu));
+    FEAST_CALL(l2_sq(ns, ns->v, NS_V, ns->exact[NS_V], 0.0, &ev));
+    *velocity = sqrt(eu + ev);
+  }
+  if (ns->exact[NS_P]) {
+    double shift = 0.0, ep;
+    if (ns->nullspace) { /* compare with the exact pressure of zero mean */
+      double ip, area;
+      FEAST_CALL(integral(ns, ns->exact[NS_P], &ip));
+      const FeastVec *xs[1] = {ns->mass}, *ys[1] = {ns->ones};
+      FEAST_CALL(feast_vec_dots(1, xs, ys, &area));
+      shift = ip / area;
+    }
+    FEAST_CALL(l2_sq(ns, ns->v, NS_P, ns->exact[NS_P], shift, &ep));
+    *pressure = sqrt(ep);
+  }
+  return 0;
+}
+
+/* omega_i = int (d_x v - d_y u) phi_i / int phi_i (lumped L2 projection) */
+static void vorticity_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4]) {
+  const double *const *uv = ctx;
+  for (int q = 0; q < c->nq; q++) {
+    const FeastQ1Point *p = &c->q[q];
+    double w = 0.0;
+    for (int a = 0; a < 4; a++) w += uv[1][c->node[a]] * p->dphi[a][0] - uv[0][c->node[a]] * p->dphi[a][1];
+    for (int a = 0; a < 4; a++) b[0][a] += w * p->phi[a] * p->weight;
+  }
+}
+
+static int vorticity(const NsProblem *ns, FeastVec *omega) {
+  const FeastDomain *dom = ns->dom;
+  const FeastLevel *lev = &dom->levels[ns->level];
+  feast_vec_zero(omega);
+  for (int li = 0; li < dom->nlocal; li++) {
+    const double *uv[2] = {feast_vec_block(ns->v, NS_U, li), feast_vec_block(ns->v, NS_V, li)};
+    double *b = omega->v[li];
+    FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], vorticity_form, (void *)uv, 2, 0, NULL, 1,
+                                       &b));
+  }
+  FEAST_CALL(feast_vec_sum(omega));
+  const long n = (long)lev->N * lev->N;
+  for (int li = 0; li < dom->nlocal; li++)
+    for (long i = 0; i < n; i++) omega->v[li][i] /= ns->mass->v[li][i];
+  return 0;
+}
+
+int ns_write_vtk(const NsProblem *ns, const char *base) {
+  const FeastDomain *dom = ns->dom;
+  const FeastLevel *lev = &dom->levels[ns->level];
+  const long n = (long)lev->N * lev->N;
+  FeastVec *omega = NULL;
+  double **uv = NULL;
+  int st = feast_vec_create(dom, ns->level, 1, &omega);
+  if (!st) st = vorticity(ns, omega);
+  if (!st) st = FEAST_ALLOC(dom->nlocal + 1, &uv);
+  for (int li = 0; li < dom->nlocal && !st; li++) {
+    st = FEAST_ALLOC(2 * n, &uv[li]);
+    for (long i = 0; i < n && !st; i++) {
+      uv[li][2 * i] = feast_vec_block(ns->v, NS_U, li)[i];
+      uv[li][2 * i + 1] = feast_vec_block(ns->v, NS_V, li)[i];
+    }
+  }
+  if (!st) {
+    const FeastVtkField fields[3] = {{"u", 2, (const double *const *)uv},
+                                     {"p", 1, (const double *const *)(ns->v->v + (long)NS_P * dom->nlocal)},
+                                     {"vorticity", 1, (const double *const *)omega->v}};
+    st = feast_vtk_write(base, ns->level, dom->nlocal, dom->local, (const double *const *)lev->xy, 3, fields,
+                         dom->comm);
+  }
+  for (int li = 0; uv && li < dom->nlocal; li++) free(uv[li]);
+  free(uv);
+  feast_vec_destroy(&omega);
+  return st;
+}
+
+/* ---- centre lines ---- */
+
+typedef struct {
+  double s, value; /* position along the line, field value */
+} LinePoint;
+
+static int cmp_point(const void *a, const void *b) {
+  const LinePoint *x = a, *y = b;
+  return (x->s > y->s) - (x->s < y->s);
+}
+
+/* the nodes (each once, at its owner) with coordinate `axis` equal to at, as (the other
+ * coordinate, field f), gathered and sorted on rank 0 */
+static int line_points(const NsProblem *ns, int axis, double at, int f, LinePoint **out, int *count) {
+  const FeastDomain *dom = ns->dom;
+  const FeastLevel *lev = &dom->levels[ns->level];
+  const long n = (long)lev->N * lev->N;
+  LinePoint *mine;
+  int nmine = 0;
+  FEAST_CALL(FEAST_ALLOC((long)dom->nlocal * lev->N * 2 + 1, &mine));
+  for (int li = 0; li < dom->nlocal; li++)
+    for (long i = 0; i < n; i++) {
+      const double *p = &lev->xy[li][2 * i];
+      if (!lev->owned[li][i] || fabs(p[axis] - at) > 1e-10) continue;
+      mine[nmine++] = (LinePoint){p[1 - axis], feast_vec_block(ns->v, f, li)[i]};
+    }
+  int *counts = NULL, *displs = NULL, bytes = nmine * (int)sizeof(LinePoint), total = 0;
+  LinePoint *all = NULL;
+  if (dom->rank == 0) {
+    FEAST_CALL(FEAST_ALLOC(dom->size, &counts));
+    FEAST_CALL(FEAST_ALLOC(dom->size, &displs));
+  }
+  FEAST_MPI_CALL(MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, dom->comm));
+  if (dom->rank == 0) {
+    for (int r = 0; r < dom->size; r++) displs[r] = total, total += counts[r];
+    FEAST_CALL(FEAST_ALLOC(total / (int)sizeof(LinePoint) + 1, &all));
+  }
+  FEAST_MPI_CALL(MPI_Gatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, dom->comm));
+  free(mine);
+  free(counts);
+  free(displs);
+  *count = total / (int)sizeof(LinePoint);
+  if (all) qsort(all, (size_t)*count, sizeof(LinePoint), cmp_point);
+  *out = all;
+  return 0;
+}
+
+/* rank 0: header and one line per point */
+static int write_line(const char *path, const char *header, const LinePoint *pts, int count) {
+  const size_t size = 64 + (size_t)count * 56;
+  char *text;
+  FEAST_CALL(FEAST_ALLOC(size, &text));
+  size_t len = (size_t)snprintf(text, size, "%s\n", header);
+  for (int i = 0; i < count; i++) len += (size_t)snprintf(text + len, size - len, "%.17g,%.17g\n", pts[i].s, pts[i].value);
+  const int st = feast_write_atomic(path, "centre-line profile", text, len);
+  free(text);
+  return st;
+}
+
+int ns_write_centerlines(const NsProblem *ns, const char *prefix) {
+  static const struct {
+    int axis, field;
+    const char *suffix, *header;
+  } lines[2] = {{0, NS_U, "_u.csv", "y,u"}, {1, NS_V, "_v.csv", "x,v"}};
+  for (int k = 0; k < 2; k++) {
+    LinePoint *pts = NULL;
+    int count = 0, st = line_points(ns, lines[k].axis, 0.5, lines[k].field, &pts, &count);
+    if (!st && ns->dom->rank == 0) {
+      char path[4200];
+      snprintf(path, sizeof path, "%s%s", prefix, lines[k].suffix);
+      if (count == 0)
+        st = feast_error_set(FEAST_ERR_CONFIG, __FILE__, __LINE__,
+                             "output.centerlines: no grid node lies on the line %s = 0.5 (the cavity's centre line)",
+                             lines[k].axis == 0 ? "x" : "y");
+      else
+        st = write_line(path, lines[k].header, pts, count);
+      if (!st) feast_log(1, "  centre line: %s (%d points)\n", path, count);
+    }
+    free(pts);
+    int global = st;
+    FEAST_MPI_CALL(MPI_Bcast(&global, 1, MPI_INT, 0, ns->dom->comm));
+    FEAST_CHECK(global == 0 || ns->dom->rank == 0, global, "writing the centre lines failed on rank 0");
+    FEAST_CALL(st);
+  }
+  return 0;
+}

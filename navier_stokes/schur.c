@@ -1,0 +1,110 @@
+/* The preconditioner K_s = [A 0; BT -S] of the FEAST paper (eq. 2-4), applied to a defect
+ * d = (d_u, d_v, d_p):
+ *   c_u = A11^-1 d_u, c_v = A22^-1 d_v   approximately, by ScaRC (velocity.* keys)
+ *   c_p = S~^-1 (BT1 c_u + BT2 c_v - d_p),  S~ = M_p^L / nu  (lumped pressure mass)
+ * The two velocity blocks share one ScaRC when their matrices and Dirichlet parts are the
+ * same (fixed point: A11 = A22); Newton's blocks differ and get one each. */
+#include "feast/error.h"
+#include "feast/log.h"
+#include "navier_stokes/ns_private.h"
+#include <math.h>
+#include <string.h>
+
+static int apply(void *ctx, const FeastVec *d, FeastVec *c);
+
+int ns_schur_create(NsProblem *ns) {
+  const FeastConfig *cfg = ns->cfg;
+  const char *method;
+  long maxit;
+  FEAST_CALL(feast_config_get_string(cfg, "velocity.scarc_solver", &method));
+  snprintf(ns->velocity_method, sizeof ns->velocity_method, "%s", method);
+  memset(&ns->velocity_sp, 0, sizeof ns->velocity_sp);
+  FEAST_CALL(feast_config_get_real(cfg, "velocity.rtol", &ns->velocity_sp.rtol));
+  FEAST_CALL(feast_config_get_int(cfg, "velocity.max_iterations", &maxit));
+  ns->velocity_sp.max_iterations = (int)maxit;
+  FEAST_CALL(feast_config_get_real(cfg, "solver.divergence_factor", &ns->velocity_sp.divergence_factor));
+  ns->velocity_sp.label = "velocity";
+  /* the test hook debug.inject wraps the whole preconditioner */
+  FEAST_CALL(feast_fault_op(cfg, ns->dom->rank, (FeastLinOp){apply, ns}, &ns->fault, &ns->precond));
+  FEAST_CALL(scarc_params_create(cfg, &ns->scarc_params));
+  FEAST_CALL(scarc_create(ns->dom, ns->mask[NS_U], ns->scarc_params, &ns->scarc[0]));
+  if (!ns->newton && feast_mask_same(ns->mask[NS_U], ns->mask[NS_V])) {
+    ns->scarc[1] = ns->scarc[0];
+    return 0;
+  }
+  return scarc_create(ns->dom, ns->mask[NS_V], ns->scarc_params, &ns->scarc[1]);
+}
+
+void ns_schur_destroy(NsProblem *ns) {
+  if (ns->scarc[1] == ns->scarc[0]) ns->scarc[1] = NULL;
+  scarc_destroy(&ns->scarc[0]);
+  scarc_destroy(&ns->scarc[1]);
+  scarc_params_destroy(&ns->scarc_params);
+}
+
+int ns_schur_update(NsProblem *ns) {
+  FEAST_CALL(scarc_set_operator(ns->scarc[0], ns->blk[NS_A11]));
+  if (ns->scarc[1] != ns->scarc[0]) FEAST_CALL(scarc_set_operator(ns->scarc[1], ns->blk[NS_A22]));
+  return 0;
+}
+
+/* c_f <- A_ff^-1 d_f by ScaRC from zero; a solver failure (NaN, breakdown) leaves a NaN
+ * for the outer Krylov method to report */
+static int velocity_solve(NsProblem *ns, int f, const FeastVec *d, FeastVec *c) {
+  FeastVec df, cf;
+  feast_vec_view(d, f, &df);
+  feast_vec_view(c, f, &cf);
+  feast_vec_zero(&cf);
+  FeastSolveResult res;
+  FEAST_CALL(scarc_solve(ns->scarc[f], ns->velocity_method, &ns->velocity_sp, &df, &cf, &res));
+  ns->velocity_solves++;
+
+  if (!isfinite(res.final_residual) && cf.nlocal > 0) cf.v[0][0] = NAN;
+  return 0;
+}
+
+/* c_p <- nu (BT1 c_u + BT2 c_v - d_p) / m (m: lumped mass); c_p = d_p at fixed pressure nodes */
+static int pressure_update(NsProblem *ns, const FeastVec *d, FeastVec *c) {
+  const FeastDomain *dom = ns->dom;
+  const long n = (long)c->N * c->N;
+  for (int li = 0; li < dom->nlocal; li++) {
+    double *cp = feast_vec_block(c, NS_P, li);
+    feast_band9_matvec(&ns->blk[NS_BT1][li], feast_vec_block(c, NS_U, li), cp);
+    feast_band9_matvec_add(&ns->blk[NS_BT2][li], feast_vec_block(c, NS_V, li), cp);
+  }
+  FeastVec cp;
+  feast_vec_view(c, NS_P, &cp);
+  FEAST_CALL(feast_vec_sum(&cp));
+  for (int li = 0; li < dom->nlocal; li++) {
+    double *p = feast_vec_block(c, NS_P, li);
+    const double *dp = feast_vec_block(d, NS_P, li), *m = ns->mass->v[li];
+    const unsigned char *fixed = ns->mask[NS_P]->fixed[ns->level][li];
+    for (long i = 0; i < n; i++) p[i] = fixed[i] ? dp[i] : ns->nu * (p[i] - dp[i]) / m[i];
+  }
+  return ns_project_solution(ns, c);
+}
+
+/* t_v <- d_v - A21 c_u (Newton's coupling of the velocity components) */
+static int coupled_defect(NsProblem *ns, const FeastVec *d, const FeastVec *c, FeastVec *t) {
+  FeastVec tv, dv;
+  feast_vec_view(t, NS_V, &tv);
+  feast_vec_view(d, NS_V, &dv);
+  for (int li = 0; li < ns->dom->nlocal; li++)
+    feast_band9_matvec(&ns->blk[NS_A21][li], feast_vec_block(c, NS_U, li), tv.v[li]);
+  FEAST_CALL(feast_vec_sum(&tv));
+  feast_vec_aypx(-1.0, &dv, &tv); /* tv <- dv - tv */
+  return 0;
+}
+
+static int apply(void *ctx, const FeastVec *d, FeastVec *c) {
+  NsProblem *ns = ctx;
+  FEAST_CALL(velocity_solve(ns, NS_U, d, c));
+  if (ns->newton) { /* block Gauss-Seidel on [A11 0; A21 A22] */
+    FEAST_CALL(coupled_defect(ns, d, c, ns->t));
+    FEAST_CALL(velocity_solve(ns, NS_V, ns->t, c));
+  } else {
+    FEAST_CALL(velocity_solve(ns, NS_V, d, c));
+  }
+  return pressure_update(ns, d, c);
+}
+

@@ -1,0 +1,116 @@
+/* The nonlinear iteration (fixed-point defect correction or Newton) and the linear solve
+ * of each step, and the problem's life cycle. */
+#include "feast/error.h"
+#include "feast/log.h"
+#include "navier_stokes/ns_private.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  double rtol, damping, divergence;
+  int max_steps;
+  FeastSolveParams linear;
+  const char *krylov;
+} NonlinearParams;
+
+static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
+  long v;
+  memset(p, 0, sizeof *p);
+  FEAST_CALL(feast_config_get_real(cfg, "solver.nonlinear_rtol", &p->rtol));
+  FEAST_CALL(feast_config_get_real(cfg, "solver.nonlinear_damping", &p->damping));
+  FEAST_CALL(feast_config_get_real(cfg, "solver.divergence_factor", &p->divergence));
+  FEAST_CALL(feast_config_get_int(cfg, "solver.nonlinear_max_iterations", &v));
+  p->max_steps = (int)v;
+  FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", &p->krylov));
+  FEAST_CALL(feast_config_get_real(cfg, "linear.rtol", &p->linear.rtol));
+  FEAST_CALL(feast_config_get_int(cfg, "linear.max_iterations", &v));
+  p->linear.max_iterations = (int)v;
+  p->linear.divergence_factor = p->divergence;
+  p->linear.monitor = feast_log_verbosity() >= 2;
+  p->linear.label = "linear";
+  return 0;
+}
+
+/* the saddle-point operator on the complement of the pressure null space */
+static int apply_system(void *ctx, const FeastVec *x, FeastVec *y) {
+  NsProblem *ns = ctx;
+  FEAST_CALL(ns_system_apply(ns, x, y));
+  return ns_project_residual(ns, y);
+}
+
+/* d <- h - K v, and its norm */
+static int defect(NsProblem *ns, double *norm) {
+  FEAST_CALL(ns_system_apply(ns, ns->v, ns->d));
+  feast_vec_aypx(-1.0, ns->h, ns->d);
+  FEAST_CALL(ns_project_residual(ns, ns->d));
+  return feast_vec_norm(ns->d, norm);
+}
+
+/* c <- approx K^-1 d: the Krylov method right-preconditioned by K_s, from zero */
+static int linear_solve(NsProblem *ns, const NonlinearParams *p, FeastSolveResult *res) {
+  feast_vec_zero(ns->c);
+  feast_timer_start(FEAST_T_LINEAR);
+  int st = feast_krylov_solve(p->krylov, (FeastLinOp){apply_system, ns}, ns->precond, ns->d, ns->c, &p->linear, res);
+  feast_timer_stop(FEAST_T_LINEAR);
+  if (!st) st = ns_project_solution(ns, ns->c);
+  return st;
+}
+
+/* the stopping test of the nonlinear iteration at defect norm r after `steps` updates;
+ * 1 with res->reason set when it must stop */
+static int stop(const NonlinearParams *p, double r, int steps, NsResult *res) {
+  res->final_residual = r;
+  if (!isfinite(r)) res->reason = "nan";
+  else if (r <= p->rtol * res->initial_residual || r == 0.0) res->converged = 1, res->reason = "converged";
+  else if (r > p->divergence * res->initial_residual) res->reason = "diverged";
+  else if (steps >= p->max_steps) res->reason = "max_iterations";
+  else return 0;
+  return 1;
+}
+
+static void progress(int step, double r, const NsResult *res, int linear_its, double seconds) {
+  feast_log(1, "  step %3d  nonlinear residual %.6e  rel %.3e  linear its %3d  %.3f s\n", step, r,
+            res->initial_residual > 0 ? r / res->initial_residual : 0.0, linear_its, seconds);
+}
+
+int ns_solve(NsProblem *ns, NsResult *res) {
+  NonlinearParams p;
+  FEAST_CALL(nonlinear_params(ns->cfg, &p));
+  memset(res, 0, sizeof *res);
+  res->reason = "max_iterations";
+  free(ns->linear_per_step);
+  FEAST_CALL(FEAST_ALLOC(p.max_steps + 1, &ns->linear_per_step));
+  res->linear_per_step = ns->linear_per_step;
+  double t0 = feast_wtime();
+  for (int step = 0;; step++) {
+    double r;
+    FEAST_CALL(ns_system_assemble(ns, ns->v));
+    FEAST_CALL(defect(ns, &r));
+    if (step == 0) res->initial_residual = r;
+    progress(step, r, res, step ? (int)ns->linear_per_step[step - 1] : 0, feast_wtime() - t0);
+    if (stop(&p, r, step, res)) break;
+    t0 = feast_wtime();
+    FEAST_CALL(ns_schur_update(ns));
+    FeastSolveResult lin;
+    FEAST_CALL(linear_solve(ns, &p, &lin));
+    ns->linear_per_step[step] = lin.iterations;
+    res->linear_iterations += lin.iterations;
+    res->nonlinear_iterations = step + 1;
+    if (strcmp(lin.reason, "nan") == 0 || strcmp(lin.reason, "diverged") == 0) {
+      /* the iterate stays the last one, whose defect r is final_residual */
+      res->reason = strcmp(lin.reason, "nan") == 0 ? "nan" : "linear_diverged";
+      break;
+    }
+    feast_vec_axpy(p.damping, ns->c, ns->v);
+  }
+  ScarcStats st[2];
+  scarc_stats(ns->scarc[0], &st[0]);
+  scarc_stats(ns->scarc[1], &st[1]);
+  const int shared = ns->scarc[1] == ns->scarc[0];
+  res->velocity_vcycles = st[0].vcycles + (shared ? 0 : st[1].vcycles);
+  const long solves = st[0].local_solves + (shared ? 0 : st[1].local_solves);
+  const long cycles = st[0].local_cycles + (shared ? 0 : st[1].local_cycles);
+  res->local_cycles_per_solve = solves ? (double)cycles / solves : 0.0;
+  return 0;
+}

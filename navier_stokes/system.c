@@ -1,0 +1,132 @@
+/* The block operator of the saddle-point system: assembly of all blocks in one pass,
+ * the Dirichlet rows of each field, and the product y = K x. */
+#include "feast/error.h"
+#include "feast/log.h"
+#include "navier_stokes/ns_private.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* the blocks of each row field, in column order u, v, p */
+static const int row_blocks[NS_NFIELDS][NS_NFIELDS] = {
+    {NS_A11, NS_A12, NS_B1}, {NS_A21, NS_A22, NS_B2}, {NS_BT1, NS_BT2, NS_C}};
+
+static int block_used(const NsProblem *ns, int k) { return ns->newton || (k != NS_A12 && k != NS_A21); }
+
+int ns_system_create(NsProblem *ns) {
+  const FeastDomain *dom = ns->dom;
+  const FeastLevel *lev = &dom->levels[ns->level];
+  for (int k = 0; k < NS_NBLOCKS; k++) {
+    if (!block_used(ns, k)) continue;
+    FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->blk[k]));
+    for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(feast_band9_create(lev->N, &ns->blk[k][li]));
+  }
+  FeastVec **three[] = {&ns->h, &ns->v, &ns->d, &ns->c, &ns->t};
+  for (size_t i = 0; i < sizeof three / sizeof three[0]; i++)
+    FEAST_CALL(feast_vec_create(dom, ns->level, NS_NFIELDS, three[i]));
+  FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->mass));
+  FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->ones));
+  for (int li = 0; li < dom->nlocal; li++) {
+    FEAST_CALL(feast_q1_lumped_mass(lev->N, lev->xy[li], dom->local[li], ns->mass->v[li]));
+    for (long i = 0; i < (long)lev->N * lev->N; i++) ns->ones->v[li][i] = 1.0;
+  }
+  FEAST_CALL(feast_vec_sum(ns->mass));
+  /* the first iterate: zero, with the Dirichlet values of every field */
+  feast_vec_zero(ns->v);
+  for (int f = 0; f < NS_NFIELDS; f++)
+    FEAST_CALL(feast_bc_values(ns->bc[f], dom, ns->mask[f], ns->v->v + (long)f * dom->nlocal));
+  return 0;
+}
+
+void ns_system_destroy(NsProblem *ns) {
+  for (int k = 0; k < NS_NBLOCKS; k++) {
+    for (int li = 0; ns->blk[k] && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->blk[k][li]);
+    feast_free(&ns->blk[k]);
+  }
+  FeastVec **vecs[] = {&ns->h, &ns->v, &ns->d, &ns->c, &ns->t, &ns->mass, &ns->ones};
+  for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) feast_vec_destroy(vecs[i]);
+}
+
+/* Dirichlet rows of row field f on local macro li: identity (at the owning macro, so the
+ * interface sum is the identity row) in the diagonal block, zero in the others */
+static void fix_rows(NsProblem *ns, int f, int li) {
+  const unsigned char *fixed = ns->mask[f]->fixed[ns->level][li];
+  for (int col = 0; col < NS_NFIELDS; col++) {
+    const int k = row_blocks[f][col];
+    if (ns->blk[k]) feast_band9_fix_rows(&ns->blk[k][li], fixed, col == f ? ns->dom->levels[ns->level].owned[li] : NULL);
+  }
+}
+
+static int assemble_macro(NsProblem *ns, const FeastVec *w, int li) {
+  const FeastDomain *dom = ns->dom;
+  const FeastLevel *lev = &dom->levels[ns->level];
+  FeastBand9 *A[NS_NBLOCKS];
+  for (int k = 0; k < NS_NBLOCKS; k++) {
+    A[k] = ns->blk[k] ? &ns->blk[k][li] : NULL;
+    if (A[k]) feast_band9_zero(A[k]);
+  }
+  double *b[NS_NRHS];
+  for (int r = 0; r < NS_NRHS; r++) {
+    b[r] = feast_vec_block(ns->h, r, li);
+    memset(b[r], 0, sizeof(double) * lev->N * lev->N);
+  }
+  NsForm form = {ns->nu, ns->newton, NULL, NULL, {ns->force[0], ns->force[1]}, 0};
+  if (!ns->stokes) {
+    form.w1 = feast_vec_block(w, NS_U, li);
+    form.w2 = feast_vec_block(w, NS_V, li);
+  }
+  FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], ns_form, &form, 3, NS_NBLOCKS, A,
+                                     NS_NRHS, b));
+  return form.status;
+}
+
+int ns_system_assemble(NsProblem *ns, const FeastVec *w) {
+  const FeastDomain *dom = ns->dom;
+  feast_timer_start(FEAST_T_ASSEMBLY);
+  int st = 0;
+  for (int li = 0; li < dom->nlocal && !st; li++) st = assemble_macro(ns, w, li);
+  if (!st) st = feast_vec_sum(ns->h);
+  for (int f = 0; f < NS_NFIELDS && !st; f++) {
+    st = feast_bc_values(ns->bc[f], dom, ns->mask[f], ns->h->v + (long)f * dom->nlocal);
+    for (int li = 0; li < dom->nlocal && !st; li++) fix_rows(ns, f, li);
+  }
+  feast_timer_stop(FEAST_T_ASSEMBLY);
+  return st;
+}
+
+int ns_system_apply(NsProblem *ns, const FeastVec *x, FeastVec *y) {
+  const FeastDomain *dom = ns->dom;
+  for (int f = 0; f < NS_NFIELDS; f++)
+    for (int li = 0; li < dom->nlocal; li++) {
+      double *yf = feast_vec_block(y, f, li);
+      memset(yf, 0, sizeof(double) * x->N * x->N);
+      for (int col = 0; col < NS_NFIELDS; col++) {
+        const FeastBand9 *A = ns->blk[row_blocks[f][col]];
+        if (A) feast_band9_matvec_add(&A[li], feast_vec_block(x, col, li), yf);
+      }
+    }
+  return feast_vec_sum(y);
+}
+
+/* r_p <- r_p - mean(r_p): the continuity rows of the operator sum to zero on vectors that
+ * vanish at the velocity Dirichlet nodes, so a consistent residual has no mean */
+int ns_project_residual(const NsProblem *ns, FeastVec *r) {
+  if (!ns->nullspace) return 0;
+  FeastVec p;
+  feast_vec_view(r, NS_P, &p);
+  double sum;
+  FEAST_CALL(feast_vec_dot(&p, ns->ones, &sum));
+  feast_vec_axpy(-sum / (double)ns->dom->levels[ns->level].nglobal, ns->ones, &p);
+  return 0;
+}
+
+/* p <- p - (int p) / |Omega|: with the lumped mass, sum_i m_i p_i = int p_h exactly */
+int ns_project_solution(const NsProblem *ns, FeastVec *x) {
+  if (!ns->nullspace) return 0;
+  FeastVec p;
+  feast_vec_view(x, NS_P, &p);
+  const FeastVec *xs[2] = {&p, ns->mass}, *ys[2] = {ns->mass, ns->ones};
+  double d[2]; /* int p, |Omega| */
+  FEAST_CALL(feast_vec_dots(2, xs, ys, d));
+  feast_vec_axpy(-d[0] / d[1], ns->ones, &p);
+  return 0;
+}

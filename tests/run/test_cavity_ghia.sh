@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The lid-driven cavity at Re = 100, level 6 (257 x 129 nodes): both centre-line profiles
+# within 0.01 of Ghia, Ghia & Shin (1982), Tables I and II, at their 17 points each
+# (tests/data/reference/ghia_re100.csv, compared by tools/compare_ghia.py).
+. "$(dirname "$0")/lib.sh"
+feastc_np 2 "$FEAST_SRC/config/cavity.ini" grid.level=6 output.centerlines="$TMP/cl" || fail=$((fail+1))
+check "converged" "'$(json converged)' == 'true'"
+check "pressure reported with zero mean" "'$(json pressure_mean_zero)' == 'true'"
+check "u profile has 129 points" "$(wc -l < "$TMP/cl_u.csv") == 130"
+check "v profile has 257 points" "$(wc -l < "$TMP/cl_v.csv") == 258"
+"$PY" "$FEAST_SRC/tools/compare_ghia.py" "$TMP/cl" --tol 0.01
+check "centre lines within 0.01 of Ghia et al." "$? == 0"
+finish
