@@ -2,7 +2,7 @@
 # Install the Debian packages feastc needs (only those missing). Debian 12 / Ubuntu.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libsuitesparse-dev libopenmpi-dev openmpi-bin
-      libopenblas-dev libmetis-dev libcjson-dev python3 python3-vtk9
+      libopenblas-dev libmetis-dev libcjson-dev libmuparser-dev python3 python3-vtk9
       clang libclang-rt-14-dev valgrind) # the last three: fuzzing, sanitizer and memcheck tests
 missing=()
 for p in "${pkgs[@]}"; do
