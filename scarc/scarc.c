@@ -48,7 +48,6 @@ int scarc_params_from_config(const FeastConfig *cfg, ScarcParams *p) {
   p->local.max_cycles = (int)v;
   FEAST_CALL(feast_config_get_int(cfg, "solver.local_coarse_max_dofs", &v));
   p->local.coarse_max_dofs = (int)v;
-  p->local.coarse_rtol = 1e-3;
   return 0;
 }
 
@@ -155,7 +154,7 @@ static int setup_local_solvers(Scarc *s) {
   for (int l = s->coarse + 1; l <= s->finest && !st; l++) {
     for (int li = 0; li < dom->nlocal; li++) {
       probs[li].level = l;
-      probs[li].A = s->Ac[li];
+      probs[li].A = &s->Ac[li][l];
       probs[li].fixed = s->fixed[li];
     }
     feast_local_destroy(&s->lv[l].local);
