@@ -19,6 +19,38 @@ static int outputs(const FeastProblemContext *app, NsProblem *ns) {
   return 0;
 }
 
+/* the benchmark quantities the config asks for (output.forces_on, output.pressure_point_a
+ * and _b, output.recirculation_from) */
+static int report_benchmark(const FeastProblemContext *app, const NsProblem *ns) {
+  FeastSummary *s = app->summary;
+  const char *part;
+  FEAST_CALL(feast_config_get_string(app->cfg, "output.forces_on", &part));
+  if (part[0]) {
+    double c[2];
+    FEAST_CALL(ns_force_coefficients(ns, part, c));
+    feast_summary_set_real(s, "drag_coefficient", c[0]);
+    feast_summary_set_real(s, "lift_coefficient", c[1]);
+    feast_log(1, "  %s: drag coefficient %.10f, lift coefficient %.10f\n", part, c[0], c[1]);
+  }
+  if (feast_config_is_set(app->cfg, "output.pressure_point_a")) {
+    double a[2], b[2], pa, pb;
+    FEAST_CALL(feast_config_get_real2(app->cfg, "output.pressure_point_a", a));
+    FEAST_CALL(feast_config_get_real2(app->cfg, "output.pressure_point_b", b));
+    FEAST_CALL(ns_pressure_at(ns, a, "output.pressure_point_a", &pa));
+    FEAST_CALL(ns_pressure_at(ns, b, "output.pressure_point_b", &pb));
+    feast_summary_set_real(s, "pressure_difference", pa - pb);
+    feast_log(1, "  pressure difference p(%g, %g) - p(%g, %g) = %.10f\n", a[0], a[1], b[0], b[1], pa - pb);
+  }
+  if (feast_config_is_set(app->cfg, "output.recirculation_from")) {
+    double from[2], len;
+    FEAST_CALL(feast_config_get_real2(app->cfg, "output.recirculation_from", from));
+    FEAST_CALL(ns_recirculation(ns, from, &len));
+    feast_summary_set_real(s, "recirculation_length", len);
+    feast_log(1, "  recirculation length behind (%g, %g): %.10f\n", from[0], from[1], len);
+  }
+  return 0;
+}
+
 static int report(const FeastProblemContext *app, const NsProblem *ns, const NsResult *r) {
   FeastSummary *s = app->summary;
   double ke, eu, ep;
@@ -56,6 +88,7 @@ static int run(const FeastProblemContext *app, int stokes) {
   int st = ns_create(app->cfg, app->dom, stokes, &ns);
   if (!st) st = ns_solve(ns, &res);
   if (!st) st = report(app, ns, &res);
+  if (!st) st = report_benchmark(app, ns);
   if (!st) st = outputs(app, ns); /* the last iterate is written also when not converged */
   if (!st && !res.converged)
     st = feast_error_set(FEAST_ERR_NOT_CONVERGED, __FILE__, __LINE__,
@@ -66,8 +99,12 @@ static int run(const FeastProblemContext *app, int stokes) {
   return st;
 }
 
-static int stokes_check(const FeastConfig *cfg, const FeastMesh *mesh) { return ns_check(cfg, mesh, 1); }
-static int navier_stokes_check(const FeastConfig *cfg, const FeastMesh *mesh) { return ns_check(cfg, mesh, 0); }
+static int check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
+  FEAST_CALL(ns_check(cfg, mesh, stokes));
+  return ns_check_benchmark(cfg, mesh);
+}
+static int stokes_check(const FeastConfig *cfg, const FeastMesh *mesh) { return check(cfg, mesh, 1); }
+static int navier_stokes_check(const FeastConfig *cfg, const FeastMesh *mesh) { return check(cfg, mesh, 0); }
 static int stokes_run(const FeastProblemContext *app) { return run(app, 1); }
 static int navier_stokes_run(const FeastProblemContext *app) { return run(app, 0); }
 

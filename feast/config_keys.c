@@ -120,6 +120,11 @@ const FeastKeySpec feast_config_keys[] = {
     ENUM_KEY("linear", "krylov", "bicgstab", "bicgstab",
              "Krylov method on the saddle-point system, right-preconditioned by the lower "
              "block-triangular pressure Schur complement preconditioner"),
+    ENUM_KEY("linear", "schur", "mass", "mass|pcd",
+             "pressure Schur complement approximation of the preconditioner: mass = nu M_p^-1 (the "
+             "FEAST paper; good when viscosity dominates), pcd = pressure convection-diffusion, "
+             "nu M_p^-1 + M_p^-1 N_p A_p^-1 (one more scalar ScaRC solve; for inflow/outflow problems "
+             "at higher cell Reynolds numbers, needs a part where the flow enters)"),
     REAL_KEY("linear", "rtol", "1e-2", 1e-16, 1,
              "stop the linear solve of a nonlinear step when its residual is reduced by this factor"),
     INT_KEY("linear", "max_iterations", "100", 1, 100000,
@@ -142,6 +147,18 @@ const FeastKeySpec feast_config_keys[] = {
     PATH_KEY("output", "centerlines", "",
              "stokes/navier-stokes: prefix P of `P_u.csv` (y,u along x = 0.5) and `P_v.csv` (x,v "
              "along y = 0.5), every node on those lines (the cavity's centre lines); empty = none"),
+    STRING_KEY("output", "forces_on", "",
+               "stokes/navier-stokes: boundary part NAME (with a Dirichlet velocity) whose drag and lift "
+               "coefficients 2 F / (U^2 D) go into the summary (drag_coefficient, lift_coefficient; U, D: "
+               "problem.reference_velocity, reference_length; F by the volume integral of the momentum "
+               "residual); empty = none"),
+    REAL2_KEY("output", "pressure_point_a", NULL,
+              "stokes/navier-stokes: point \"x y\" of pressure_difference = p(a) - p(b) in the summary "
+              "(with pressure_point_b)"),
+    REAL2_KEY("output", "pressure_point_b", NULL, "stokes/navier-stokes: point \"x y\" b of pressure_difference"),
+    REAL2_KEY("output", "recirculation_from", NULL,
+              "stokes/navier-stokes: point \"x y\" (the rear end of a body): recirculation_length in the summary "
+              "is the distance along +x to where u changes sign from negative to >= 0 (0: no recirculation)"),
     PATH_KEY("output", "matrix_market", "",
              "Matrix Market file for the assembled global matrix (`A.mtx` also writes "
              "`A_rhs.mtx`, the right-hand side); empty = none"),

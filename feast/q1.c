@@ -286,3 +286,64 @@ void feast_q1_form_mass(const FeastQ1Point *p, void *ctx, double Aloc[4][4]) {
   for (int a = 0; a < 4; a++)
     for (int b = 0; b < 4; b++) Aloc[a][b] += p->phi[a] * p->phi[b] * p->weight;
 }
+
+/* ---- point location ---- */
+
+/* Newton's method on the bilinear map of cell c: (s,t) with x(s,t) = (x, y); 0 if the
+ * iteration meets a singular Jacobian (the point is then far outside the cell) */
+static int q1_inverse(const Q1Cell *c, double x, double y, double st[2]) {
+  double s = 0.5, t = 0.5;
+  for (int it = 0; it < 50; it++) {
+    const double fx = c->p0[0] + c->a[0] * s + c->b[0] * t + c->c[0] * s * t - x;
+    const double fy = c->p0[1] + c->a[1] * s + c->b[1] * t + c->c[1] * s * t - y;
+    const double xs = c->a[0] + c->c[0] * t, ys = c->a[1] + c->c[1] * t;
+    const double xt = c->b[0] + c->c[0] * s, yt = c->b[1] + c->c[1] * s;
+    const double det = xs * yt - xt * ys;
+    if (det == 0.0 || !isfinite(det)) return 0;
+    const double ds = (yt * fx - xt * fy) / det, dt = (xs * fy - ys * fx) / det;
+    s -= ds, t -= dt;
+    if (fabs(ds) + fabs(dt) < 1e-15) break;
+  }
+  st[0] = s, st[1] = t;
+  return isfinite(s) && isfinite(t);
+}
+
+int feast_q1_cell_inverse(int N, const double *xy, int i, int j, double x, double y, double st[2]) {
+  Q1Cell c;
+  q1_cell(N, xy, i, j, &c);
+  return q1_inverse(&c, x, y, st);
+}
+
+int feast_q1_locate(int N, const double *xy, double x, double y, double tol, int *ci, int *cj, double st[2]) {
+  double lo[2] = {HUGE_VAL, HUGE_VAL}, hi[2] = {-HUGE_VAL, -HUGE_VAL};
+  for (long k = 0; k < (long)N * N; k++)
+    for (int d = 0; d < 2; d++) lo[d] = fmin(lo[d], xy[2 * k + d]), hi[d] = fmax(hi[d], xy[2 * k + d]);
+  const double pad = tol * fmax(hi[0] - lo[0], hi[1] - lo[1]);
+  if (x < lo[0] - pad || x > hi[0] + pad || y < lo[1] - pad || y > hi[1] + pad) return 0;
+  for (int j = 0; j < N - 1; j++)
+    for (int i = 0; i < N - 1; i++) {
+      Q1Cell c;
+      q1_cell(N, xy, i, j, &c);
+      /* the cell's box (its edges are straight), padded by tol of its size */
+      double clo[2], chi[2];
+      for (int d = 0; d < 2; d++) {
+        const double v[4] = {c.p0[d], c.p0[d] + c.a[d], c.p0[d] + c.b[d], c.p0[d] + c.a[d] + c.b[d] + c.c[d]};
+        clo[d] = fmin(fmin(v[0], v[1]), fmin(v[2], v[3]));
+        chi[d] = fmax(fmax(v[0], v[1]), fmax(v[2], v[3]));
+      }
+      const double cpad = tol * fmax(chi[0] - clo[0], chi[1] - clo[1]);
+      if (x < clo[0] - cpad || x > chi[0] + cpad || y < clo[1] - cpad || y > chi[1] + cpad) continue;
+      double r[2];
+      if (!q1_inverse(&c, x, y, r) || r[0] < -tol || r[0] > 1 + tol || r[1] < -tol || r[1] > 1 + tol) continue;
+      *ci = i, *cj = j;
+      st[0] = fmin(fmax(r[0], 0.0), 1.0), st[1] = fmin(fmax(r[1], 0.0), 1.0);
+      return 1;
+    }
+  return 0;
+}
+
+double feast_q1_eval(int N, const double *u, int ci, int cj, const double st[2]) {
+  const double s = st[0], t = st[1];
+  const double *u0 = u + (ptrdiff_t)cj * N + ci, *u3 = u0 + N;
+  return (1 - s) * (1 - t) * u0[0] + s * (1 - t) * u0[1] + s * t * u3[1] + (1 - s) * t * u3[0];
+}

@@ -52,6 +52,17 @@ int feast_q1_l2_error(int N, const double *xy, const double *uh, FeastQ1Function
 /* the lumped mass: m_i += int phi_i (the row sums of the mass matrix) */
 int feast_q1_lumped_mass(int N, const double *xy, int macro, double *m);
 
+/* point location: the first cell (i, j) of the macro (in storage order, j outer) whose
+ * bilinear map reaches (x, y) at reference coordinates st in [-tol, 1+tol]^2 (Newton's
+ * method on the map; st returned clamped to [0,1]^2); 1 if found, 0 if the macro does not
+ * contain the point */
+int feast_q1_locate(int N, const double *xy, double x, double y, double tol, int *ci, int *cj, double st[2]);
+/* reference coordinates st of (x, y) under the bilinear map of cell (i, j) (also outside
+ * [0,1]^2); 0 if Newton's method meets a singular Jacobian */
+int feast_q1_cell_inverse(int N, const double *xy, int i, int j, double x, double y, double st[2]);
+/* value of the grid function u (N*N values) at reference point st of cell (ci, cj) */
+double feast_q1_eval(int N, const double *u, int ci, int cj, const double st[2]);
+
 /* standard forms */
 void feast_q1_form_laplace(const FeastQ1Point *p, void *ctx, double Aloc[4][4]); /* grad.grad */
 void feast_q1_form_mass(const FeastQ1Point *p, void *ctx, double Aloc[4][4]);    /* phi.phi */

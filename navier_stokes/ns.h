@@ -50,4 +50,23 @@ double ns_viscosity(const NsProblem *ns);
 int ns_write_vtk(const NsProblem *ns, const char *base);
 /* PREFIX_u.csv (y,u on x = 0.5) and PREFIX_v.csv (x,v on y = 0.5); collective */
 int ns_write_centerlines(const NsProblem *ns, const char *prefix);
+
+/* ---- benchmark quantities (forces.c): the DFG flow around a cylinder and the like ---- */
+/* input phase: output.forces_on names a part with a Dirichlet velocity, the points
+ * output.pressure_point_a / _b (both or neither) and output.recirculation_from lie in the
+ * domain (refined to min(grid.level, 8)) */
+int ns_check_benchmark(const FeastConfig *cfg, const FeastMesh *mesh);
+/* force (F_x, F_y) of the flow on boundary part `part` (density 1), by the volume
+ * integral of the discrete momentum residual; collective, rank-independent */
+int ns_force(const NsProblem *ns, const char *part, double force[2]);
+/* drag and lift coefficients 2 F / (U^2 D), U = problem.reference_velocity,
+ * D = problem.reference_length */
+int ns_force_coefficients(const NsProblem *ns, const char *part, double coeff[2]);
+/* the pressure at point p (collective): the value in the lowest macro holding it;
+ * FEAST_ERR_CONFIG naming `what` (the config key) if no macro does */
+int ns_pressure_at(const NsProblem *ns, const double p[2], const char *what, double *value);
+/* from `from` along +x: the distance to the first point where the velocity u changes
+ * sign from negative to >= 0 (the end of a recirculation zone behind a body), along the
+ * finite element solution; 0 if there is none (collective) */
+int ns_recirculation(const NsProblem *ns, const double from[2], double *length);
 #endif

@@ -36,6 +36,12 @@ struct NsProblem {
   FeastLinOp precond;           /* K_s (wrapped by the debug.inject hook) */
   long velocity_solves;
   double *linear_per_step;
+  /* the PCD Schur approximation (pcd.c), with linear.schur = pcd */
+  int pcd;
+  FeastMask *pcd_mask;          /* inflow nodes: zero Dirichlet values of A_p */
+  FeastBand9 *pcd_lap, *pcd_conv; /* A_p, N_p per local macro */
+  Scarc *pcd_scarc;             /* A_p^-1 */
+  FeastVec *pcd_r, *pcd_z, *pcd_y; /* one-block work vectors */
 };
 
 /* system.c */
@@ -56,4 +62,12 @@ int ns_schur_create(NsProblem *ns);
 void ns_schur_destroy(NsProblem *ns);
 /* hand the velocity blocks of the last assembly to ScaRC (structures once, then values) */
 int ns_schur_update(NsProblem *ns);
+
+/* pcd.c: S^-1 ~ nu M_p^-1 + M_p^-1 N_p A_p^-1 (see there) */
+int ns_pcd_create(NsProblem *ns);
+void ns_pcd_destroy(NsProblem *ns);
+/* N_p at the current iterate */
+int ns_pcd_update(NsProblem *ns);
+/* y <- N_p A_p^-1 r (consistent one-block vectors) */
+int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y);
 #endif

@@ -28,6 +28,10 @@ int ns_schur_create(NsProblem *ns) {
   FEAST_CALL(feast_fault_op(cfg, ns->dom->rank, (FeastLinOp){apply, ns}, &ns->fault, &ns->precond));
   FEAST_CALL(scarc_params_create(cfg, &ns->scarc_params));
   FEAST_CALL(scarc_create(ns->dom, ns->mask[NS_U], ns->scarc_params, &ns->scarc[0]));
+  int schur;
+  FEAST_CALL(feast_config_get_enum(cfg, "linear.schur", &schur));
+  ns->pcd = schur == 1;
+  if (ns->pcd) FEAST_CALL(ns_pcd_create(ns));
   if (!ns->newton && feast_mask_same(ns->mask[NS_U], ns->mask[NS_V])) {
     ns->scarc[1] = ns->scarc[0];
     return 0;
@@ -39,13 +43,14 @@ void ns_schur_destroy(NsProblem *ns) {
   if (ns->scarc[1] == ns->scarc[0]) ns->scarc[1] = NULL;
   scarc_destroy(&ns->scarc[0]);
   scarc_destroy(&ns->scarc[1]);
+  ns_pcd_destroy(ns);
   scarc_params_destroy(&ns->scarc_params);
 }
 
 int ns_schur_update(NsProblem *ns) {
   FEAST_CALL(scarc_set_operator(ns->scarc[0], ns->blk[NS_A11]));
   if (ns->scarc[1] != ns->scarc[0]) FEAST_CALL(scarc_set_operator(ns->scarc[1], ns->blk[NS_A22]));
-  return 0;
+  return ns->pcd ? ns_pcd_update(ns) : 0;
 }
 
 /* c_f <- A_ff^-1 d_f by ScaRC from zero; a solver failure (NaN, breakdown) leaves a NaN
@@ -63,7 +68,8 @@ static int velocity_solve(NsProblem *ns, int f, const FeastVec *d, FeastVec *c) 
   return 0;
 }
 
-/* c_p <- nu (BT1 c_u + BT2 c_v - d_p) / m (m: lumped mass); c_p = d_p at fixed pressure nodes */
+/* c_p <- S~^-1 r, r = BT1 c_u + BT2 c_v - d_p: nu r / m (m: lumped mass), plus
+ * N_p A_p^-1 r / m with linear.schur = pcd; c_p = d_p at fixed pressure nodes */
 static int pressure_update(NsProblem *ns, const FeastVec *d, FeastVec *c) {
   const FeastDomain *dom = ns->dom;
   const long n = (long)c->N * c->N;
@@ -75,11 +81,15 @@ static int pressure_update(NsProblem *ns, const FeastVec *d, FeastVec *c) {
   FeastVec cp;
   feast_vec_view(c, NS_P, &cp);
   FEAST_CALL(feast_vec_sum(&cp));
+  FeastVec dpv;
+  feast_vec_view(d, NS_P, &dpv);
+  feast_vec_axpy(-1.0, &dpv, &cp); /* r */
+  if (ns->pcd) FEAST_CALL(ns_pcd_apply(ns, &cp, ns->pcd_y));
   for (int li = 0; li < dom->nlocal; li++) {
     double *p = feast_vec_block(c, NS_P, li);
-    const double *dp = feast_vec_block(d, NS_P, li), *m = ns->mass->v[li];
+    const double *dp = feast_vec_block(d, NS_P, li), *m = ns->mass->v[li], *y = ns->pcd ? ns->pcd_y->v[li] : NULL;
     const unsigned char *fixed = ns->mask[NS_P]->fixed[ns->level][li];
-    for (long i = 0; i < n; i++) p[i] = fixed[i] ? dp[i] : ns->nu * (p[i] - dp[i]) / m[i];
+    for (long i = 0; i < n; i++) p[i] = fixed[i] ? dp[i] : (ns->nu * p[i] + (y ? y[i] : 0.0)) / m[i];
   }
   return ns_project_solution(ns, c);
 }
