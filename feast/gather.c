@@ -6,13 +6,18 @@
 
 typedef struct {
   int64_t row, col;
+  int64_t macro; /* the contributing macro: duplicates are summed in macro order */
   double val;
 } Entry;
 
+/* by (row, col, macro): the sum of the macros' contributions to one coupling is then
+ * added in global macro order, whatever order the ranks' pieces arrive in (qsort is not
+ * stable), so the coarse matrix has the same bits on any number of ranks */
 static int cmp_entry(const void *a, const void *b) {
   const Entry *x = a, *y = b;
   if (x->row != y->row) return x->row < y->row ? -1 : 1;
   if (x->col != y->col) return x->col < y->col ? -1 : 1;
+  if (x->macro != y->macro) return x->macro < y->macro ? -1 : 1;
   return 0;
 }
 
@@ -34,6 +39,7 @@ static int local_entries(const FeastDomain *dom, int level, const FeastBand9 *A,
           if (structural ? ci < 0 || cj < 0 || ci >= N || cj >= N : v == 0.0) continue;
           e[n].row = r;
           e[n].col = feast_mesh_node_gid(dom->mesh, level, m, ci, cj);
+          e[n].macro = m;
           e[n].val = v;
           n++;
         }
