@@ -22,6 +22,8 @@ typedef struct NsProblem NsProblem;
 /* input phase (every rank, before the domain exists): the keys of the problem, boundary
  * expressions and parts, checked against the mesh */
 int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes);
+/* linear.schur = pcd: some part must have an inflow (pcd.c) */
+int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh);
 int ns_create(const FeastConfig *cfg, const FeastDomain *dom, int stokes, NsProblem **ns);
 void ns_destroy(NsProblem **ns);
 

@@ -65,6 +65,8 @@ int ns_schur_update(NsProblem *ns);
 
 /* pcd.c: S^-1 ~ nu M_p^-1 + M_p^-1 N_p A_p^-1 (see there) */
 int ns_pcd_create(NsProblem *ns);
+/* flags of the inflow parts (Dirichlet velocity with int u.n ds < 0) and their number */
+int ns_pcd_inflow_parts(const FeastConfig *cfg, const FeastMesh *mesh, unsigned char *inflow, int *count);
 void ns_pcd_destroy(NsProblem *ns);
 /* N_p at the current iterate */
 int ns_pcd_update(NsProblem *ns);

@@ -18,55 +18,83 @@
  * Q1/Q1 makes this cheap here: pressure and velocity live on the same grid, so A_p and
  * N_p are 9-band matrices of the same structure and A_p's solver is a scalar ScaRC.
  * The PSPG block C is left out of the approximation (it is O(h^2) relative to S).
- * Inflow parts are found from the data, not named: the parts with Dirichlet velocity
- * through which the prescribed velocity flows in (int u.n ds < 0, summed per macro in
- * global macro order, so every rank and rank count decides alike). */
+ * Inflow parts are found from the data, not named: the parts whose Dirichlet velocity
+ * flows into the domain (int u.n ds < 0 over the part's coarse edges, from the config's
+ * expressions: the same decision on every rank, rank count and level; checked in the
+ * input phase). */
 #include "feast/error.h"
 #include "feast/log.h"
 #include "navier_stokes/ns_private.h"
 #include <stdlib.h>
 #include <string.h>
 
-/* int u.n ds over the boundary edges of every part, per local macro (flux[q*nlocal+li]):
- * local edge le runs counter-clockwise, the domain on its left, so the outward normal
- * times the length of a segment (dx, dy) is (dy, -dx); trapezoidal rule along it */
-static void part_fluxes(const NsProblem *ns, double *flux) {
-  const FeastDomain *dom = ns->dom;
-  const FeastMesh *mesh = dom->mesh;
-  const FeastLevel *lev = &dom->levels[ns->level];
-  const int N = lev->N;
-  for (int li = 0; li < dom->nlocal; li++) {
-    const int m = dom->local[li];
-    const double *u = feast_vec_block(ns->v, NS_U, li), *v = feast_vec_block(ns->v, NS_V, li), *xy = lev->xy[li];
-    for (int le = 0; le < 4; le++) {
-      const int q = mesh->edge_part[mesh->macro_edges[4 * m + le]];
-      if (q < 0) continue;
-      for (int k = 0; k + 1 < N; k++) {
-        const long a = feast_edge_node(le, k, N), b = feast_edge_node(le, k + 1, N);
-        const double dx = xy[2 * b] - xy[2 * a], dy = xy[2 * b + 1] - xy[2 * a + 1];
-        flux[(long)q * dom->nlocal + li] += 0.5 * ((u[a] + u[b]) * dy - (v[a] + v[b]) * dx);
-      }
-    }
+/* u.n ds of a part's expressions (eu, ev) over the straight boundary edge a -> b that has
+ * the domain on its left (outward normal times length: (dy, -dx)), by Simpson's rule */
+static int edge_flux(FeastExpr *eu, FeastExpr *ev, const double *a, const double *b, double *flux) {
+  const double pts[3][2] = {{a[0], a[1]}, {0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1])}, {b[0], b[1]}};
+  static const double w[3] = {1.0 / 6.0, 4.0 / 6.0, 1.0 / 6.0};
+  for (int k = 0; k < 3; k++) {
+    double u, v;
+    FEAST_CALL(feast_expr_eval(eu, pts[k][0], pts[k][1], &u));
+    FEAST_CALL(feast_expr_eval(ev, pts[k][0], pts[k][1], &v));
+    *flux += w[k] * (u * (b[1] - a[1]) - v * (b[0] - a[0]));
   }
+  return 0;
 }
 
-/* the inflow parts: Dirichlet for both velocity components, net inflow */
-static int inflow_parts(const NsProblem *ns, unsigned char *inflow, int *count) {
-  const FeastDomain *dom = ns->dom;
-  const int nparts = dom->mesh->nparts;
-  double *flux, *sums;
-  FEAST_CALL(FEAST_ALLOC((long)nparts * dom->nlocal + 1, &flux));
-  FEAST_CALL(FEAST_ALLOC(nparts, &sums));
-  part_fluxes(ns, flux);
-  int st = feast_domain_sum_macros(dom, nparts, flux, sums);
+/* int u.n ds over part q of the coarse mesh (its edges as chords), from the config's
+ * boundary.NAME.u / v; 0 when the part has no Dirichlet velocity */
+static int part_flux(const FeastConfig *cfg, const FeastMesh *mesh, int q, double *flux) {
+  char ku[128], kv[128];
+  snprintf(ku, sizeof ku, "boundary.%s.u", mesh->parts[q].name);
+  snprintf(kv, sizeof kv, "boundary.%s.v", mesh->parts[q].name);
+  *flux = 0.0;
+  if (!feast_config_is_set(cfg, ku) || !feast_config_is_set(cfg, kv)) return 0;
+  FeastExpr *eu = NULL, *ev = NULL;
+  int st = feast_expr_from_config(cfg, ku, &eu);
+  if (!st) st = feast_expr_from_config(cfg, kv, &ev);
+  for (int e = 0; e < mesh->nedges && !st; e++) {
+    if (mesh->edge_part[e] != q) continue;
+    const int m = mesh->edge_macros[2 * e];
+    for (int le = 0; le < 4; le++) /* the macro's local edge: counter-clockwise */
+      if (mesh->macro_edges[4 * m + le] == e)
+        st = edge_flux(eu, ev, &mesh->xy[2 * mesh->quads[4 * m + le]], &mesh->xy[2 * mesh->quads[4 * m + (le + 1) % 4]],
+                       flux);
+  }
+  feast_expr_destroy(&eu);
+  feast_expr_destroy(&ev);
+  return st;
+}
+
+/* the inflow parts: a Dirichlet velocity with net inflow, int u.n ds < 0 (decided from the
+ * config and the coarse mesh alone, so every rank, rank count and level agrees) */
+int ns_pcd_inflow_parts(const FeastConfig *cfg, const FeastMesh *mesh, unsigned char *inflow, int *count) {
   *count = 0;
-  for (int q = 0; q < nparts && !st; q++) {
-    inflow[q] = feast_bc_parts(ns->bc[NS_U])[q] && feast_bc_parts(ns->bc[NS_V])[q] && sums[q] < 0.0;
+  for (int q = 0; q < mesh->nparts; q++) {
+    double flux;
+    FEAST_CALL(part_flux(cfg, mesh, q, &flux));
+    inflow[q] = flux < 0.0;
     *count += inflow[q];
   }
-  free(flux);
-  free(sums);
-  return st;
+  return 0;
+}
+
+int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh) {
+  int schur, count;
+  FEAST_CALL(feast_config_get_enum(cfg, "linear.schur", &schur));
+  if (schur != 1) return 0;
+  unsigned char *inflow;
+  FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &inflow));
+  int st = ns_pcd_inflow_parts(cfg, mesh, inflow, &count);
+  free(inflow);
+  FEAST_CALL(st);
+  char names[512];
+  FEAST_CHECK(count > 0, FEAST_ERR_CONFIG,
+              "linear.schur = pcd (%s) needs an inflow: a boundary part whose Dirichlet velocity "
+              "(boundary.NAME.u, v) flows into the domain, int u.n < 0 (mesh %s has the parts %s); use "
+              "linear.schur = mass",
+              feast_config_origin(cfg, "linear.schur"), mesh->source, feast_mesh_part_names(mesh, names, sizeof names));
+  return 0;
 }
 
 /* N_p: A[0][a][b] += (w . grad psi_b, psi_a) */
@@ -88,18 +116,10 @@ static void convection_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], 
 int ns_pcd_create(NsProblem *ns) {
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
-  const int nparts = dom->mesh->nparts;
   unsigned char *inflow;
   int count;
-  FEAST_CALL(FEAST_ALLOC(nparts + 1, &inflow));
-  int st = inflow_parts(ns, inflow, &count);
-  char names[512];
-  if (!st && count == 0)
-    st = feast_error_set(FEAST_ERR_CONFIG, __FILE__, __LINE__,
-                         "linear.schur = pcd (%s) needs an inflow: a part with Dirichlet velocity through which "
-                         "the flow enters (parts of mesh %s: %s); use linear.schur = mass",
-                         feast_config_origin(ns->cfg, "linear.schur"), dom->mesh->source,
-                         feast_mesh_part_names(dom->mesh, names, sizeof names));
+  FEAST_CALL(FEAST_ALLOC(dom->mesh->nparts + 1, &inflow));
+  int st = ns_pcd_inflow_parts(ns->cfg, dom->mesh, inflow, &count);
   if (!st) st = feast_mask_create(dom, inflow, &ns->pcd_mask);
   free(inflow);
   FEAST_CALL(st);

@@ -48,7 +48,7 @@ int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
     FEAST_CALL(optional_expr(cfg, keys[i], 0, &e));
     feast_expr_destroy(&e);
   }
-  return 0;
+  return ns_pcd_check(cfg, mesh);
 }
 
 /* the pressure is fixed only up to a constant when no part fixes it and the velocity is

@@ -98,6 +98,18 @@ ns_bad_nonlinear.ini             | 1 |                                          
 ns_bad_krylov.ini                | 1 |                                           | 1 | ns_bad_krylov.ini:28&linear.krylov&gmres
 ns_local_coarse_big.ini          | 1 |                                           | 1 | ns_local_coarse_big.ini:28&solver.local_coarse_max_dofs&5000
 -                                | 1 | @SRC@/config/cavity.ini boundary.top.u=1+ | 1 | command line&boundary.top.u&1+
+# ---- DFG benchmark quantities and the PCD Schur approximation ----
+dfg_forces_unknown_part.ini      | 1 |                                           | 1 | dfg_forces_unknown_part.ini:24&output.forces_on&'body'&inflow, outflow, wall, cylinder
+dfg_forces_unknown_part.ini      | 2 |                                           | 1 | dfg_forces_unknown_part.ini:24&output.forces_on&'body'
+dfg_forces_natural_part.ini      | 1 |                                           | 1 | dfg_forces_natural_part.ini:24&output.forces_on = outflow&boundary.outflow.u
+dfg_point_in_cylinder.ini        | 1 |                                           | 1 | dfg_point_in_cylinder.ini:24&output.pressure_point_a = 0.2 0.2&outside the domain
+dfg_point_in_cylinder.ini        | 2 |                                           | 1 | dfg_point_in_cylinder.ini:24&output.pressure_point_a&outside the domain
+dfg_point_a_only.ini             | 1 |                                           | 1 | dfg_point_a_only.ini:24&output.pressure_point_a&needs output.pressure_point_b
+dfg_point_one_number.ini         | 1 |                                           | 1 | dfg_point_one_number.ini:25&output.pressure_point_b&0.25
+dfg_recirculation_outside.ini    | 1 |                                           | 1 | dfg_recirculation_outside.ini:24&output.recirculation_from = 3 0.2&outside the domain
+dfg_schur_unknown.ini            | 1 |                                           | 1 | dfg_schur_unknown.ini:24&linear.schur&lsc
+dfg_schur_pcd_no_inflow.ini      | 1 |                                           | 1 | dfg_schur_pcd_no_inflow.ini:24&linear.schur = pcd&needs an inflow
+-                                | 2 | @SRC@/config/cavity.ini linear.schur=pcd  | 1 | linear.schur = pcd (command line)&needs an inflow&bottom, right, top, left
 # ---- meshes (native) ----
 mesh_bad_part_name.feast         | 1 |                                            | 1 | mesh_bad_part_name.feast:17&wa/ll
 mesh_bad_version.feast           | 1 |                                            | 1 | mesh_bad_version.feast:2&7

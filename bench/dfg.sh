@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The DFG benchmark 2D-1 (config/dfg.ini) on levels L..: drag and lift coefficients,
+# pressure difference and recirculation length with their errors against the reference
+# values (Nabh 1998 / FEATFLOW: c_D = 5.57953523384, c_L = 0.010618948146,
+# delta p = 0.11752016697; recirculation length: the middle 0.0847 of the 1996 interval
+# [0.0842, 0.0852]), nonlinear steps, BiCGStab iterations and times, as a Markdown table
+# for BENCHMARKS.md.
+#   bench/dfg.sh BUILD_DIR [NP] [LEVELS...] [-- extra overrides]   (default: 1 rank, 3 4 5 6 7)
+# Example: bench/dfg.sh build 1 3 4 5 6 7
+set -euo pipefail
+build=${1:?usage: bench/dfg.sh BUILD_DIR [NP] [LEVELS...] [-- key=value ...]}
+shift
+np=${1:-1}
+[ $# -gt 0 ] && shift
+levels=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do levels+=("$1"); shift; done
+[ $# -gt 0 ] && shift
+[ ${#levels[@]} -gt 0 ] || levels=(3 4 5 6 7)
+src=$(cd "$(dirname "$0")/.." && pwd)
+feastc=$(cd "$build" && pwd)/bin/feastc
+out=$(mktemp -d /tmp/feastc_dfg.XXXXXX)
+echo "# $(date -u +%F) $(uname -n) $(nproc) cores, feastc $(git -C "$src" rev-parse --short HEAD), np $np" >&2
+for L in "${levels[@]}"; do
+  echo "# L=$L ..." >&2
+  if [ "$np" -gt 1 ]; then
+    mpiexec --oversubscribe --bind-to none -np "$np" "$feastc" "$src/config/dfg.ini" grid.level="$L" \
+      output.summary="$out/L$L.json" output.verbosity=0 "$@" || true
+  else
+    "$feastc" "$src/config/dfg.ini" grid.level="$L" output.summary="$out/L$L.json" output.verbosity=0 "$@" || true
+  fi
+done
+/usr/bin/python3 - "$out" "${levels[@]}" <<'EOF'
+import json, sys
+out, levels = sys.argv[1], sys.argv[2:]
+ref = {"drag_coefficient": 5.57953523384, "lift_coefficient": 0.010618948146,
+       "pressure_difference": 0.11752016697, "recirculation_length": 0.0847}
+print("| L | nodes | dofs | c_D | err c_D | c_L | err c_L | delta p | err delta p | L_a | err L_a "
+      "| nonlinear steps | BiCGStab its | total (s) | linear solve (s) |")
+print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+for L in levels:
+    try:
+        s = json.load(open("%s/L%s.json" % (out, L)))
+    except OSError:
+        print("| %s | (no summary) |" % L)
+        continue
+    row = ["%s" % L, "{:,}".format(int(s["nodes"])), "{:,}".format(int(s["dofs"]))]
+    for k in ("drag_coefficient", "lift_coefficient", "pressure_difference", "recirculation_length"):
+        v = s.get(k)
+        row += ["%.8f" % v, "%+.4f %%" % (100 * (v - ref[k]) / ref[k])] if v is not None else ["-", "-"]
+    steps = "%d%s" % (s["nonlinear_iterations"], "" if s["converged"] else " (not converged: %s)" % s["reason"])
+    row += [steps, "%d" % s["linear_iterations"], "%.1f" % s["timings"]["total"], "%.1f" % s["timings"]["linear_solve"]]
+    print("| " + " | ".join(row) + " |")
+EOF
+rm -rf "$out"
