@@ -121,7 +121,7 @@ static int solve(const FeastProblemContext *app, Scarc *scarc, const FeastVec *b
   FeastFaultOp hook;
   FEAST_CALL(feast_fault_op(app->cfg, app->rank, scarc_preconditioner(scarc), &hook, &M));
   feast_timer_start(FEAST_T_LINEAR);
-  int st = feast_krylov_solve(scarc_krylov_method(method), scarc_operator(scarc), M, b, x, &sp, res);
+  int st = feast_krylov_solve(scarc_krylov_method(method), scarc_operator(scarc), M, b, x, &sp, NULL, res);
   feast_timer_stop(FEAST_T_LINEAR);
   return st;
 }
