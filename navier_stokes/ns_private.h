@@ -25,6 +25,7 @@ struct NsProblem {
   FeastVec *h;                  /* right-hand side, consistent, Dirichlet values at fixed nodes */
   FeastVec *v;                  /* the iterate (u, v, p) */
   FeastVec *d, *c, *t;          /* defect, correction, work */
+  FeastKrylovWork *work;        /* of the linear solver */
   FeastVec *mass;               /* lumped pressure mass, consistent (one block) */
   FeastVec *ones;               /* 1 everywhere (one block) */
   /* the preconditioner */

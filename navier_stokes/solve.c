@@ -51,7 +51,10 @@ static int defect(NsProblem *ns, double *norm) {
 static int linear_solve(NsProblem *ns, const NonlinearParams *p, FeastSolveResult *res) {
   feast_vec_zero(ns->c);
   feast_timer_start(FEAST_T_LINEAR);
-  int st = feast_krylov_solve(p->krylov, (FeastLinOp){apply_system, ns}, ns->precond, ns->d, ns->c, &p->linear, res);
+  int st = ns->work ? 0 : feast_krylov_work_create(ns->d, &ns->work);
+  if (!st)
+    st = feast_krylov_solve(p->krylov, (FeastLinOp){apply_system, ns}, ns->precond, ns->d, ns->c, &p->linear, ns->work,
+                            res);
   feast_timer_stop(FEAST_T_LINEAR);
   if (!st) st = ns_project_solution(ns, ns->c);
   return st;
