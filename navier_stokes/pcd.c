@@ -17,7 +17,7 @@
  *   M_p the lumped pressure mass.
  * Q1/Q1 makes this cheap here: pressure and velocity live on the same grid, so A_p and
  * N_p are 9-band matrices of the same structure and A_p's solver is a scalar ScaRC.
- * The PSPG block C is left out of the approximation (it is O(h^2) relative to S).
+ * The PSPG block C is left out of the approximation, as in the mass variant.
  * Inflow parts are found from the data, not named: the parts whose Dirichlet velocity
  * flows into the domain (int u.n ds < 0 over the part's coarse edges, from the config's
  * expressions: the same decision on every rank, rank count and level; checked in the

@@ -3,6 +3,7 @@
 #include "feast/error.h"
 #include "feast/q1.h"
 #include "feast_test.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -252,6 +253,43 @@ static void test_bad_input(void) {
   free(xy);
 }
 
+/* point location and evaluation on a distorted, jittered macro: the point x(s,t) of a
+ * cell is found in that cell (or a neighbour, on a shared edge) at its (s,t); a bilinear
+ * function of the reference coordinates is reproduced; points outside are not found */
+static void test_locate(void) {
+  const int N = 9;
+  double *xy = macro_xy(N, distorted, 0.3), u[81];
+  for (int k = 0; k < N * N; k++) u[k] = 1.0 + 2.0 * xy[2 * k] - 3.0 * xy[2 * k + 1];
+  const double st[5][2] = {{0.5, 0.5}, {0.1, 0.9}, {0.0, 0.0}, {1.0, 0.3}, {0.77, 0.01}};
+  for (int j = 0; j < N - 1; j += 3)
+    for (int i = 0; i < N - 1; i += 2)
+      for (int q = 0; q < 5; q++) {
+        const double s = st[q][0], t = st[q][1];
+        const double *P0 = xy + 2 * (j * N + i), *P1 = P0 + 2, *P3 = P0 + 2 * N, *P2 = P3 + 2;
+        double x = (1 - s) * (1 - t) * P0[0] + s * (1 - t) * P1[0] + s * t * P2[0] + (1 - s) * t * P3[0];
+        double y = (1 - s) * (1 - t) * P0[1] + s * (1 - t) * P1[1] + s * t * P2[1] + (1 - s) * t * P3[1];
+        int ci = -1, cj = -1;
+        double r[2];
+        CHECK(feast_q1_locate(N, xy, x, y, 1e-9, &ci, &cj, r) == 1);
+        if (ci == i && cj == j) CHECK(fabs(r[0] - s) < 1e-12 && fabs(r[1] - t) < 1e-12);
+        else CHECK(abs(ci - i) <= 1 && abs(cj - j) <= 1 && (q >= 2)); /* on an edge: a neighbour may hold it */
+        /* u is linear in x, y but not in the cell's (s,t) unless the map is: compare with the
+         * interpolant's value built from the nodal values at (r) */
+        const double *U0 = u + cj * N + ci, *U3 = U0 + N;
+        const double want = (1 - r[0]) * (1 - r[1]) * U0[0] + r[0] * (1 - r[1]) * U0[1] + r[0] * r[1] * U3[1] +
+                            (1 - r[0]) * r[1] * U3[0];
+        CHECK_CLOSE(feast_q1_eval(N, u, ci, cj, r), want, 1e-14);
+      }
+  int ci, cj;
+  double r[2];
+  CHECK(feast_q1_locate(N, xy, -0.5, 0.5, 1e-9, &ci, &cj, r) == 0);
+  CHECK(feast_q1_locate(N, xy, 1.0, 1.6, 1e-9, &ci, &cj, r) == 0);
+  /* a corner of the macro */
+  CHECK(feast_q1_locate(N, xy, 0.0, 0.0, 1e-9, &ci, &cj, r) == 1 && ci == 0 && cj == 0);
+  CHECK_CLOSE(feast_q1_eval(N, u, ci, cj, r), 1.0, 1e-14);
+  free(xy);
+}
+
 static int run(void) {
   test_uniform_stencils();
   test_rhs();
@@ -259,6 +297,7 @@ static int run(void) {
   test_distorted();
   test_orientation();
   test_bad_input();
+  test_locate();
   return 0;
 }
 
