@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Memory and UB checks: a second build tree with -DFEAST_SANITIZE=ON (ASan + UBSan, no
 # CUDA) in <build>/asan runs the unit and MPI tests (np 1, 2), a small Poisson solve on
-# 1 and 2 ranks (double/single, mg/bicgstab), the cavity (fixed point, Newton, single) and
+# 1 and 2 ranks (double/single, mg/bicgstab), the cavity (fixed point, Newton, single),
+# the DFG channel (PCD preconditioner, benchmark quantities, Gmsh mesh) and
 # a Stokes manufactured solution, injected NaN and rank failure, a dry run,
 # and every bad-input case of tests/run/test_bad_input.sh (a subset also with leak
 # checking); a third tree (<build>/valgrind, Debug, feastc only) runs one small solve and
@@ -107,6 +108,10 @@ done
 srun 2 "stokes MMS L3 np=2" "$src/tests/data/ns/mms_stokes.ini" grid.level=3 grid.file="$src/grids/distorted4x4.feast" \
   solver.coarse_max_dofs=100 output.summary="$TMP/s.json"
 check "ASan stokes MMS L3 np=2: exit 0 (got $rc), no report" "$rc == 0 and $(sanitizer_reports "$TMP/s.log") == 0"
+srun 2 "dfg L3 np=2 (Gmsh mesh)" "$src/config/dfg.ini" grid.level=3 solver.coarse_max_dofs=100 solver.nonlinear_rtol=1e-4 \
+  grid.file="$src/tests/data/mesh/dfg24_gmsh_v41.msh" output.summary="$TMP/s.json" output.vtk="$TMP/d"
+check "ASan dfg L3 np=2 (PCD, forces, point pressure, recirculation, Gmsh mesh): exit 0 (got $rc), no report" \
+  "$rc == 0 and '$(json drag_coefficient "$TMP/s.json")' != 'None' and $(sanitizer_reports "$TMP/s.log") == 0"
 srun 2 "cavity L3 nan injected" "$NS" grid.level=3 debug.inject=nan debug.inject_rank=1 output.summary="$TMP/s.json"
 check "ASan cavity nan injection: exit 2 (got $rc), no report" "$rc == 2 and $(sanitizer_reports "$TMP/s.log") == 0"
 srun 1 "dry run L12" "$CFG" --dry-run grid.level=12
