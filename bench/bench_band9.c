@@ -268,7 +268,7 @@ static int time_local_mg(int L, const char *precision, double *t_cycle) {
   }
   const FeastLocalProblem prob = {L, &A[L], (const unsigned char *const *)fixed};
   const FeastLocalMGParams par = {.pre_smooth = 4, .post_smooth = 4, .jacobi_damping = 0.7, .rtol = 1e-300,
-                                  .max_cycles = 4, .coarse_max_dofs = 200, .coarse_rtol = 1e-3};
+                                  .max_cycles = 4, .coarse_max_dofs = 200};
   MGRun r = {NULL, {NULL}, {NULL}, par.max_cycles};
   double *d, *c;
   const int N = feast_level_n(L);
@@ -322,7 +322,7 @@ static int run(int Lmin, int Lmax) {
       }
     bench_free(&B);
   }
-  printf("\nCPU local multigrid (coproc), one macro, V(4,4), coarse CG <= 200 nodes; 'sweeps' = time "
+  printf("\nCPU local multigrid (coproc), one macro, V(4,4), exact coarse solve <= 200 nodes; 'sweeps' = time "
          "per cycle / one Jacobi sweep (coloured layout) of the finest level above\n\n");
   printf("| L | precision | time/cycle [ms] | sweeps per cycle |\n");
   printf("|---|-----------|----------------:|-----------------:|\n");

@@ -1,20 +1,21 @@
 /* Front end of the local multigrid backends: registry by (target, precision), argument
- * checks, and the dispatch to the backend's ops. */
+ * checks, the local hierarchies (Galerkin levels, dense inverses of the coarsest
+ * matrices) and the dispatch to the backend's ops. */
 #include "coproc/backend.h"
+#include "feast/dense.h"
 #include "feast/error.h"
-#include "feast/transfer.h"
-#include <stdlib.h>
 #include "feast/mesh.h"
+#include "feast/transfer.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct FeastLocalSolver {
   const FeastLocalBackend *be;
   void *data;
-  int nmacros, level;
-  FeastBand9 *galerkin;        /* nmacros * (level + 1): the local hierarchies */
-  FeastLocalProblem *problems; /* what the backend sees */
-  FeastLocalMGParams params;
+  int nmacros, level, lc;
+  FeastBand9 *galerkin;   /* nmacros * (level - lc): levels lc..level-1 of every macro */
+  FeastLocalHierarchy *h; /* what the backend sees */
 };
 
 static const FeastLocalBackend *const registry[] = {
@@ -64,45 +65,116 @@ int feast_local_create(const char *target, const char *precision, FeastLocalSolv
 static int check_problem(const FeastLocalProblem *p, int level) {
   FEAST_CHECK(p->level == level, FEAST_ERR_ARG, "local problems of one batch differ in level (%d, %d)", level,
               p->level);
-  FEAST_CHECK(p->A && p->fixed, FEAST_ERR_ARG, "local problem without matrices or fixed masks");
-  FEAST_CHECK(p->A->N == feast_level_n(level), FEAST_ERR_ARG, "local problem level %d: matrix has N = %d, expected %d",
+  FEAST_CHECK(p->A && p->fixed, FEAST_ERR_ARG, "local problem without a matrix or fixed masks");
+  FEAST_CHECK(p->A->N == feast_level_n(level), FEAST_ERR_ARG, "local problem of level %d: matrix has N = %d, expected %d",
               level, p->A->N, feast_level_n(level));
-  for (int l = 0; l <= level; l++) FEAST_CHECK(p->fixed[l], FEAST_ERR_ARG, "local problem: no mask on level %d", l);
+  for (int l = 0; l <= level; l++) FEAST_CHECK(p->fixed[l], FEAST_ERR_ARG, "local problem: no fixed mask on level %d", l);
   return 0;
 }
 
 static int check_params(const FeastLocalMGParams *p) {
   FEAST_CHECK(p->pre_smooth >= 0 && p->post_smooth >= 0 && p->max_cycles >= 1 && p->coarse_max_dofs >= 1 &&
-                  p->jacobi_damping > 0 && p->rtol > 0 && p->coarse_rtol > 0,
+                  p->jacobi_damping > 0 && p->rtol > 0,
               FEAST_ERR_ARG, "local multigrid parameters out of range");
+  FEAST_CHECK(p->coarse_max_dofs <= FEAST_LOCAL_COARSE_MAX_NODES, FEAST_ERR_CONFIG,
+              "solver.local_coarse_max_dofs = %d: the coarsest local level is solved with a dense inverse "
+              "(n^2 values per macro), so at most %d nodes (33 x 33, level 5)",
+              p->coarse_max_dofs, FEAST_LOCAL_COARSE_MAX_NODES);
   return 0;
 }
 
 static void free_hierarchies(FeastLocalSolver *ls) {
-  for (long i = 0; ls->galerkin && i < (long)ls->nmacros * (ls->level + 1); i++) feast_band9_destroy(&ls->galerkin[i]);
+  for (long i = 0; ls->galerkin && i < (long)ls->nmacros * (ls->level - ls->lc); i++)
+    feast_band9_destroy(&ls->galerkin[i]);
   feast_free(&ls->galerkin);
-  feast_free(&ls->problems);
+  feast_free(&ls->h);
 }
 
-/* The local hierarchy of every macro: the given finest matrix, and below it Galerkin
- * products P^T A P (the coarser matrices of the problem only give the sizes). A local
- * problem's interface rows keep all couplings that stay in the macro; rediscretised
- * coarse matrices would weight those rows differently on every level and cost the
- * local multigrid its level independence. */
-static int galerkin_hierarchies(FeastLocalSolver *ls, const FeastLocalProblem *problems) {
-  const int L = ls->level, nl = L + 1;
-  FEAST_CALL(FEAST_ALLOC((long)ls->nmacros * nl + 1, &ls->galerkin));
-  FEAST_CALL(FEAST_ALLOC(ls->nmacros + 1, &ls->problems));
+/* the storage of level l (lc <= l < L) of macro m */
+static FeastBand9 *galerkin_level(const FeastLocalSolver *ls, int m, int l) {
+  return &ls->galerkin[(long)m * (ls->level - ls->lc) + (l - ls->lc)];
+}
+
+/* Storage of the local hierarchies: levels lc..L-1 of every macro, and the hierarchy
+ * records the backend sees (masks of the problem; the matrices and inverses are set
+ * by set_values). */
+static int alloc_hierarchies(FeastLocalSolver *ls, const FeastLocalProblem *problems) {
+  const int L = ls->level, lc = ls->lc;
+  FEAST_CALL(FEAST_ALLOC((long)ls->nmacros * (L - lc) + 1, &ls->galerkin));
+  FEAST_CALL(FEAST_ALLOC(ls->nmacros + 1, &ls->h));
   for (int m = 0; m < ls->nmacros; m++) {
-    FeastBand9 *G = &ls->galerkin[(long)m * nl];
-    FEAST_CALL(feast_band9_copy(problems[m].A, &G[L]));
-    for (int l = L; l > 0; l--) {
-      FEAST_CALL(feast_band9_create(feast_level_n(l - 1), &G[l - 1]));
-      FEAST_CALL(feast_band9_galerkin(&G[l], problems[m].fixed[l], problems[m].fixed[l - 1], &G[l - 1]));
+    FeastLocalHierarchy *h = &ls->h[m];
+    h->level = L;
+    h->coarse = lc;
+    for (int l = lc; l <= L; l++) h->fixed[l] = problems[m].fixed[l];
+    for (int l = lc; l < L; l++) {
+      FEAST_CALL(feast_band9_create(feast_level_n(l), galerkin_level(ls, m, l)));
+      h->A[l] = galerkin_level(ls, m, l);
     }
-    ls->problems[m] = (FeastLocalProblem){L, G, problems[m].fixed};
   }
   return 0;
+}
+
+/* The coarse levels of every macro: Galerkin products A_{l-1} = P^T A_l P of the given
+ * finest matrix, into the storage of alloc_hierarchies. A local problem's interface rows
+ * keep all couplings that stay in the macro; rediscretised coarse matrices would weight
+ * those rows differently on every level and cost the local multigrid its level
+ * independence. */
+static int galerkin_levels(FeastLocalSolver *ls, const FeastLocalProblem *problems) {
+  for (int m = 0; m < ls->nmacros; m++) {
+    FeastLocalHierarchy *h = &ls->h[m];
+    h->A[ls->level] = problems[m].A;
+    for (int l = ls->level; l > ls->lc; l--)
+      FEAST_CALL(feast_band9_galerkin(h->A[l], h->fixed[l], h->fixed[l - 1], galerkin_level(ls, m, l - 1)));
+  }
+  return 0;
+}
+
+/* inv + m n^2 <- A_lc^-1 of macro m (column-major), by LU with partial pivoting in double;
+ * lu (n^2) and piv (n) are work arrays */
+static int coarse_inverse(const FeastLocalHierarchy *h, int m, double *lu, long *piv, double *inv) {
+  const long N = feast_level_n(h->coarse), n = N * N;
+  feast_band9_to_dense(h->A[h->coarse], lu);
+  const int zero = feast_dense_lu(n, N + 1, N + 1, lu, piv);
+  FEAST_CHECK(!zero, FEAST_ERR_SOLVER,
+              "local multigrid: the coarsest matrix (level %d, %ld nodes) of macro %d of the batch is singular "
+              "(no nonzero pivot in column %d of its LU factorisation)",
+              h->coarse, n, m, zero - 1);
+  feast_dense_lu_inverse(n, N + 1, N + 1, lu, piv, inv + (size_t)m * n * n);
+  return 0;
+}
+
+/* the inverses of all coarsest matrices in *inv (nmacros n^2 values, the caller frees):
+ * needed only while the backend converts them */
+static int coarse_inverses(FeastLocalSolver *ls, double **inv) {
+  const long N = feast_level_n(ls->lc), n = N * N;
+  double *lu = NULL;
+  long *piv = NULL;
+  int rc = FEAST_ALLOC((size_t)ls->nmacros * n * n + 1, inv);
+  if (!rc) rc = FEAST_ALLOC(n * n, &lu);
+  if (!rc) rc = FEAST_ALLOC(n, &piv);
+  for (int m = 0; m < ls->nmacros && !rc; m++) {
+    rc = coarse_inverse(&ls->h[m], m, lu, piv, *inv);
+    ls->h[m].coarse_inv = *inv + (size_t)m * n * n;
+  }
+  feast_free(&lu);
+  feast_free(&piv);
+  return rc;
+}
+
+/* new values: Galerkin levels, coarse inverses, then the backend (setup if params is
+ * given, else update) */
+static int set_values(FeastLocalSolver *ls, const FeastLocalProblem *problems, const FeastLocalMGParams *params) {
+  double *inv = NULL;
+  int rc = galerkin_levels(ls, problems);
+  if (!rc) rc = coarse_inverses(ls, &inv);
+  if (!rc) rc = params ? ls->be->setup(&ls->data, ls->nmacros, ls->h, params) : ls->be->update(ls->data, ls->h);
+  for (int m = 0; m < ls->nmacros; m++) {
+    ls->h[m].A[ls->level] = NULL; /* the caller's matrix and the inverses: this call only */
+    ls->h[m].coarse_inv = NULL;
+  }
+  feast_free(&inv);
+  return rc;
 }
 
 int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem *problems,
@@ -117,17 +189,32 @@ int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem
   free_hierarchies(ls);
   ls->nmacros = nmacros;
   ls->level = level;
-  ls->params = *params;
-  FEAST_CALL(galerkin_hierarchies(ls, problems));
-  return ls->be->setup(&ls->data, nmacros, ls->problems, params);
+  ls->lc = feast_local_coarse_level(level, params->coarse_max_dofs);
+  FEAST_CALL(alloc_hierarchies(ls, problems));
+  return set_values(ls, problems, params);
 }
 
-/* values only (same batch, levels and masks): for now a full setup */
-int feast_local_update(FeastLocalSolver *ls, const FeastLocalProblem *problems) {
-  FEAST_CHECK(ls && ls->problems, FEAST_ERR_ARG, "feast_local_update: solver not set up");
-  FeastLocalMGParams params = ls->params;
-  return feast_local_setup(ls, ls->nmacros, problems, &params);
+/* problem m has the structure of the last setup: level, size, the same mask pointers */
+static int check_same_structure(const FeastLocalSolver *ls, const FeastLocalProblem *p, int m) {
+  FEAST_CHECK(p->level == ls->level && p->A && p->A->N == feast_level_n(ls->level) && p->fixed, FEAST_ERR_ARG,
+              "feast_local_update: macro %d of the batch: level %d, N = %d; the setup had level %d, N = %d", m,
+              p->level, p->A ? p->A->N : 0, ls->level, feast_level_n(ls->level));
+  for (int l = ls->lc; l <= ls->level; l++)
+    FEAST_CHECK(p->fixed[l] == ls->h[m].fixed[l], FEAST_ERR_ARG,
+                "feast_local_update: macro %d of the batch, level %d: not the fixed mask of the setup "
+                "(new masks need feast_local_setup)",
+                m, l);
+  return 0;
 }
+
+int feast_local_update(FeastLocalSolver *ls, const FeastLocalProblem *problems) {
+  FEAST_CHECK(ls && ls->data && (ls->nmacros == 0 || problems), FEAST_ERR_ARG,
+              "feast_local_update: solver not set up or NULL arguments");
+  for (int m = 0; m < ls->nmacros; m++) FEAST_CALL(check_same_structure(ls, &problems[m], m));
+  return set_values(ls, problems, NULL);
+}
+
+void *feast_local_backend_data(FeastLocalSolver *ls) { return ls ? ls->data : NULL; }
 
 int feast_local_solve(FeastLocalSolver *ls, const double *const *d, double *const *c, FeastLocalMGStats *stats) {
   FEAST_CHECK(ls && ls->data && stats && (ls->nmacros == 0 || (d && c)), FEAST_ERR_ARG,

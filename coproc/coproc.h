@@ -2,17 +2,25 @@
  * of two-layer ScaRC and the only part a config flag moves to an accelerator.
  * A backend is looked up by name ("cpu", "gpu") and precision ("double", "single") in a
  * registry; it implements setup (copy/convert the level hierarchy of every macro in the
- * batch), solve (double defect in, double correction out, converted at the boundary)
- * and destroy. The front end (coproc/coproc.c) checks arguments once; backends compute. */
+ * batch), update (new values into that storage), solve (double defect in, double
+ * correction out, converted at the boundary) and destroy. The front end
+ * (coproc/coproc.c) checks arguments once, builds the coarse levels (Galerkin products)
+ * and the dense inverses of the coarsest ones; backends compute. */
 #ifndef FEAST_COPROC_H
 #define FEAST_COPROC_H
 #include "feast/band9.h"
 
+/* the coarsest local level is solved with a dense inverse (n^2 values per macro): at
+ * most this many nodes (33 x 33, level 5) */
+#define FEAST_LOCAL_COARSE_MAX_NODES 1089
+
 /* one macro's local problem */
 typedef struct {
-  int level;                     /* finest local level L (N = 2^L+1) */
-  const FeastBand9 *A;           /* the consistent local matrix on level L */
-  const unsigned char *const *fixed; /* fixed[l][node] = 1: Dirichlet node, correction 0 */
+  int level;                         /* finest local level L (N = 2^L+1) */
+  const FeastBand9 *A;               /* the consistent local matrix on level `level` (only the
+                                        finest; read during setup/update only) */
+  const unsigned char *const *fixed; /* fixed[l][node] = 1: Dirichlet node, correction 0,
+                                        l = 0..level; must live as long as the solver */
 } FeastLocalProblem;
 
 typedef struct {
@@ -20,8 +28,8 @@ typedef struct {
   double jacobi_damping;         /* omega of damped Jacobi (0.7) */
   double rtol;                   /* stop when ||d_k|| <= rtol ||d_0|| (0.1: one digit) */
   int max_cycles;                /* at most this many V cycles */
-  int coarse_max_dofs;           /* coarsest local level: first with <= this many nodes (200) */
-  double coarse_rtol;            /* CG on the coarse level: relative tolerance */
+  int coarse_max_dofs;           /* coarsest local level: the finest with <= this many nodes
+                                    (200), solved exactly; at most FEAST_LOCAL_COARSE_MAX_NODES */
 } FeastLocalMGParams;
 
 typedef struct {
@@ -34,9 +42,16 @@ typedef struct FeastLocalSolver FeastLocalSolver;
 
 /* target "cpu" | "gpu", precision "double" | "single" */
 int feast_local_create(const char *target, const char *precision, FeastLocalSolver **ls);
+/* Structures and values: the Galerkin levels lc..L, the coarse inverses, the backend's
+ * storage. Errors: FEAST_ERR_CONFIG for coarse_max_dofs above the cap, FEAST_ERR_SOLVER
+ * for a singular coarsest matrix. */
 int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem *problems,
                       const FeastLocalMGParams *params);
-/* new values for the matrices of the last setup (same macros, levels and masks) */
+/* New matrix values, same structure (the per-nonlinear-step refresh): the same number of
+ * macros, levels, sizes and fixed masks (the same pointers) as the last setup
+ * (FEAST_ERR_ARG otherwise). Recomputes the Galerkin levels and coarse inverses into the
+ * existing storage and copies the values into the backend's; nothing is reallocated.
+ * Solves after it are bitwise those of a fresh setup with the same matrices. */
 int feast_local_update(FeastLocalSolver *ls, const FeastLocalProblem *problems);
 /* c[m] <- approx A_m^{-1} d[m] for every macro m of the batch (padded grid vectors of
  * the finest level); fixed nodes of c are zero */

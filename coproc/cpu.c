@@ -22,5 +22,7 @@
 
 static int always(void) { return 1; }
 
-const FeastLocalBackend feast_local_cpu_double = {"cpu", "double", always, mg_setup_d, mg_solve_d, mg_destroy_d};
-const FeastLocalBackend feast_local_cpu_single = {"cpu", "single", always, mg_setup_f, mg_solve_f, mg_destroy_f};
+const FeastLocalBackend feast_local_cpu_double = {"cpu", "double", always, mg_setup_d, mg_update_d,
+                                                   mg_solve_d, mg_destroy_d};
+const FeastLocalBackend feast_local_cpu_single = {"cpu", "single", always, mg_setup_f, mg_update_f,
+                                                   mg_solve_f, mg_destroy_f};

@@ -9,39 +9,44 @@
 #define JACOBI CAT(feast_jacobi_point, SUF)
 #define PROLONG CAT(feast_prolongate_point, SUF)
 #define RESTRICT CAT(feast_restrict_point, SUF)
+#define DENSE CAT(feast_dense_row, SUF)
 
 typedef struct {
   int N;
   REAL *band[FEAST_NBANDS];
-  REAL *x, *b, *r, *p, *q;     /* padded grid vectors */
+  REAL *x, *b, *r;             /* padded grid vectors */
   REAL *sol, *d0;              /* finest level: accumulated correction, the defect */
   const unsigned char *fixed;
-  void *mem;                   /* one coloured block: the 9 bands and the 7 vectors */
+  void *mem;                   /* one coloured block: the 9 bands and the 5 vectors */
 } LVL;
 
 typedef struct {
   int L, lc, nmacros;
+  long nc;       /* nodes of the coarsest level */
   FeastLocalMGParams prm;
-  LVL *lv; /* macro-major: lv[m * (L + 1) + l] */
+  LVL *lv;       /* macro-major: lv[m * (L + 1) + l] */
+  REAL *inv;     /* inverses of the coarsest matrices, nc^2 per macro, column-major */
 } MG;
 
 /* bands and vectors of one level in one block, each array on its own 256-byte colour
- * modulo 4 KiB (feast_alloc_coloured): 16 streams, no two in the same L1 sets */
-static int CAT(level_setup, SUF)(LVL *v, const FeastBand9 *A, const unsigned char *fixed) {
-  const long n = (long)A->N * A->N, pad = FEAST_PAD(A->N);
-  REAL **vecs[] = {&v->x, &v->b, &v->r, &v->p, &v->q, &v->sol, &v->d0};
+ * modulo 4 KiB (feast_alloc_coloured): 14 streams, no two in the same L1 sets */
+static int CAT(level_alloc, SUF)(LVL *v, int N, const unsigned char *fixed) {
+  const long n = (long)N * N, pad = FEAST_PAD(N);
+  REAL **vecs[] = {&v->x, &v->b, &v->r, &v->sol, &v->d0};
   enum { NVEC = sizeof vecs / sizeof vecs[0] };
   char *arr[FEAST_NBANDS + NVEC];
-  v->N = A->N;
+  v->N = N;
   v->fixed = fixed;
   FEAST_CALL(feast_alloc_coloured(FEAST_NBANDS + NVEC, (size_t)(n + 2 * pad), sizeof(REAL), (size_t)pad, 0, arr,
                                   &v->mem));
-  for (int k = 0; k < FEAST_NBANDS; k++) {
-    v->band[k] = (REAL *)(void *)arr[k];
-    for (long i = 0; i < n; i++) v->band[k][i] = (REAL)A->band[k][i];
-  }
+  for (int k = 0; k < FEAST_NBANDS; k++) v->band[k] = (REAL *)(void *)arr[k];
   for (int i = 0; i < NVEC; i++) *vecs[i] = (REAL *)(void *)arr[FEAST_NBANDS + i];
   return 0;
+}
+
+/* dst <- src converted to REAL */
+static void CAT(convert, SUF)(REAL *restrict dst, const double *restrict src, long n) {
+  for (long i = 0; i < n; i++) dst[i] = (REAL)src[i];
 }
 
 static void CAT(mg_destroy, SUF)(void **data) {
@@ -49,23 +54,46 @@ static void CAT(mg_destroy, SUF)(void **data) {
   if (!mg) return;
   for (long i = 0; mg->lv && i < (long)mg->nmacros * (mg->L + 1); i++) feast_free_coloured(mg->lv[i].mem);
   free(mg->lv);
+  free(mg->inv);
   feast_free(data);
 }
 
-static int CAT(mg_setup, SUF)(void **data, int nmacros, const FeastLocalProblem *pr,
+/* the values of every level and the coarse inverses, converted into the storage */
+static int CAT(mg_update, SUF)(void *data, const FeastLocalHierarchy *h) {
+  MG *mg = data;
+  for (int m = 0; m < mg->nmacros; m++) {
+    for (int l = mg->lc; l <= mg->L; l++) {
+      LVL *v = &mg->lv[m * (mg->L + 1) + l];
+      for (int k = 0; k < FEAST_NBANDS; k++) CAT(convert, SUF)(v->band[k], h[m].A[l]->band[k], (long)v->N * v->N);
+    }
+    CAT(convert, SUF)(mg->inv + (size_t)m * mg->nc * mg->nc, h[m].coarse_inv, mg->nc * mg->nc);
+  }
+  return 0;
+}
+
+static int CAT(mg_alloc, SUF)(MG *mg, int nmacros, const FeastLocalHierarchy *h, const FeastLocalMGParams *prm) {
+  mg->nmacros = nmacros;
+  mg->L = nmacros ? h[0].level : 0;
+  mg->lc = nmacros ? h[0].coarse : 0;
+  mg->nc = (long)feast_level_n(mg->lc) * feast_level_n(mg->lc);
+  mg->prm = *prm;
+  FEAST_CALL(FEAST_ALLOC((long)nmacros * (mg->L + 1) + 1, &mg->lv));
+  FEAST_CALL(FEAST_ALLOC((size_t)nmacros * mg->nc * mg->nc + 1, &mg->inv));
+  for (int m = 0; m < nmacros; m++)
+    for (int l = mg->lc; l <= mg->L; l++)
+      FEAST_CALL(CAT(level_alloc, SUF)(&mg->lv[m * (mg->L + 1) + l], feast_level_n(l), h[m].fixed[l]));
+  return 0;
+}
+
+static int CAT(mg_setup, SUF)(void **data, int nmacros, const FeastLocalHierarchy *h,
                               const FeastLocalMGParams *prm) {
   MG *mg;
   FEAST_CALL(FEAST_ALLOC(1, &mg));
   *data = mg;
-  mg->nmacros = nmacros;
-  mg->L = nmacros ? pr[0].level : 0;
-  mg->lc = feast_local_coarse_level(mg->L, prm->coarse_max_dofs);
-  mg->prm = *prm;
-  FEAST_CALL(FEAST_ALLOC((long)nmacros * (mg->L + 1) + 1, &mg->lv));
-  for (int m = 0; m < nmacros; m++)
-    for (int l = mg->lc; l <= mg->L; l++)
-      FEAST_CALL(CAT(level_setup, SUF)(&mg->lv[m * (mg->L + 1) + l], &pr[m].A[l], pr[m].fixed[l]));
-  return 0;
+  int rc = CAT(mg_alloc, SUF)(mg, nmacros, h, prm);
+  if (!rc) rc = CAT(mg_update, SUF)(mg, h);
+  if (rc) CAT(mg_destroy, SUF)(data);
+  return rc;
 }
 
 /* the band pointers of a level in a local array: stores through a restrict output can
@@ -111,43 +139,17 @@ static void CAT(jacobi_from_zero, SUF)(LVL *v, REAL omega) {
   for (long i = 0; i < n; i++) x[i] = omega * b[i] / diag[i];
 }
 
-/* CG on the coarsest level: x <- approx A^-1 b to coarse_rtol */
-static void CAT(coarse_cg, SUF)(LVL *v, double rtol) {
-  const long N = v->N, n = N * N;
-  const REAL *const *band = (const REAL *const *)v->band;
-  for (long i = 0; i < n; i++) {
-    v->x[i] = 0;
-    v->r[i] = v->b[i];
-    v->p[i] = v->b[i];
-  }
-  double rr = 0;
-  for (long i = 0; i < n; i++) rr += (double)v->r[i] * v->r[i];
-  const double stop = rtol * sqrt(rr);
-  for (long it = 0; it < n && sqrt(rr) > stop; it++) {
-    double pq = 0;
-    for (long i = 0; i < n; i++) {
-      v->q[i] = ROW(band, v->p, i, N);
-      pq += (double)v->p[i] * v->q[i];
-    }
-    if (!(pq > 0)) break;
-    const REAL alpha = (REAL)(rr / pq);
-    double rr_new = 0;
-    for (long i = 0; i < n; i++) {
-      v->x[i] += alpha * v->p[i];
-      v->r[i] -= alpha * v->q[i];
-      rr_new += (double)v->r[i] * v->r[i];
-    }
-    const REAL beta = (REAL)(rr_new / rr);
-    rr = rr_new;
-    for (long i = 0; i < n; i++) v->p[i] = v->r[i] + beta * v->p[i];
-  }
+/* the exact coarse solve: x <- A^-1 b, one dense matvec with the inverse */
+static void CAT(coarse_solve, SUF)(LVL *v, const REAL *inv) {
+  const long n = (long)v->N * v->N;
+  for (long i = 0; i < n; i++) v->x[i] = DENSE(inv, v->b, i, n);
 }
 
 /* V cycle on level l of one macro for A x = b (b in lv[l].b), from x = 0 */
-static void CAT(vcycle, SUF)(const MG *mg, LVL *lv, int l) {
+static void CAT(vcycle, SUF)(const MG *mg, LVL *lv, const REAL *inv, int l) {
   LVL *v = &lv[l];
   if (l == mg->lc) {
-    CAT(coarse_cg, SUF)(v, mg->prm.coarse_rtol);
+    CAT(coarse_solve, SUF)(v, inv);
     return;
   }
   LVL *c = &lv[l - 1];
@@ -162,7 +164,7 @@ static void CAT(vcycle, SUF)(const MG *mg, LVL *lv, int l) {
       long k = (long)J * c->N + I;
       c->b[k] = c->fixed[k] ? (REAL)0 : RESTRICT(v->r, v->N, I, J);
     }
-  CAT(vcycle, SUF)(mg, lv, l - 1);
+  CAT(vcycle, SUF)(mg, lv, inv, l - 1);
   for (int j = 0; j < v->N; j++)
     for (int i = 0; i < v->N; i++) {
       long k = (long)j * v->N + i;
@@ -174,6 +176,7 @@ static void CAT(vcycle, SUF)(const MG *mg, LVL *lv, int l) {
 /* local MG of one macro: d (double) in, c (double) out; returns the cycles run */
 static int CAT(solve_macro, SUF)(const MG *mg, int m, const double *d, double *c, int *hit, int *bad) {
   LVL *lv = &mg->lv[m * (mg->L + 1)], *v = &lv[mg->L];
+  const REAL *inv = mg->inv + (size_t)m * mg->nc * mg->nc;
   const long n = (long)v->N * v->N;
   REAL *sol = v->sol, *d0 = v->d0;
   double rr = 0;
@@ -187,7 +190,7 @@ static int CAT(solve_macro, SUF)(const MG *mg, int m, const double *d, double *c
   double r = r0;
   int cycles = 0;
   while (r > mg->prm.rtol * r0 && isfinite(r) && cycles < mg->prm.max_cycles) {
-    CAT(vcycle, SUF)(mg, lv, mg->L);
+    CAT(vcycle, SUF)(mg, lv, inv, mg->L);
     for (long i = 0; i < n; i++) sol[i] += v->x[i];
     r = sqrt(CAT(defect, SUF)(v, d0, sol, v->b));
     cycles++;
@@ -221,3 +224,4 @@ static int CAT(mg_solve, SUF)(void *data, const double *const *d, double *const 
 #undef JACOBI
 #undef PROLONG
 #undef RESTRICT
+#undef DENSE

@@ -1,6 +1,7 @@
 #include "feast/transfer.h"
 #include "feast/band9_kernels.h"
 #include "feast/error.h"
+#include <string.h>
 
 void feast_grid_prolongate(int Nc, const double *coarse, double *fine) {
   const int Nf = 2 * Nc - 1;
@@ -63,9 +64,9 @@ static inline void galerkin_node(const FeastBand9 *Af, const unsigned char *fixe
 int feast_band9_galerkin(const FeastBand9 *Af, const unsigned char *fixed_f,
                          const unsigned char *fixed_c, FeastBand9 *Ac) {
   const int Nf = Af->N, Nc = (Nf + 1) / 2;
-  FEAST_CHECK(Ac->N == Nc && Ac->band[0], FEAST_ERR_ARG, "Galerkin product: coarse matrix needs N = %d (has %d)",
-              Nc, Ac->N);
-  feast_band9_zero(Ac);
+  FEAST_CHECK(Ac->N == Nc && Ac->band[0], FEAST_ERR_ARG,
+              "feast_band9_galerkin: coarse matrix has N = %d, expected %d", Ac->N, Nc);
+  for (int k = 0; k < FEAST_NBANDS; k++) memset(Ac->band[k], 0, sizeof(double) * (size_t)Nc * Nc);
   for (int j = 0; j < Nf; j++)
     for (int i = 0; i < Nf; i++) {
       const int inside = i >= 2 && j >= 2 && i < Nf - 2 && j < Nf - 2;

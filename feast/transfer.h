@@ -6,10 +6,11 @@
 #define FEAST_TRANSFER_H
 void feast_grid_prolongate(int Nc, const double *coarse, double *fine);
 void feast_grid_restrict(int Nf, const double *fine, double *coarse);
-/* Galerkin coarse operator Ac = P^T Af P of one macro (Ac created by the caller with
- * Nc = (Nf+1)/2; its values are overwritten),
- * with P the bilinear prolongation restricted to free nodes (rows of fixed fine nodes
- * and columns of fixed coarse nodes are zero); fixed coarse rows become identity rows.
+/* Galerkin coarse operator Ac = P^T Af P of one macro, with P the bilinear prolongation
+ * restricted to free nodes (rows of fixed fine nodes and columns of fixed coarse nodes
+ * are zero); fixed coarse rows become identity rows. Ac is created by the caller with
+ * N = Nc = (Nf+1)/2 (FEAST_ERR_ARG otherwise); its values are overwritten and nothing is
+ * allocated, so a refresh of the values reuses the storage.
  * Unlike rediscretisation, this keeps rows whose couplings leave the macro (interface
  * rows of a local problem) consistent across levels. */
 #include "feast/band9.h"

@@ -60,7 +60,6 @@ int scarc_params_create(const FeastConfig *cfg, ScarcParams **pp) {
   p->local.max_cycles = (int)v;
   FEAST_CALL(feast_config_get_int(cfg, "solver.local_coarse_max_dofs", &v));
   p->local.coarse_max_dofs = (int)v;
-  p->local.coarse_rtol = 1e-3;
   return 0;
 }
 

@@ -1,5 +1,6 @@
 #include "feast_test.h"
 #include "feast/error.h"
+#include <math.h>
 #include <mpi.h>
 #include <string.h>
 
@@ -38,4 +39,27 @@ int feast_test_main(int argc, char **argv, int (*run)(void), const char *name) {
   MPI_Finalize();
   if (global[0]) return 1;
   return anyskip ? 77 : 0;
+}
+
+void feast_test_stencil(FeastBand9 *A, const unsigned char *fixed, double bx, double by, double k) {
+  const int N = A->N;
+  const double h = 1.0 / (N - 1);
+  const int ux = bx > 0 ? -1 : 1, uy = by > 0 ? -1 : 1; /* upwind neighbours */
+  for (int b = 0; b < FEAST_NBANDS; b++) memset(A->band[b], 0, sizeof(double) * (size_t)N * N);
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < N; i++) {
+      const long idx = (long)j * N + i;
+      if (fixed[idx]) {
+        A->band[FEAST_BAND_DIAG][idx] = 1.0;
+        continue;
+      }
+      for (int b = 0; b < FEAST_NBANDS; b++) {
+        const int ci = i + b % 3 - 1, cj = j + b / 3 - 1;
+        if (ci >= 0 && cj >= 0 && ci < N && cj < N) A->band[b][idx] = b == FEAST_BAND_DIAG ? 8.0 / 3.0 : -1.0 / 3.0;
+      }
+      /* h bx (u_i - u_upwind) + h by (...) + h^2 k u_i */
+      A->band[FEAST_BAND_DIAG][idx] += (fabs(bx) + fabs(by)) * h + k * h * h;
+      if (i + ux >= 0 && i + ux < N) A->band[feast_band_index(ux, 0)][idx] -= fabs(bx) * h;
+      if (j + uy >= 0 && j + uy < N) A->band[feast_band_index(0, uy)][idx] -= fabs(by) * h;
+    }
 }

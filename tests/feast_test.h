@@ -55,6 +55,13 @@ int feast_test_main(int argc, char **argv, int (*run)(void), const char *name);
     feast_error_clear();                                                                       \
   } while (0)
 
+/* A <- the test stencil of the local multigrid tests on A's grid (N = A->N, h = 1/(N-1)):
+ * Q1 Laplace (8/3 centre, -1/3 neighbours inside the grid) plus first-order upwind
+ * convection h (bx, by).grad and a reaction h^2 k on the diagonal (k < 0: a Newton-like
+ * term); identity rows at the nodes with fixed[node] != 0 */
+#include "feast/band9.h"
+void feast_test_stencil(FeastBand9 *A, const unsigned char *fixed, double bx, double by, double k);
+
 #define FEAST_TEST_MAIN(fn)                                                                    \
   int main(int argc, char **argv) { return feast_test_main(argc, argv, fn, __FILE__); }
 #endif

@@ -89,7 +89,7 @@ template <typename T>
 static int time_solves(Solver<T> *s, const double *const *d, double *const *c, int cycles,
                        double *t) {
   FeastLocalMGStats st;
-  s->p.max_cycles = cycles; /* bounds the host loop; rtol = 0 keeps every macro running */
+  s->p.max_cycles = cycles; /* bounds the host loop; rtol = 1e-300 keeps every macro running */
   FEAST_CALL(s->solve(d, c, &st));
   const int reps = 3;
   const double t0 = wall();
@@ -119,29 +119,31 @@ static int run_bench(Solver<T> *s, const double *const *d, double *const *c, int
   return rc;
 }
 
+/* the CUDA solver of precision T, set up through the front end (Galerkin levels and
+ * coarse inverses as in a run) */
 template <typename T>
-static int bench(int M, const FeastLocalProblem *problems, const FeastLocalMGParams *params,
-                 int cycles, FeastCudaBench *out) {
+static int bench(const char *precision, int M, const FeastLocalProblem *problems,
+                 const FeastLocalMGParams *params, int cycles, FeastCudaBench *out) {
   FeastLocalMGParams pp = *params;
-  pp.rtol = 0; /* every macro runs every cycle */
+  pp.rtol = 1e-300; /* every macro runs every cycle */
   pp.max_cycles = 1 << 30;
   const long N = (1L << problems[0].level) + 1, n = N * N;
-  Solver<T> *s = (Solver<T> *)calloc(1, sizeof(Solver<T>));
+  FeastLocalSolver *ls = NULL;
   double *buf = (double *)malloc(sizeof(double) * (size_t)M * n * 2);
   const double **dp = (const double **)malloc(sizeof(double *) * M);
   double **cp = (double **)malloc(sizeof(double *) * M);
-  int rc = s && buf && dp && cp ? 0 : feast_error_set(FEAST_ERR_MEM, __FILE__, __LINE__, "out of memory");
+  int rc = buf && dp && cp ? 0 : feast_error_set(FEAST_ERR_MEM, __FILE__, __LINE__, "out of memory");
   if (!rc) {
     fill_defects(M, n, problems, buf);
     for (int m = 0; m < M; m++) {
       dp[m] = buf + (size_t)m * n;
       cp[m] = buf + (size_t)(M + m) * n;
     }
-    rc = s->setup(M, problems, &pp);
+    rc = feast_local_create("gpu", precision, &ls);
   }
-  if (!rc) rc = run_bench(s, dp, cp, cycles, out);
-  if (s) s->destroy();
-  free(s);
+  if (!rc) rc = feast_local_setup(ls, M, problems, &pp);
+  if (!rc) rc = run_bench((Solver<T> *)feast_local_backend_data(ls), dp, cp, cycles, out);
+  feast_local_destroy(&ls);
   free(buf);
   free(dp);
   free(cp);
@@ -164,8 +166,8 @@ extern "C" int feast_cuda_bench_local_mg(const char *precision, int nmacros,
   FEAST_CUDA_CALL(cudaGetDeviceProperties(&prop, dev));
   snprintf(out->device, sizeof out->device, "%s", prop.name);
   if (!strcmp(precision, "single"))
-    return feast_cuda::bench<float>(nmacros, problems, params, cycles, out);
+    return feast_cuda::bench<float>(precision, nmacros, problems, params, cycles, out);
   if (!strcmp(precision, "double"))
-    return feast_cuda::bench<double>(nmacros, problems, params, cycles, out);
+    return feast_cuda::bench<double>(precision, nmacros, problems, params, cycles, out);
   FEAST_ERROR(FEAST_ERR_ARG, "precision '%s': expected single or double", precision);
 }

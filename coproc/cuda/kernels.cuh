@@ -62,6 +62,13 @@ __device__ __forceinline__ double restrict9(const double *f, int Nf, int I, int 
   return feast_restrict_point_d(f, Nf, I, J);
 }
 
+__device__ __forceinline__ float dense_row(const float *inv, const float *b, long i, long n) {
+  return feast_dense_row_f(inv, b, i, n);
+}
+__device__ __forceinline__ double dense_row(const double *inv, const double *b, long i, long n) {
+  return feast_dense_row_d(inv, b, i, n);
+}
+
 /* finite without relying on math-library overloads: inf - inf and NaN - NaN are NaN */
 template <typename T> __device__ __forceinline__ bool is_finite(T v) { return v - v == (T)0; }
 
@@ -225,55 +232,20 @@ __global__ void k_status(int M, int nred, int maxred, const double *partial, dou
   if (threadIdx.x == 0) *nactive = count;
 }
 
-/* Coarse solve, one block per macro (grid (1, M)): CG on A x = b from x = 0 until
- * ||r|| <= crtol ||b||, at most maxit steps; stops when p.Ap is not positive.
- * x, p padded (p is read by the matvec); r, q pointwise only. Each thread owns the nodes
- * i = threadIdx.x + k blockDim.x in every pointwise loop; the matvec reads neighbours
- * of p, so every update of p is followed by a barrier before the next matvec. */
+/* The exact coarse solve x <- A^-1 b of every active macro: one dense matvec with the
+ * inverse (inv + m n^2, column-major, so the threads of a warp read consecutive values).
+ * Grid (nblk, M), one thread per row; every block stages the macro's b in shared memory
+ * (n <= FEAST_LOCAL_COARSE_MAX_NODES). */
 template <typename T>
-__global__ void k_cg(LevelView<T> g, const int *active, T *xv, T *pv, T *rv, T *qv,
-                     const T *bv, int maxit, double crtol) {
-  __shared__ double red[FEAST_CUDA_BLOCK];
+__global__ void k_coarse(LevelView<T> g, const int *active, const T *inv, const T *bv, T *xv) {
+  __shared__ T b[FEAST_LOCAL_COARSE_MAX_NODES];
   const int m = blockIdx.y;
   if (!active[m]) return; /* block-uniform */
-  const T *band[9];
-  bands_of(g, m, band);
   const size_t o = voff(g, m);
-  T *x = xv + o, *p = pv + o, *r = rv + o, *q = qv + o;
-  const T *b = bv + o;
-  const long n = g.n, t0 = threadIdx.x, nt = blockDim.x;
-  double acc = 0;
-  for (long i = t0; i < n; i += nt) {
-    x[i] = (T)0;
-    r[i] = p[i] = b[i];
-    acc += (double)b[i] * (double)b[i];
-  }
-  double rr = block_sum(acc, red); /* also publishes p */
-  const double stop = crtol * sqrt(rr);
-  if (rr == 0 || !is_finite(rr)) return; /* x = 0 (or the defect was not finite) */
-  for (int it = 0; it < maxit; it++) {
-    acc = 0;
-    for (long i = t0; i < n; i += nt) {
-      const T v = row9(band, p, i, g.N); /* q <- A p */
-      q[i] = v;
-      acc += (double)p[i] * (double)v;
-    }
-    const double pq = block_sum(acc, red); /* every read of p done */
-    if (!(pq > 0)) break; /* not positive, or NaN */
-    const T alpha = (T)(rr / pq);
-    acc = 0;
-    for (long i = t0; i < n; i += nt) {
-      x[i] += alpha * p[i];
-      r[i] -= alpha * q[i];
-      acc += (double)r[i] * (double)r[i];
-    }
-    const double rrn = block_sum(acc, red);
-    if (!is_finite(rrn) || sqrt(rrn) <= stop) break;
-    const T beta = (T)(rrn / rr);
-    rr = rrn;
-    for (long i = t0; i < n; i += nt) p[i] = r[i] + beta * p[i];
-    __syncthreads(); /* p complete before the next matvec */
-  }
+  for (long j = threadIdx.x; j < g.n; j += blockDim.x) b[j] = bv[o + j];
+  __syncthreads();
+  const long i = node_index();
+  if (i < g.n) xv[o + i] = dense_row(inv + (size_t)m * (size_t)g.n * (size_t)g.n, b, i, g.n);
 }
 
 /* end of a solve, all macros: out (compact, n per macro) <- x with fixed nodes 0; a

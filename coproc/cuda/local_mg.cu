@@ -67,15 +67,20 @@ template <typename T> static void destroy_solver(void **data) {
 }
 
 template <typename T>
-static int setup_solver(void **data, int nmacros, const FeastLocalProblem *problems,
+static int setup_solver(void **data, int nmacros, const FeastLocalHierarchy *h,
                         const FeastLocalMGParams *params) {
   destroy_solver<T>(data); /* a second setup replaces the first */
   Solver<T> *s = (Solver<T> *)calloc(1, sizeof(Solver<T>)); /* plain data: zero = empty */
   FEAST_CHECK(s, FEAST_ERR_MEM, "out of memory");
   *data = s;
-  const int rc = s->setup(nmacros, problems, params);
+  const int rc = s->setup(nmacros, h, params);
   if (rc) destroy_solver<T>(data);
   return rc;
+}
+
+template <typename T> static int update_solver(void *data, const FeastLocalHierarchy *h) {
+  FEAST_CHECK(data, FEAST_ERR_ARG, "the CUDA local solver is not set up");
+  return ((Solver<T> *)data)->update(h);
 }
 
 template <typename T>
@@ -97,13 +102,19 @@ static int available(void) {
 } /* namespace feast_cuda */
 
 static int cuda_available(void) { return feast_cuda::available(); }
-static int setup_single(void **data, int nmacros, const FeastLocalProblem *problems,
+static int setup_single(void **data, int nmacros, const FeastLocalHierarchy *h,
                         const FeastLocalMGParams *params) {
-  return feast_cuda::setup_solver<float>(data, nmacros, problems, params);
+  return feast_cuda::setup_solver<float>(data, nmacros, h, params);
 }
-static int setup_double(void **data, int nmacros, const FeastLocalProblem *problems,
+static int setup_double(void **data, int nmacros, const FeastLocalHierarchy *h,
                         const FeastLocalMGParams *params) {
-  return feast_cuda::setup_solver<double>(data, nmacros, problems, params);
+  return feast_cuda::setup_solver<double>(data, nmacros, h, params);
+}
+static int update_single(void *data, const FeastLocalHierarchy *h) {
+  return feast_cuda::update_solver<float>(data, h);
+}
+static int update_double(void *data, const FeastLocalHierarchy *h) {
+  return feast_cuda::update_solver<double>(data, h);
 }
 static int solve_single(void *data, const double *const *d, double *const *c,
                         FeastLocalMGStats *stats) {
@@ -117,6 +128,6 @@ static void destroy_single(void **data) { feast_cuda::destroy_solver<float>(data
 static void destroy_double(void **data) { feast_cuda::destroy_solver<double>(data); }
 
 extern "C" const FeastLocalBackend feast_local_cuda_single = {
-    "gpu", "single", cuda_available, setup_single, solve_single, destroy_single};
+    "gpu", "single", cuda_available, setup_single, update_single, solve_single, destroy_single};
 extern "C" const FeastLocalBackend feast_local_cuda_double = {
-    "gpu", "double", cuda_available, setup_double, solve_double, destroy_double};
+    "gpu", "double", cuda_available, setup_double, update_double, solve_double, destroy_double};

@@ -3,11 +3,14 @@
  *   levels lc..L; d = 0 on fixed nodes; x = 0; r = d;
  *   while ||r|| > rtol ||d||, ||r|| finite, cycles < max_cycles: x += V(L, r); r = d - A x
  *   V: pre-smoothing, defect, restriction (fixed coarse nodes 0), V on the coarser level,
- *   prolongation added on the free nodes, post-smoothing; CG on level lc.
- * All levels of all macros stay on the device from setup to destroy; a solve uploads the
- * defects (converted to T on the host, one copy), runs cycles (one launch per kernel for
- * the whole batch, or one CUDA graph per cycle), reads back one int per cycle (how many
- * macros still run) and downloads the corrections (T, converted on the host). */
+ *   prolongation added on the free nodes, post-smoothing; on level lc x = A^-1 b with the
+ *   dense inverse the front end computed (one matvec, k_coarse).
+ * All levels of all macros stay on the device from setup to destroy; an update copies
+ * new values into the same buffers (no pointer changes, so the captured graph stays
+ * valid); a solve uploads the defects (converted to T on the host, one copy), runs
+ * cycles (one launch per kernel for the whole batch, or one CUDA graph per cycle), reads
+ * back one int per cycle (how many macros still run) and downloads the corrections (T,
+ * converted on the host). */
 #ifndef FEAST_CUDA_SOLVER_CUH
 #define FEAST_CUDA_SOLVER_CUH
 #include "coproc/cuda/kernels.cuh"
@@ -28,7 +31,7 @@ template <typename T> struct Level {
   T *bands;                /* 9 nal values per macro */
   unsigned char *fixed;    /* nal per macro */
   T *vecs;                 /* the padded vectors below, one allocation */
-  T *xa, *xb, *b, *r, *q;  /* iterate ping-pong, right-hand side, defect; q: coarse CG */
+  T *xa, *xb, *b, *r;      /* iterate ping-pong, right-hand side, defect */
   int nblk, nred;          /* blocks per macro: one thread per node / reductions */
   size_t vec_bytes;        /* one padded vector of all macros */
 };
@@ -41,6 +44,7 @@ template <typename T> struct Solver {
   T *top;                  /* d and xt of the finest level (padded), one allocation */
   T *d, *xt;               /* defect, accumulated correction */
   T *out;                  /* corrections, compact (n per macro) */
+  T *inv;                  /* inverses of the coarsest matrices, n_lc^2 per macro, column-major */
   double *partial, *nrm0;  /* per-block partial sums of squares; ||d|| per macro */
   int *active, *stat, *nactive; /* device status: see k_status */
   int maxred;              /* partial sums per macro (stride of partial) */
@@ -52,8 +56,9 @@ template <typename T> struct Solver {
 
   /* ---------------------------------------------------------------- setup */
 
-  /* storage of lev[li] for level l (nvec padded vectors per macro) */
-  int alloc_level(int li, int l, int nvec) {
+  /* storage of lev[li] for level l (4 padded vectors per macro) */
+  int alloc_level(int li, int l) {
+    const int nvec = 4;
     Level<T> &g = lev[li];
     const int N = (1 << l) + 1;
     g.v.N = N;
@@ -77,33 +82,58 @@ template <typename T> struct Solver {
     g.xb = g.vecs + vs;
     g.b = g.vecs + 2 * vs;
     g.r = g.vecs + 3 * vs;
-    g.q = nvec > 4 ? g.vecs + 4 * vs : NULL;
     g.v.bands = g.bands;
     g.v.fixed = g.fixed;
     return 0;
   }
 
-  /* copy (and convert) level l of every macro into lev[li]; tmp holds n values */
-  int upload_level(int li, int l, const FeastLocalProblem *problems, T *tmp) {
+  /* copy (and convert) level lc + li of every macro into lev[li]; tmp holds n values */
+  int upload_level(int li, const FeastLocalHierarchy *h, T *tmp) {
     Level<T> &g = lev[li];
+    const int l = lc + li;
     const long n = g.v.n;
     for (int m = 0; m < M; m++) {
-      const FeastBand9 *A = &problems[m].A[l];
-      FEAST_CHECK(A->N == g.v.N, FEAST_ERR_ARG,
-                  "macro %d of the batch, level %d: matrix has N = %d, expected %d", m, l, A->N,
-                  g.v.N);
+      const FeastBand9 *A = h[m].A[l];
+      FEAST_CHECK(A && A->N == g.v.N, FEAST_ERR_ARG,
+                  "macro %d of the batch, level %d: no matrix or N = %d, expected %d", m, l,
+                  A ? A->N : 0, g.v.N);
       for (int k = 0; k < FEAST_NBANDS; k++) {
-        FEAST_CHECK(A->band[k] != NULL, FEAST_ERR_ARG, "macro %d level %d: band %d missing", m,
-                    l, k);
         for (long i = 0; i < n; i++) tmp[i] = (T)A->band[k][i];
         FEAST_CUDA_CALL(cudaMemcpy(g.bands + ((size_t)m * 9 + k) * (size_t)g.v.nal, tmp,
                                    sizeof(T) * n, cudaMemcpyHostToDevice));
       }
-      const unsigned char *fx = problems[m].fixed ? problems[m].fixed[l] : NULL;
-      if (fx)
-        FEAST_CUDA_CALL(cudaMemcpy(g.fixed + (size_t)m * g.v.nal, fx, (size_t)n,
-                                   cudaMemcpyHostToDevice));
+      FEAST_CUDA_CALL(cudaMemcpy(g.fixed + (size_t)m * g.v.nal, h[m].fixed[l], (size_t)n,
+                                 cudaMemcpyHostToDevice));
     }
+    return 0;
+  }
+
+  /* copy (and convert) the coarse inverses; tmp holds n_lc^2 values */
+  int upload_inverses(const FeastLocalHierarchy *h, T *tmp) {
+    const size_t n2 = (size_t)lev[0].v.n * (size_t)lev[0].v.n;
+    for (int m = 0; m < M; m++) {
+      for (size_t i = 0; i < n2; i++) tmp[i] = (T)h[m].coarse_inv[i];
+      FEAST_CUDA_CALL(cudaMemcpy(inv + (size_t)m * n2, tmp, sizeof(T) * n2, cudaMemcpyHostToDevice));
+    }
+    return 0;
+  }
+
+  /* The values of every level and the coarse inverses into the existing device storage
+   * (setup and update). Copies run on the legacy stream and may still be in flight
+   * when cudaMemcpy returns (pageable source), while the kernels run on `stream`
+   * (non-blocking, not ordered with the legacy stream): wait for `stream` before and
+   * for the device after. */
+  int upload_values(const FeastLocalHierarchy *h) {
+    const size_t nmax = (size_t)lev[nlev - 1].v.n, n2 = (size_t)lev[0].v.n * (size_t)lev[0].v.n;
+    T *tmp = (T *)malloc(sizeof(T) * (nmax > n2 ? nmax : n2));
+    FEAST_CHECK(tmp, FEAST_ERR_MEM, "out of memory");
+    int rc = cudaStreamSynchronize(stream) == cudaSuccess ? 0 : FEAST_ERR_CUDA;
+    if (rc) feast_error_set(rc, __FILE__, __LINE__, "cudaStreamSynchronize failed");
+    for (int li = 0; li < nlev && !rc; li++) rc = upload_level(li, h, tmp);
+    if (!rc) rc = upload_inverses(h, tmp);
+    free(tmp);
+    FEAST_CALL(rc);
+    FEAST_CUDA_CALL(cudaDeviceSynchronize());
     return 0;
   }
 
@@ -128,43 +158,34 @@ template <typename T> struct Solver {
     FEAST_CUDA_CALL(cudaMallocHost((void **)&h_out, nout));
     FEAST_CUDA_CALL(cudaMallocHost((void **)&h_stat, sizeof(int) * 3 * M));
     FEAST_CUDA_CALL(cudaMallocHost((void **)&h_nactive, sizeof(int)));
+    const size_t n2 = (size_t)lev[0].v.n * (size_t)lev[0].v.n;
+    FEAST_CUDA_CALL(cudaMalloc((void **)&inv, sizeof(T) * (size_t)M * n2));
     return 0;
   }
 
-  int setup(int nmacros, const FeastLocalProblem *problems, const FeastLocalMGParams *params) {
+  int setup(int nmacros, const FeastLocalHierarchy *h, const FeastLocalMGParams *params) {
     FEAST_CHECK(nmacros >= 1 && nmacros <= 65535, FEAST_ERR_LIMIT,
                 "the CUDA backend takes 1..65535 macros per batch, got %d", nmacros);
     M = nmacros;
     p = *params;
-    L = problems[0].level;
-    for (int m = 1; m < M; m++)
-      FEAST_CHECK(problems[m].level == L, FEAST_ERR_ARG,
-                  "macro %d of the batch has level %d, macro 0 has %d", m, problems[m].level, L);
+    L = h[0].level;
+    lc = h[0].coarse;
     FEAST_CHECK(L >= 0 && L <= FEAST_CUDA_MAX_LEVEL, FEAST_ERR_LIMIT,
                 "the CUDA backend takes local levels 0..%d, got %d", FEAST_CUDA_MAX_LEVEL, L);
-    lc = feast_local_coarse_level(L, p.coarse_max_dofs);
     nlev = L - lc + 1;
     FEAST_CALL(select_device());
     FEAST_CUDA_CALL(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    const long nmax = ((1L << L) + 1) * ((1L << L) + 1);
-    T *tmp = (T *)malloc(sizeof(T) * (size_t)nmax);
-    FEAST_CHECK(tmp, FEAST_ERR_MEM, "out of memory (%.3g MB)", sizeof(T) * (double)nmax / 1e6);
-    int rc = 0;
-    for (int li = 0; li < nlev && !rc; li++) {
-      rc = alloc_level(li, lc + li, li == 0 ? 5 : 4);
-      if (!rc) rc = upload_level(li, lc + li, problems, tmp);
-    }
-    free(tmp);
-    FEAST_CALL(rc);
+    for (int li = 0; li < nlev; li++) FEAST_CALL(alloc_level(li, lc + li));
     FEAST_CALL(alloc_batch());
-    /* the memsets and copies above ran on the legacy stream, which `stream` (non-blocking)
-     * does not wait for */
-    FEAST_CUDA_CALL(cudaDeviceSynchronize());
+    FEAST_CALL(upload_values(h));
     const char *env = getenv("FEAST_CUDA_GRAPHS");
     graphs = !(env && env[0] == '0');
     if (graphs) FEAST_CALL(capture_graph());
     return 0;
   }
+
+  /* new values, same storage: the captured graph stays valid */
+  int update(const FeastLocalHierarchy *h) { return upload_values(h); }
 
   void destroy(void) {
     if (exec) (void)cudaGraphExecDestroy(exec);
@@ -176,6 +197,7 @@ template <typename T> struct Solver {
     }
     (void)cudaFree(top);
     (void)cudaFree(out);
+    (void)cudaFree(inv);
     (void)cudaFree(partial);
     (void)cudaFree(nrm0);
     (void)cudaFree(active);
@@ -221,10 +243,9 @@ template <typename T> struct Solver {
       xl[li] = x;
     }
     Level<T> &c = lev[0];
-    const int maxit = (int)c.v.n;
-    const double crtol = p.coarse_rtol;
-    FEAST_LAUNCH_SYNC(k_cg<T>, dim3(1, M), FEAST_CUDA_BLOCK, stream, c.v, active, c.xa, c.xb,
-                      c.r, c.q, c.b, maxit, crtol);
+    const T *cinv = inv;
+    FEAST_LAUNCH_SYNC(k_coarse<T>, dim3(c.nblk, M), FEAST_CUDA_BLOCK, stream, c.v, active, cinv,
+                      c.b, c.xa);
     T *xc = c.xa;
     for (int li = 1; li < nlev; li++) {
       Level<T> &f = lev[li], &cc = lev[li - 1];
@@ -360,7 +381,8 @@ template <typename T> struct Solver {
       bytes += n * s + nc * (s + 1);                        /* restriction, mask */
       bytes += nc * s + 2 * n * s;                          /* prolongation-add */
     }
-    bytes += 14 * (double)lev[0].v.n * s; /* coarse CG: bands + b, x once (cache resident) */
+    const double nc = (double)lev[0].v.n;
+    bytes += nc * nc * s + (lev[0].nblk + 1) * nc * s; /* coarse: inverse, b per block, x */
     const double n = (double)lev[nlev - 1].v.n;
     bytes += 3 * n * s + 12 * n * s; /* xt += x; r = d - A xt */
     return bytes * M;

@@ -1,7 +1,11 @@
 /* The CPU local multigrid backends (double and single) against a straightforward double
  * reference on fresh random data: residual reduction per solve independent of the level,
  * single = double to float accuracy, fixed nodes untouched, NaN confined to its macro,
- * the shared per-point transfer kernels are transposes of each other. */
+ * the shared per-point transfer kernels are transposes of each other. Nonsymmetric local
+ * problems (convection with a negative reaction: the symmetric part is indefinite, where
+ * CG on the coarse level broke down): level-independent cycle counts, an exact coarse
+ * solve, feast_local_update bitwise equal to a fresh setup; the coarse-size cap and a
+ * singular coarse matrix are errors. */
 #include "coproc/coproc.h"
 #include "feast/band9_kernels.h"
 #include "feast/error.h"
@@ -12,43 +16,47 @@
 
 enum { NMACROS = 3, MAXL = 8 };
 
+/* the stencil of a macro (feast_test_stencil): Q1 Laplace plus, in grid units on level L
+ * (h = 2^-L), first-order upwind convection h (bx, by).grad and a reaction h^2 k */
 typedef struct {
-  FeastBand9 A[MAXL + 1];
-  unsigned char *fixed[MAXL + 1];
+  double bx, by, k;
+} Coeffs;
+static const Coeffs laplace = {0, 0, 0};
+static const Coeffs conv1 = {40, 20, -150}, conv2 = {-30, 35, -80};
+
+typedef struct {
+  int L;
+  FeastBand9 A;                  /* the finest level */
+  unsigned char *fixed[MAXL + 1]; /* every level */
   FeastLocalProblem prob;
 } Macro;
 
-/* Q1 Laplace stencil on a uniform grid (8/3 centre, -1/3 neighbours), identity rows at
- * fixed nodes; macro m fixes its edges 0..m (edges not fixed act as interface rows) */
-static void build_macro(Macro *mc, int L, int m) {
-  for (int l = 0; l <= L; l++) {
-    const int N = feast_level_n(l);
-    feast_band9_create(N, &mc->A[l]);
-    mc->fixed[l] = calloc((size_t)N * N, 1);
-    for (int j = 0; j < N; j++)
-      for (int i = 0; i < N; i++) {
-        const long k = (long)j * N + i;
-        int fx = (j == 0) || (m >= 1 && i == N - 1) || (m >= 2 && j == N - 1) || (m >= 3 && i == 0);
-        mc->fixed[l][k] = (unsigned char)fx;
-        if (fx) {
-          mc->A[l].band[FEAST_BAND_DIAG][k] = 1.0;
-          continue;
-        }
-        for (int dy = -1; dy <= 1; dy++)
-          for (int dx = -1; dx <= 1; dx++) {
-            if (i + dx < 0 || i + dx >= N || j + dy < 0 || j + dy >= N) continue;
-            mc->A[l].band[feast_band_index(dx, dy)][k] = dx == 0 && dy == 0 ? 8.0 / 3.0 : -1.0 / 3.0;
-          }
-      }
-  }
-  mc->prob = (FeastLocalProblem){L, &mc->A[L], (const unsigned char *const *)mc->fixed};
+/* macro m fixes its edges 0..m (edges not fixed act as interface rows) */
+static int is_fixed(int m, int N, int i, int j) {
+  return (j == 0) || (m >= 1 && i == N - 1) || (m >= 2 && j == N - 1) || (m >= 3 && i == 0);
 }
 
-static void free_macro(Macro *mc, int L) {
+/* A <- the stencil cf, identity rows at the fixed nodes */
+static void fill_matrix(FeastBand9 *A, const unsigned char *fixed, Coeffs cf) {
+  feast_test_stencil(A, fixed, cf.bx, cf.by, cf.k);
+}
+
+static void build_macro(Macro *mc, int L, int m, Coeffs cf) {
+  mc->L = L;
   for (int l = 0; l <= L; l++) {
-    feast_band9_destroy(&mc->A[l]);
-    free(mc->fixed[l]);
+    const int N = feast_level_n(l);
+    mc->fixed[l] = calloc((size_t)N * N, 1);
+    for (int j = 0; j < N; j++)
+      for (int i = 0; i < N; i++) mc->fixed[l][(long)j * N + i] = (unsigned char)is_fixed(m, N, i, j);
   }
+  feast_band9_create(feast_level_n(L), &mc->A);
+  fill_matrix(&mc->A, mc->fixed[L], cf);
+  mc->prob = (FeastLocalProblem){L, &mc->A, (const unsigned char *const *)mc->fixed};
+}
+
+static void free_macro(Macro *mc) {
+  feast_band9_destroy(&mc->A);
+  for (int l = 0; l <= mc->L; l++) free(mc->fixed[l]);
 }
 
 static double urand(void) { return 2.0 * rand() / RAND_MAX - 1.0; }
@@ -59,43 +67,77 @@ static double norm(const double *v, long n) {
   return sqrt(s);
 }
 
-static const FeastLocalMGParams params = {4, 4, 0.7, 0.1, 16, 200, 1e-3};
+/* ||d - A c|| / ||d|| in double */
+static double rel_residual(const FeastBand9 *A, const double *d, const double *c) {
+  const long n = (long)A->N * A->N;
+  double *r;
+  feast_grid_alloc(A->N, &r);
+  feast_band9_defect(A, d, c, r);
+  const double q = norm(r, n) / norm(d, n);
+  feast_grid_free(A->N, &r);
+  return q;
+}
 
-/* solve all macros with one backend: c[m] for d[m]; returns 0 on success */
-static int solve(const char *target, const char *prec, Macro *mc, double **d, double **c, FeastLocalMGStats *st) {
+static const FeastLocalMGParams params = {4, 4, 0.7, 0.1, 16, 200};
+
+/* solve the nm macros with one backend: c[m] for d[m]; returns 0 on success */
+static int solve_with(const char *target, const char *prec, const FeastLocalMGParams *prm, int nm, Macro *mc,
+                      double **d, double **c, FeastLocalMGStats *st) {
   FeastLocalSolver *ls = NULL;
   FeastLocalProblem probs[NMACROS];
-  for (int m = 0; m < NMACROS; m++) probs[m] = mc[m].prob;
+  for (int m = 0; m < nm; m++) probs[m] = mc[m].prob;
   int rc = feast_local_create(target, prec, &ls);
-  if (!rc) rc = feast_local_setup(ls, NMACROS, probs, &params);
+  if (!rc) rc = feast_local_setup(ls, nm, probs, prm);
   if (!rc) rc = feast_local_solve(ls, (const double *const *)d, c, st);
   feast_local_destroy(&ls);
   return rc;
 }
 
-static void check_level(int L) {
+static int solve(const char *target, const char *prec, Macro *mc, double **d, double **c, FeastLocalMGStats *st) {
+  return solve_with(target, prec, &params, NMACROS, mc, d, c, st);
+}
+
+/* batch of NMACROS macros of level L with stencil cf and random defects */
+static void build_batch(int L, Coeffs cf, Macro *mc, double **d) {
+  const int N = feast_level_n(L);
+  for (int m = 0; m < NMACROS; m++) {
+    build_macro(&mc[m], L, m, cf);
+    feast_grid_alloc(N, &d[m]);
+    for (long i = 0; i < (long)N * N; i++) d[m][i] = mc[m].fixed[L][i] ? 0.0 : urand();
+  }
+}
+
+static void free_batch(Macro *mc, double **d) {
+  const int N = feast_level_n(mc[0].L);
+  for (int m = 0; m < NMACROS; m++) {
+    free_macro(&mc[m]);
+    feast_grid_free(N, &d[m]);
+  }
+}
+
+/* both CPU backends on level L: one digit in at most max_cycles V cycles per macro,
+ * whatever L; single = double to float accuracy; fixed nodes 0; a NaN stays in its
+ * macro. Returns the cycles per macro of the double backend. */
+static double check_level(int L, Coeffs cf, const char *name, int max_cycles) {
   Macro mc[NMACROS];
-  double *d[NMACROS], *cd[NMACROS], *cs[NMACROS], *r;
+  double *d[NMACROS], *cd[NMACROS], *cs[NMACROS];
   const int N = feast_level_n(L);
   const long n = (long)N * N;
-  feast_grid_alloc(N, &r);
+  build_batch(L, cf, mc, d);
   for (int m = 0; m < NMACROS; m++) {
-    build_macro(&mc[m], L, m);
-    feast_grid_alloc(N, &d[m]);
     feast_grid_alloc(N, &cd[m]);
     feast_grid_alloc(N, &cs[m]);
-    for (long i = 0; i < n; i++) d[m][i] = mc[m].fixed[L][i] ? 0.0 : urand();
   }
   FeastLocalMGStats sd, ss;
   CHECK_OK(solve("cpu", "double", mc, d, cd, &sd));
   CHECK_OK(solve("cpu", "single", mc, d, cs, &ss));
-  printf("L=%d: cycles per macro double %.2f, single %.2f\n", L, (double)sd.cycles / NMACROS,
+  printf("%s L=%d: cycles per macro double %.2f, single %.2f\n", name, L, (double)sd.cycles / NMACROS,
          (double)ss.cycles / NMACROS);
-  CHECK(sd.cycles <= 3 * NMACROS); /* one digit in at most 3 V cycles, whatever L */
+  CHECK(sd.cycles <= max_cycles * NMACROS && ss.cycles <= max_cycles * NMACROS);
   CHECK(sd.max_cycles_hit == 0 && ss.max_cycles_hit == 0 && sd.nonfinite == 0 && ss.nonfinite == 0);
   for (int m = 0; m < NMACROS; m++) {
-    feast_band9_defect(&mc[m].A[L], d[m], cd[m], r);
-    CHECK(norm(r, n) <= 0.1 * norm(d[m], n));
+    CHECK(rel_residual(&mc[m].A, d[m], cd[m]) <= 0.1);
+    CHECK(rel_residual(&mc[m].A, d[m], cs[m]) <= 0.1);
     double diff = 0;
     int fixed_ok = 1;
     for (long i = 0; i < n; i++) {
@@ -112,12 +154,124 @@ static void check_level(int L) {
   CHECK(norm(cs[1], n) == 0.0);
   CHECK(norm(cs[0], n) > 0.0 && norm(cs[2], n) > 0.0);
   for (int m = 0; m < NMACROS; m++) {
-    free_macro(&mc[m], L);
-    feast_grid_free(N, &d[m]);
     feast_grid_free(N, &cd[m]);
     feast_grid_free(N, &cs[m]);
   }
-  feast_grid_free(N, &r);
+  free_batch(mc, d);
+  return (double)sd.cycles / NMACROS;
+}
+
+/* the nonsymmetric stencil on levels 4..MAXL: level-independent cycle counts */
+static void check_nonsymmetric(void) {
+  double lo = 1e300, hi = 0;
+  for (int L = 4; L <= MAXL; L++) {
+    const double c = check_level(L, conv1, "convection", 4);
+    lo = fmin(lo, c);
+    hi = fmax(hi, c);
+  }
+  CHECK(hi - lo <= 1.0);
+}
+
+/* p^T A p for the bump p(x, y) = sin(pi x) sin(pi y) (zero on the macro's edges) */
+static double bump_form(const FeastBand9 *A) {
+  const long N = A->N, n = N * N;
+  double *p, *q, s = 0;
+  feast_grid_alloc(A->N, &p);
+  feast_grid_alloc(A->N, &q);
+  const double w = acos(-1.0) / (double)(N - 1); /* pi h */
+  for (long i = 0; i < n; i++) p[i] = sin(w * (double)(i % N)) * sin(w * (double)(i / N));
+  feast_band9_matvec(A, p, q);
+  for (long i = 0; i < n; i++) s += p[i] * q[i];
+  feast_grid_free(A->N, &p);
+  feast_grid_free(A->N, &q);
+  return s;
+}
+
+/* L = lc (one level): one cycle is the coarse solve alone, x = A^-1 d, exact up to the
+ * rounding of the stored inverse (the largest allowed coarse grid at L = 5) */
+static void check_coarse_exact(int L, int coarse_max_dofs) {
+  Macro mc[NMACROS];
+  double *d[NMACROS], *c[NMACROS];
+  build_batch(L, conv1, mc, d);
+  for (int m = 0; m < NMACROS; m++) feast_grid_alloc(feast_level_n(L), &c[m]);
+  /* nonsymmetric, and p^T A p < 0 for some p: CG's step length is meaningless */
+  CHECK(bump_form(&mc[0].A) < 0);
+  const FeastBand9 *A = &mc[0].A;
+  CHECK(A->band[3][A->N + 4] != A->band[5][A->N + 3]);
+  const FeastLocalMGParams one = {4, 4, 0.7, 1e-30, 1, coarse_max_dofs};
+  const char *prec[2] = {"double", "single"};
+  const double tol[2] = {1e-12, 1e-5};
+  for (int k = 0; k < 2; k++) {
+    FeastLocalMGStats st;
+    CHECK_OK(solve_with("cpu", prec[k], &one, NMACROS, mc, d, c, &st));
+    CHECK(st.cycles == NMACROS);
+    double worst = 0;
+    for (int m = 0; m < NMACROS; m++) worst = fmax(worst, rel_residual(&mc[m].A, d[m], c[m]));
+    printf("coarse solve alone, L = lc = %d (%d nodes), %s: relative residual %.2e\n", L,
+           feast_level_n(L) * feast_level_n(L), prec[k], worst);
+    CHECK(worst <= tol[k]);
+  }
+  for (int m = 0; m < NMACROS; m++) feast_grid_free(feast_level_n(L), &c[m]);
+  free_batch(mc, d);
+}
+
+/* setup with conv1, update to conv2: the corrections are bitwise those of a fresh setup
+ * with conv2 (and not those of conv1); a different level or mask is refused */
+static void check_update(int L, const char *prec) {
+  Macro mc[NMACROS];
+  double *d[NMACROS], *c1[NMACROS], *c2[NMACROS], *cf[NMACROS];
+  const int N = feast_level_n(L);
+  const long n = (long)N * N;
+  build_batch(L, conv1, mc, d);
+  for (int m = 0; m < NMACROS; m++) {
+    feast_grid_alloc(N, &c1[m]);
+    feast_grid_alloc(N, &c2[m]);
+    feast_grid_alloc(N, &cf[m]);
+  }
+  FeastLocalProblem probs[NMACROS];
+  for (int m = 0; m < NMACROS; m++) probs[m] = mc[m].prob;
+  FeastLocalSolver *ls = NULL;
+  FeastLocalMGStats s1, s2, sf;
+  CHECK_OK(feast_local_create("cpu", prec, &ls));
+  CHECK_OK(feast_local_setup(ls, NMACROS, probs, &params));
+  CHECK_OK(feast_local_solve(ls, (const double *const *)d, c1, &s1));
+  for (int m = 0; m < NMACROS; m++) fill_matrix(&mc[m].A, mc[m].fixed[L], conv2);
+  CHECK_OK(feast_local_update(ls, probs));
+  CHECK_OK(feast_local_solve(ls, (const double *const *)d, c2, &s2));
+  CHECK_OK(solve("cpu", prec, mc, d, cf, &sf));
+  int same = s2.cycles == sf.cycles, changed = 0;
+  for (int m = 0; m < NMACROS; m++) {
+    same &= memcmp(c2[m], cf[m], sizeof(double) * (size_t)n) == 0;
+    changed |= memcmp(c1[m], c2[m], sizeof(double) * (size_t)n) != 0;
+  }
+  CHECK(same);
+  CHECK(changed);
+  /* a problem of another level, or another mask array: FEAST_ERR_ARG, solver unchanged */
+  Macro other;
+  build_macro(&other, L - 1, 1, conv2);
+  FeastLocalProblem bad[NMACROS] = {probs[0], other.prob, probs[2]};
+  CHECK(feast_local_update(ls, bad) == FEAST_ERR_ARG);
+  feast_error_clear();
+  unsigned char *copy[MAXL + 1];
+  for (int l = 0; l <= L; l++) copy[l] = mc[1].fixed[l];
+  copy[L] = malloc((size_t)n);
+  memcpy(copy[L], mc[1].fixed[L], (size_t)n);
+  bad[1] = (FeastLocalProblem){L, &mc[1].A, (const unsigned char *const *)copy};
+  CHECK(feast_local_update(ls, bad) == FEAST_ERR_ARG);
+  feast_error_clear();
+  CHECK_OK(feast_local_solve(ls, (const double *const *)d, c1, &s1));
+  same = 1;
+  for (int m = 0; m < NMACROS; m++) same &= memcmp(c1[m], cf[m], sizeof(double) * (size_t)n) == 0;
+  CHECK(same);
+  free(copy[L]);
+  free_macro(&other);
+  feast_local_destroy(&ls);
+  for (int m = 0; m < NMACROS; m++) {
+    feast_grid_free(N, &c1[m]);
+    feast_grid_free(N, &c2[m]);
+    feast_grid_free(N, &cf[m]);
+  }
+  free_batch(mc, d);
 }
 
 /* <R f, c> = <f, P c>: the restriction is the transpose of the prolongation */
@@ -158,20 +312,45 @@ static void check_errors(void) {
   CHECK(strcmp(feast_local_resolve_precision("cpu", "auto"), "double") == 0);
   /* mismatched levels in one batch */
   Macro a, b;
-  build_macro(&a, 3, 0);
-  build_macro(&b, 4, 0);
+  build_macro(&a, 3, 0, laplace);
+  build_macro(&b, 4, 0, laplace);
   FeastLocalProblem probs[2] = {a.prob, b.prob};
   CHECK_OK(feast_local_create("cpu", "double", &ls));
   CHECK_FAILS(feast_local_setup(ls, 2, probs, &params));
+  /* the coarse-size cap: a dense inverse of at most 1089 nodes */
+  FeastLocalMGParams big = params;
+  big.coarse_max_dofs = FEAST_LOCAL_COARSE_MAX_NODES + 1;
+  CHECK(feast_local_setup(ls, 1, &b.prob, &big) == FEAST_ERR_CONFIG);
+  CHECK(strstr(feast_error_message(), "solver.local_coarse_max_dofs") != NULL);
+  feast_error_clear();
+  big.coarse_max_dofs = FEAST_LOCAL_COARSE_MAX_NODES;
+  CHECK_OK(feast_local_setup(ls, 1, &b.prob, &big));
+  /* a singular coarsest matrix (a zero row) in macro 1: named in the message */
+  Macro a4;
+  build_macro(&a4, 4, 0, laplace);
+  const long row4 = (long)a4.A.N * 5 + 6;
+  for (int k = 0; k < FEAST_NBANDS; k++) a4.A.band[k][row4] = 0.0;
+  FeastLocalProblem sing[2] = {b.prob, a4.prob};
+  const FeastLocalMGParams lc4 = {4, 4, 0.7, 0.1, 16, 289}; /* L = lc = 4 */
+  CHECK(feast_local_setup(ls, 2, sing, &lc4) == FEAST_ERR_SOLVER);
+  CHECK(strstr(feast_error_message(), "macro 1 of the batch") != NULL &&
+        strstr(feast_error_message(), "level 4") != NULL);
+  feast_error_clear();
   feast_local_destroy(&ls);
   CHECK(ls == NULL);
-  free_macro(&a, 3);
-  free_macro(&b, 4);
+  free_macro(&a);
+  free_macro(&b);
+  free_macro(&a4);
 }
 
 static int run(void) {
   srand(12345);
-  for (int L = 4; L <= MAXL; L++) check_level(L);
+  for (int L = 4; L <= MAXL; L++) check_level(L, laplace, "laplace", 3);
+  check_nonsymmetric();
+  check_coarse_exact(3, 200);
+  check_coarse_exact(5, FEAST_LOCAL_COARSE_MAX_NODES);
+  check_update(6, "double");
+  check_update(6, "single");
   check_transfer();
   check_errors();
   return 0;

@@ -1,13 +1,15 @@
 /* The CUDA local multigrid ("gpu", single and double) against the CPU double backend on
  * a hand-built 9-band Q1 Laplace stencil (diag 8/3, neighbours -1/3) with identity rows on
- * Dirichlet edges that differ per macro, L = 3..9, several macros per batch:
+ * Dirichlet edges that differ per macro, and on a nonsymmetric one (plus upwind
+ * convection and a negative reaction), L = 3..9, several macros per batch:
  *   fixed cycles: corrections agree (relative 2-norm 1e-10 double; single 1e-4 up to L = 7,
  *   growing with L above, see single_tolerance);
  *   rtol = 0.1: the same cycle counts (+-1 per macro), corrections agree when they match;
  *   fixed nodes of c exactly 0 (also for defects that are not 0 there), padding untouched;
  *   graphs on/off and repeated solves give bitwise the same corrections;
  *   a NaN in one macro's defect: that macro counts as nonfinite and gets c = 0, the
- *   others are bitwise what they were without it.
+ *   others are bitwise what they were without it;
+ *   feast_local_update with new values: bitwise the corrections of a fresh setup.
  * Skips (77) without a device or without the CUDA backend. FEAST_TEST_MAX_LEVEL caps L
  * (for slow platforms such as the host emulator). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -23,10 +25,18 @@
 /* Dirichlet edges per macro: bit 0 left, 1 right, 2 bottom, 3 top */
 static const int edges[NMACROS] = {15, 5, 0, 10};
 
+/* feast_test_stencil on the finest level: Laplace + grid-unit upwind convection
+ * h (bx, by).grad + reaction h^2 k (h = 2^-L); the coarser levels are Galerkin products
+ * (front end) */
+typedef struct {
+  double bx, by, k;
+} Coeffs;
+static const Coeffs laplace = {0, 0, 0}, conv1 = {40, 20, -150}, conv2 = {-30, 35, -80};
+
 typedef struct {
   int level;
-  FeastBand9 A[NMACROS][16];
-  unsigned char *fixed[NMACROS][16];
+  FeastBand9 A[NMACROS];             /* the finest level */
+  unsigned char *fixed[NMACROS][16]; /* every level */
   FeastLocalProblem prob[NMACROS];
   double *d[NMACROS]; /* padded defects of the finest level */
 } Batch;
@@ -36,25 +46,12 @@ static int is_fixed(int pattern, int N, int i, int j) {
          (j == 0 && (pattern & 4)) || (j == N - 1 && (pattern & 8));
 }
 
-/* Q1 Laplace stencil, identity rows on fixed nodes, no couplings out of the macro */
-static int build_level(int pattern, int l, FeastBand9 *A, unsigned char **fixed) {
+/* the fixed-node mask of level l */
+static int build_mask(int pattern, int l, unsigned char **fixed) {
   const int N = (1 << l) + 1;
-  FEAST_CALL(feast_band9_create(N, A));
   FEAST_CALL(FEAST_ALLOC((size_t)N * N, fixed));
   for (int j = 0; j < N; j++)
-    for (int i = 0; i < N; i++) {
-      const long idx = (long)j * N + i;
-      if (is_fixed(pattern, N, i, j)) {
-        (*fixed)[idx] = 1;
-        A->band[FEAST_BAND_DIAG][idx] = 1;
-        continue;
-      }
-      for (int k = 0; k < FEAST_NBANDS; k++) {
-        const int ci = i + k % 3 - 1, cj = j + k / 3 - 1;
-        if (ci < 0 || cj < 0 || ci >= N || cj >= N) continue;
-        A->band[k][idx] = k == FEAST_BAND_DIAG ? 8.0 / 3.0 : -1.0 / 3.0;
-      }
-    }
+    for (int i = 0; i < N; i++) (*fixed)[(long)j * N + i] = (unsigned char)is_fixed(pattern, N, i, j);
   return 0;
 }
 
@@ -64,14 +61,16 @@ static double uniform(void) { /* [-1, 1) */
   return (double)(rng >> 11) / 9007199254740992.0 * 2 - 1;
 }
 
-static int build_batch(int L, Batch *b) {
+static int build_batch(int L, Coeffs cf, Batch *b) {
   memset(b, 0, sizeof *b);
   b->level = L;
   const int N = (1 << L) + 1;
   for (int m = 0; m < NMACROS; m++) {
-    for (int l = 0; l <= L; l++) FEAST_CALL(build_level(edges[m], l, &b->A[m][l], &b->fixed[m][l]));
+    for (int l = 0; l <= L; l++) FEAST_CALL(build_mask(edges[m], l, &b->fixed[m][l]));
+    FEAST_CALL(feast_band9_create(N, &b->A[m]));
+    feast_test_stencil(&b->A[m], b->fixed[m][L], cf.bx, cf.by, cf.k);
     b->prob[m].level = L;
-    b->prob[m].A = &b->A[m][L];
+    b->prob[m].A = &b->A[m];
     b->prob[m].fixed = (const unsigned char *const *)b->fixed[m];
     FEAST_CALL(feast_grid_alloc(N, &b->d[m]));
     for (long i = 0; i < (long)N * N; i++) b->d[m][i] = b->fixed[m][L][i] ? 0.0 : uniform();
@@ -82,10 +81,8 @@ static int build_batch(int L, Batch *b) {
 static void free_batch(Batch *b) {
   const int N = (1 << b->level) + 1;
   for (int m = 0; m < NMACROS; m++) {
-    for (int l = 0; l <= b->level; l++) {
-      feast_band9_destroy(&b->A[m][l]);
-      free(b->fixed[m][l]);
-    }
+    feast_band9_destroy(&b->A[m]);
+    for (int l = 0; l <= b->level; l++) free(b->fixed[m][l]);
     feast_grid_free(N, &b->d[m]);
   }
 }
@@ -109,8 +106,7 @@ static void free_result(Result *r) {
 
 static FeastLocalMGParams params(double rtol, int max_cycles) {
   FeastLocalMGParams p = {.pre_smooth = 4, .post_smooth = 4, .jacobi_damping = 0.7,
-                          .rtol = rtol, .max_cycles = max_cycles, .coarse_max_dofs = 200,
-                          .coarse_rtol = 1e-3};
+                          .rtol = rtol, .max_cycles = max_cycles, .coarse_max_dofs = 200};
   return p;
 }
 
@@ -271,6 +267,41 @@ static void check_fixed_defects(const Batch *b, const char *prec) {
   free_result(&r);
 }
 
+/* setup with conv1, update to conv2 (new values into the same device buffers, the
+ * captured graph replayed): bitwise the corrections of a fresh setup with conv2, and not
+ * those of conv1 */
+static void check_update(int L, const char *prec) {
+  const int N = (1 << L) + 1;
+  const long n = (long)N * N;
+  const FeastLocalMGParams p = params(0.1, 16);
+  Batch b;
+  Result first, upd, fresh;
+  CHECK_OK(build_batch(L, conv1, &b));
+  CHECK_OK(alloc_result(N, &first));
+  CHECK_OK(alloc_result(N, &upd));
+  CHECK_OK(alloc_result(N, &fresh));
+  FeastLocalSolver *ls = NULL;
+  CHECK_OK(feast_local_create("gpu", prec, &ls));
+  CHECK_OK(feast_local_setup(ls, NMACROS, b.prob, &p));
+  CHECK_OK(feast_local_solve(ls, (const double *const *)b.d, first.c, &first.st));
+  for (int m = 0; m < NMACROS; m++) feast_test_stencil(&b.A[m], b.fixed[m][L], conv2.bx, conv2.by, conv2.k);
+  CHECK_OK(feast_local_update(ls, b.prob));
+  CHECK_OK(feast_local_solve(ls, (const double *const *)b.d, upd.c, &upd.st));
+  feast_local_destroy(&ls);
+  CHECK_OK(run_solver("gpu", prec, &b, &p, b.d, &fresh));
+  int same = upd.st.cycles == fresh.st.cycles, changed = 0;
+  for (int m = 0; m < NMACROS; m++) {
+    same &= bitwise_equal(upd.c[m], fresh.c[m], n);
+    changed |= !bitwise_equal(upd.c[m], first.c[m], n);
+  }
+  CHECK(same);
+  CHECK(changed);
+  free_result(&first);
+  free_result(&upd);
+  free_result(&fresh);
+  free_batch(&b);
+}
+
 /* Single precision against double: the float defect d - A x of an iterate x carries
  * rounding noise ~ eps_f |A| |x|, which A^{-1} amplifies ~ N for white noise (more
  * without Dirichlet edges, macro 2), so the difference grows ~3-4x per level: measured
@@ -296,19 +327,26 @@ static int run(void) {
   const int lmax = env ? atoi(env) : 9;
   const char *prec[2] = {"single", "double"};
   for (int L = 3; L <= lmax; L++) {
-    Batch b;
-    CHECK_OK(build_batch(L, &b));
     for (int k = 0; k < 2; k++) {
       const double tol[2] = {single_tolerance(L), 1e-10};
-      Result clean;
+      Batch b, nb;
+      Result clean, nclean;
+      CHECK_OK(build_batch(L, laplace, &b));
+      CHECK_OK(build_batch(L, conv1, &nb));
       CHECK_OK(alloc_result((1 << L) + 1, &clean));
+      CHECK_OK(alloc_result((1 << L) + 1, &nclean));
       check_fixed_cycles(&b, prec[k], tol[k]);
       check_production(&b, prec[k], tol[k], &clean);
       check_nan(&b, prec[k], &clean);
       check_fixed_defects(&b, prec[k]);
+      check_fixed_cycles(&nb, prec[k], tol[k]);
+      check_production(&nb, prec[k], tol[k], &nclean);
+      check_update(L, prec[k]);
       free_result(&clean);
+      free_result(&nclean);
+      free_batch(&b);
+      free_batch(&nb);
     }
-    free_batch(&b);
     printf("test_coproc_gpu: L = %d done (%d checks, %d failed)\n", L, feast_test_checks,
            feast_test_failures);
     fflush(stdout);

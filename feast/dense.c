@@ -1,0 +1,75 @@
+#include "feast/dense.h"
+#include <math.h>
+#include <string.h>
+
+void feast_band9_to_dense(const FeastBand9 *A, double *a) {
+  const long N = A->N, n = N * N;
+  memset(a, 0, sizeof(double) * (size_t)(n * n));
+  for (long j = 0; j < N; j++)
+    for (long i = 0; i < N; i++) {
+      const long row = j * N + i;
+      for (int k = 0; k < FEAST_NBANDS; k++) {
+        const long ci = i + k % 3 - 1, cj = j + k / 3 - 1;
+        if (ci >= 0 && cj >= 0 && ci < N && cj < N) a[row * n + cj * N + ci] = A->band[k][row];
+      }
+    }
+}
+
+static long min_l(long a, long b) { return a < b ? a : b; }
+
+/* row of the largest |a(i, k)|, i = k..iend */
+static long pivot_row(long n, const double *a, long k, long iend) {
+  long p = k;
+  for (long i = k + 1; i <= iend; i++)
+    if (fabs(a[i * n + k]) > fabs(a[p * n + k])) p = i;
+  return p;
+}
+
+int feast_dense_lu(long n, long kl, long ku, double *a, long *piv) {
+  for (long k = 0; k < n; k++) {
+    const long iend = min_l(n - 1, k + kl), jend = min_l(n - 1, k + kl + ku);
+    const long p = pivot_row(n, a, k, iend);
+    piv[k] = p;
+    if (!(fabs(a[p * n + k]) > 0) || !isfinite(a[p * n + k])) return (int)(k + 1);
+    if (p != k)
+      for (long j = k; j <= jend; j++) {
+        const double t = a[k * n + j];
+        a[k * n + j] = a[p * n + j];
+        a[p * n + j] = t;
+      }
+    /* l(i,k) = a(i,k) / u(k,k); row i -= l(i,k) row k */
+    for (long i = k + 1; i <= iend; i++) {
+      const double l = a[i * n + k] / a[k * n + k];
+      a[i * n + k] = l;
+      if (l != 0.0)
+        for (long j = k + 1; j <= jend; j++) a[i * n + j] -= l * a[k * n + j];
+    }
+  }
+  return 0;
+}
+
+void feast_dense_lu_solve(long n, long kl, long ku, const double *lu, const long *piv, double *x) {
+  /* x <- L^-1 P x, interchange by interchange */
+  for (long k = 0; k < n; k++) {
+    const double t = x[piv[k]];
+    x[piv[k]] = x[k];
+    x[k] = t;
+    if (t != 0.0)
+      for (long i = k + 1; i <= min_l(n - 1, k + kl); i++) x[i] -= lu[i * n + k] * t;
+  }
+  /* x <- U^-1 x */
+  for (long k = n - 1; k >= 0; k--) {
+    double s = x[k];
+    for (long j = k + 1; j <= min_l(n - 1, k + kl + ku); j++) s -= lu[k * n + j] * x[j];
+    x[k] = s / lu[k * n + k];
+  }
+}
+
+void feast_dense_lu_inverse(long n, long kl, long ku, const double *lu, const long *piv, double *inv) {
+  for (long j = 0; j < n; j++) {
+    double *col = inv + j * n;
+    memset(col, 0, sizeof(double) * (size_t)n);
+    col[j] = 1.0;
+    feast_dense_lu_solve(n, kl, ku, lu, piv, col);
+  }
+}
