@@ -223,7 +223,7 @@ static int summary_basics(FeastApp *app, int dry_run) {
  * Timers and asynchronous GPU work: every timer that brackets accelerator work stops
  * after that work has finished, because the backend returns only then (the CUDA backend
  * synchronises its stream before a local solve returns, and its setup and value updates
- * copy synchronously), so no synchronisation is added at the timer boundaries. */
+ * end with a device synchronisation), so no synchronisation is added at the timer boundaries. */
 static int finish(FeastApp *app, int solved) {
   FeastTimerStats stats[96];
   int n = 0;
