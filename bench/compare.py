@@ -15,7 +15,8 @@ with R_acc = T_loc^C / T_lin^C (stokes table) or T_loc^C / T_tot^C (ns, dfg), S_
 T_tot^C / T_tot^G (ns, dfg), R_ass^X = T_ass^X / T_tot^X, R_lin^X = T_lin^X / T_tot^X.
 It also checks that both settings computed the same result (l2_error, kinetic_energy,
 drag_coefficient, lift_coefficient: relative difference) and prints both iteration
-counts. --cores N adds the paper's Table 2 (bottom): setting C on N MPI ranks, the
+counts, and Amdahl's prediction S_pred = 1/((1 - R_acc) + R_acc/S_loc) from the measured
+local speedup (CSV, plot). --cores N adds the paper's Table 2 (bottom): setting C on N MPI ranks, the
 honest baseline for buying accelerators.
 
 Outputs: Markdown on stdout and in OUT/compare.md, OUT/compare.csv, OUT/compare.png
@@ -206,6 +207,9 @@ def row_values(kind, c, g):
     v["S_max"] = 1 / (1 - v["R_acc"]) if v["R_acc"] < 1 else float("inf")
     v["S_loc"] = ratio(C["T_loc"], G["T_loc"])
     v["S_tot"] = ratio(C[base], G[base])
+    # Amdahl's law with the measured local speedup: what S_tot should be if only T_loc
+    # changed between C and G
+    v["S_pred"] = 1 / ((1 - v["R_acc"]) + v["R_acc"] / v["S_loc"]) if v["S_loc"] > 0 else float("nan")
     return v
 
 
@@ -256,6 +260,7 @@ def plot(a, rows, path, kind, title):
         ax.plot(L, [r["S_max"] for r in rr], "k--", marker="^", label="S_max = 1/(1-R_acc) (Amdahl bound)")
         ax.plot(L, [r["S_tot"] for r in rr], "C0-", marker="o", linewidth=2, label="S_tot (measured)")
         ax.plot(L, [r["S_loc"] for r in rr], "C1-", marker="s", label="S_loc (local multigrids)")
+        ax.plot(L, [r["S_pred"] for r in rr], "C3:", marker="x", label="Amdahl with measured S_loc")
         if a.cores and "S_tot^n" in rr[0]:
             ax.plot(L, [r["S_tot^n"] for r in rr], "C2:", marker="d", label=f"S_tot vs C on {a.cores} ranks")
         ax.axhline(1.0, color="grey", linewidth=0.8)
@@ -338,6 +343,9 @@ def main(argv):
     if kind == "stokes" and a.re:
         cols = ["Re"] + cols
     lines += md_table(cols, rows) + [""]
+    lines += ["Amdahl's law with the measured local speedup, 1/((1-R_acc) + R_acc/S_loc): "
+              + ", ".join(f"{fmt('S', v['S_pred'])}" for v in rows) + " (measured S_tot: "
+              + ", ".join(f"{fmt('S', v['S_tot'])}" for v in rows) + ")", ""]
     if a.cores:
         n = a.cores
         lines += [f"Multi-core baseline (the paper's Table 2, bottom): C on {n} ranks (Cn) against G; "
@@ -381,7 +389,7 @@ def main(argv):
     fields = ["Re", "L", "dofs"] + [f"{k}^{s}" for s in ("C", "G") for k in TIMES]
     if a.cores:
         fields += [f"{key}^Cn", "S_n", "S_tot^n"]
-    fields += ["R_acc", "S_max", "S_loc", "S_tot", "R_ass^C", "R_lin^C", "R_ass^G", "R_lin^G", "its",
+    fields += ["R_acc", "S_max", "S_loc", "S_tot", "S_pred", "R_ass^C", "R_lin^C", "R_ass^G", "R_lin^G", "its",
                "its^C", "its^G", "its_diff", "converged^C", "converged^G"]
     fields += [f"{q}{x}" for q in RESULTS if any(f"{q}^C" in v for v in rows) for x in ("^C", "^G", "_reldiff")]
     with open(os.path.join(a.out, "compare.csv"), "w", newline="") as f:
