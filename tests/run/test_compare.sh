@@ -149,4 +149,14 @@ if [ $? -eq 5 ]; then
   check "no GPU: the runner stops (exit 1)" "$? == 1"
   check "no GPU: the message names the CPU pair" "'solver.local_precision=single' in open('$TMP/stderr').read()"
 fi
+# --- the default pair on the emulated GPU (feastc_emu: the CUDA backend's code on the
+# host, a functional model, not a fast one): the runner's cpu vs gpu path end to end
+if [ -x "$FEAST_BIN/feastc_emu" ]; then
+  "$PY" "$cmp" "$FEAST_SRC/config/poisson.ini" --feastc "$FEAST_BIN/feastc_emu" --levels 3 --repeat 1 \
+    --no-plot --out "$TMP/emu" solver.coarse_max_dofs=100 >"$TMP/emu.md" 2>"$TMP/stderr"
+  check "emulated gpu: the runner succeeded" "$? == 0"
+  check "emulated gpu: G is solver.target=gpu" "$(grep -c '^- C: `solver.target=cpu`, 1 rank; G: `solver.target=gpu`, 1 rank' "$TMP/emu.md") == 1"
+  check "emulated gpu: G ran on the gpu target" "'$(json target "$TMP/emu/runs/L3_G_1.json")' == 'gpu'"
+  check "emulated gpu: same result" "$(grep -c '^agreement: both settings computed the same result' "$TMP/emu.md") == 1"
+fi
 finish
