@@ -108,19 +108,10 @@ static double physical_memory(void) {
   return pages > 0 && page > 0 ? (double)pages * page : 0.0;
 }
 
-/* per node and level: partial + consistent 9-band matrices, coordinates, masks,
- * weights, ~6 level vectors, local multigrid copies; ~12 Krylov vectors on the
- * finest level. Fields multiply everything (3 for u1, u2, p; NS adds couplings). */
-double feast_app_memory_estimate(const FeastMesh *mesh, int level, int fields) {
-  double per_node = 2 * 9 * 8 + 16 + 2 + 8 + 6 * 8 + 9 * 4 + 8 * 4;
-  double total = 0.0;
-  for (int l = 0; l <= level; l++) {
-    int N = feast_level_n(l);
-    total += (double)mesh->nmacros * N * N * per_node * fields * (fields > 1 ? 3.0 : 1.0);
-  }
-  int N = feast_level_n(level);
-  total += (double)mesh->nmacros * N * N * 12 * 8 * fields;
-  return total;
+double feast_app_memory_estimate(const FeastMesh *mesh, int level, double bytes_per_node) {
+  int64_t nodes = 0;
+  if (feast_mesh_count_nodes(mesh, level, &nodes)) return INFINITY;
+  return (double)nodes * bytes_per_node;
 }
 
 static int load_input(FeastApp *app, const Args *a) {
@@ -154,7 +145,7 @@ static int report_sizes(FeastApp *app, int dry_run) {
   int64_t dofs;
   const int fields = app->problem->fields;
   FEAST_CHECK(feast_mul_i64(nodes, fields, &dofs) == 0, FEAST_ERR_LIMIT, "grid.level = %d: size overflows", app->level);
-  double need = feast_app_memory_estimate(app->mesh, app->level, fields);
+  double need = feast_app_memory_estimate(app->mesh, app->level, app->problem->bytes_per_node);
   double limit_gib;
   FEAST_CALL(feast_config_get_real(app->cfg, "run.max_memory", &limit_gib));
   double limit = limit_gib > 0 ? limit_gib * 1073741824.0 : physical_memory();

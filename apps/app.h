@@ -8,6 +8,7 @@
 /* the whole program: returns the process exit code */
 int feast_app_main(int argc, char **argv);
 
-/* estimated bytes the run needs on all ranks together */
-double feast_app_memory_estimate(const FeastMesh *mesh, int level, int fields);
+/* estimated bytes the run needs on all ranks together: nodes of the finest level times
+ * the problem's bytes per node */
+double feast_app_memory_estimate(const FeastMesh *mesh, int level, double bytes_per_node);
 #endif

@@ -24,6 +24,9 @@ typedef struct {
 typedef struct {
   const char *name; /* the value of problem.type */
   int fields;       /* unknowns per node */
+  /* bytes of memory per node of the finest level, all levels and work vectors included
+   * (an upper estimate measured on this code: the check before allocating uses it) */
+  double bytes_per_node;
   /* input phase, on every rank before the domain exists: validate the problem's config
    * keys against the mesh, so that bad input ends in one message and exit 1 */
   int (*check)(const FeastConfig *cfg, const FeastMesh *mesh);

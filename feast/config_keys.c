@@ -91,7 +91,11 @@ const FeastKeySpec feast_config_keys[] = {
     INT_KEY("solver", "nonlinear_max_iterations", "50", 1, 100000,
             "stokes/navier-stokes: maximum nonlinear steps; stopping there is not converged (exit 2)"),
     REAL_KEY("solver", "nonlinear_damping", "1", 0.01, 1,
-             "stokes/navier-stokes: damping omega of the nonlinear update v <- v + omega c"),
+             "stokes/navier-stokes: damping omega of the nonlinear update v <- v + omega c (the "
+             "first step length the line search tries)"),
+    ENUM_KEY("solver", "nonlinear_line_search", "backtracking", "backtracking|none",
+             "stokes/navier-stokes: backtracking halves the step length (at most 6 times) until the "
+             "nonlinear defect falls (sufficient decrease 1 - 1e-4 x length); none takes every step whole"),
     INT_KEY("solver", "mg_pre_smooth", "1", 0, 64,
             "global multigrid: pre-smoothing steps (additive Schwarz over macros) per level"),
     INT_KEY("solver", "mg_post_smooth", "0", 0, 64,

@@ -24,7 +24,9 @@ struct NsProblem {
   FeastBand9 *blk[NS_NBLOCKS];  /* blk[k][li]; A12, A21 only with Newton */
   FeastVec *h;                  /* right-hand side, consistent, Dirichlet values at fixed nodes */
   FeastVec *v;                  /* the iterate (u, v, p) */
-  FeastVec *d, *c, *t;          /* defect, correction, work */
+  FeastVec *d, *c, *t;          /* defect, correction, work of the preconditioner */
+  FeastVec *v_old;              /* the last iterate (line search) */
+  FeastKrylovWork *work;        /* of the linear solver */
   FeastVec *mass;               /* lumped pressure mass, consistent (one block) */
   FeastVec *ones;               /* 1 everywhere (one block) */
   /* the preconditioner */

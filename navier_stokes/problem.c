@@ -101,6 +101,7 @@ void ns_destroy(NsProblem **nsp) {
   if (!ns) return;
   ns_schur_destroy(ns);
   ns_system_destroy(ns);
+  feast_krylov_work_destroy(&ns->work);
   for (int f = 0; f < NS_NFIELDS; f++) {
     feast_bc_destroy(&ns->bc[f]);
     feast_mask_destroy(&ns->mask[f]);

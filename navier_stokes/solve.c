@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { MAX_HALVINGS = 6 }; /* of the backtracking line search: the step length goes down to 1/64 */
+
 typedef struct {
   double rtol, damping, divergence;
-  int max_steps;
+  int max_steps, line_search;
   FeastSolveParams linear;
   const char *krylov;
 } NonlinearParams;
@@ -22,6 +24,9 @@ static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
   FEAST_CALL(feast_config_get_real(cfg, "solver.divergence_factor", &p->divergence));
   FEAST_CALL(feast_config_get_int(cfg, "solver.nonlinear_max_iterations", &v));
   p->max_steps = (int)v;
+  int ls;
+  FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear_line_search", &ls));
+  p->line_search = ls == 0; /* backtracking|none */
   FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", &p->krylov));
   FEAST_CALL(feast_config_get_real(cfg, "linear.rtol", &p->linear.rtol));
   FEAST_CALL(feast_config_get_int(cfg, "linear.max_iterations", &v));
@@ -51,7 +56,10 @@ static int defect(NsProblem *ns, double *norm) {
 static int linear_solve(NsProblem *ns, const NonlinearParams *p, FeastSolveResult *res) {
   feast_vec_zero(ns->c);
   feast_timer_start(FEAST_T_LINEAR);
-  int st = feast_krylov_solve(p->krylov, (FeastLinOp){apply_system, ns}, ns->precond, ns->d, ns->c, &p->linear, res);
+  int st = ns->work ? 0 : feast_krylov_work_create(ns->d, &ns->work);
+  if (!st)
+    st = feast_krylov_solve(p->krylov, (FeastLinOp){apply_system, ns}, ns->precond, ns->d, ns->c, &p->linear, ns->work,
+                            res);
   feast_timer_stop(FEAST_T_LINEAR);
   if (!st) st = ns_project_solution(ns, ns->c);
   return st;
@@ -69,9 +77,41 @@ static int stop(const NonlinearParams *p, double r, int steps, NsResult *res) {
   return 1;
 }
 
-static void progress(int step, double r, const NsResult *res, int linear_its, double seconds) {
-  feast_log(1, "  step %3d  nonlinear residual %.6e  rel %.3e  linear its %3d  %.3f s\n", step, r,
-            res->initial_residual > 0 ? r / res->initial_residual : 0.0, linear_its, seconds);
+static void progress(int step, double r, const NsResult *res, int linear_its, double lambda, double seconds) {
+  char step_length[32] = "";
+  if (step > 0 && lambda != 1.0) snprintf(step_length, sizeof step_length, "  step length %.4g", lambda);
+  feast_log(1, "  step %3d  nonlinear residual %.6e  rel %.3e  linear its %3d%s  %.3f s\n", step, r,
+            res->initial_residual > 0 ? r / res->initial_residual : 0.0, linear_its, step_length, seconds);
+}
+
+/* v <- v_old + lambda c, the system assembled at v and its defect norm in *r. Backtracking
+ * (line search on): lambda = damping, halved while the defect does not fall to
+ * (1 - 1e-4 lambda) times the last one, at most MAX_HALVINGS times; when no length gives
+ * that decrease, the one with the smallest defect is taken (divergence then stops the
+ * run). Accepted at once, the assembly and defect are those the next step needs anyway. */
+static int update(NsProblem *ns, const NonlinearParams *p, double *r, double *lambda) {
+  const double r0 = *r;
+  double best = INFINITY, best_lambda = p->damping, l = p->damping;
+  feast_vec_copy(ns->v, ns->v_old);
+  for (int k = 0;; k++) {
+    feast_vec_copy(ns->v_old, ns->v);
+    feast_vec_axpy(l, ns->c, ns->v);
+    FEAST_CALL(ns_system_assemble(ns, ns->v));
+    FEAST_CALL(defect(ns, r));
+    if (!p->line_search || (isfinite(*r) && *r <= (1.0 - 1e-4 * l) * r0)) break;
+    if (*r < best) best = *r, best_lambda = l;
+    if (k == MAX_HALVINGS) { /* no decrease: the best length seen */
+      l = best_lambda;
+      feast_vec_copy(ns->v_old, ns->v);
+      feast_vec_axpy(l, ns->c, ns->v);
+      FEAST_CALL(ns_system_assemble(ns, ns->v));
+      FEAST_CALL(defect(ns, r));
+      break;
+    }
+    l *= 0.5;
+  }
+  *lambda = l;
+  return 0;
 }
 
 int ns_solve(NsProblem *ns, NsResult *res) {
@@ -82,13 +122,12 @@ int ns_solve(NsProblem *ns, NsResult *res) {
   free(ns->linear_per_step);
   FEAST_CALL(FEAST_ALLOC(p.max_steps + 1, &ns->linear_per_step));
   res->linear_per_step = ns->linear_per_step;
-  double t0 = feast_wtime();
+  double t0 = feast_wtime(), r, lambda = 1.0;
+  FEAST_CALL(ns_system_assemble(ns, ns->v));
+  FEAST_CALL(defect(ns, &r));
+  res->initial_residual = r;
   for (int step = 0;; step++) {
-    double r;
-    FEAST_CALL(ns_system_assemble(ns, ns->v));
-    FEAST_CALL(defect(ns, &r));
-    if (step == 0) res->initial_residual = r;
-    progress(step, r, res, step ? (int)ns->linear_per_step[step - 1] : 0, feast_wtime() - t0);
+    progress(step, r, res, step ? (int)ns->linear_per_step[step - 1] : 0, lambda, feast_wtime() - t0);
     if (stop(&p, r, step, res)) break;
     t0 = feast_wtime();
     FEAST_CALL(ns_schur_update(ns));
@@ -102,7 +141,7 @@ int ns_solve(NsProblem *ns, NsResult *res) {
       res->reason = strcmp(lin.reason, "nan") == 0 ? "nan" : "linear_diverged";
       break;
     }
-    feast_vec_axpy(p.damping, ns->c, ns->v);
+    FEAST_CALL(update(ns, &p, &r, &lambda));
   }
   ScarcStats st[2];
   scarc_stats(ns->scarc[0], &st[0]);

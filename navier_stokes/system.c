@@ -20,7 +20,7 @@ int ns_system_create(NsProblem *ns) {
     FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->blk[k]));
     for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(feast_band9_create(lev->N, &ns->blk[k][li]));
   }
-  FeastVec **three[] = {&ns->h, &ns->v, &ns->d, &ns->c, &ns->t};
+  FeastVec **three[] = {&ns->h, &ns->v, &ns->d, &ns->c, &ns->t, &ns->v_old};
   for (size_t i = 0; i < sizeof three / sizeof three[0]; i++)
     FEAST_CALL(feast_vec_create(dom, ns->level, NS_NFIELDS, three[i]));
   FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->mass));
@@ -42,7 +42,7 @@ void ns_system_destroy(NsProblem *ns) {
     for (int li = 0; ns->blk[k] && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->blk[k][li]);
     feast_free(&ns->blk[k]);
   }
-  FeastVec **vecs[] = {&ns->h, &ns->v, &ns->d, &ns->c, &ns->t, &ns->mass, &ns->ones};
+  FeastVec **vecs[] = {&ns->h, &ns->v, &ns->d, &ns->c, &ns->t, &ns->v_old, &ns->mass, &ns->ones};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) feast_vec_destroy(vecs[i]);
 }
 

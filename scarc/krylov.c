@@ -6,8 +6,29 @@
 
 /* work vectors shared by the methods */
 typedef struct {
-  FeastVec *r, *z, *p, *q, *s, *t, *rhat, *y;
+  FeastVec *r, *z, *p, *q, *t, *rhat, *y;
 } Work;
+
+struct FeastKrylovWork {
+  Work w;
+};
+
+#define WORK_VECTORS(w) {&(w)->r, &(w)->z, &(w)->p, &(w)->q, &(w)->t, &(w)->rhat, &(w)->y}
+
+int feast_krylov_work_create(const FeastVec *like, FeastKrylovWork **wp) {
+  FEAST_CALL(FEAST_ALLOC(1, wp));
+  FeastVec **all[] = WORK_VECTORS(&(*wp)->w);
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    FEAST_CALL(feast_vec_create(like->dom, like->level, like->nb, all[i]));
+  return 0;
+}
+
+void feast_krylov_work_destroy(FeastKrylovWork **wp) {
+  if (!*wp) return;
+  FeastVec **all[] = WORK_VECTORS(&(*wp)->w);
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) feast_vec_destroy(all[i]);
+  feast_free(wp);
+}
 
 typedef int (*Method)(FeastLinOp A, FeastLinOp M, const FeastVec *b, FeastVec *x,
                       const FeastSolveParams *p, FeastSolveResult *res, Work *w);
@@ -186,21 +207,20 @@ static const struct {
 const char *feast_krylov_methods(void) { return "richardson cg bicgstab"; }
 
 int feast_krylov_solve(const char *method, FeastLinOp A, FeastLinOp M, const FeastVec *b,
-                       FeastVec *x, const FeastSolveParams *p, FeastSolveResult *res) {
+                       FeastVec *x, const FeastSolveParams *p, FeastKrylovWork *work, FeastSolveResult *res) {
   Method fn = NULL;
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
     if (strcmp(methods[i].name, method) == 0) fn = methods[i].fn;
   FEAST_CHECK(fn, FEAST_ERR_CONFIG, "unknown solver '%s' (available: %s)", method, feast_krylov_methods());
+  FEAST_CHECK(!work || (work->w.r->nb == b->nb && work->w.r->level == b->level), FEAST_ERR_ARG,
+              "Krylov work vectors of another shape (%d blocks, level %d) for a solve with %d blocks, level %d",
+              work ? work->w.r->nb : 0, work ? work->w.r->level : 0, b->nb, b->level);
   memset(res, 0, sizeof *res);
   res->reason = "max_iterations";
-  Work w;
-  FeastVec **all[] = {&w.r, &w.z, &w.p, &w.q, &w.s, &w.t, &w.rhat, &w.y};
-  memset(&w, 0, sizeof w);
-  int st = 0;
-  for (size_t i = 0; i < sizeof all / sizeof all[0] && !st; i++)
-    st = feast_vec_create(b->dom, b->level, b->nb, all[i]);
-  if (!st) st = fn(A, M, b, x, p, res, &w);
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) feast_vec_destroy(all[i]);
+  FeastKrylovWork *own = NULL;
+  int st = work ? 0 : feast_krylov_work_create(b, &own);
+  if (!st) st = fn(A, M, b, x, p, res, work ? &work->w : &own->w);
+  feast_krylov_work_destroy(&own);
   if (!st && res->initial_residual > 0 && res->iterations > 0 && res->final_residual > 0)
     res->rate = pow(res->final_residual / res->initial_residual, 1.0 / res->iterations);
   return st;

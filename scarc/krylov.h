@@ -39,8 +39,17 @@ typedef struct {
 } FeastFaultOp;
 int feast_fault_op(const FeastConfig *cfg, int rank, FeastLinOp inner, FeastFaultOp *hook, FeastLinOp *wrapped);
 
+/* the work vectors of the methods, for solves with vectors shaped like `like` (domain,
+ * level, blocks); a solver called many times (inside a preconditioner) keeps one, so
+ * that no solve allocates */
+typedef struct FeastKrylovWork FeastKrylovWork;
+int feast_krylov_work_create(const FeastVec *like, FeastKrylovWork **work);
+void feast_krylov_work_destroy(FeastKrylovWork **work);
+
+/* x <- approx A^-1 b by method, preconditioned (right) by M; x holds the start. work:
+ * from feast_krylov_work_create for vectors shaped like b, or NULL (allocated here) */
 int feast_krylov_solve(const char *method, FeastLinOp A, FeastLinOp M, const FeastVec *b,
-                       FeastVec *x, const FeastSolveParams *p, FeastSolveResult *res);
+                       FeastVec *x, const FeastSolveParams *p, FeastKrylovWork *work, FeastSolveResult *res);
 /* "richardson cg bicgstab" */
 const char *feast_krylov_methods(void);
 #endif

@@ -31,6 +31,7 @@ struct Scarc {
   ScarcLevel *lv;              /* index = level */
   unsigned char **nomask;      /* per local macro: zeros of the finest size (raw Galerkin products) */
   ScarcCoarse *coarse_solver;
+  FeastKrylovWork *work;       /* of scarc_solve, made at its first call */
   ScarcStats stats;
 };
 
@@ -127,6 +128,7 @@ void scarc_destroy(Scarc **sp) {
   free(s->nomask);
   free(s->lv);
   scarc_coarse_destroy(&s->coarse_solver);
+  feast_krylov_work_destroy(&s->work);
   feast_free(sp);
 }
 
@@ -348,8 +350,9 @@ const char *scarc_krylov_method(const char *scarc_solver) {
 
 int scarc_solve(Scarc *s, const char *method, const FeastSolveParams *sp, const FeastVec *b, FeastVec *x,
                 FeastSolveResult *res) {
+  if (!s->work) FEAST_CALL(feast_krylov_work_create(b, &s->work));
   return feast_krylov_solve(scarc_krylov_method(method), scarc_operator(s), scarc_preconditioner(s), b, x, sp,
-                            res);
+                            s->work, res);
 }
 
 const char *scarc_backends(void) { return feast_local_backends(); }

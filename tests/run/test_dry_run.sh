@@ -4,8 +4,22 @@
 feastc_np 1 "$FEAST_SRC/config/poisson.ini" --dry-run grid.level=7 || fail=$((fail+1))
 check "unitsquare8 L=7: 131,841 nodes" "$(json nodes) == 131841"
 check "poisson: dofs = nodes" "$(json dofs) == 131841"
-feastc_np 1 "$FEAST_SRC/config/poisson.ini" --dry-run grid.file="$FEAST_SRC/grids/dfg24.feast" \
-  problem.type=navier-stokes grid.level=9 || fail=$((fail+1))
+cat > "$TMP/channel.ini" <<EOF
+[problem]
+type = navier-stokes
+[grid]
+file = $FEAST_SRC/grids/dfg24.feast
+[boundary.inflow]
+u = 4*0.3*y*(0.41-y)/0.41^2
+v = 0
+[boundary.wall]
+u = 0
+v = 0
+[boundary.cylinder]
+u = 0
+v = 0
+EOF
+feastc_np 1 "$TMP/channel.ini" --dry-run grid.level=9 || fail=$((fail+1))
 check "dfg24 L=9: 6,297,088 nodes" "$(json nodes) == 6297088"
 check "dfg24 L=9 navier-stokes: 18,891,264 dofs" "$(json dofs) == 18891264"
 check "dry run flagged" "'$(json dry_run)' == 'true'"

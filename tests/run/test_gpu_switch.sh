@@ -65,11 +65,14 @@ if [ -x "$emu" ]; then
     check "emulated gpu np=$np: iterations $its <= 1.2 x $cpu_its" "$its <= 1.2 * $cpu_its"
     check "emulated gpu np=$np: l2_error equal to 1e-6" "abs($err - $cpu_err) <= 1e-6 * $cpu_err"
   done
-  # Navier-Stokes: cavity_gpu.ini (emulated gpu, single) against cavity.ini (cpu, double)
-  feastc_np 2 "$FEAST_SRC/config/cavity.ini" grid.level=4 solver.coarse_max_dofs=300 || fail=$((fail + 1))
+  # the Stokes/Navier-Stokes application: cavity_gpu.ini (emulated gpu, single) against
+  # cavity.ini (cpu, double), as Stokes at level 3 (the emulator runs every CUDA thread of
+  # the thousands of local solves of a nonlinear run as a host thread: ~30 s for this one)
+  ns="problem.type=stokes grid.level=3 solver.coarse_max_dofs=100"
+  feastc_np 1 "$FEAST_SRC/config/cavity.ini" $ns || fail=$((fail + 1))
   cpu_ke=$(json kinetic_energy) cpu_steps=$(json nonlinear_iterations)
-  FEASTC=$emu feastc_np 2 "$FEAST_SRC/config/cavity_gpu.ini" grid.level=4 solver.coarse_max_dofs=300 || fail=$((fail + 1))
-  echo "cavity L=4: cpu double $cpu_steps steps, kinetic energy $cpu_ke; emulated gpu $(json nonlinear_iterations) steps, $(json kinetic_energy)"
+  FEASTC=$emu feastc_np 1 "$FEAST_SRC/config/cavity_gpu.ini" $ns || fail=$((fail + 1))
+  echo "cavity (stokes) L=3: cpu double $cpu_steps steps, kinetic energy $cpu_ke; emulated gpu $(json nonlinear_iterations) steps, $(json kinetic_energy)"
   check "emulated gpu cavity: converged, target gpu" "'$(json converged)/$(json target)' == 'true/gpu'"
   check "emulated gpu cavity: kinetic energy equal to 1e-6" "abs($(json kinetic_energy) - $cpu_ke) <= 1e-6 * $cpu_ke"
 else

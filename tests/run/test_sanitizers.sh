@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Memory and UB checks: a second build tree with -DFEAST_SANITIZE=ON (ASan + UBSan, no
 # CUDA) in <build>/asan runs the unit and MPI tests (np 1, 2), a small Poisson solve on
-# 1 and 2 ranks (double/single, mg/bicgstab), injected NaN and rank failure, a dry run,
+# 1 and 2 ranks (double/single, mg/bicgstab), the cavity (fixed point, Newton, single) and
+# a Stokes manufactured solution, injected NaN and rank failure, a dry run,
 # and every bad-input case of tests/run/test_bad_input.sh (a subset also with leak
 # checking); a third tree (<build>/valgrind, Debug, feastc only) runs one small solve and
 # one bad input under valgrind memcheck. Zero reports are allowed. ~4.5 min on 2 cores
@@ -94,6 +95,20 @@ srun 1 "poisson L3 nan injected" "$CFG" grid.level=3 solver.coarse_max_dofs=100 
 check "ASan nan injection: exit 2 (got $rc), no report" "$rc == 2 and $(sanitizer_reports "$TMP/s.log") == 0"
 srun 2 "poisson L3 fail injected on rank 1" "$CFG" grid.level=3 solver.coarse_max_dofs=100 debug.inject=fail debug.inject_rank=1
 check "ASan fail injection np=2: non-zero exit (got $rc), no report" "$rc != 0 and $rc < 124 and $(sanitizer_reports "$TMP/s.log") == 0"
+NS=$src/config/cavity.ini
+for spec in "1|fixed-point|" "2|newton|" "2|fixed-point|solver.local_precision=single"; do
+  IFS='|' read -r np method extra <<<"$spec"
+  # shellcheck disable=SC2086
+  srun $np "cavity L4 np=$np $method $extra" "$NS" grid.level=4 solver.coarse_max_dofs=300 solver.nonlinear=$method \
+    solver.nonlinear_rtol=1e-6 output.summary="$TMP/s.json" output.vtk="$TMP/c" output.centerlines="$TMP/c" $extra
+  check "ASan cavity L4 np=$np $method $extra: exit 0 (got $rc), converged, no report" \
+    "$rc == 0 and '$(json converged "$TMP/s.json")' == 'true' and $(sanitizer_reports "$TMP/s.log") == 0"
+done
+srun 2 "stokes MMS L3 np=2" "$src/tests/data/ns/mms_stokes.ini" grid.level=3 grid.file="$src/grids/distorted4x4.feast" \
+  solver.coarse_max_dofs=100 output.summary="$TMP/s.json"
+check "ASan stokes MMS L3 np=2: exit 0 (got $rc), no report" "$rc == 0 and $(sanitizer_reports "$TMP/s.log") == 0"
+srun 2 "cavity L3 nan injected" "$NS" grid.level=3 debug.inject=nan debug.inject_rank=1 output.summary="$TMP/s.json"
+check "ASan cavity nan injection: exit 2 (got $rc), no report" "$rc == 2 and $(sanitizer_reports "$TMP/s.log") == 0"
 srun 1 "dry run L12" "$CFG" --dry-run grid.level=12
 check "ASan dry run L12: exit 0 (got $rc), no report" "$rc == 0 and $(sanitizer_reports "$TMP/s.log") == 0"
 
@@ -109,7 +124,7 @@ rc=$?
 grep -E '^FAILED|bad inputs|passed' "$TMP/bad.log" | sed 's/^/    /'
 check "bad inputs under ASan/UBSan (rc $rc)" "$rc == 0"
 stamp "bad inputs subset under ASan/UBSan + LeakSanitizer"
-subset='^(cfg_unknown_key.ini|cfg_level_huge.ini|cfg_missing_mesh.ini|cfg_unknown_dirichlet_part.ini\|1|cfg_max_memory.ini|cfg_problem_stokes.ini|mesh_nonconforming.feast|mesh_truncated_padded.feast|msh_no_quads.msh|msh41_node_oob.msh|mesh_one_macro.feast)\||--frobnicate|grid.levle'
+subset='^(cfg_unknown_key.ini|cfg_level_huge.ini|cfg_missing_mesh.ini|cfg_unknown_dirichlet_part.ini\|1|cfg_max_memory.ini|cfg_problem_stokes.ini|ns_bad_expression.ini\|1|ns_corner_conflict.ini|ns_nonfinite_value.ini|mesh_nonconforming.feast|mesh_truncated_padded.feast|msh_no_quads.msh|msh41_node_oob.msh|mesh_one_macro.feast)\||--frobnicate|grid.levle'
 FEAST_BAD_ONLY=$subset FEASTC=$SFEASTC bash "$src/tests/run/test_bad_input.sh" >"$TMP/bad_leaks.log" 2>&1
 rc=$?
 grep -E '^FAILED|bad inputs|passed' "$TMP/bad_leaks.log" | sed 's/^/    /'
@@ -142,6 +157,7 @@ SUPP
           --suppressions="$TMP/vg.supp")
   unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
   for spec in "ok|0|$CFG grid.level=4 solver.coarse_max_dofs=100 output.summary=$TMP/vg.json" \
+              "ns|0|$src/config/cavity.ini grid.level=3 solver.coarse_max_dofs=100 solver.nonlinear_rtol=1e-4" \
               "bad|1|$src/tests/data/bad/cfg_unknown_key.ini"; do
     IFS='|' read -r label want args <<<"$spec"
     # shellcheck disable=SC2086

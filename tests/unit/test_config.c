@@ -85,7 +85,7 @@ static int find_key(const char *section, const char *key) {
 
 /* every key: unique, documented, sane range, a default that its own getter accepts */
 static void test_schema(void) {
-  CHECK(feast_config_nkeys == 32);
+  CHECK(feast_config_nkeys == 55);
   FeastConfig *cfg = NULL;
   CHECK_OK(feast_config_create(&cfg));
   for (int k = 0; k < feast_config_nkeys; k++) {
