@@ -96,8 +96,8 @@ def parse_args(argv):
                    help="feastc executable (default $FEASTC or build/bin/feastc)")
     p.add_argument("--mpiexec", default=os.environ.get("MPIEXEC", "mpiexec"), help="MPI launcher ($MPIEXEC)")
     p.add_argument("--mpi-flags", default=None,
-                   help="launcher flags (default: --bind-to core, or --oversubscribe --bind-to none with "
-                        "more ranks than cores)")
+                   help="launcher flags, given as --mpi-flags='...' (default: --bind-to core, or "
+                        "--oversubscribe --bind-to none with more ranks than cores)")
     p.add_argument("--reuse", action="store_true",
                    help="take summaries already in OUT/runs instead of running again (re-render tables)")
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
