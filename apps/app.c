@@ -1,5 +1,6 @@
 #include "apps/app.h"
 #include "apps/problem.h"
+#include "feast/amdahl.h"
 #include "feast/error.h"
 #include "feast/log.h"
 #include "scarc/scarc.h"
@@ -207,13 +208,29 @@ static int summary_basics(FeastApp *app, int dry_run) {
   return 0;
 }
 
-static int write_summary(FeastApp *app) {
+/* Collective, on every rank after the run: the timers reduced over the ranks (the
+ * summary's "timings" are maxima over the ranks), the Amdahl figures of a finished solve
+ * (printed in one block and written as "amdahl"), then rank 0 writes the summary.
+ * Timers and asynchronous GPU work: every timer that brackets accelerator work stops
+ * after that work has finished, because the backend returns only then (the CUDA backend
+ * synchronises its stream before a local solve returns, and its setup and value updates
+ * end with a device synchronisation), so no synchronisation is added at the timer boundaries. */
+static int finish(FeastApp *app, int solved) {
+  FeastTimerStats stats[96];
+  int n = 0;
+  FEAST_CALL(feast_timers_reduce(MPI_COMM_WORLD, 96, stats, &n));
+  for (int i = 0; i < n; i++)
+    if (stats[i].max > 0 || feast_timer_calls(stats[i].name) > 0)
+      feast_summary_set_timing(app->summary, stats[i].name, stats[i].max);
+  if (solved) {
+    FeastAmdahl a;
+    feast_amdahl_compute(stats, n, app->problem->nonlinear, app->size, &a);
+    FEAST_CALL(feast_amdahl_to_summary(&a, app->summary));
+    feast_amdahl_print(&a);
+  }
   char path[4096];
   FEAST_CALL(feast_config_get_path(app->cfg, "output.summary", path, sizeof path));
-  if (!path[0]) return 0;
-  for (int i = 0; i < feast_timer_count(); i++)
-    feast_summary_set_timing(app->summary, feast_timer_name(i), feast_timer_total(feast_timer_name(i)));
-  if (app->rank == 0) FEAST_CALL(feast_summary_write(app->summary, path));
+  if (path[0] && app->rank == 0) FEAST_CALL(feast_summary_write(app->summary, path));
   return 0;
 }
 
@@ -260,7 +277,7 @@ int feast_app_main(int argc, char **argv) {
   if (!args.dry_run) st = run_problem(&app);
   abort_on_error(st && st != FEAST_ERR_NOT_CONVERGED ? st : 0, app.size);
   feast_timer_stop(FEAST_T_TOTAL);
-  int wst = write_summary(&app);
+  int wst = finish(&app, !args.dry_run && (!st || st == FEAST_ERR_NOT_CONVERGED));
   abort_on_error(wst, app.size);
   if (st == FEAST_ERR_NOT_CONVERGED && app.rank == 0)
     fprintf(stderr, "feastc: %s\n", feast_error_message());

@@ -16,6 +16,9 @@ typedef struct {
   FeastSummary *summary;
   int rank, size;
   double start_time; /* wall time when the run started (MPI_Wtime) */
+  /* The framework prints the timings and the Amdahl figures (feast/amdahl.h) after the
+   * run and writes them to the summary; a problem brackets its phases with the standard
+   * timers (feast/log.h: assembly, linear_solve; ScaRC times solver_setup, local_mg). */
 } FeastProblemContext;
 
 typedef struct {
@@ -30,6 +33,9 @@ typedef struct {
   /* the run: returns FEAST_ERR_NOT_CONVERGED (with its message set) when the solver
    * stopped without converging, after writing its results */
   int (*run)(const FeastProblemContext *ctx);
+  /* 1: a nonlinear run, whose accelerable fraction R_acc is T_loc / T_tot (the FEAST
+   * paper's Tables 3 and 4); 0: a linear problem, R_acc = T_loc / T_lin (Table 2) */
+  int nonlinear;
 } FeastProblem;
 
 /* the registered problem of that name, or NULL */

@@ -1,5 +1,6 @@
 #include "feast/log.h"
 #include <mpi.h>
+#include "feast/error.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -83,4 +84,54 @@ const char *feast_timer_name(int i) { return i >= 0 && i < ntimers ? timers[i].n
 void feast_timers_reset(void) {
   memset(timers, 0, sizeof timers);
   ntimers = 0;
+}
+
+static const char *const standard_timers[] = {FEAST_T_TOTAL, FEAST_T_SETUP, FEAST_T_ASSEMBLY,
+                                              FEAST_T_SOLVER_SETUP, FEAST_T_LINEAR, FEAST_T_LOCAL_MG,
+                                              FEAST_T_COARSE, FEAST_T_COMM, FEAST_T_OUTPUT};
+enum { NSTANDARD = sizeof standard_timers / sizeof standard_timers[0] };
+
+int feast_timers_reduce(MPI_Comm comm, int cap, FeastTimerStats *stats, int *n) {
+  int rank, size;
+  FEAST_MPI_CALL(MPI_Comm_rank(comm, &rank));
+  FEAST_MPI_CALL(MPI_Comm_size(comm, &size));
+  /* the names: the standard ones, then rank 0's others (broadcast, so every rank reduces
+   * the same list in the same order) */
+  char names[MAX_TIMERS + NSTANDARD][32];
+  int count = 0;
+  for (int i = 0; i < NSTANDARD; i++) snprintf(names[count++], 32, "%s", standard_timers[i]);
+  int extra = 0;
+  if (rank == 0)
+    for (int i = 0; i < ntimers; i++) {
+      int standard = 0;
+      for (int k = 0; k < NSTANDARD; k++) standard |= strcmp(timers[i].name, standard_timers[k]) == 0;
+      if (!standard) memcpy(names[count + extra++], timers[i].name, 32);
+    }
+  FEAST_MPI_CALL(MPI_Bcast(&extra, 1, MPI_INT, 0, comm));
+  if (extra) FEAST_MPI_CALL(MPI_Bcast(names[count], 32 * extra, MPI_CHAR, 0, comm));
+  count += extra;
+  double mine[MAX_TIMERS + NSTANDARD], mx[MAX_TIMERS + NSTANDARD], mn[MAX_TIMERS + NSTANDARD],
+      sum[MAX_TIMERS + NSTANDARD], r0[MAX_TIMERS + NSTANDARD];
+  for (int i = 0; i < count; i++) mine[i] = r0[i] = feast_timer_total(names[i]);
+  FEAST_MPI_CALL(MPI_Allreduce(mine, mx, count, MPI_DOUBLE, MPI_MAX, comm));
+  FEAST_MPI_CALL(MPI_Allreduce(mine, mn, count, MPI_DOUBLE, MPI_MIN, comm));
+  FEAST_MPI_CALL(MPI_Allreduce(mine, sum, count, MPI_DOUBLE, MPI_SUM, comm));
+  FEAST_MPI_CALL(MPI_Bcast(r0, count, MPI_DOUBLE, 0, comm));
+  *n = count < cap ? count : cap;
+  for (int i = 0; i < *n; i++) {
+    FeastTimerStats *t = &stats[i];
+    memcpy(t->name, names[i], 32);
+    t->max = mx[i];
+    t->min = mn[i];
+    t->mean = sum[i] / size;
+    t->rank0 = r0[i];
+    t->imbalance = t->mean > 0 ? t->max / t->mean : 1.0;
+  }
+  return 0;
+}
+
+const FeastTimerStats *feast_timer_stats_find(const FeastTimerStats *stats, int n, const char *name) {
+  for (int i = 0; i < n; i++)
+    if (strcmp(stats[i].name, name) == 0) return &stats[i];
+  return NULL;
 }

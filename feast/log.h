@@ -2,6 +2,7 @@
  * (JSON summary, Amdahl figures) is computed from these timers. */
 #ifndef FEAST_LOG_H
 #define FEAST_LOG_H
+#include <mpi.h>
 
 void feast_log_init(int rank, int verbosity); /* verbosity: 0 quiet, 1 normal, 2 verbose */
 int feast_log_rank(void);
@@ -21,6 +22,22 @@ long feast_timer_calls(const char *name);
 int feast_timer_count(void);
 const char *feast_timer_name(int i);
 void feast_timers_reset(void);
+
+/* One timer over the ranks of a communicator. Reports use the maximum (the rank on the
+ * critical path), never rank 0's value alone; imbalance = max / mean (1 when all ranks
+ * spent the same time, and when the mean is 0). */
+typedef struct {
+  char name[32];
+  double max, min, mean, rank0; /* seconds */
+  double imbalance;
+} FeastTimerStats;
+
+/* Collective over comm (every rank must call it, e.g. at the end of the run): the
+ * statistics of the standard timers below, in their order (0 s where a rank never ran
+ * one), then of every other timer rank 0 has. Fills at most cap entries, *n = count. */
+int feast_timers_reduce(MPI_Comm comm, int cap, FeastTimerStats *stats, int *n);
+/* the entry of that name in stats[0..n), or NULL */
+const FeastTimerStats *feast_timer_stats_find(const FeastTimerStats *stats, int n, const char *name);
 
 /* Standard phase names, so reports and code agree on spelling. */
 #define FEAST_T_TOTAL "total"

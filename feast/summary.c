@@ -41,19 +41,32 @@ static int put(cJSON *obj, const char *key, cJSON *item) {
   return 0;
 }
 
-/* the object that holds key: the root, or root[section] (created on first use) */
+/* the object that holds key: the root, or root[section] (created on first use); a
+ * section "a.b" is root["a"]["b"] */
 static int target(FeastSummary *s, const char *section, cJSON **obj) {
   *obj = s->root;
   if (!section) return 0;
   FEAST_CHECK(*section, FEAST_ERR_ARG, "summary: empty section name");
-  *obj = cJSON_GetObjectItemCaseSensitive(s->root, section);
-  if (*obj) {
-    FEAST_CHECK(cJSON_IsObject(*obj), FEAST_ERR_ARG,
-                "summary: \"%s\" is a value, it cannot also be a section", section);
-    return 0;
+  for (const char *p = section; *p;) {
+    const char *dot = strchr(p, '.');
+    const size_t len = dot ? (size_t)(dot - p) : strlen(p);
+    char name[64];
+    FEAST_CHECK(len > 0 && len < sizeof name, FEAST_ERR_ARG, "summary: bad section name \"%s\"", section);
+    memcpy(name, p, len);
+    name[len] = 0;
+    cJSON *parent = *obj;
+    *obj = cJSON_GetObjectItemCaseSensitive(parent, name);
+    if (*obj) {
+      FEAST_CHECK(cJSON_IsObject(*obj), FEAST_ERR_ARG,
+                  "summary: \"%s\" is a value, it cannot also be a section", name);
+    } else {
+      *obj = cJSON_CreateObject();
+      FEAST_CALL(put(parent, name, *obj));
+    }
+    p += len + (dot ? 1 : 0);
+    FEAST_CHECK(!dot || *p, FEAST_ERR_ARG, "summary: bad section name \"%s\"", section);
   }
-  *obj = cJSON_CreateObject();
-  return put(s->root, section, *obj);
+  return 0;
 }
 
 /* the one place every setter goes through: checks, then [section.]key = item */

@@ -21,7 +21,8 @@ int feast_summary_set_real_array(FeastSummary *s, const char *key, const double 
 /* "timings": {name: seconds} */
 int feast_summary_set_timing(FeastSummary *s, const char *name, double seconds);
 /* nested objects, e.g. "solver": {"iterations": 12}; created on first use. A section
- * name that is already a non-object key is an error (FEAST_ERR_ARG). */
+ * "a.b" is the object "b" inside "a" (e.g. "amdahl.imbalance"). A section name that is
+ * already a non-object key is an error (FEAST_ERR_ARG). */
 int feast_summary_set_section_string(FeastSummary *s, const char *section, const char *key,
                                      const char *value);
 int feast_summary_set_section_int(FeastSummary *s, const char *section, const char *key,

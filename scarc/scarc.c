@@ -268,6 +268,9 @@ static int smooth(Scarc *s, int l, const FeastVec *b, FeastVec *x, int x_zero, d
   }
   feast_vec_zero_fixed(lv->d, 0, s->mask);
   FeastLocalMGStats st;
+  /* T_loc: feast_local_solve returns after the backend's work has finished (the CUDA
+   * backend synchronises its stream and copies the corrections back before it returns),
+   * so this bracket holds finished device work; nothing is synchronised here */
   feast_timer_start(FEAST_T_LOCAL_MG);
   int rc = feast_local_solve(lv->local, (const double *const *)lv->d->v, lv->c->v, &st);
   feast_timer_stop(FEAST_T_LOCAL_MG);

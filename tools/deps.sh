@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libsuitesparse-dev libopenmpi-dev openmpi-bin
       libopenblas-dev libmetis-dev libcjson-dev libmuparser-dev python3 python3-vtk9
-      clang libclang-rt-14-dev valgrind) # the last three: fuzzing, sanitizer and memcheck tests
+      python3-matplotlib clang libclang-rt-14-dev valgrind) # plots (bench/compare.py); fuzzing, sanitizer and memcheck tests
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

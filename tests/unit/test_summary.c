@@ -37,6 +37,8 @@ static void fill(FeastSummary *s) {
   CHECK_OK(feast_summary_set_section_string(s, "solver", "reason", "rtol"));
   CHECK_OK(feast_summary_set_section_bool(s, "solver", "single", 0));
   CHECK_OK(feast_summary_set_section_real(s, "solver", "nan_rate", NAN));
+  CHECK_OK(feast_summary_set_section_real(s, "solver.nested", "t", 0.5)); /* solver.nested.t */
+  CHECK_OK(feast_summary_set_section_real(s, "solver.nested", "u", 1.5));
 }
 
 static void check_values(const cJSON *j) {
@@ -57,6 +59,10 @@ static void check_values(const cJSON *j) {
   CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(sv, "reason")), "rtol"));
   CHECK(cJSON_IsFalse(cJSON_GetObjectItem(sv, "single")));
   CHECK(cJSON_IsNull(cJSON_GetObjectItem(sv, "nan_rate")));
+  const cJSON *nested = cJSON_GetObjectItem(sv, "nested");
+  CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(nested, "t")) == 0.5);
+  CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(nested, "u")) == 1.5);
+  CHECK(cJSON_GetArraySize(sv) == 6);
   CHECK(cJSON_GetArraySize(j) == 11); /* level not duplicated */
 }
 
@@ -69,6 +75,10 @@ static void test_errors(FeastSummary *s) {
   CHECK(feast_summary_set_section_int(s, "problem", "x", 1) == FEAST_ERR_ARG);
   CHECK(strstr(feast_error_message(), "\"problem\"") != NULL);
   feast_error_clear();
+  CHECK(feast_summary_set_section_int(s, "solver.rate", "x", 1) == FEAST_ERR_ARG); /* a value */
+  feast_error_clear();
+  CHECK_FAILS(feast_summary_set_section_int(s, "solver.", "x", 1));
+  CHECK_FAILS(feast_summary_set_section_int(s, ".solver", "x", 1));
   CHECK_FAILS(feast_summary_set_int(s, "", 1));
   CHECK_FAILS(feast_summary_set_int(NULL, "x", 1));
   CHECK_FAILS(feast_summary_write(s, ""));
