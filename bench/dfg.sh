@@ -3,7 +3,9 @@
 # pressure difference with their errors against the reference values (Nabh 1998 /
 # FEATFLOW: c_D = 5.57953523384, c_L = 0.010618948146, delta p = 0.11752016697), the
 # recirculation length (Schaefer & Turek 1996 give the interval [0.0842, 0.0852]),
-# nonlinear steps, BiCGStab iterations and times, as a Markdown table for BENCHMARKS.md.
+# nonlinear steps, BiCGStab iterations and the time per phase (the FEAST paper's Table 4
+# quantities: assembly and linear solver with their shares R_ass, R_lin of the run), as a
+# Markdown table for BENCHMARKS.md.
 #   bench/dfg.sh BUILD_DIR [NP] [LEVELS...] [-- extra overrides]   (default: 1 rank, 3 4 5 6 7)
 # Example: bench/dfg.sh build 1 3 4 5 6 7
 # DFG_CONFIG=config/dfg_re100.ini bench/dfg.sh build 1 3 4 5 runs another config (its
@@ -40,8 +42,9 @@ out, two_d_one, levels = sys.argv[1], sys.argv[2] == "1", sys.argv[3:]
 ref = {"drag_coefficient": 5.57953523384, "lift_coefficient": 0.010618948146,
        "pressure_difference": 0.11752016697}
 print("| L | nodes | dofs | c_D | err c_D | c_L | err c_L | delta p | err delta p | L_a "
-      "| nonlinear steps | BiCGStab its | total (s) | linear solve (s) |")
-print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+      "| nonlinear steps | BiCGStab its | total (s) | assembly (s, R_ass) | solver setup (s) "
+      "| linear solve (s, R_lin) | local MG (s) |")
+print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for L in levels:
     try:
         s = json.load(open("%s/L%s.json" % (out, L)))
@@ -56,7 +59,10 @@ for L in levels:
     la = s.get("recirculation_length")
     row += ["%.5f" % la if la is not None else "-"]
     steps = "%d%s" % (s["nonlinear_iterations"], "" if s["converged"] else " (not converged: %s)" % s["reason"])
-    row += [steps, "%d" % s["linear_iterations"], "%.1f" % s["timings"]["total"], "%.1f" % s["timings"]["linear_solve"]]
+    t = s["timings"]
+    share = lambda k: "%.1f (%.0f %%)" % (t.get(k, 0), 100 * t.get(k, 0) / t["total"])
+    row += [steps, "%d" % s["linear_iterations"], "%.1f" % t["total"], share("assembly"),
+            "%.1f" % t.get("solver_setup", 0), share("linear_solve"), "%.1f" % t.get("local_mg", 0)]
     print("| " + " | ".join(row) + " |")
 EOF
 rm -rf "$out"
