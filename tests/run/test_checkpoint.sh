@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Checkpoint/restart of the nonlinear solver (navier_stokes/checkpoint.c) on the cavity,
+# Re = 100, L = 4 (L = 3 with FEAST_CKPT_QUICK=1, the sanitizer build), 2 ranks:
+#  - kill -9 of both ranks at several moments of a run that checkpoints every step, then
+#    --restart: the same final kinetic energy (bit for bit), nonlinear, linear and V-cycle
+#    counts as the uninterrupted run; copies of the checkpoint taken every 20 ms while it
+#    is being rewritten all carry a valid checksum (never half-written);
+#  - SIGTERM to the ranks: exit 6, summary reason "interrupted", a valid checkpoint that
+#    restarts to the same result, on 2 and on 1 rank (global node order); SIGINT at 1 rank;
+#  - damaged or foreign checkpoints (flipped byte in header and data, truncated, empty,
+#    other level, other mesh, other Reynolds number): one error line, exit 1.
+# FEASTC may point to another build (test_sanitizers.sh). ~60 s (QUICK: ~40 s).
+. "$(dirname "$0")/lib.sh"
+SRC=${FEAST_SRC:?}
+LEVEL=4
+[ "${FEAST_CKPT_QUICK:-0}" = 1 ] && LEVEL=3
+CAV=("$SRC/config/cavity.ini" grid.level=$LEVEL)
+cd "$TMP" || exit 1
+
+# run NP ARGS...: feastc in the background on NP ranks (np 1: no mpirun), pid in $pid
+run_bg() {
+  local np=$1; shift
+  if [ "$np" -gt 1 ]; then
+    "$MPIEXEC" --oversubscribe --bind-to none -np "$np" "$FEASTC" "$@" </dev/null >"$TMP/bg.log" 2>&1 &
+  else
+    "$FEASTC" "$@" </dev/null >"$TMP/bg.log" 2>&1 &
+  fi
+  pid=$!
+}
+# the feastc processes of a background run (mpirun's children, or the process itself)
+ranks_of() { pgrep -P "$1" -x feastc || echo "$1"; }
+# wait_for FILE: until it exists (at most 60 s)
+wait_for() { for _ in $(seq 600); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
+# valid_checkpoint FILE: magic line and FNV-1a 64 checksum trailer (an independent reader)
+valid_checkpoint() {
+  "$PY" - "$1" <<'PYEOF'
+import sys
+b = open(sys.argv[1], "rb").read()
+ok = b.startswith(b"feastc-checkpoint 1\n") and len(b) > 26 and b[-26:-17] == b"checksum "
+h = 0xcbf29ce484222325
+for c in b[:-26]:
+    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
+sys.exit(0 if ok and int(b[-17:-1], 16) == h else 1)
+PYEOF
+}
+results() { echo "$(json kinetic_energy "$1") $(json nonlinear_iterations "$1") $(json linear_iterations "$1") $(json global_mg_iterations "$1")"; }
+
+# ---- the uninterrupted run ----
+feastc_np 2 "${CAV[@]}" >/dev/null 2>&1
+ref=$(results "$TMP/last.json")
+echo "uninterrupted (KE, nonlinear, linear, V cycles): $ref"
+check "uninterrupted run converged" "'$(json converged)' == 'true'"
+
+# ---- kill -9 at several moments, then --restart ----
+for delay in 0 0.3 0.8; do
+  rm -f ck.bin snap_*
+  run_bg 2 "${CAV[@]}" output.checkpoint=ck.bin output.checkpoint_interval=1 output.verbosity=0
+  wait_for ck.bin
+  if [ "$delay" = 0.3 ]; then # copies while the file is being replaced, step after step
+    for i in $(seq 15); do cp ck.bin "snap_$i" 2>/dev/null; sleep 0.02; done
+  else
+    sleep "$delay"
+  fi
+  # shellcheck disable=SC2046
+  kill -9 $(ranks_of $pid) 2>/dev/null
+  wait $pid 2>/dev/null
+  bad=0
+  for f in ck.bin snap_*; do [ -e "$f" ] && ! valid_checkpoint "$f" && bad=$((bad + 1)); done
+  steps=$(grep -a -m1 '^ns.steps ' ck.bin | cut -d' ' -f2)
+  check "kill -9 after ${delay}s: checkpoint (after step $steps) and $(ls snap_* 2>/dev/null | wc -l) copies valid" "$bad == 0"
+  feastc_np 2 "${CAV[@]}" --restart ck.bin output.checkpoint=ck.bin >/dev/null 2>&1
+  rc=$?
+  got=$(results "$TMP/last.json")
+  check "kill -9 after ${delay}s, restart from step $steps: exit $rc, same result ($got)" "$rc == 0 and '$got' == '$ref'"
+done
+
+# ---- SIGTERM to the ranks (as a scheduler sends it): exit 6, then restart on 2 and 1 ranks ----
+rm -f ck.bin
+run_bg 2 "${CAV[@]}" output.checkpoint=ck.bin output.checkpoint_interval=1000 output.summary=term.json output.verbosity=0
+for _ in $(seq 600); do [ "$(pgrep -P $pid -x feastc | wc -l)" -ge 2 ] && break; sleep 0.05; done
+sleep 1.2
+# shellcheck disable=SC2046
+kill -TERM $(ranks_of $pid) 2>/dev/null
+wait $pid
+rc=$?
+check "SIGTERM: exit 6 (got $rc)" "$rc == 6"
+check "SIGTERM: summary reason interrupted" "'$(json reason term.json)' == 'interrupted'"
+check "SIGTERM: one message naming the signal and the checkpoint" "$(grep -c 'stopped by SIGTERM.*ck.bin' bg.log) == 1"
+valid_checkpoint ck.bin && v=1 || v=0
+check "SIGTERM: the checkpoint is valid" "$v == 1"
+cp ck.bin term.bin
+for np in 2 1; do
+  feastc_np $np "${CAV[@]}" --restart term.bin >/dev/null 2>&1
+  rc=$?
+  got=$(results "$TMP/last.json")
+  check "SIGTERM checkpoint (step $(json nonlinear_iterations term.json)) restarted on $np rank(s): exit $rc, same result ($got)" \
+    "$rc == 0 and '$got' == '$ref'"
+done
+# SIGINT at one rank, no mpirun
+rm -f ck1.bin
+run_bg 1 "${CAV[@]}" output.checkpoint=ck1.bin output.checkpoint_interval=1 output.verbosity=0
+wait_for ck1.bin
+kill -INT $pid
+wait $pid
+rc=$?
+valid_checkpoint ck1.bin && v=1 || v=0
+check "SIGINT at 1 rank: exit 6 (got $rc), valid checkpoint" "$rc == 6 and $v == 1"
+
+# ---- damaged and foreign checkpoints: one line, exit 1 ----
+# bad LABEL EXPECT FILE [ARGS...]
+bad() {
+  local label=$1 expect=$2 file=$3; shift 3
+  (cd "$TMP" && timeout 120 "$FEASTC" "${CAV[@]}" --restart "$file" "$@") </dev/null >out.log 2>err.log
+  local rc=$? lines
+  lines=$(grep -c '' err.log)
+  check "$label: exit 1 (got $rc), one line ($lines) with '$expect': $(head -c 200 err.log)" \
+    "$rc == 1 and $lines == 1 and $(grep -c -- "$expect" err.log) == 1"
+}
+size=$(stat -c %s term.bin)
+flip() { # flip OFFSET IN OUT: one byte xor 0x01
+  cp "$2" "$3"
+  printf "$(printf '\\%03o' $(($(od -An -tu1 -j "$1" -N1 "$2") ^ 1)))" | dd of="$3" bs=1 seek="$1" conv=notrunc status=none
+}
+flip 40 term.bin flip_header.bin
+flip $((size / 2)) term.bin flip_data.bin
+head -c $((size / 2)) term.bin >half.bin
+head -c $((size - 1)) term.bin >minus1.bin
+: >empty.bin
+bad "flipped byte in the header" "checkpoint is damaged" flip_header.bin
+bad "flipped byte in the data" "checkpoint is damaged" flip_data.bin
+bad "truncated to half" "truncated or damaged" half.bin
+bad "one byte short" "truncated or damaged" minus1.bin
+bad "empty file" "not a feastc checkpoint" empty.bin
+bad "other level" "grid.level" term.bin grid.level=$((LEVEL - 1))
+bad "other mesh" "another one" term.bin grid.file="$SRC/grids/distorted4x4.feast"
+bad "other Reynolds number" "problem.re" term.bin problem.re=200
+finish
