@@ -16,6 +16,14 @@ LEVEL=4
 [ "${FEAST_CKPT_QUICK:-0}" = 1 ] && LEVEL=3
 CAV=("$SRC/config/cavity.ini" grid.level=$LEVEL)
 cd "$TMP" || exit 1
+# every run's output is kept here: a sanitizer build (test_sanitizers.sh) must report nothing
+: >runs.log
+feastc_np() { # lib.sh's, with the output appended to runs.log
+  local np=$1; shift
+  rm -f "$TMP/last.json"
+  "$MPIEXEC" --oversubscribe --bind-to none -np "$np" "$FEASTC" "$@" output.summary="$TMP/last.json" output.verbosity=0 \
+    </dev/null >>"$TMP/runs.log" 2>&1
+}
 
 # run NP ARGS...: feastc in the background on NP ranks (np 1: no mpirun), pid in $pid
 run_bg() {
@@ -27,6 +35,8 @@ run_bg() {
   fi
   pid=$!
 }
+# wait_bg: wait for the background run, its status in rc, its output appended to runs.log
+wait_bg() { wait "$pid" 2>/dev/null; rc=$?; cat "$TMP/bg.log" >>"$TMP/runs.log"; }
 # the feastc processes of a background run (mpirun's children, or the process itself)
 ranks_of() { pgrep -P "$1" -x feastc || echo "$1"; }
 # wait_for FILE: until it exists (at most 60 s)
@@ -46,7 +56,7 @@ PYEOF
 results() { echo "$(json kinetic_energy "$1") $(json nonlinear_iterations "$1") $(json linear_iterations "$1") $(json global_mg_iterations "$1")"; }
 
 # ---- the uninterrupted run ----
-feastc_np 2 "${CAV[@]}" >/dev/null 2>&1
+feastc_np 2 "${CAV[@]}"
 ref=$(results "$TMP/last.json")
 echo "uninterrupted (KE, nonlinear, linear, V cycles): $ref"
 check "uninterrupted run converged" "'$(json converged)' == 'true'"
@@ -63,12 +73,12 @@ for delay in 0 0.3 0.8; do
   fi
   # shellcheck disable=SC2046
   kill -9 $(ranks_of $pid) 2>/dev/null
-  wait $pid 2>/dev/null
+  wait_bg
   bad=0
   for f in ck.bin snap_*; do [ -e "$f" ] && ! valid_checkpoint "$f" && bad=$((bad + 1)); done
   steps=$(grep -a -m1 '^ns.steps ' ck.bin | cut -d' ' -f2)
   check "kill -9 after ${delay}s: checkpoint (after step $steps) and $(ls snap_* 2>/dev/null | wc -l) copies valid" "$bad == 0"
-  feastc_np 2 "${CAV[@]}" --restart ck.bin output.checkpoint=ck.bin >/dev/null 2>&1
+  feastc_np 2 "${CAV[@]}" --restart ck.bin output.checkpoint=ck.bin
   rc=$?
   got=$(results "$TMP/last.json")
   check "kill -9 after ${delay}s, restart from step $steps: exit $rc, same result ($got)" "$rc == 0 and '$got' == '$ref'"
@@ -81,8 +91,7 @@ for _ in $(seq 600); do [ "$(pgrep -P $pid -x feastc | wc -l)" -ge 2 ] && break;
 sleep 1.2
 # shellcheck disable=SC2046
 kill -TERM $(ranks_of $pid) 2>/dev/null
-wait $pid
-rc=$?
+wait_bg
 check "SIGTERM: exit 6 (got $rc)" "$rc == 6"
 check "SIGTERM: summary reason interrupted" "'$(json reason term.json)' == 'interrupted'"
 check "SIGTERM: one message naming the signal and the checkpoint" "$(grep -c 'stopped by SIGTERM.*ck.bin' bg.log) == 1"
@@ -90,7 +99,7 @@ valid_checkpoint ck.bin && v=1 || v=0
 check "SIGTERM: the checkpoint is valid" "$v == 1"
 cp ck.bin term.bin
 for np in 2 1; do
-  feastc_np $np "${CAV[@]}" --restart term.bin >/dev/null 2>&1
+  feastc_np $np "${CAV[@]}" --restart term.bin
   rc=$?
   got=$(results "$TMP/last.json")
   check "SIGTERM checkpoint (step $(json nonlinear_iterations term.json)) restarted on $np rank(s): exit $rc, same result ($got)" \
@@ -101,8 +110,7 @@ rm -f ck1.bin
 run_bg 1 "${CAV[@]}" output.checkpoint=ck1.bin output.checkpoint_interval=1 output.verbosity=0
 wait_for ck1.bin
 kill -INT $pid
-wait $pid
-rc=$?
+wait_bg
 valid_checkpoint ck1.bin && v=1 || v=0
 check "SIGINT at 1 rank: exit 6 (got $rc), valid checkpoint" "$rc == 6 and $v == 1"
 
@@ -112,6 +120,7 @@ bad() {
   local label=$1 expect=$2 file=$3; shift 3
   (cd "$TMP" && timeout 120 "$FEASTC" "${CAV[@]}" --restart "$file" "$@") </dev/null >out.log 2>err.log
   local rc=$? lines
+  cat err.log >>runs.log
   lines=$(grep -c '' err.log)
   check "$label: exit 1 (got $rc), one line ($lines) with '$expect': $(head -c 200 err.log)" \
     "$rc == 1 and $lines == 1 and $(grep -c -- "$expect" err.log) == 1"
@@ -134,4 +143,6 @@ bad "empty file" "not a feastc checkpoint" empty.bin
 bad "other level" "grid.level" term.bin grid.level=$((LEVEL - 1))
 bad "other mesh" "another one" term.bin grid.file="$SRC/grids/distorted4x4.feast"
 bad "other Reynolds number" "problem.re" term.bin problem.re=200
+reports=$(grep -cE 'Sanitizer|runtime error:' runs.log)
+check "no sanitizer report in any run ($reports)" "$reports == 0"
 finish
