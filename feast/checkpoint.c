@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAGIC "feastc-checkpoint 1\n"
 enum {
@@ -137,11 +138,12 @@ int feast_checkpoint_write(const FeastCheckpoint *ck, const char *path) {
 static int read_all(const char *path, const char *shown, char **buf, size_t *len) {
   FILE *f = fopen(path, "rb");
   FEAST_CHECK(f, FEAST_ERR_FILE, "%s %s: cannot open the checkpoint: %s", shown, path, strerror(errno));
+  struct stat st_file;
   long size = -1;
-  if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+  if (fstat(fileno(f), &st_file) == 0 && S_ISREG(st_file.st_mode) && fseek(f, 0, SEEK_END) == 0) size = ftell(f);
   if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
     fclose(f);
-    FEAST_ERROR(FEAST_ERR_FILE, "%s %s: cannot read the checkpoint (not a regular file?)", shown, path);
+    FEAST_ERROR(FEAST_ERR_FILE, "%s %s: cannot read the checkpoint (not a regular file)", shown, path);
   }
   int st = FEAST_ALLOC((size_t)size + 1, buf);
   if (!st && fread(*buf, 1, (size_t)size, f) != (size_t)size)

@@ -30,7 +30,7 @@ void ns_destroy(NsProblem **ns);
 
 typedef struct {
   int converged;
-  const char *reason;          /* converged, max_iterations, diverged, nan, linear_<reason> */
+  const char *reason;          /* converged, max_iterations, diverged, nan, linear_<reason>, interrupted */
   int nonlinear_iterations;    /* linear solves (nonlinear steps) done */
   double *linear_per_step;     /* Krylov iterations of each step (owned by the problem) */
   long linear_iterations;      /* their sum */
