@@ -165,10 +165,10 @@ static int load_restart(FeastApp *app, const Args *a) {
   return 0;
 }
 
-/* an output path of key (empty: none) and the files derived from it */
+/* the output path of key (empty: none), written atomically (with a temporary file) */
 static int add_output_key(FeastPaths *paths, const FeastConfig *cfg, const char *key, char *path, size_t size) {
   FEAST_CALL(feast_config_get_path(cfg, key, path, size));
-  if (path[0]) FEAST_CALL(feast_paths_add_output(paths, key, path));
+  if (path[0]) FEAST_CALL(feast_paths_add_atomic_output(paths, key, path));
   return 0;
 }
 

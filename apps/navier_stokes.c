@@ -123,7 +123,7 @@ static int output_files(const FeastConfig *cfg, FeastPaths *paths) {
   FEAST_CALL(feast_config_get_path(cfg, "output.centerlines", prefix, sizeof prefix));
   for (int k = 0; prefix[0] && k < 2; k++) {
     FEAST_CALL(ns_centerline_file_name(prefix, k, file, sizeof file));
-    FEAST_CALL(feast_paths_add_output(paths, "output.centerlines", file));
+    FEAST_CALL(feast_paths_add_atomic_output(paths, "output.centerlines", file));
   }
   return 0;
 }

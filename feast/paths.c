@@ -1,4 +1,5 @@
 #include "feast/paths.h"
+#include "feast/atomic.h"
 #include "feast/error.h"
 #include <limits.h>
 #include <stdio.h>
@@ -89,6 +90,14 @@ int feast_paths_add_input(FeastPaths *paths, const char *key, const char *path, 
 
 int feast_paths_add_output(FeastPaths *paths, const char *key, const char *path) {
   return add(paths, 0, key, path, NULL);
+}
+
+int feast_paths_add_atomic_output(FeastPaths *paths, const char *key, const char *path) {
+  char tmp[PATH_MAX + 8];
+  FEAST_CALL(add(paths, 0, key, path, NULL));
+  FEAST_CHECK(snprintf(tmp, sizeof tmp, "%s%s", path, FEAST_ATOMIC_SUFFIX) < (int)sizeof tmp, FEAST_ERR_CONFIG,
+              "%s = %s: path too long", key, path);
+  return add(paths, 0, key, tmp, NULL);
 }
 
 static int clash(const Named *out, const Named *other) {

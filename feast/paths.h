@@ -22,6 +22,8 @@ void feast_paths_destroy(FeastPaths **paths);
 int feast_paths_add_input(FeastPaths *paths, const char *key, const char *path, const char *replaceable_by);
 /* a file the run writes, named by `key` ("output.summary") */
 int feast_paths_add_output(FeastPaths *paths, const char *key, const char *path);
+/* a file written by feast_write_atomic: path and its temporary file path.tmp */
+int feast_paths_add_atomic_output(FeastPaths *paths, const char *key, const char *path);
 /* every output against every input and against every other output */
 int feast_paths_check(const FeastPaths *paths);
 #endif

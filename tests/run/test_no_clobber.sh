@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Outputs never clobber inputs (feast/paths.c): every output key (output.summary, .vtk,
 # .matrix_market, .centerlines, .checkpoint) pointed at an input (config file, mesh,
-# restart checkpoint) by the same path, a symlink, a hard link, ./ and ../ spellings,
-# and two outputs on one file, existing or not: exit 1 with one message naming the key
+# restart checkpoint) by the same path, a symlink, a hard link, ./ and ../ spellings, or
+# by the temporary file of an atomic write, and two outputs on one file, existing or not: exit 1 with one message naming the key
 # and both paths, before any solve, and every input unchanged byte for byte.
 # FEASTC may point to another build. ~20 s.
 . "$(dirname "$0")/lib.sh"
@@ -17,6 +17,7 @@ sed 's|^file = .*|file = mesh.feast|; s|^level = .*|level = 2|' "$SRC/config/cav
 cp "$IN/mesh.feast" "$IN/m_r1.vtu"
 cp "$IN/p.ini" "$IN/a_rhs.mtx"
 cp "$IN/cav.ini" "$IN/cl_u.csv"
+cp "$IN/mesh.feast" "$IN/s.json.tmp" # the temporary file of an atomic write of s.json
 ln -s p.ini "$IN/link.ini"
 ln "$IN/cav.ini" "$IN/hard.ini"
 # a valid checkpoint as the restart input (and the allowed case: output.checkpoint on it)
@@ -24,7 +25,7 @@ ln "$IN/cav.ini" "$IN/hard.ini"
 check "the cavity L2 run writes the restart input ck.bin" "$(test -s "$IN/ck.bin" && echo 1 || echo 0) == 1"
 cp "$IN/ck.bin" "$IN/ck_u.csv"
 ln -s ck.bin "$IN/ck_link"
-(cd "$IN" && md5sum p.ini mesh.feast m_r1.vtu a_rhs.mtx cl_u.csv cav.ini ck.bin ck_u.csv) >"$TMP/inputs.md5"
+(cd "$IN" && md5sum p.ini mesh.feast m_r1.vtu a_rhs.mtx cl_u.csv s.json.tmp cav.ini ck.bin ck_u.csv) >"$TMP/inputs.md5"
 
 # clash NP CONFIG EXPECT(&-separated) ARGS...: run in $IN, expect exit 1, one stderr line
 # with every EXPECT substring, inputs unchanged, no output written
@@ -55,6 +56,7 @@ clash 1 p.ini "output.summary&p.ini&the config file"                   output.su
 clash 1 p.ini "output.summary&./p.ini"                                 output.summary=./p.ini --dry-run
 clash 1 p.ini "output.summary&link.ini&p.ini"                          output.summary=link.ini
 clash 1 "$IN/sub/../p.ini" "output.summary&p.ini"                      output.summary=p.ini
+clash 1 p.ini "output.summary&s.json.tmp&grid.file"                    output.summary=s.json grid.file=s.json.tmp
 clash 2 p.ini "output.vtk&m_r1.vtu&grid.file"                          output.vtk=m grid.file=m_r1.vtu
 clash 1 p.ini "output.vtk&out.pvtu&output.summary&$same"               output.vtk=out output.summary=out.pvtu
 clash 1 a_rhs.mtx "output.matrix_market&a_rhs.mtx&the config file"     output.matrix_market=a.mtx
