@@ -89,14 +89,16 @@ for delay in $delays; do
 done
 
 # ---- SIGTERM to the ranks (as a scheduler sends it): exit 6, then restart on 2 and 1 ranks ----
+# (the first checkpoint, after step 2, says the nonlinear loop runs: the handlers are in)
 rm -f ck.bin
-run_bg 2 "${CAV[@]}" output.checkpoint=ck.bin output.checkpoint_interval=1000 output.summary=term.json output.verbosity=0
-for _ in $(seq 600); do [ "$(pgrep -P $pid -x feastc | wc -l)" -ge 2 ] && break; sleep 0.05; done
-sleep 1.2
+run_bg 2 "${CAV[@]}" output.checkpoint=ck.bin output.checkpoint_interval=2 output.summary=term.json output.verbosity=0
+wait_for ck.bin
 # shellcheck disable=SC2046
 kill -TERM $(ranks_of $pid) 2>/dev/null
 wait_bg
 check "SIGTERM: exit 6 (got $rc)" "$rc == 6"
+ck_steps=$(grep -a -m1 '^ns.steps ' ck.bin | cut -d' ' -f2)
+check "SIGTERM: the checkpoint is of the last step ($ck_steps)" "'$ck_steps' == '$(json nonlinear_iterations term.json)'"
 check "SIGTERM: summary reason interrupted" "'$(json reason term.json)' == 'interrupted'"
 check "SIGTERM: one message naming the signal and the checkpoint" "$(grep -c 'stopped by SIGTERM.*ck.bin' bg.log) == 1"
 valid_checkpoint ck.bin && v=1 || v=0
