@@ -3,6 +3,8 @@
 #include "feast/amdahl.h"
 #include "feast/error.h"
 #include "feast/log.h"
+#include "feast/signals.h"
+#include "feast/vtk.h"
 #include "scarc/scarc.h"
 #include <math.h>
 #include <mpi.h>
@@ -12,9 +14,10 @@
 #include <unistd.h>
 
 static const char *usage =
-    "usage: feastc CONFIG.ini [section.key=value ...] [--dry-run] [--help] [--version]\n"
+    "usage: feastc CONFIG.ini [section.key=value ...] [--restart FILE] [--dry-run] [--help] [--version]\n"
     "  CONFIG.ini         run configuration (see README: config keys)\n"
     "  section.key=value  override a config value\n"
+    "  --restart FILE     continue the nonlinear solver from a checkpoint (output.checkpoint)\n"
     "  --dry-run          read config and mesh, report problem sizes and memory, solve nothing\n"
     "  --help-config      print the table of config keys (Markdown)\n"
     "  --version          version and compiled backends\n";
@@ -28,10 +31,12 @@ typedef struct {
   int level;
   const char *problem_name;     /* problem.type */
   const FeastProblem *problem;  /* its registry entry */
+  FeastCheckpoint *restart;     /* --restart: verified in the input phase */
 } FeastApp;
 
 typedef struct {
   const char *config;
+  const char *restart; /* --restart FILE */
   int dry_run;
   int noverrides;
   char **overrides;
@@ -59,6 +64,10 @@ static int parse_args(int argc, char **argv, Args *a, int *done) {
       return 0;
     } else if (strcmp(s, "--dry-run") == 0) {
       a->dry_run = 1;
+    } else if (strcmp(s, "--restart") == 0 || strncmp(s, "--restart=", 10) == 0) {
+      FEAST_CHECK(!a->restart, FEAST_ERR_USAGE, "--restart given twice");
+      a->restart = s[9] == '=' ? s + 10 : (i + 1 < argc ? argv[++i] : "");
+      FEAST_CHECK(a->restart[0], FEAST_ERR_USAGE, "--restart needs a checkpoint file (--restart FILE)");
     } else if (s[0] == '-') {
       FEAST_ERROR(FEAST_ERR_USAGE, "unknown option '%s' (see feastc --help)", s);
     } else if (strchr(s, '=')) {
@@ -136,6 +145,61 @@ static int load_input(FeastApp *app, const Args *a) {
               "cannot run on %d MPI ranks: mesh %s has only %d macros (use at most %d ranks)",
               app->size, path, app->mesh->nmacros, app->mesh->nmacros);
   return app->problem->check(app->cfg, app->mesh);
+}
+
+/* output.checkpoint and --restart: only for problems that can continue a run; the
+ * restart file read, verified (checksum) and matched against config and mesh */
+static int load_restart(FeastApp *app, const Args *a) {
+  const int checkpointing = feast_config_is_set(app->cfg, "output.checkpoint");
+  FEAST_CHECK(!checkpointing || app->problem->restartable, FEAST_ERR_CONFIG,
+              "output.checkpoint (%s): problem.type = %s has no nonlinear solver state to checkpoint (stokes and "
+              "navier-stokes have)",
+              feast_config_origin(app->cfg, "output.checkpoint"), app->problem_name);
+  if (!a->restart) return 0;
+  FEAST_CHECK(app->problem->restartable, FEAST_ERR_USAGE,
+              "--restart %s: problem.type = %s cannot continue from a checkpoint (stokes and navier-stokes can)",
+              a->restart, app->problem_name);
+  FEAST_CALL(feast_checkpoint_read(a->restart, "--restart", &app->restart));
+  FEAST_CALL(feast_checkpoint_match(app->restart, app->cfg, app->mesh, app->level, app->problem->fields));
+  feast_log(1, "  restart from %s (written by %s rank(s))\n", a->restart, feast_checkpoint_get(app->restart, "ranks"));
+  return 0;
+}
+
+/* the output path of key (empty: none), written atomically (with a temporary file) */
+static int add_output_key(FeastPaths *paths, const FeastConfig *cfg, const char *key, char *path, size_t size) {
+  FEAST_CALL(feast_config_get_path(cfg, key, path, size));
+  if (path[0]) FEAST_CALL(feast_paths_add_atomic_output(paths, key, path));
+  return 0;
+}
+
+static int register_paths(FeastApp *app, const Args *a, FeastPaths *paths) {
+  char path[4096], file[4200];
+  FEAST_CALL(feast_paths_add_input(paths, "the config file", a->config, NULL));
+  FEAST_CALL(feast_config_get_path(app->cfg, "grid.file", path, sizeof path));
+  FEAST_CALL(feast_paths_add_input(paths, "grid.file", path, NULL));
+  /* the checkpoint written by the continued run replaces the restart file atomically
+   * after it was read: the usual "run again with --restart" workflow */
+  if (a->restart) FEAST_CALL(feast_paths_add_input(paths, "--restart", a->restart, "output.checkpoint"));
+  FEAST_CALL(add_output_key(paths, app->cfg, "output.summary", path, sizeof path));
+  FEAST_CALL(add_output_key(paths, app->cfg, "output.checkpoint", path, sizeof path));
+  FEAST_CALL(feast_config_get_path(app->cfg, "output.vtk", path, sizeof path));
+  for (int r = -1; path[0] && r < app->size; r++) {
+    FEAST_CALL(feast_vtk_file_name(path, r, file, sizeof file));
+    FEAST_CALL(feast_paths_add_output(paths, "output.vtk", file));
+  }
+  return app->problem->outputs ? app->problem->outputs(app->cfg, paths) : 0;
+}
+
+/* no output may overwrite an input or another output (rank 0 looks, before anything
+ * is written; the verdict is agreed with the rest of the input phase) */
+static int check_paths(FeastApp *app, const Args *a) {
+  if (app->rank != 0) return 0;
+  FeastPaths *paths = NULL;
+  int st = feast_paths_create(&paths);
+  if (!st) st = register_paths(app, a, paths);
+  if (!st) st = feast_paths_check(paths);
+  feast_paths_destroy(&paths);
+  return st;
 }
 
 /* sizes of the hierarchy, memory estimate and limit */
@@ -244,7 +308,8 @@ static int create_domain(FeastApp *app) {
 }
 
 static int run_problem(FeastApp *app) {
-  const FeastProblemContext ctx = {app->cfg, app->mesh, app->dom, app->summary, app->rank, app->size, app_start};
+  const FeastProblemContext ctx = {app->cfg,  app->mesh, app->dom,     app->summary,
+                                   app->rank, app->size, app_start, app->restart};
   return app->problem->run(&ctx);
 }
 
@@ -252,6 +317,7 @@ static void app_free(FeastApp *app) {
   feast_domain_destroy(&app->dom);
   feast_mesh_destroy(&app->mesh);
   feast_summary_destroy(&app->summary);
+  feast_checkpoint_destroy(&app->restart);
   feast_config_destroy(&app->cfg);
 }
 
@@ -267,6 +333,8 @@ int feast_app_main(int argc, char **argv) {
   int done = 0, code = 0;
   int st = parse_args(argc, argv, &args, &done);
   if (!st && !done) st = load_input(&app, &args);
+  if (!st && !done) st = load_restart(&app, &args);
+  if (!st && !done) st = check_paths(&app, &args);
   if (!st && !done) st = summary_basics(&app, args.dry_run);
   if (!st && !done) st = report_sizes(&app, args.dry_run);
   if (!st && !done && !args.dry_run) st = create_domain(&app);
@@ -274,12 +342,15 @@ int feast_app_main(int argc, char **argv) {
     app_free(&app);
     return code;
   }
-  if (!args.dry_run) st = run_problem(&app);
-  abort_on_error(st && st != FEAST_ERR_NOT_CONVERGED ? st : 0, app.size);
+  if (!args.dry_run && app.problem->restartable) st = feast_signals_install();
+  if (!st && !args.dry_run) st = run_problem(&app);
+  /* not converged and interrupted are results: the summary is written, then the code */
+  const int result = st == FEAST_ERR_NOT_CONVERGED || st == FEAST_ERR_INTERRUPTED;
+  abort_on_error(st && !result ? st : 0, app.size);
   feast_timer_stop(FEAST_T_TOTAL);
-  int wst = finish(&app, !args.dry_run && (!st || st == FEAST_ERR_NOT_CONVERGED));
+  int wst = finish(&app, !args.dry_run && (!st || result));
   abort_on_error(wst, app.size);
-  if (st == FEAST_ERR_NOT_CONVERGED && app.rank == 0)
+  if (result && app.rank == 0)
     fprintf(stderr, "feastc: %s\n", feast_error_message());
   code = feast_exit_code(st ? st : wst);
   app_free(&app);

@@ -3,6 +3,7 @@
 #include "apps/problem.h"
 #include "feast/error.h"
 #include "feast/log.h"
+#include "feast/signals.h"
 #include "navier_stokes/ns.h"
 #include <math.h>
 #include <string.h>
@@ -75,18 +76,36 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsR
   if (!isnan(ep)) feast_summary_set_real(s, "pressure_l2_error", ep);
   feast_log(1, "  %s after %d nonlinear steps (%ld linear iterations, %ld velocity V cycles): residual %.3e "
             "(initial %.3e), kinetic energy %.10e\n",
-            r->converged ? "converged" : "NOT converged", r->nonlinear_iterations, r->linear_iterations,
+            r->converged ? "converged" : r->stop_signal ? "interrupted" : "NOT converged", r->nonlinear_iterations, r->linear_iterations,
             r->velocity_vcycles, r->final_residual, r->initial_residual, ke);
   if (!isnan(eu) || !isnan(ep)) feast_log(1, "  l2 errors: velocity %.6e, pressure %.6e\n", eu, ep);
   return 0;
+}
+
+/* stopped by a signal: the run ends soon (the scheduler's grace period), so only the
+ * summary follows; the checkpoint (if configured) was written */
+static int interrupted(const FeastProblemContext *app, const NsResult *res) {
+  char path[4096];
+  FEAST_CALL(feast_config_get_path(app->cfg, "output.checkpoint", path, sizeof path));
+  return feast_error_set(FEAST_ERR_INTERRUPTED, __FILE__, __LINE__,
+                         "stopped by %s after nonlinear step %d (residual %.3e, initial %.3e): %s%s%s",
+                         feast_signal_name(res->stop_signal), res->nonlinear_iterations, res->final_residual,
+                         res->initial_residual, path[0] ? "checkpoint written to " : "no checkpoint (output.checkpoint is not set)",
+                         path, path[0] ? "; continue with --restart and that file" : "");
 }
 
 static int run(const FeastProblemContext *app, int stokes) {
   NsProblem *ns = NULL;
   NsResult res;
   int st = ns_create(app->cfg, app->dom, stokes, &ns);
+  if (!st && app->restart) st = ns_restore(ns, app->restart);
   if (!st) st = ns_solve(ns, &res);
   if (!st) st = report(app, ns, &res);
+  if (!st && res.stop_signal) {
+    st = interrupted(app, &res);
+    ns_destroy(&ns);
+    return st;
+  }
   if (!st) st = report_benchmark(app, ns);
   if (!st) st = outputs(app, ns); /* the last iterate is written also when not converged */
   if (!st && !res.converged)
@@ -96,6 +115,17 @@ static int run(const FeastProblemContext *app, int stokes) {
                          res.reason, res.nonlinear_iterations, res.final_residual, res.initial_residual);
   ns_destroy(&ns);
   return st;
+}
+
+/* the files beside summary, VTK and checkpoint: the centre lines */
+static int output_files(const FeastConfig *cfg, FeastPaths *paths) {
+  char prefix[4096], file[4200];
+  FEAST_CALL(feast_config_get_path(cfg, "output.centerlines", prefix, sizeof prefix));
+  for (int k = 0; prefix[0] && k < 2; k++) {
+    FEAST_CALL(ns_centerline_file_name(prefix, k, file, sizeof file));
+    FEAST_CALL(feast_paths_add_atomic_output(paths, "output.centerlines", file));
+  }
+  return 0;
 }
 
 static int check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
@@ -109,6 +139,6 @@ static int navier_stokes_run(const FeastProblemContext *app) { return run(app, 0
 
 /* measured: 1,620 bytes per node for fixed point at L = 7 on unitsquare8 (peak resident
  * set, one rank), Newton 2,320 (two more blocks and a second ScaRC) */
-const FeastProblem feast_problem_stokes = {"stokes", 3, 2000.0, stokes_check, stokes_run, 0};
-const FeastProblem feast_problem_navier_stokes = {"navier-stokes", 3, 2600.0, navier_stokes_check,
-                                                  navier_stokes_run, 1};
+const FeastProblem feast_problem_stokes = {"stokes", 3, 2000.0, stokes_check, stokes_run, 0, output_files, 1};
+const FeastProblem feast_problem_navier_stokes = {"navier-stokes",   3, 2600.0, navier_stokes_check,
+                                                  navier_stokes_run, 1, output_files, 1};

@@ -81,9 +81,8 @@ static int export_matrix(const FeastProblemContext *app, Scarc *scarc, const Fea
   int st = 0;
   if (app->rank == 0) {
     char rhs[4200];
-    size_t len = strlen(path);
-    snprintf(rhs, sizeof rhs, "%.*s_rhs.mtx", (int)(len > 4 && strcmp(path + len - 4, ".mtx") == 0 ? len - 4 : len), path);
-    st = feast_mtx_write_coordinate(path, t.n, t.nnz, t.row, t.col, t.val);
+    st = feast_mtx_rhs_name(path, rhs, sizeof rhs);
+    if (!st) st = feast_mtx_write_coordinate(path, t.n, t.nnz, t.row, t.col, t.val);
     if (!st) st = feast_mtx_write_array(rhs, t.n, g);
     if (!st) feast_log(1, "  matrix market: %s (%lld x %lld, %lld nonzeros), %s\n", path, (long long)t.n,
                        (long long)t.n, (long long)t.nnz, rhs);
@@ -206,4 +205,14 @@ static int poisson_run(const FeastProblemContext *app) {
 }
 
 /* measured: 600 bytes per node at L = 8 on unitsquare8 (peak resident set, one rank) */
-const FeastProblem feast_problem_poisson = {"poisson", 1, 700.0, poisson_check, poisson_run, 0};
+/* the Matrix Market pair */
+static int output_files(const FeastConfig *cfg, FeastPaths *paths) {
+  char path[4096], rhs[4200];
+  FEAST_CALL(feast_config_get_path(cfg, "output.matrix_market", path, sizeof path));
+  if (!path[0]) return 0;
+  FEAST_CALL(feast_mtx_rhs_name(path, rhs, sizeof rhs));
+  FEAST_CALL(feast_paths_add_output(paths, "output.matrix_market", path));
+  return feast_paths_add_output(paths, "output.matrix_market", rhs);
+}
+
+const FeastProblem feast_problem_poisson = {"poisson", 1, 700.0, poisson_check, poisson_run, 0, output_files, 0};

@@ -4,9 +4,11 @@
  * adding a problem is a new file plus one line in apps/problems.c. */
 #ifndef FEAST_APPS_PROBLEM_H
 #define FEAST_APPS_PROBLEM_H
+#include "feast/checkpoint.h"
 #include "feast/config.h"
 #include "feast/domain.h"
 #include "feast/mesh.h"
+#include "feast/paths.h"
 #include "feast/summary.h"
 
 typedef struct {
@@ -16,6 +18,9 @@ typedef struct {
   FeastSummary *summary;
   int rank, size;
   double start_time; /* wall time when the run started (MPI_Wtime) */
+  /* --restart FILE: the checkpoint, read, verified and matched against config and mesh
+   * in the input phase (feast/checkpoint.h); NULL for a fresh run */
+  const FeastCheckpoint *restart;
   /* The framework prints the timings and the Amdahl figures (feast/amdahl.h) after the
    * run and writes them to the summary; a problem brackets its phases with the standard
    * timers (feast/log.h: assembly, linear_solve; ScaRC times solver_setup, local_mg). */
@@ -36,6 +41,13 @@ typedef struct {
   /* 1: a nonlinear run, whose accelerable fraction R_acc is T_loc / T_tot (the FEAST
    * paper's Tables 3 and 4); 0: a linear problem, R_acc = T_loc / T_lin (Table 2) */
   int nonlinear;
+  /* the files the problem writes besides the summary, output.vtk and output.checkpoint
+   * (which the framework registers), registered for the clobber check of the input
+   * phase (feast/paths.h); NULL: none */
+  int (*outputs)(const FeastConfig *cfg, FeastPaths *paths);
+  /* 1: the problem writes output.checkpoint, continues from --restart and stops at a
+   * safe point on SIGTERM/SIGINT (FEAST_ERR_INTERRUPTED); 0: it rejects both */
+  int restartable;
 } FeastProblem;
 
 /* the registered problem of that name, or NULL */

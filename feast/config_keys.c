@@ -166,6 +166,13 @@ const FeastKeySpec feast_config_keys[] = {
     PATH_KEY("output", "matrix_market", "",
              "Matrix Market file for the assembled global matrix (`A.mtx` also writes "
              "`A_rhs.mtx`, the right-hand side); empty = none"),
+    PATH_KEY("output", "checkpoint", "",
+             "stokes/navier-stokes: checkpoint of the nonlinear solver (iterate in global node order, "
+             "step and iteration counters, initial residual), written atomically every "
+             "output.checkpoint_interval steps and on SIGTERM/SIGINT; continue with "
+             "`feastc CONFIG --restart FILE` on any number of ranks; empty = none"),
+    INT_KEY("output", "checkpoint_interval", "1", 1, 1000000,
+            "stokes/navier-stokes: nonlinear steps between two checkpoints (output.checkpoint)"),
     INT_KEY("output", "verbosity", "1", 0, 2, "0 = errors and warnings only, 1 = normal, 2 = verbose"),
 
     /* ---- resources ---- */

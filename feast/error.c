@@ -39,6 +39,7 @@ int feast_exit_code(int status) {
   case FEAST_ERR_NOT_CONVERGED: return FEAST_EXIT_NOT_CONVERGED;
   case FEAST_ERR_LIMIT: return FEAST_EXIT_LIMIT;
   case FEAST_ERR_UNSUPPORTED: return FEAST_EXIT_UNSUPPORTED;
+  case FEAST_ERR_INTERRUPTED: return FEAST_EXIT_INTERRUPTED;
   default: return FEAST_EXIT_RUNTIME;
   }
 }
@@ -47,7 +48,7 @@ const char *feast_status_name(int status) {
   static const char *names[] = {"success", "argument", "usage",         "file",
                                 "config",  "mesh",     "memory",        "limit",
                                 "not converged", "solver", "mpi",       "cuda",
-                                "unsupported",   "internal"};
+                                "unsupported",   "internal",   "interrupted"};
   if (status < 0 || status >= (int)(sizeof names / sizeof names[0])) return "unknown";
   return names[status];
 }

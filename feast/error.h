@@ -20,7 +20,8 @@ typedef enum {
   FEAST_ERR_MPI,           /* an MPI call failed */
   FEAST_ERR_CUDA,          /* a CUDA call failed */
   FEAST_ERR_UNSUPPORTED,   /* a feature or backend is not available in this build */
-  FEAST_ERR_INTERNAL       /* an invariant broke: a bug */
+  FEAST_ERR_INTERNAL,      /* an invariant broke: a bug */
+  FEAST_ERR_INTERRUPTED    /* stopped by SIGTERM/SIGINT at a safe point (checkpoint written) */
 } FeastStatus;
 
 /* Process exit codes documented in the README. */
@@ -30,7 +31,8 @@ enum {
   FEAST_EXIT_NOT_CONVERGED = 2, /* solver stopped: max_iterations, diverged, nan */
   FEAST_EXIT_LIMIT = 3,         /* the run would exceed a memory/size limit */
   FEAST_EXIT_RUNTIME = 4,       /* MPI, CUDA, UMFPACK, out of memory, internal error */
-  FEAST_EXIT_UNSUPPORTED = 5    /* the feature/backend is not available in this build */
+  FEAST_EXIT_UNSUPPORTED = 5,   /* the feature/backend is not available in this build */
+  FEAST_EXIT_INTERRUPTED = 6    /* SIGTERM/SIGINT: stopped after a step, checkpoint complete */
 };
 
 int feast_error_set(int code, const char *file, int line, const char *fmt, ...)

@@ -4,6 +4,7 @@
  * sizes are bounded and checked against the file size before anything is allocated,
  * and every error names file:line and the offending token or item. */
 #include "feast/mesh.h"
+#include "feast/hash.h"
 #include "feast/error.h"
 #include "feast/mesh_io.h"
 #include <errno.h>
@@ -923,4 +924,22 @@ int feast_mesh_read(const char *path, const FeastConfig *cfg, FeastMesh **mesh) 
   size_t n = strlen(path);
   if (n >= 4 && strcasecmp(path + n - 4, ".msh") == 0) return feast_mesh_read_gmsh(path, cfg, mesh);
   return feast_mesh_read_native(path, mesh);
+}
+
+uint64_t feast_mesh_fingerprint(const FeastMesh *mesh) {
+  uint64_t h = feast_fnv1a64(FEAST_FNV_OFFSET, &mesh->nvertices, sizeof mesh->nvertices);
+  h = feast_fnv1a64(h, mesh->xy, 2 * (size_t)mesh->nvertices * sizeof *mesh->xy);
+  h = feast_fnv1a64(h, &mesh->nmacros, sizeof mesh->nmacros);
+  h = feast_fnv1a64(h, mesh->quads, 4 * (size_t)mesh->nmacros * sizeof *mesh->quads);
+  for (int k = 0; k < mesh->nparts; k++) {
+    const FeastBoundaryPart *part = &mesh->parts[k];
+    h = feast_fnv1a64(h, part->name, strlen(part->name) + 1);
+    h = feast_fnv1a64(h, &part->type, sizeof part->type);
+    if (part->type == FEAST_PART_CIRCLE) {
+      h = feast_fnv1a64(h, part->center, sizeof part->center);
+      h = feast_fnv1a64(h, &part->radius, sizeof part->radius);
+    }
+    h = feast_fnv1a64(h, part->edges, 2 * (size_t)part->nedges * sizeof *part->edges);
+  }
+  return h;
 }

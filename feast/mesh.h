@@ -46,6 +46,9 @@ int feast_mesh_read_gmsh(const char *path, const FeastConfig *cfg, FeastMesh **m
 /* validate geometry and build topology of a mesh whose vertices/quads/parts are filled */
 int feast_mesh_finish(FeastMesh *mesh);
 void feast_mesh_destroy(FeastMesh **mesh);
+/* FNV-1a 64 of vertices, macros and boundary parts (names, shapes, edges): equal for the
+ * same mesh read again, whatever its file name (checkpoints name the mesh by it) */
+uint64_t feast_mesh_fingerprint(const FeastMesh *mesh);
 int feast_mesh_part_index(const FeastMesh *mesh, const char *name); /* -1 if absent */
 /* "bottom, right, top, left": the part names for messages (cut to fit size) */
 const char *feast_mesh_part_names(const FeastMesh *mesh, char *buf, size_t size);

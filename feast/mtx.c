@@ -23,6 +23,14 @@ int feast_mtx_write_coordinate(const char *path, int64_t n, int64_t nnz, const i
   return close_written(f, path);
 }
 
+int feast_mtx_rhs_name(const char *path, char *buf, size_t size) {
+  const size_t len = strlen(path);
+  const int stem = (int)(len > 4 && strcmp(path + len - 4, ".mtx") == 0 ? len - 4 : len);
+  const int n = snprintf(buf, size, "%.*s_rhs.mtx", stem, path);
+  FEAST_CHECK(n >= 0 && (size_t)n < size, FEAST_ERR_CONFIG, "output.matrix_market = %s: path too long", path);
+  return 0;
+}
+
 int feast_mtx_write_array(const char *path, int64_t n, const double *v) {
   FILE *f = fopen(path, "w");
   FEAST_CHECK(f, FEAST_ERR_FILE, "cannot open %s for writing", path);

@@ -209,6 +209,12 @@ static int write_pvtu(const char *path, const char *stem, int nranks, const Piec
   return close_file(f, path);
 }
 
+int feast_vtk_file_name(const char *base, int rank, char *buf, size_t size) {
+  int n = rank >= 0 ? snprintf(buf, size, "%s_r%d.vtu", base, rank) : snprintf(buf, size, "%s.pvtu", base);
+  FEAST_CHECK(n >= 0 && (size_t)n < size, FEAST_ERR_CONFIG, "output.vtk = %s: path too long", base);
+  return 0;
+}
+
 /* this rank's part: its piece, and on rank 0 the .pvtu */
 static int write_local(const char *base, int level, const Piece *p, int nranks) {
   FEAST_CALL(check_args(base, level, p));
@@ -216,12 +222,12 @@ static int write_local(const char *base, int level, const Piece *p, int nranks) 
   size_t len = strlen(base) + 32;
   char *path = NULL;
   FEAST_CALL(FEAST_ALLOC(len, &path));
-  snprintf(path, len, "%s_r%d.vtu", base, p->rank);
+  FEAST_CALL(feast_vtk_file_name(base, p->rank, path, len));
   int status = write_piece(path, p);
   if (!status && p->rank == 0) {
     const char *slash = strrchr(base, '/');
-    snprintf(path, len, "%s.pvtu", base);
-    status = write_pvtu(path, slash ? slash + 1 : base, nranks, p);
+    status = feast_vtk_file_name(base, -1, path, len);
+    if (!status) status = write_pvtu(path, slash ? slash + 1 : base, nranks, p);
   }
   feast_free(&path);
   return status;

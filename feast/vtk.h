@@ -8,6 +8,7 @@
 #ifndef FEAST_VTK_H
 #define FEAST_VTK_H
 #include <mpi.h>
+#include <stddef.h>
 
 typedef struct {
   const char *name;            /* letters, digits, '_', '-', '.' */
@@ -18,6 +19,9 @@ typedef struct {
 /* Collective over comm. coords: per local macro 2*N*N interleaved x,y. The directory of
  * base must exist. Returns the same nonzero status on every rank if any rank fails; the
  * message names the file that could not be written. */
+/* the files of output prefix base: rank r's piece "base_r<r>.vtu" (rank = -1: the
+ * ParaView index "base.pvtu"); the name in buf, FEAST_ERR_CONFIG when it does not fit */
+int feast_vtk_file_name(const char *base, int rank, char *buf, size_t size);
 int feast_vtk_write(const char *base, int level, int nlocal, const int *macro_ids,
                     const double *const *coords, int nfields, const FeastVtkField *fields,
                     MPI_Comm comm);

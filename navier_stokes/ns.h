@@ -13,6 +13,7 @@
  * space and the pressure is reported with zero mean. */
 #ifndef FEAST_NS_H
 #define FEAST_NS_H
+#include "feast/checkpoint.h"
 #include "feast/config.h"
 #include "feast/domain.h"
 #include "feast/mesh.h"
@@ -29,14 +30,20 @@ void ns_destroy(NsProblem **ns);
 
 typedef struct {
   int converged;
-  const char *reason;          /* converged, max_iterations, diverged, nan, linear_<reason> */
+  const char *reason;          /* converged, max_iterations, diverged, nan, linear_<reason>, interrupted */
   int nonlinear_iterations;    /* linear solves (nonlinear steps) done */
   double *linear_per_step;     /* Krylov iterations of each step (owned by the problem) */
   long linear_iterations;      /* their sum */
   double initial_residual, final_residual; /* nonlinear defect norms */
   long velocity_vcycles;       /* global ScaRC V cycles of all velocity solves */
   double local_cycles_per_solve;
+  int stop_signal;             /* reason "interrupted": the signal (SIGTERM, SIGINT) */
 } NsResult;
+
+/* continue from a checkpoint (verified and matched by feast_checkpoint_match): the
+ * iterate and the state of the nonlinear iteration; ns_solve then goes on from there.
+ * Collective. */
+int ns_restore(NsProblem *ns, const FeastCheckpoint *ck);
 
 /* the nonlinear iteration, one progress line per step on stdout (rank 0); the last
  * iterate stays in the problem also when it did not converge */
@@ -52,6 +59,8 @@ double ns_viscosity(const NsProblem *ns);
 int ns_write_vtk(const NsProblem *ns, const char *base);
 /* PREFIX_u.csv (y,u on x = 0.5) and PREFIX_v.csv (x,v on y = 0.5); collective */
 int ns_write_centerlines(const NsProblem *ns, const char *prefix);
+/* the file of centre line k (0: PREFIX_u.csv, 1: PREFIX_v.csv) */
+int ns_centerline_file_name(const char *prefix, int k, char *buf, size_t size);
 
 /* ---- benchmark quantities (forces.c): the DFG flow around a cylinder and the like ---- */
 /* input phase: output.forces_on names a part with a Dirichlet velocity, the points

@@ -12,6 +12,20 @@
 
 enum { NS_U, NS_V, NS_P, NS_NFIELDS };
 
+/* what the nonlinear iteration carries from step to step besides the iterate: with the
+ * iterate it is the whole state of the run (checkpoint.c), so a continued run takes the
+ * very steps of an uninterrupted one (the line search starts every step afresh at
+ * solver.nonlinear_damping; its last length is kept for the progress line only) */
+typedef struct {
+  int steps;                    /* nonlinear steps done */
+  double initial_residual;      /* the reference of the relative stopping test */
+  double residual;              /* the defect norm at the iterate */
+  double lambda;                /* the last step length */
+  long linear_iterations;       /* Krylov iterations of all steps */
+  long vcycles, local_solves, local_cycles; /* ScaRC counters of all steps */
+  double *linear_per_step;      /* Krylov iterations of each step (steps values) */
+} NsState;
+
 struct NsProblem {
   const FeastConfig *cfg;
   const FeastDomain *dom;
@@ -38,6 +52,10 @@ struct NsProblem {
   FeastLinOp precond;           /* K_s (wrapped by the debug.inject hook) */
   long velocity_solves;
   double *linear_per_step;
+  /* --restart: the state the iteration continues from (ns_restore); counters of ScaRC
+   * objects of this process are added to it */
+  int restored;
+  NsState resume;
   /* the PCD Schur approximation (pcd.c), with linear.schur = pcd */
   int pcd;
   FeastMask *pcd_mask;          /* inflow nodes: zero Dirichlet values of A_p */
@@ -45,6 +63,10 @@ struct NsProblem {
   Scarc *pcd_scarc;             /* A_p^-1 */
   FeastVec *pcd_r, *pcd_z, *pcd_y; /* one-block work vectors */
 };
+
+/* checkpoint.c: the state and the iterate (global node order, so any rank count can
+ * continue it) into a checkpoint file, atomically; collective */
+int ns_checkpoint_write(const NsProblem *ns, const NsState *state, const char *path);
 
 /* system.c */
 int ns_system_create(NsProblem *ns);

@@ -209,23 +209,30 @@ static int write_line(const char *path, const char *header, const LinePoint *pts
   return st;
 }
 
+static const struct {
+  int axis, field;
+  const char *suffix, *header;
+} centre_lines[2] = {{0, NS_U, "_u.csv", "y,u"}, {1, NS_V, "_v.csv", "x,v"}};
+
+int ns_centerline_file_name(const char *prefix, int k, char *buf, size_t size) {
+  const int n = snprintf(buf, size, "%s%s", prefix, centre_lines[k].suffix);
+  FEAST_CHECK(n >= 0 && (size_t)n < size, FEAST_ERR_CONFIG, "output.centerlines = %s: path too long", prefix);
+  return 0;
+}
+
 int ns_write_centerlines(const NsProblem *ns, const char *prefix) {
-  static const struct {
-    int axis, field;
-    const char *suffix, *header;
-  } lines[2] = {{0, NS_U, "_u.csv", "y,u"}, {1, NS_V, "_v.csv", "x,v"}};
   for (int k = 0; k < 2; k++) {
     LinePoint *pts = NULL;
-    int count = 0, st = line_points(ns, lines[k].axis, 0.5, lines[k].field, &pts, &count);
+    int count = 0, st = line_points(ns, centre_lines[k].axis, 0.5, centre_lines[k].field, &pts, &count);
     if (!st && ns->dom->rank == 0) {
       char path[4200];
-      snprintf(path, sizeof path, "%s%s", prefix, lines[k].suffix);
-      if (count == 0)
+      st = ns_centerline_file_name(prefix, k, path, sizeof path);
+      if (!st && count == 0)
         st = feast_error_set(FEAST_ERR_CONFIG, __FILE__, __LINE__,
                              "output.centerlines: no grid node lies on the line %s = 0.5 (the cavity's centre line)",
-                             lines[k].axis == 0 ? "x" : "y");
-      else
-        st = write_line(path, lines[k].header, pts, count);
+                             centre_lines[k].axis == 0 ? "x" : "y");
+      else if (!st)
+        st = write_line(path, centre_lines[k].header, pts, count);
       if (!st) feast_log(1, "  centre line: %s (%d points)\n", path, count);
     }
     free(pts);

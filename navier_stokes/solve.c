@@ -2,6 +2,7 @@
  * of each step, and the problem's life cycle. */
 #include "feast/error.h"
 #include "feast/log.h"
+#include "feast/signals.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@ typedef struct {
   int max_steps, line_search;
   FeastSolveParams linear;
   const char *krylov;
+  char checkpoint[4096]; /* output.checkpoint, "" = none */
+  long checkpoint_interval;
 } NonlinearParams;
 
 static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
@@ -34,7 +37,8 @@ static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
   p->linear.divergence_factor = p->divergence;
   p->linear.monitor = feast_log_verbosity() >= 2;
   p->linear.label = "linear";
-  return 0;
+  FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
+  return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
 }
 
 /* the saddle-point operator on the complement of the pressure null space */
@@ -114,19 +118,64 @@ static int update(NsProblem *ns, const NonlinearParams *p, double *r, double *la
   return 0;
 }
 
-int ns_solve(NsProblem *ns, NsResult *res) {
-  NonlinearParams p;
-  FEAST_CALL(nonlinear_params(ns->cfg, &p));
+/* the ScaRC counters of all steps: this process's and those of a restored run */
+static void scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cycles) {
+  ScarcStats st[2];
+  scarc_stats(ns->scarc[0], &st[0]);
+  scarc_stats(ns->scarc[1], &st[1]);
+  const int shared = ns->scarc[1] == ns->scarc[0];
+  *vcycles = ns->resume.vcycles + st[0].vcycles + (shared ? 0 : st[1].vcycles);
+  *solves = ns->resume.local_solves + st[0].local_solves + (shared ? 0 : st[1].local_solves);
+  *cycles = ns->resume.local_cycles + st[0].local_cycles + (shared ? 0 : st[1].local_cycles);
+}
+
+/* after each step: a checkpoint every checkpoint_interval steps; a stop signal on any
+ * rank (collective) writes one too and ends the iteration as "interrupted" */
+static int after_step(NsProblem *ns, const NonlinearParams *p, NsResult *res, double r, double lambda) {
+  const int steps = res->nonlinear_iterations;
+  int signal_number;
+  FEAST_CALL(feast_signals_agree(ns->dom->comm, &signal_number));
+  if (p->checkpoint[0] && (steps % p->checkpoint_interval == 0 || signal_number)) {
+    NsState s = {steps, res->initial_residual, r, lambda, res->linear_iterations, 0, 0, 0, ns->linear_per_step};
+    scarc_totals(ns, &s.vcycles, &s.local_solves, &s.local_cycles);
+    FEAST_CALL(ns_checkpoint_write(ns, &s, p->checkpoint));
+  }
+  if (signal_number) {
+    progress(steps, r, res, (int)ns->linear_per_step[steps - 1], lambda, 0.0);
+    res->final_residual = r;
+    res->reason = "interrupted";
+    res->stop_signal = signal_number;
+  }
+  return 0;
+}
+
+/* the start: step 0 of a fresh run, or the state of a restored one */
+static int start(NsProblem *ns, const NonlinearParams *p, NsResult *res, double *r) {
+  const NsState *from = ns->restored ? &ns->resume : NULL;
+  const int first = from ? from->steps : 0;
   memset(res, 0, sizeof *res);
   res->reason = "max_iterations";
   free(ns->linear_per_step);
-  FEAST_CALL(FEAST_ALLOC(p.max_steps + 1, &ns->linear_per_step));
+  FEAST_CALL(FEAST_ALLOC((first > p->max_steps ? first : p->max_steps) + 1, &ns->linear_per_step));
   res->linear_per_step = ns->linear_per_step;
-  double t0 = feast_wtime(), r, lambda = 1.0;
   FEAST_CALL(ns_system_assemble(ns, ns->v));
-  FEAST_CALL(defect(ns, &r));
-  res->initial_residual = r;
-  for (int step = 0;; step++) {
+  FEAST_CALL(defect(ns, r));
+  res->initial_residual = from ? from->initial_residual : *r;
+  if (!from) return 0;
+  if (first) memcpy(ns->linear_per_step, from->linear_per_step, (size_t)first * sizeof *ns->linear_per_step);
+  res->nonlinear_iterations = first;
+  res->linear_iterations = from->linear_iterations;
+  if (*r != from->residual)
+    feast_log(1, "  note: the defect at the restored iterate is %.17g, the checkpoint says %.17g\n", *r, from->residual);
+  return 0;
+}
+
+int ns_solve(NsProblem *ns, NsResult *res) {
+  NonlinearParams p;
+  FEAST_CALL(nonlinear_params(ns->cfg, &p));
+  double t0 = feast_wtime(), r, lambda = ns->restored ? ns->resume.lambda : 1.0;
+  FEAST_CALL(start(ns, &p, res, &r));
+  for (int step = res->nonlinear_iterations;; step++) {
     progress(step, r, res, step ? (int)ns->linear_per_step[step - 1] : 0, lambda, feast_wtime() - t0);
     if (stop(&p, r, step, res)) break;
     t0 = feast_wtime();
@@ -142,14 +191,11 @@ int ns_solve(NsProblem *ns, NsResult *res) {
       break;
     }
     FEAST_CALL(update(ns, &p, &r, &lambda));
+    FEAST_CALL(after_step(ns, &p, res, r, lambda));
+    if (res->stop_signal) break;
   }
-  ScarcStats st[2];
-  scarc_stats(ns->scarc[0], &st[0]);
-  scarc_stats(ns->scarc[1], &st[1]);
-  const int shared = ns->scarc[1] == ns->scarc[0];
-  res->velocity_vcycles = st[0].vcycles + (shared ? 0 : st[1].vcycles);
-  const long solves = st[0].local_solves + (shared ? 0 : st[1].local_solves);
-  const long cycles = st[0].local_cycles + (shared ? 0 : st[1].local_cycles);
+  long solves, cycles;
+  scarc_totals(ns, &res->velocity_vcycles, &solves, &cycles);
   res->local_cycles_per_solve = solves ? (double)cycles / solves : 0.0;
   return 0;
 }

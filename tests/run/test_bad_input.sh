@@ -110,6 +110,19 @@ dfg_recirculation_outside.ini    | 1 |                                          
 dfg_schur_unknown.ini            | 1 |                                           | 1 | dfg_schur_unknown.ini:24&linear.schur&lsc
 dfg_schur_pcd_no_inflow.ini      | 1 |                                           | 1 | dfg_schur_pcd_no_inflow.ini:24&linear.schur = pcd&needs an inflow
 -                                | 2 | @SRC@/config/cavity.ini linear.schur=pcd  | 1 | linear.schur = pcd (command line)&needs an inflow&bottom, right, top, left
+# ---- checkpoint / restart (output.checkpoint, output.checkpoint_interval, --restart) ----
+ckpt_interval_zero.ini           | 1 |                                           | 1 | ckpt_interval_zero.ini:29&output.checkpoint_interval&'0'
+ckpt_interval_negative.ini       | 1 |                                           | 1 | ckpt_interval_negative.ini:29&output.checkpoint_interval&-5
+ckpt_interval_text.ini           | 1 |                                           | 1 | ckpt_interval_text.ini:29&output.checkpoint_interval&often
+ckpt_interval_text.ini           | 2 |                                           | 1 | ckpt_interval_text.ini:29&output.checkpoint_interval&often
+-                                | 1 | @SRC@/config/cavity.ini output.checkpoint_interval=0 | 1 | command line&output.checkpoint_interval
+-                                | 1 | @SRC@/config/cavity.ini --restart @BAD@/no_such.ckpt | 1 | --restart&no_such.ckpt&No such file
+-                                | 2 | @SRC@/config/cavity.ini --restart @BAD@/no_such.ckpt | 1 | --restart&no_such.ckpt&No such file
+-                                | 1 | @SRC@/config/cavity.ini --restart @BAD@/ckpt_interval_zero.ini | 1 | --restart&ckpt_interval_zero.ini&not a feastc checkpoint
+-                                | 1 | @SRC@/config/cavity.ini --restart @BAD@ | 1 | --restart&tests/data/bad
+-                                | 1 | @SRC@/config/cavity.ini --restart         | 1 | --restart needs a checkpoint file
+-                                | 1 | @CFG@ --restart @BAD@/ckpt_interval_zero.ini | 1 | --restart&problem.type = poisson
+-                                | 1 | @CFG@ output.checkpoint=x.ckpt            | 1 | output.checkpoint (command line)&problem.type = poisson
 # ---- meshes (native) ----
 mesh_bad_part_name.feast         | 1 |                                            | 1 | mesh_bad_part_name.feast:17&wa/ll
 mesh_bad_version.feast           | 1 |                                            | 1 | mesh_bad_version.feast:2&7

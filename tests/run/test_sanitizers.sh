@@ -3,7 +3,8 @@
 # CUDA) in <build>/asan runs the unit and MPI tests (np 1, 2), a small Poisson solve on
 # 1 and 2 ranks (double/single, mg/bicgstab), the cavity (fixed point, Newton, single),
 # the DFG channel (PCD preconditioner, benchmark quantities, Gmsh mesh) and
-# a Stokes manufactured solution, injected NaN and rank failure, a dry run,
+# a Stokes manufactured solution, injected NaN and rank failure, a dry run, checkpoint/
+# restart with kill -9, SIGTERM and damaged checkpoints (test_checkpoint.sh at L = 3),
 # and every bad-input case of tests/run/test_bad_input.sh (a subset also with leak
 # checking); a third tree (<build>/valgrind, Debug, feastc only) runs one small solve and
 # one bad input under valgrind memcheck. Zero reports are allowed. ~4.5 min on 2 cores
@@ -116,6 +117,14 @@ srun 2 "cavity L3 nan injected" "$NS" grid.level=3 debug.inject=nan debug.inject
 check "ASan cavity nan injection: exit 2 (got $rc), no report" "$rc == 2 and $(sanitizer_reports "$TMP/s.log") == 0"
 srun 1 "dry run L12" "$CFG" --dry-run grid.level=12
 check "ASan dry run L12: exit 0 (got $rc), no report" "$rc == 0 and $(sanitizer_reports "$TMP/s.log") == 0"
+
+# ---- checkpoint/restart under ASan/UBSan: kill -9, SIGTERM, restart on 2 and 1 ranks,
+# damaged and foreign checkpoints (tests/run/test_checkpoint.sh at L = 3) ----
+stamp "checkpoint/restart under ASan/UBSan"
+FEAST_CKPT_QUICK=1 FEASTC=$SFEASTC bash "$src/tests/run/test_checkpoint.sh" >"$TMP/ckpt.log" 2>&1
+rc=$?
+grep -E '^FAILED|passed' "$TMP/ckpt.log" | sed 's/^/    /'
+check "checkpoint/restart under ASan/UBSan (rc $rc, $(grep -c '^ok' "$TMP/ckpt.log") checks)" "$rc == 0 and $(sanitizer_reports "$TMP/ckpt.log") == 0"
 
 # ---- every bad input under ASan/UBSan (the script fails on any sanitizer line); leak
 # checking with full stacks costs ~2 s per MPI start, so the whole table runs with

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Checkpoint/restart of the nonlinear solver (navier_stokes/checkpoint.c) on the cavity,
+# Re = 100, L = 4 (L = 3 with FEAST_CKPT_QUICK=1, the sanitizer build), 2 ranks:
+#  - kill -9 of both ranks at several moments of a run that checkpoints every step, then
+#    --restart: the same final kinetic energy (bit for bit), nonlinear, linear and V-cycle
+#    counts as the uninterrupted run; copies of the checkpoint taken every 20 ms while it
+#    is being rewritten all carry a valid checksum (never half-written);
+#  - SIGTERM to the ranks: exit 6, summary reason "interrupted", a valid checkpoint that
+#    restarts to the same result, on 2 and on 1 rank (global node order); SIGINT at 1 rank;
+#  - damaged or foreign checkpoints (flipped byte in header and data, truncated, empty,
+#    other level, other mesh, other Reynolds number): one error line, exit 1.
+# FEASTC may point to another build. ~60 s. FEAST_CKPT_QUICK=1 (test_sanitizers.sh, on
+# its ASan/UBSan build): L = 3, no kill -9 loop, no SIGINT and no 1-rank restart, i.e.
+# the code paths (write, SIGTERM, restart, every rejection) once each.
+. "$(dirname "$0")/lib.sh"
+SRC=${FEAST_SRC:?}
+LEVEL=4 QUICK=${FEAST_CKPT_QUICK:-0}
+[ "$QUICK" = 1 ] && LEVEL=3
+CAV=("$SRC/config/cavity.ini" grid.level=$LEVEL)
+cd "$TMP" || exit 1
+# every run's output is kept here: a sanitizer build (test_sanitizers.sh) must report nothing
+: >runs.log
+feastc_np() { # lib.sh's, with the output appended to runs.log
+  local np=$1; shift
+  rm -f "$TMP/last.json"
+  "$MPIEXEC" --oversubscribe --bind-to none -np "$np" "$FEASTC" "$@" output.summary="$TMP/last.json" output.verbosity=0 \
+    </dev/null >>"$TMP/runs.log" 2>&1
+}
+
+# run NP ARGS...: feastc in the background on NP ranks (np 1: no mpirun), pid in $pid
+run_bg() {
+  local np=$1; shift
+  if [ "$np" -gt 1 ]; then
+    "$MPIEXEC" --oversubscribe --bind-to none -np "$np" "$FEASTC" "$@" </dev/null >"$TMP/bg.log" 2>&1 &
+  else
+    "$FEASTC" "$@" </dev/null >"$TMP/bg.log" 2>&1 &
+  fi
+  pid=$!
+}
+# wait_bg: wait for the background run, its status in rc, its output appended to runs.log
+wait_bg() { wait "$pid" 2>/dev/null; rc=$?; cat "$TMP/bg.log" >>"$TMP/runs.log"; }
+# the feastc processes of a background run (mpirun's children, or the process itself)
+ranks_of() { pgrep -P "$1" -x feastc || echo "$1"; }
+# wait_for FILE: until it exists (at most 60 s)
+wait_for() { for _ in $(seq 600); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
+# valid_checkpoint FILE: magic line and FNV-1a 64 checksum trailer (an independent reader)
+valid_checkpoint() {
+  "$PY" - "$1" <<'PYEOF'
+import sys
+b = open(sys.argv[1], "rb").read()
+ok = b.startswith(b"feastc-checkpoint 1\n") and len(b) > 26 and b[-26:-17] == b"checksum "
+h = 0xcbf29ce484222325
+for c in b[:-26]:
+    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
+sys.exit(0 if ok and int(b[-17:-1], 16) == h else 1)
+PYEOF
+}
+results() { echo "$(json kinetic_energy "$1") $(json nonlinear_iterations "$1") $(json linear_iterations "$1") $(json global_mg_iterations "$1")"; }
+
+# ---- the uninterrupted run ----
+feastc_np 2 "${CAV[@]}"
+ref=$(results "$TMP/last.json")
+echo "uninterrupted (KE, nonlinear, linear, V cycles): $ref"
+check "uninterrupted run converged" "'$(json converged)' == 'true'"
+
+# ---- kill -9 at several moments, then --restart ----
+delays="0 0.3 0.8"
+[ "$QUICK" = 1 ] && delays=""
+for delay in $delays; do
+  rm -f ck.bin snap_*
+  run_bg 2 "${CAV[@]}" output.checkpoint=ck.bin output.checkpoint_interval=1 output.verbosity=0
+  wait_for ck.bin
+  if [ "$delay" = 0.3 ]; then # copies while the file is being replaced, step after step
+    for i in $(seq 15); do cp ck.bin "snap_$i" 2>/dev/null; sleep 0.02; done
+  else
+    sleep "$delay"
+  fi
+  # shellcheck disable=SC2046
+  kill -9 $(ranks_of $pid) 2>/dev/null
+  wait_bg
+  bad=0
+  for f in ck.bin snap_*; do [ -e "$f" ] && ! valid_checkpoint "$f" && bad=$((bad + 1)); done
+  steps=$(grep -a -m1 '^ns.steps ' ck.bin | cut -d' ' -f2)
+  check "kill -9 after ${delay}s: checkpoint (after step $steps) and $(ls snap_* 2>/dev/null | wc -l) copies valid" "$bad == 0"
+  feastc_np 2 "${CAV[@]}" --restart ck.bin output.checkpoint=ck.bin
+  rc=$?
+  got=$(results "$TMP/last.json")
+  check "kill -9 after ${delay}s, restart from step $steps: exit $rc, same result ($got)" "$rc == 0 and '$got' == '$ref'"
+done
+
+# ---- SIGTERM to the ranks (as a scheduler sends it): exit 6, then restart on 2 and 1 ranks ----
+# (the first checkpoint, after step 2, says the nonlinear loop runs: the handlers are in)
+rm -f ck.bin
+run_bg 2 "${CAV[@]}" output.checkpoint=ck.bin output.checkpoint_interval=2 output.summary=term.json output.verbosity=0
+wait_for ck.bin
+# shellcheck disable=SC2046
+kill -TERM $(ranks_of $pid) 2>/dev/null
+wait_bg
+check "SIGTERM: exit 6 (got $rc)" "$rc == 6"
+ck_steps=$(grep -a -m1 '^ns.steps ' ck.bin | cut -d' ' -f2)
+check "SIGTERM: the checkpoint is of the last step ($ck_steps)" "'$ck_steps' == '$(json nonlinear_iterations term.json)'"
+check "SIGTERM: summary reason interrupted" "'$(json reason term.json)' == 'interrupted'"
+check "SIGTERM: one message naming the signal and the checkpoint" "$(grep -c 'stopped by SIGTERM.*ck.bin' bg.log) == 1"
+valid_checkpoint ck.bin && v=1 || v=0
+check "SIGTERM: the checkpoint is valid" "$v == 1"
+cp ck.bin term.bin
+nps="2 1"
+[ "$QUICK" = 1 ] && nps=2
+for np in $nps; do
+  feastc_np $np "${CAV[@]}" --restart term.bin
+  rc=$?
+  got=$(results "$TMP/last.json")
+  check "SIGTERM checkpoint (step $(json nonlinear_iterations term.json)) restarted on $np rank(s): exit $rc, same result ($got)" \
+    "$rc == 0 and '$got' == '$ref'"
+done
+# SIGINT at one rank, no mpirun
+if [ "$QUICK" != 1 ]; then
+  rm -f ck1.bin
+  run_bg 1 "${CAV[@]}" output.checkpoint=ck1.bin output.checkpoint_interval=1 output.verbosity=0
+  wait_for ck1.bin
+  kill -INT $pid
+  wait_bg
+  valid_checkpoint ck1.bin && v=1 || v=0
+  check "SIGINT at 1 rank: exit 6 (got $rc), valid checkpoint" "$rc == 6 and $v == 1"
+fi
+
+# ---- damaged and foreign checkpoints: one line, exit 1 ----
+# bad LABEL EXPECT FILE [ARGS...]
+bad() {
+  local label=$1 expect=$2 file=$3; shift 3
+  (cd "$TMP" && timeout 120 "$FEASTC" "${CAV[@]}" --restart "$file" "$@") </dev/null >out.log 2>err.log
+  local rc=$? lines
+  cat err.log >>runs.log
+  lines=$(grep -c '' err.log)
+  check "$label: exit 1 (got $rc), one line ($lines) with '$expect': $(head -c 200 err.log)" \
+    "$rc == 1 and $lines == 1 and $(grep -c -- "$expect" err.log) == 1"
+}
+size=$(stat -c %s term.bin)
+flip() { # flip OFFSET IN OUT: one byte xor 0x01
+  cp "$2" "$3"
+  printf "$(printf '\\%03o' $(($(od -An -tu1 -j "$1" -N1 "$2") ^ 1)))" | dd of="$3" bs=1 seek="$1" conv=notrunc status=none
+}
+flip 40 term.bin flip_header.bin
+flip $((size / 2)) term.bin flip_data.bin
+head -c $((size / 2)) term.bin >half.bin
+head -c $((size - 1)) term.bin >minus1.bin
+: >empty.bin
+bad "flipped byte in the header" "checkpoint is damaged" flip_header.bin
+bad "flipped byte in the data" "checkpoint is damaged" flip_data.bin
+bad "truncated to half" "truncated or damaged" half.bin
+bad "one byte short" "truncated or damaged" minus1.bin
+bad "empty file" "not a feastc checkpoint" empty.bin
+bad "other level" "grid.level" term.bin grid.level=$((LEVEL - 1))
+bad "other mesh" "another one" term.bin grid.file="$SRC/grids/distorted4x4.feast"
+bad "other Reynolds number" "problem.re" term.bin problem.re=200
+reports=$(grep -cE 'Sanitizer|runtime error:' runs.log)
+check "no sanitizer report in any run ($reports)" "$reports == 0"
+finish
