@@ -115,6 +115,8 @@ static int solve(const FeastProblemContext *app, Scarc *scarc, const FeastVec *b
   FEAST_CALL(feast_config_get_int(app->cfg, "solver.max_iterations", &maxit));
   FEAST_CALL(feast_config_get_real(app->cfg, "solver.divergence_factor", &sp.divergence_factor));
   sp.max_iterations = (int)maxit;
+  FEAST_CALL(feast_config_get_int(app->cfg, "solver.residual_replacement", &maxit));
+  sp.replace_every = (int)maxit;
   sp.monitor = feast_log_verbosity() >= 2 || (feast_log_verbosity() >= 1 && feast_stdout_is_tty());
   sp.label = "scarc";
   FeastLinOp M;
@@ -137,6 +139,9 @@ static void report(const FeastProblemContext *app, const Scarc *scarc, const Fea
   feast_summary_set_real(s, "initial_residual", res->initial_residual);
   feast_summary_set_real(s, "final_residual", res->final_residual);
   feast_summary_set_real(s, "convergence_rate", res->rate);
+  feast_summary_set_real(s, "reductions_per_iteration", res->reductions_per_iteration);
+  feast_summary_set_real(s, "operator_reductions_per_iteration", res->operator_reductions_per_iteration);
+  feast_summary_set_real(s, "exchanges_per_iteration", res->exchanges_per_iteration);
   feast_summary_set_real(s, "l2_error", err);
   feast_summary_set_int(s, "coarse_level", coarse);
   feast_summary_set_int(s, "coarse_dofs", app->dom->levels[coarse].nglobal);

@@ -72,9 +72,15 @@ const FeastKeySpec feast_config_keys[] = {
     ENUM_KEY("solver", "gpu_fallback", "none", "none|cpu",
              "target = gpu without a usable GPU: none = stop with an error, cpu = warn and "
              "run the local multigrid on the CPU"),
-    ENUM_KEY("solver", "scarc_solver", "mg", "mg|cg|bicgstab",
+    ENUM_KEY("solver", "scarc_solver", "mg", "mg|cg|bicgstab|ibicgstab|pipebicgsafe",
              "poisson: outer ScaRC solver: global multigrid, or CG / BiCGStab preconditioned by one "
-             "global multigrid cycle"),
+             "global multigrid cycle; ibicgstab = BiCGStab with one fused global reduction per "
+             "iteration, pipebicgsafe = pipelined BiCGSafe (one non-blocking reduction per iteration, "
+             "overlapped with the preconditioner and matrix-vector product)"),
+    INT_KEY("solver", "residual_replacement", "0", 0, 1000000,
+            "ibicgstab, pipebicgsafe (outer solvers): restart the recurrences from the true residual "
+            "b - A x every this many iterations; 0 = never (the true residual is checked at every "
+            "converged exit anyway)"),
     REAL_KEY("solver", "rtol", "1e-8", 1e-16, 1,
              "poisson: stop when the residual norm is reduced by this factor (relative tolerance)"),
     INT_KEY("solver", "max_iterations", "100", 1, 1000000,
@@ -121,9 +127,12 @@ const FeastKeySpec feast_config_keys[] = {
             "solved exactly (dense inverse, n^2 values per macro)"),
 
     /* ---- stokes / navier-stokes: the linear solver of every nonlinear step ---- */
-    ENUM_KEY("linear", "krylov", "bicgstab", "bicgstab",
+    ENUM_KEY("linear", "krylov", "bicgstab", "bicgstab|ibicgstab|pipebicgsafe",
              "Krylov method on the saddle-point system, right-preconditioned by the lower "
-             "block-triangular pressure Schur complement preconditioner"),
+             "block-triangular pressure Schur complement preconditioner: classical BiCGStab, "
+             "ibicgstab (one fused global reduction per iteration) or pipebicgsafe (pipelined "
+             "BiCGSafe: one non-blocking reduction per iteration, overlapped with the "
+             "preconditioner and matrix-vector product)"),
     ENUM_KEY("linear", "schur", "mass", "mass|pcd",
              "pressure Schur complement approximation of the preconditioner: mass = nu M_p^-1 (the "
              "FEAST paper; good when viscosity dominates), pcd = pressure convection-diffusion, "
@@ -135,7 +144,7 @@ const FeastKeySpec feast_config_keys[] = {
             "maximum Krylov iterations per nonlinear step (the step then goes on with that iterate)"),
 
     /* ---- stokes / navier-stokes: the velocity blocks, solved by ScaRC ([solver] structure) ---- */
-    ENUM_KEY("velocity", "scarc_solver", "mg", "mg|cg|bicgstab",
+    ENUM_KEY("velocity", "scarc_solver", "mg", "mg|cg|bicgstab|ibicgstab|pipebicgsafe",
              "ScaRC solver of each velocity block inside the preconditioner (mg: global multigrid)"),
     REAL_KEY("velocity", "rtol", "0.1", 1e-16, 1,
              "relative tolerance of a velocity block solve (0.1: one digit, the FEAST paper's choice)"),
@@ -178,6 +187,10 @@ const FeastKeySpec feast_config_keys[] = {
              "test hook: the second preconditioner application on rank debug.inject_rank "
              "returns a NaN (nan) or fails (fail), to test the failure paths"),
     INT_KEY("debug", "inject_rank", "0", 0, 1000000, "MPI rank on which debug.inject acts"),
+    REAL_KEY("debug", "reduction_latency_us", "0", 0, 1e6,
+             "benchmark knob: every global reduction completes no earlier than this many microseconds "
+             "after it started (busy wait; a non-blocking reduction hides it behind the work done "
+             "meanwhile), to emulate a high-latency network"),
 };
 
 const int feast_config_nkeys = (int)(sizeof feast_config_keys / sizeof feast_config_keys[0]);

@@ -76,13 +76,11 @@ void feast_vec_scale(double a, FeastVec *x) {
   });
 }
 
-/* per macro and product: sum over owned nodes, then summed over macros in order */
-int feast_vec_dots(int k, const FeastVec *const *x, const FeastVec *const *y, double *out) {
+/* per macro and product: sum over owned nodes (summed over macros in order by the caller) */
+static void dot_partials(int k, const FeastVec *const *x, const FeastVec *const *y, double *part) {
   const FeastDomain *dom = x[0]->dom;
   const FeastLevel *lev = &dom->levels[x[0]->level];
   const long n = (long)x[0]->N * x[0]->N;
-  double *part;
-  FEAST_CALL(FEAST_ALLOC((size_t)k * dom->nlocal + 1, &part));
   for (int j = 0; j < k; j++)
     for (int li = 0; li < dom->nlocal; li++) {
       const unsigned char *own = lev->owned[li];
@@ -93,9 +91,24 @@ int feast_vec_dots(int k, const FeastVec *const *x, const FeastVec *const *y, do
       }
       part[j * dom->nlocal + li] = s;
     }
-  int st = feast_domain_sum_macros(dom, k, part, out);
+}
+
+int feast_vec_dots_begin(int k, const FeastVec *const *x, const FeastVec *const *y, int blocking, FeastMacroSum *r) {
+  const FeastDomain *dom = x[0]->dom;
+  double *part;
+  FEAST_CALL(FEAST_ALLOC((size_t)k * dom->nlocal + 1, &part));
+  dot_partials(k, x, y, part);
+  int st = feast_domain_sum_macros_begin(dom, k, part, blocking, r);
   free(part);
   return st;
+}
+
+int feast_vec_dots_end(FeastMacroSum *r, double *out) { return feast_domain_sum_macros_end(r, out); }
+
+int feast_vec_dots(int k, const FeastVec *const *x, const FeastVec *const *y, double *out) {
+  FeastMacroSum r;
+  FEAST_CALL(feast_vec_dots_begin(k, x, y, 1, &r));
+  return feast_vec_dots_end(&r, out);
 }
 
 int feast_vec_dot(const FeastVec *x, const FeastVec *y, double *out) {

@@ -30,6 +30,10 @@ void feast_vec_aypx(double a, const FeastVec *x, FeastVec *y);        /* y <- x 
 void feast_vec_scale(double a, FeastVec *x);                          /* x <- a x */
 /* k dot products <x_i, y_i> with one global reduction */
 int feast_vec_dots(int k, const FeastVec *const *x, const FeastVec *const *y, double *out);
+/* the same, split: begin computes the local parts and starts the reduction (blocking = 0:
+ * non-blocking, to overlap with work), end completes it (feast_domain_sum_macros_begin) */
+int feast_vec_dots_begin(int k, const FeastVec *const *x, const FeastVec *const *y, int blocking, FeastMacroSum *r);
+int feast_vec_dots_end(FeastMacroSum *r, double *out);
 int feast_vec_dot(const FeastVec *x, const FeastVec *y, double *out);
 int feast_vec_norm(const FeastVec *x, double *out); /* Euclidean norm over global nodes */
 /* partial -> consistent (sum over shared nodes), all blocks */

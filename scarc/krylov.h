@@ -1,6 +1,9 @@
 /* Iterative solvers on distributed vectors, each usable with any preconditioner:
  * "richardson" (x += M(b - Ax): with the ScaRC V cycle as M this is standalone
- * multigrid), "cg", "bicgstab". Methods are registered by name. Every method checks
+ * multigrid), "cg", "bicgstab", and the communication-reducing BiCGStab variants
+ * "ibicgstab" (one fused global reduction per iteration) and "pipebicgsafe" (one
+ * non-blocking reduction per iteration, overlapped with the preconditioner and the
+ * matrix-vector product); all right-preconditioned. Methods are registered by name. Every method checks
  * for NaN/Inf, divergence and its iteration limit and stops with a reason. */
 #ifndef FEAST_KRYLOV_H
 #define FEAST_KRYLOV_H
@@ -18,6 +21,9 @@ typedef struct {
   double divergence_factor; /* stop when ||r_k|| > factor ||r_0|| */
   int monitor;              /* print a line per iteration (rank 0) */
   const char *label;        /* for the monitor: "poisson" */
+  int replace_every;        /* ibicgstab, pipebicgsafe: restart from the true residual every
+                               this many iterations (0: never; the true residual is always
+                               checked at a converged exit) */
 } FeastSolveParams;
 
 typedef struct {
@@ -26,6 +32,12 @@ typedef struct {
   int iterations;
   double initial_residual, final_residual;
   double rate;              /* average convergence rate per iteration */
+  /* communication per iteration of the loop, counted where the MPI calls are issued
+   * (feast/commstat.h): the method's own global reductions (not those inside the operator
+   * or the preconditioner), those inside the operator (the pressure projection of
+   * Navier-Stokes), and the interface exchanges of the operator and method (not the
+   * preconditioner's). Iterations that stop half-way count as one. */
+  double reductions_per_iteration, operator_reductions_per_iteration, exchanges_per_iteration;
 } FeastSolveResult;
 
 /* Test hook (debug.inject = nan | fail, debug.inject_rank = R): wraps an operator so that
@@ -50,6 +62,6 @@ void feast_krylov_work_destroy(FeastKrylovWork **work);
  * from feast_krylov_work_create for vectors shaped like b, or NULL (allocated here) */
 int feast_krylov_solve(const char *method, FeastLinOp A, FeastLinOp M, const FeastVec *b,
                        FeastVec *x, const FeastSolveParams *p, FeastKrylovWork *work, FeastSolveResult *res);
-/* "richardson cg bicgstab" */
+/* "richardson cg bicgstab ibicgstab pipebicgsafe" */
 const char *feast_krylov_methods(void);
 #endif
