@@ -108,6 +108,11 @@ const FeastKeySpec feast_config_keys[] = {
             "global multigrid: post-smoothing steps per level"),
     REAL_KEY("solver", "smoother_damping", "1", 0.01, 2,
              "damping of the additive Schwarz correction of the global smoother"),
+    ENUM_KEY("solver", "smoother_step", "adaptive", "adaptive|fixed",
+             "length of the additive Schwarz step: adaptive = minimise the residual along it (at most "
+             "2 x smoother_damping; robust, but makes the V cycle a nonlinear map), fixed = "
+             "smoother_damping (a linear V cycle when the local solves run a fixed number of cycles: "
+             "what ibicgstab and pipebicgsafe assume)"),
     INT_KEY("solver", "coarse_max_dofs", "20000", 1, 100000000,
             "global coarse grid: the finest level with fewer unknowns than this, solved "
             "directly (UMFPACK) on rank 0"),

@@ -33,6 +33,8 @@ typedef struct {
   int nonlinear_iterations;    /* linear solves (nonlinear steps) done */
   double *linear_per_step;     /* Krylov iterations of each step (owned by the problem) */
   long linear_iterations;      /* their sum */
+  /* of the outer Krylov method, averaged over all its iterations (FeastSolveResult) */
+  double reductions_per_iteration, exchanges_per_iteration;
   double initial_residual, final_residual; /* nonlinear defect norms */
   long velocity_vcycles;       /* global ScaRC V cycles of all velocity solves */
   double local_cycles_per_solve;

@@ -34,6 +34,8 @@ static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
   p->linear.divergence_factor = p->divergence;
   p->linear.monitor = feast_log_verbosity() >= 2;
   p->linear.label = "linear";
+  FEAST_CALL(feast_config_get_int(cfg, "solver.residual_replacement", &v));
+  p->linear.replace_every = (int)v;
   return 0;
 }
 
@@ -135,6 +137,8 @@ int ns_solve(NsProblem *ns, NsResult *res) {
     FEAST_CALL(linear_solve(ns, &p, &lin));
     ns->linear_per_step[step] = lin.iterations;
     res->linear_iterations += lin.iterations;
+    res->reductions_per_iteration += lin.reductions_per_iteration * lin.iterations; /* averaged below */
+    res->exchanges_per_iteration += lin.exchanges_per_iteration * lin.iterations;
     res->nonlinear_iterations = step + 1;
     if (strcmp(lin.reason, "nan") == 0 || strcmp(lin.reason, "diverged") == 0) {
       /* the iterate stays the last one, whose defect r is final_residual */
@@ -142,6 +146,10 @@ int ns_solve(NsProblem *ns, NsResult *res) {
       break;
     }
     FEAST_CALL(update(ns, &p, &r, &lambda));
+  }
+  if (res->linear_iterations > 0) {
+    res->reductions_per_iteration /= res->linear_iterations;
+    res->exchanges_per_iteration /= res->linear_iterations;
   }
   ScarcStats st[2];
   scarc_stats(ns->scarc[0], &st[0]);
