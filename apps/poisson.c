@@ -152,7 +152,14 @@ static void report(const FeastProblemContext *app, const Scarc *scarc, const Fea
             res->initial_residual, res->rate, err);
 }
 
-/* input phase: grid.dirichlet names parts of the mesh */
+/* ibicgstab and pipebicgsafe need the V cycle to be a linear map (scarc_linear_required) */
+static int linear_v_cycle(const FeastConfig *cfg, ScarcParams *p) {
+  const char *method;
+  FEAST_CALL(feast_config_get_string(cfg, "solver.scarc_solver", &method));
+  return feast_krylov_needs_linear_preconditioner(method) ? scarc_linear_required(cfg, "solver.scarc_solver", p) : 0;
+}
+
+/* input phase: grid.dirichlet names parts of the mesh; the solver combination */
 static int poisson_check(const FeastConfig *cfg, const FeastMesh *mesh) {
   const char *dirichlet;
   unsigned char *parts;
@@ -160,7 +167,8 @@ static int poisson_check(const FeastConfig *cfg, const FeastMesh *mesh) {
   FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &parts));
   const int st = feast_mask_parse_parts(mesh, dirichlet, "grid.dirichlet", parts);
   free(parts);
-  return st;
+  FEAST_CALL(st);
+  return linear_v_cycle(cfg, NULL);
 }
 
 static int create_mask(const FeastProblemContext *app, FeastMask **mask) {
@@ -185,6 +193,7 @@ static int poisson_run(const FeastProblemContext *app) {
   double err = NAN;
   int st = create_mask(app, &mask);
   if (!st) st = scarc_params_create(app->cfg, &p);
+  if (!st) st = linear_v_cycle(app->cfg, p);
   if (!st) st = scarc_create(dom, mask, p, &scarc);
   if (!st) st = assemble_laplace(dom, &A);
   if (!st) st = scarc_set_operator(scarc, A);

@@ -108,11 +108,13 @@ const FeastKeySpec feast_config_keys[] = {
             "global multigrid: post-smoothing steps per level"),
     REAL_KEY("solver", "smoother_damping", "1", 0.01, 2,
              "damping of the additive Schwarz correction of the global smoother"),
-    ENUM_KEY("solver", "smoother_step", "adaptive", "adaptive|fixed",
+    ENUM_KEY("solver", "smoother_step", "auto", "auto|adaptive|fixed",
              "length of the additive Schwarz step: adaptive = minimise the residual along it (at most "
              "2 x smoother_damping; robust, but makes the V cycle a nonlinear map), fixed = "
-             "smoother_damping (a linear V cycle when the local solves run a fixed number of cycles: "
-             "what ibicgstab and pipebicgsafe assume)"),
+             "smoother_damping (with solver.local_fixed_cycles a linear V cycle: what ibicgstab and pipebicgsafe assume); auto = fixed "
+             "where the V cycle preconditions ibicgstab or pipebicgsafe (solver.scarc_solver, "
+             "velocity.scarc_solver or linear.krylov), adaptive elsewhere. adaptive with those methods "
+             "is an error"),
     INT_KEY("solver", "coarse_max_dofs", "20000", 1, 100000000,
             "global coarse grid: the finest level with fewer unknowns than this, solved "
             "directly (UMFPACK) on rank 0"),
@@ -127,6 +129,10 @@ const FeastKeySpec feast_config_keys[] = {
              "(0.1 = one digit)"),
     INT_KEY("solver", "local_max_cycles", "16", 1, 10000,
             "local multigrid: maximum V cycles per local solve"),
+    INT_KEY("solver", "local_fixed_cycles", "0", 0, 10000,
+            "local multigrid: N > 0 = exactly N V cycles per local solve (no tolerance test: a linear "
+            "map); 0 = stop at local_rtol, except where the V cycle must be linear (it preconditions "
+            "ibicgstab or pipebicgsafe): 2 there (logged)"),
     INT_KEY("solver", "local_coarse_max_dofs", "200", 4, 1089,
             "local multigrid: coarsest level = the finest with at most this many unknowns, "
             "solved exactly (dense inverse, n^2 values per macro)"),
@@ -155,6 +161,11 @@ const FeastKeySpec feast_config_keys[] = {
              "relative tolerance of a velocity block solve (0.1: one digit, the FEAST paper's choice)"),
     INT_KEY("velocity", "max_iterations", "8", 1, 100000,
             "maximum ScaRC iterations of a velocity block solve"),
+    INT_KEY("velocity", "fixed_iterations", "0", 0, 1000,
+            "N > 0: every velocity block solve runs exactly N global multigrid cycles from zero "
+            "(velocity.scarc_solver = mg; with a fixed smoother step a linear preconditioner); 0 = stop "
+            "at velocity.rtol, except under linear.krylov = ibicgstab | pipebicgsafe, which need a linear "
+            "preconditioner and use 2 (logged)"),
 
     /* ---- outputs ---- */
     PATH_KEY("output", "summary", "",

@@ -24,6 +24,8 @@ typedef struct NsProblem NsProblem;
 int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes);
 /* linear.schur = pcd: some part must have an inflow (pcd.c) */
 int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh);
+/* the Krylov method / preconditioner combination (linear.krylov, velocity.*, solver.smoother_step) */
+int ns_schur_check(const FeastConfig *cfg);
 int ns_create(const FeastConfig *cfg, const FeastDomain *dom, int stokes, NsProblem **ns);
 void ns_destroy(NsProblem **ns);
 

@@ -97,7 +97,7 @@ static int stop_test(Solve *S, double rnorm, int it) {
     res->reason = "nan";
     return 1;
   }
-  if (rnorm <= p->rtol * res->initial_residual || rnorm == 0.0) {
+  if (rnorm == 0.0 || (p->fixed_iterations > 0 ? it >= p->fixed_iterations : rnorm <= p->rtol * res->initial_residual)) {
     res->converged = 1;
     res->reason = "converged";
     return 1;
@@ -525,6 +525,10 @@ static const struct {
   Method fn;
 } methods[] = {{"richardson", richardson}, {"cg", cg}, {"bicgstab", bicgstab}, {"ibicgstab", ibicgstab},
                {"pipebicgsafe", pipebicgsafe}};
+
+int feast_krylov_needs_linear_preconditioner(const char *method) {
+  return strcmp(method, "ibicgstab") == 0 || strcmp(method, "pipebicgsafe") == 0;
+}
 
 const char *feast_krylov_methods(void) { return "richardson cg bicgstab ibicgstab pipebicgsafe"; }
 

@@ -24,6 +24,8 @@ typedef struct {
   int replace_every;        /* ibicgstab, pipebicgsafe: restart from the true residual every
                                this many iterations (0: never; the true residual is always
                                checked at a converged exit) */
+  int fixed_iterations;     /* > 0: run exactly this many iterations, no rtol test (richardson
+                               from x = 0 with a linear M is then a linear operator of b) */
 } FeastSolveParams;
 
 typedef struct {
@@ -62,6 +64,10 @@ void feast_krylov_work_destroy(FeastKrylovWork **work);
  * from feast_krylov_work_create for vectors shaped like b, or NULL (allocated here) */
 int feast_krylov_solve(const char *method, FeastLinOp A, FeastLinOp M, const FeastVec *b,
                        FeastVec *x, const FeastSolveParams *p, FeastKrylovWork *work, FeastSolveResult *res);
+/* 1 for the methods whose recurrences assume a linear (fixed) preconditioner: ibicgstab
+ * and pipebicgsafe; a nonlinear one (adaptive smoother step, inner solves to a tolerance)
+ * makes them stall or diverge. classical bicgstab and the flexible cg tolerate one. */
+int feast_krylov_needs_linear_preconditioner(const char *method);
 /* "richardson cg bicgstab ibicgstab pipebicgsafe" */
 const char *feast_krylov_methods(void);
 #endif

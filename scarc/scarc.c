@@ -37,6 +37,12 @@ struct Scarc {
   ScarcStats stats;
 };
 
+/* every local solve runs exactly n cycles (no tolerance test: a linear map) */
+static void fixed_local_cycles(ScarcParams *p, int n) {
+  p->local.rtol = 1e-300;
+  p->local.max_cycles = n;
+}
+
 int scarc_params_create(const FeastConfig *cfg, ScarcParams **pp) {
   ScarcParams *p;
   FEAST_CALL(FEAST_ALLOC(1, &p));
@@ -63,11 +69,13 @@ int scarc_params_create(const FeastConfig *cfg, ScarcParams **pp) {
   p->local.max_cycles = (int)v;
   FEAST_CALL(feast_config_get_int(cfg, "solver.local_coarse_max_dofs", &v));
   p->local.coarse_max_dofs = (int)v;
+  FEAST_CALL(feast_config_get_int(cfg, "solver.local_fixed_cycles", &v));
+  if (v > 0) fixed_local_cycles(p, (int)v);
   /* the benchmark knob acts on every reduction of the run; every solver run reads its
    * solver parameters here, so this is where it is set */
   int step;
   FEAST_CALL(feast_config_get_enum(cfg, "solver.smoother_step", &step));
-  p->fixed_step = step == 1;
+  p->fixed_step = step == 2; /* auto (0) is adaptive until scarc_linear_required says otherwise */
   double latency_us;
   FEAST_CALL(feast_config_get_real(cfg, "debug.reduction_latency_us", &latency_us));
   feast_comm_set_reduction_latency(latency_us * 1e-6);
@@ -75,6 +83,30 @@ int scarc_params_create(const FeastConfig *cfg, ScarcParams **pp) {
 }
 
 void scarc_params_destroy(ScarcParams **p) { feast_free(p); }
+
+int scarc_linear_required(const FeastConfig *cfg, const char *key, ScarcParams *p) {
+  int step;
+  const char *method;
+  FEAST_CALL(feast_config_get_enum(cfg, "solver.smoother_step", &step));
+  FEAST_CALL(feast_config_get_string(cfg, key, &method));
+  FEAST_CHECK(step != 1, FEAST_ERR_CONFIG,
+              "%s: solver.smoother_step = adaptive makes the ScaRC V cycle a nonlinear map, which %s = %s (%s) "
+              "cannot be preconditioned with (its recurrences assume a linear preconditioner: it would stall or "
+              "diverge); set solver.smoother_step = fixed, or auto (the default)",
+              feast_config_origin(cfg, "solver.smoother_step"), key, method, feast_config_origin(cfg, key));
+  if (p && !p->fixed_step) {
+    p->fixed_step = 1;
+    feast_log(1, "  solver.smoother_step = auto: fixed, as %s = %s needs a linear preconditioner\n", key, method);
+  }
+  long cycles;
+  FEAST_CALL(feast_config_get_int(cfg, "solver.local_fixed_cycles", &cycles));
+  if (p && cycles == 0 && p->local.rtol != 1e-300) {
+    fixed_local_cycles(p, 2);
+    feast_log(1, "  solver.local_fixed_cycles = 0: 2 local multigrid cycles per macro solve, as %s = %s needs a "
+                 "linear preconditioner\n", key, method);
+  }
+  return 0;
+}
 
 /* the global coarse level: the finest level with fewer than coarse_max_dofs unknowns
  * (level 0 if even that is larger) */

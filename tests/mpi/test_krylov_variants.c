@@ -189,7 +189,7 @@ static double rel_diff(const FeastVec *a, const FeastVec *b, FeastVec *tmp) {
 enum { KMAX = 10 };
 
 static void check_method(const char *method, const FeastVec *b, FeastVec **ref, Vecs *w, double tol) {
-  FeastSolveParams sp = {1e-300, 1, 1e300, 0, method, 0};
+  FeastSolveParams sp = {.rtol = 1e-300, .max_iterations = 1, .divergence_factor = 1e300, .label = method};
   FeastKrylovWork *work = NULL;
   CHECK_OK(feast_krylov_work_create(b, &work));
   double worst = 0;
@@ -213,7 +213,7 @@ static void check_method(const char *method, const FeastVec *b, FeastVec **ref, 
 
 /* a solve to convergence: the true residual meets the tolerance */
 static void check_converges(const char *method, const FeastVec *b, const FeastVec *x0, Vecs *w, int *its) {
-  FeastSolveParams sp = {1e-10, 500, 1e30, 0, method, 0};
+  FeastSolveParams sp = {.rtol = 1e-10, .max_iterations = 500, .divergence_factor = 1e30, .label = method};
   FeastSolveResult res;
   feast_vec_copy(x0, w->v[13]);
   CHECK_OK(feast_krylov_solve(method, K, M, b, w->v[13], &sp, NULL, &res));
