@@ -23,6 +23,9 @@ const FeastKeySpec feast_config_keys[] = {
              "velocity 0.2)"),
     REAL_KEY("problem", "reference_length", "1", 1e-300, 1e300,
              "reference length L of Re = U L / nu (cavity: the side; DFG: the cylinder diameter 0.1)"),
+    REAL2_KEY("problem", "convection", "0 0",
+              "poisson: constant convection field \"bx by\": solves -Laplace u + b.grad u = f (Galerkin Q1, "
+              "nonsymmetric) for the same exact solution u = sin(pi x) sin(pi y)"),
     STRING_KEY("problem", "force_x", "0",
                "stokes/navier-stokes: body force f_x(x, y), an expression (muparser: + - * / ^, "
                "sin exp sqrt ..., pi, c ? a : b)"),
@@ -81,6 +84,10 @@ const FeastKeySpec feast_config_keys[] = {
             "ibicgstab, pipebicgsafe (outer solvers): restart the recurrences from the true residual "
             "b - A x every this many iterations; 0 = never (the true residual is checked at every "
             "converged exit anyway)"),
+    ENUM_KEY("solver", "initial_guess", "zero", "zero|random",
+             "start of the linear solves (poisson: of the solve, at the free nodes; stokes/navier-stokes: of "
+             "every linear solve for the correction): zero, or random = a hash of the node coordinates in "
+             "[-1, 1) (reproducible, the same for every rank count)"),
     REAL_KEY("solver", "rtol", "1e-8", 1e-16, 1,
              "poisson: stop when the residual norm is reduced by this factor (relative tolerance)"),
     INT_KEY("solver", "max_iterations", "100", 1, 1000000,

@@ -3,6 +3,7 @@
 #include "feast/error.h"
 #include "feast/log.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,4 +156,27 @@ int feast_vec_finite(const FeastVec *x) {
     for (long i = 0; i < n_; i++) ok &= isfinite(xs[i]);
   });
   return ok;
+}
+
+/* splitmix64's finaliser */
+static uint64_t mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+void feast_vec_fill_hash(FeastVec *x) {
+  const FeastLevel *lev = &x->dom->levels[x->level];
+  const long n = (long)lev->N * lev->N;
+  for (int b = 0; b < x->nb; b++)
+    for (int li = 0; li < x->nlocal; li++) {
+      double *v = feast_vec_block(x, b, li);
+      const double *xy = lev->xy[li];
+      for (long i = 0; i < n; i++) {
+        const uint64_t ix = (uint64_t)(int64_t)llround(xy[2 * i] * 1073741824.0);
+        const uint64_t iy = (uint64_t)(int64_t)llround(xy[2 * i + 1] * 1073741824.0);
+        const uint64_t h = mix64(mix64(mix64(ix + 0x9e3779b97f4a7c15ULL) ^ iy) ^ (uint64_t)b);
+        v[i] = (double)(h >> 11) * 0x1.0p-52 - 1.0;
+      }
+    }
 }

@@ -44,4 +44,8 @@ void feast_vec_to_partial(FeastVec *x);
 void feast_vec_zero_fixed(FeastVec *x, int b, const FeastMask *mask);
 /* 1 if every value is finite */
 int feast_vec_finite(const FeastVec *x);
+/* x <- a pseudo-random value in [-1, 1) at every node of every block, a hash of the
+ * node's coordinates (rounded to 2^-30) and the block: the same on every macro sharing a
+ * node and for every partition and rank count (a reproducible nonzero start) */
+void feast_vec_fill_hash(FeastVec *x);
 #endif

@@ -14,6 +14,7 @@ typedef struct {
   int max_steps, line_search;
   FeastSolveParams linear;
   const char *krylov;
+  int random_start; /* solver.initial_guess = random: the linear solves start from a hash */
 } NonlinearParams;
 
 static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
@@ -28,6 +29,9 @@ static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
   FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear_line_search", &ls));
   p->line_search = ls == 0; /* backtracking|none */
   FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", &p->krylov));
+  int start;
+  FEAST_CALL(feast_config_get_enum(cfg, "solver.initial_guess", &start));
+  p->random_start = start == 1;
   FEAST_CALL(feast_config_get_real(cfg, "linear.rtol", &p->linear.rtol));
   FEAST_CALL(feast_config_get_int(cfg, "linear.max_iterations", &v));
   p->linear.max_iterations = (int)v;
@@ -54,9 +58,15 @@ static int defect(NsProblem *ns, double *norm) {
   return feast_vec_norm(ns->d, norm);
 }
 
-/* c <- approx K^-1 d: the Krylov method right-preconditioned by K_s, from zero */
+/* c <- approx K^-1 d: the Krylov method right-preconditioned by K_s, from zero or (random
+ * start) from the coordinate hash, zero at Dirichlet nodes */
 static int linear_solve(NsProblem *ns, const NonlinearParams *p, FeastSolveResult *res) {
-  feast_vec_zero(ns->c);
+  if (p->random_start) {
+    feast_vec_fill_hash(ns->c);
+    for (int f = 0; f < NS_NFIELDS; f++) feast_vec_zero_fixed(ns->c, f, ns->mask[f]);
+  } else {
+    feast_vec_zero(ns->c);
+  }
   feast_timer_start(FEAST_T_LINEAR);
   int st = ns->work ? 0 : feast_krylov_work_create(ns->d, &ns->work);
   if (!st)
@@ -134,6 +144,8 @@ int ns_solve(NsProblem *ns, NsResult *res) {
     t0 = feast_wtime();
     FEAST_CALL(ns_schur_update(ns));
     FeastSolveResult lin;
+    /* from a random start the tolerance is relative to the defect, the residual of c = 0 */
+    if (p.random_start) p.linear.reference_norm = r;
     FEAST_CALL(linear_solve(ns, &p, &lin));
     ns->linear_per_step[step] = lin.iterations;
     res->linear_iterations += lin.iterations;

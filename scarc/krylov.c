@@ -82,6 +82,11 @@ static void loop_begin(Solve *S) {
   S->loop1 = S->loop0;
 }
 
+/* the residual norm to reach: rtol times the reference norm, or ||r_0|| */
+static double tolerance(const Solve *S) {
+  return S->p->rtol * (S->p->reference_norm > 0 ? S->p->reference_norm : S->res->initial_residual);
+}
+
 /* Common stopping test: returns 1 when the iteration must stop, with the reason set; in
  * the loop (it > 0) it also marks the end of the counted part */
 static int stop_test(Solve *S, double rnorm, int it) {
@@ -97,7 +102,7 @@ static int stop_test(Solve *S, double rnorm, int it) {
     res->reason = "nan";
     return 1;
   }
-  if (rnorm == 0.0 || (p->fixed_iterations > 0 ? it >= p->fixed_iterations : rnorm <= p->rtol * res->initial_residual)) {
+  if (rnorm == 0.0 || (p->fixed_iterations > 0 ? it >= p->fixed_iterations : rnorm <= tolerance(S))) {
     res->converged = 1;
     res->reason = "converged";
     return 1;
@@ -211,7 +216,7 @@ static int bicgstab(Solve *S) {
     feast_vec_axpy(alpha, w->y, S->x);
     feast_vec_axpy(-alpha, w->q, w->r); /* s = r - alpha v, stored in r */
     FEAST_CALL(feast_vec_norm(w->r, &rnorm));
-    if (rnorm <= S->p->rtol * S->res->initial_residual) {
+    if (rnorm <= tolerance(S)) {
       stop_test(S, rnorm, it);
       return 0;
     }
@@ -245,8 +250,8 @@ static int confirm_exit(Solve *S, FeastVec *r, int it, int *restarts) {
   if (residual(S, r) || feast_vec_norm(r, &rnorm)) return -1;
   S->res->final_residual = rnorm;
   S->in_loop = 1;
-  if (rnorm <= S->p->rtol * S->res->initial_residual || it >= S->p->max_iterations || ++*restarts > 3) {
-    S->res->converged = rnorm <= S->p->rtol * S->res->initial_residual;
+  if (rnorm <= tolerance(S) || it >= S->p->max_iterations || ++*restarts > 3) {
+    S->res->converged = rnorm <= tolerance(S);
     if (!S->res->converged) S->res->reason = "max_iterations";
     return 1;
   }

@@ -24,6 +24,8 @@ typedef struct {
   int replace_every;        /* ibicgstab, pipebicgsafe: restart from the true residual every
                                this many iterations (0: never; the true residual is always
                                checked at a converged exit) */
+  double reference_norm;    /* > 0: stop at ||r_k|| <= rtol reference_norm (e.g. ||b||: a start
+                               far from the solution then does not loosen the tolerance) */
   int fixed_iterations;     /* > 0: run exactly this many iterations, no rtol test (richardson
                                from x = 0 with a linear M is then a linear operator of b) */
 } FeastSolveParams;
