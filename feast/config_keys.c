@@ -122,6 +122,10 @@ const FeastKeySpec feast_config_keys[] = {
              "where the V cycle preconditions ibicgstab or pipebicgsafe (solver.scarc_solver, "
              "velocity.scarc_solver or linear.krylov), adaptive elsewhere. adaptive with those methods "
              "is an error"),
+    ENUM_KEY("solver", "overlap", "off", "off|on",
+             "ScaRC matrix-vector product: on = compute the macros' boundary rows, start the interface "
+             "exchange, compute the interior rows meanwhile, then finish it (bitwise the same result as "
+             "off)"),
     INT_KEY("solver", "coarse_max_dofs", "20000", 1, 100000000,
             "global coarse grid: the finest level with fewer unknowns than this, solved "
             "directly (UMFPACK) on rank 0"),

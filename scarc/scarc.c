@@ -2,6 +2,7 @@
 #include "coproc/coproc.h"
 #include "feast/commstat.h"
 #include "feast/error.h"
+#include "feast/exchange.h"
 #include "feast/log.h"
 #include "feast/transfer.h"
 #include "scarc/coarse.h"
@@ -12,6 +13,7 @@
 struct ScarcParams {
   int pre_smooth, post_smooth;  /* global V cycle: 1, 0 */
   double damping;               /* additive Schwarz damping: 1 */
+  int overlap;                  /* solver.overlap = on: matvec interiors while the exchange runs */
   int fixed_step;               /* solver.smoother_step = fixed: the step is damping (a linear V cycle) */
   long coarse_max_dofs;         /* global coarse level: finest with fewer unknowns: 20000 */
   char target[8], precision[8]; /* local backend: "cpu"/"gpu", "auto"/"double"/"single" */
@@ -75,7 +77,9 @@ int scarc_params_create(const FeastConfig *cfg, ScarcParams **pp) {
    * solver parameters here, so this is where it is set */
   int step;
   FEAST_CALL(feast_config_get_enum(cfg, "solver.smoother_step", &step));
-  p->fixed_step = step == 2; /* auto (0) is adaptive until scarc_linear_required says otherwise */
+  p->fixed_step = step == 2;
+  FEAST_CALL(feast_config_get_enum(cfg, "solver.overlap", &step));
+  p->overlap = step == 1; /* auto (0) is adaptive until scarc_linear_required says otherwise */
   double latency_us;
   FEAST_CALL(feast_config_get_real(cfg, "debug.reduction_latency_us", &latency_us));
   feast_comm_set_reduction_latency(latency_us * 1e-6);
@@ -271,9 +275,20 @@ static void matvec_partial(const ScarcLevel *lv, const FeastVec *x, FeastVec *y)
   for (int li = 0; li < x->nlocal; li++) feast_band9_matvec(&lv->A[li], x->v[li], y->v[li]);
 }
 
+/* y <- A x (consistent). solver.overlap = on: the boundary rings first, the interface
+ * exchange started, the macro interiors computed while the messages travel, then the
+ * exchange finished (bitwise the same as off: the same rows, the same sums) */
 static int matvec_level(Scarc *s, int l, const FeastVec *x, FeastVec *y) {
-  matvec_partial(&s->lv[l], x, y);
-  return feast_vec_sum(y);
+  if (!s->p.overlap) {
+    matvec_partial(&s->lv[l], x, y);
+    return feast_vec_sum(y);
+  }
+  const ScarcLevel *lv = &s->lv[l];
+  FeastExchange *ex = s->dom->levels[l].nodes;
+  for (int li = 0; li < x->nlocal; li++) feast_band9_matvec_part(&lv->A[li], x->v[li], y->v[li], 0);
+  FEAST_CALL(feast_exchange_begin(ex, y->v));
+  for (int li = 0; li < x->nlocal; li++) feast_band9_matvec_part(&lv->A[li], x->v[li], y->v[li], 1);
+  return feast_exchange_end(ex, y->v);
 }
 
 int scarc_matvec(Scarc *s, const FeastVec *x, FeastVec *y) { return matvec_level(s, s->finest, x, y); }

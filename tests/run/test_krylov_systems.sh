@@ -4,7 +4,8 @@
 # local and velocity cycles: what the recurrence variants need; a small global coarse
 # grid so that the multigrid really runs), reach the same solution (L2 error or kinetic
 # energy to 1e-8 relative), with total iteration counts at most 15 % above bicgstab's,
-# and print bitwise the same numbers (%.17g in the summary) at every rank count.
+# and print bitwise the same numbers (%.17g in the summary) at every rank count and
+# with solver.overlap = on and off.
 #   convection-diffusion (poisson, problem.convection = 20 10) at L5: zero and random
 #     start, 1 and 4 ranks;
 #   Stokes cavity at L5: zero and random start at 1 rank, zero start at 2 ranks;
@@ -73,6 +74,11 @@ for k in bicgstab ibicgstab pipebicgsafe; do
 done
 run "ns-zero-ibicgstab-4" 4 kinetic_energy linear_iterations $NS linear.krylov=ibicgstab
 compare ns zero 1 4
+# solver.overlap = on (interiors while the exchange runs) is bitwise the same as off
+run "cd-overlap-ibicgstab-4" 4 l2_error global_mg_iterations $CD solver.scarc_solver=ibicgstab solver.overlap=on
+check "overlap on: bitwise as off (cd, 4 ranks)" "'${M[cd-overlap-ibicgstab-4]}' == '${M[cd-zero-ibicgstab-4]}' and ${IT[cd-overlap-ibicgstab-4]} == ${IT[cd-zero-ibicgstab-4]}"
+run "st-overlap-pipebicgsafe-2" 2 kinetic_energy linear_iterations $ST linear.krylov=pipebicgsafe solver.overlap=on
+check "overlap on: bitwise as off (stokes, 2 ranks)" "'${M[st-overlap-pipebicgsafe-2]}' == '${M[st-zero-pipebicgsafe-2]}' and ${IT[st-overlap-pipebicgsafe-2]} == ${IT[st-zero-pipebicgsafe-2]}"
 for n in "${!RED[@]}"; do
   # one per iteration, plus the true-residual checks at the exit (at most 3, counted too)
   case $n in *-bicgstab-*) ;; *) check "$n: one reduction per iteration (+ exit checks)" "abs(${RED[$n]} * ${IT[$n]} - ${IT[$n]} - 1.5) <= 1.5" ;; esac
