@@ -66,6 +66,8 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsR
   feast_summary_set_bool(s, "pressure_mean_zero", ns_pressure_nullspace(ns));
   feast_summary_set_int(s, "nonlinear_iterations", r->nonlinear_iterations);
   feast_summary_set_int(s, "linear_iterations", r->linear_iterations);
+  feast_summary_set_real(s, "reductions_per_iteration", r->reductions_per_iteration);
+  feast_summary_set_real(s, "exchanges_per_iteration", r->exchanges_per_iteration);
   feast_summary_set_real_array(s, "linear_iterations_per_step", r->linear_per_step, r->nonlinear_iterations);
   feast_summary_set_int(s, "global_mg_iterations", r->velocity_vcycles);
   feast_summary_set_real(s, "local_mg_cycles_per_solve", r->local_cycles_per_solve);

@@ -1,5 +1,6 @@
-/* Poisson model problem: -Laplace u = f with u = sin(pi x) sin(pi y) exact, Dirichlet
- * values from the exact solution, solved by ScaRC (standalone MG or as preconditioner
+/* Poisson model problem: -Laplace u + b.grad u = f with u = sin(pi x) sin(pi y) exact
+ * (b = problem.convection, constant; b = 0 by default: the Laplace matrix alone, b != 0:
+ * a nonsymmetric convection-diffusion test), Dirichlet values from the exact solution, solved by ScaRC (standalone MG or as preconditioner
  * of CG/BiCGStab). Reports iterations, residuals and the L2 error. */
 #include "apps/problem.h"
 #include "feast/error.h"
@@ -15,16 +16,35 @@
 #include <string.h>
 
 static double exact(double x, double y, void *ctx) { return sin(M_PI * x) * sin(M_PI * y); }
-static double source(double x, double y, void *ctx) { return 2.0 * M_PI * M_PI * exact(x, y, ctx); }
+/* f = -Laplace u + b.grad u; ctx: b */
+static double source(double x, double y, void *ctx) {
+  const double *b = ctx;
+  return 2.0 * M_PI * M_PI * exact(x, y, NULL) +
+         M_PI * (b[0] * cos(M_PI * x) * sin(M_PI * y) + b[1] * sin(M_PI * x) * cos(M_PI * y));
+}
 
-/* the raw partial Laplace matrices of the finest level (one per local macro) */
-static int assemble_laplace(const FeastDomain *dom, FeastBand9 **A) {
+/* grad phi_a . grad phi_b + phi_a (b . grad phi_b); ctx: b */
+static void form_convection_diffusion(const FeastQ1Point *p, void *ctx, double Aloc[4][4]) {
+  const double *b = ctx;
+  feast_q1_form_laplace(p, NULL, Aloc);
+  for (int a = 0; a < 4; a++)
+    for (int c = 0; c < 4; c++)
+      Aloc[a][c] += p->phi[a] * (b[0] * p->dphi[c][0] + b[1] * p->dphi[c][1]) * p->weight;
+}
+
+/* the raw partial matrices of the finest level (one per local macro): Laplace, plus the
+ * convection when b != 0 */
+static int assemble_matrix(const FeastDomain *dom, const double *conv, FeastBand9 **A) {
   const FeastLevel *lev = &dom->levels[dom->finest];
   feast_timer_start(FEAST_T_ASSEMBLY);
   FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, A));
   for (int li = 0; li < dom->nlocal; li++) {
     FEAST_CALL(feast_band9_create(lev->N, &(*A)[li]));
-    FEAST_CALL(feast_q1_assemble(lev->N, lev->xy[li], dom->local[li], feast_q1_form_laplace, NULL, 2, &(*A)[li]));
+    if (conv[0] == 0.0 && conv[1] == 0.0)
+      FEAST_CALL(feast_q1_assemble(lev->N, lev->xy[li], dom->local[li], feast_q1_form_laplace, NULL, 2, &(*A)[li]));
+    else
+      FEAST_CALL(feast_q1_assemble(lev->N, lev->xy[li], dom->local[li], form_convection_diffusion, (void *)conv, 2,
+                                   &(*A)[li]));
   }
   feast_timer_stop(FEAST_T_ASSEMBLY);
   return 0;
@@ -35,14 +55,19 @@ static void free_matrices(const FeastDomain *dom, FeastBand9 **A) {
   feast_free(A);
 }
 
-/* b = int f phi (consistent), Dirichlet nodes carry the boundary values; x likewise */
-static int assemble_rhs(const FeastDomain *dom, const FeastMask *mask, FeastVec *b, FeastVec *x) {
+/* b = int f phi (consistent), Dirichlet nodes carry the boundary values; x likewise, and
+ * zero or (random_start) the coordinate hash at the free nodes */
+static int assemble_rhs(const FeastDomain *dom, const FeastMask *mask, const double *conv, int random_start,
+                        FeastVec *b, FeastVec *x) {
   const FeastLevel *lev = &dom->levels[dom->finest];
   const long n = (long)lev->N * lev->N;
   feast_vec_zero(b);
-  feast_vec_zero(x);
+  if (random_start)
+    feast_vec_fill_hash(x);
+  else
+    feast_vec_zero(x);
   for (int li = 0; li < dom->nlocal; li++)
-    FEAST_CALL(feast_q1_assemble_rhs(lev->N, lev->xy[li], dom->local[li], source, NULL, 3, b->v[li]));
+    FEAST_CALL(feast_q1_assemble_rhs(lev->N, lev->xy[li], dom->local[li], source, (void *)conv, 3, b->v[li]));
   FEAST_CALL(feast_vec_sum(b));
   for (int li = 0; li < dom->nlocal; li++)
     for (long i = 0; i < n; i++)
@@ -114,6 +139,8 @@ static int solve(const FeastProblemContext *app, Scarc *scarc, const FeastVec *b
   FEAST_CALL(feast_config_get_int(app->cfg, "solver.max_iterations", &maxit));
   FEAST_CALL(feast_config_get_real(app->cfg, "solver.divergence_factor", &sp.divergence_factor));
   sp.max_iterations = (int)maxit;
+  FEAST_CALL(feast_config_get_int(app->cfg, "solver.residual_replacement", &maxit));
+  sp.replace_every = (int)maxit;
   sp.monitor = feast_log_verbosity() >= 2 || (feast_log_verbosity() >= 1 && feast_stdout_is_tty());
   sp.label = "scarc";
   FeastLinOp M;
@@ -136,6 +163,9 @@ static void report(const FeastProblemContext *app, const Scarc *scarc, const Fea
   feast_summary_set_real(s, "initial_residual", res->initial_residual);
   feast_summary_set_real(s, "final_residual", res->final_residual);
   feast_summary_set_real(s, "convergence_rate", res->rate);
+  feast_summary_set_real(s, "reductions_per_iteration", res->reductions_per_iteration);
+  feast_summary_set_real(s, "operator_reductions_per_iteration", res->operator_reductions_per_iteration);
+  feast_summary_set_real(s, "exchanges_per_iteration", res->exchanges_per_iteration);
   feast_summary_set_real(s, "l2_error", err);
   feast_summary_set_int(s, "coarse_level", coarse);
   feast_summary_set_int(s, "coarse_dofs", app->dom->levels[coarse].nglobal);
@@ -146,7 +176,14 @@ static void report(const FeastProblemContext *app, const Scarc *scarc, const Fea
             res->initial_residual, res->rate, err);
 }
 
-/* input phase: grid.dirichlet names parts of the mesh */
+/* ibicgstab and pipebicgsafe need the V cycle to be a linear map (scarc_linear_required) */
+static int linear_v_cycle(const FeastConfig *cfg, ScarcParams *p) {
+  const char *method;
+  FEAST_CALL(feast_config_get_string(cfg, "solver.scarc_solver", &method));
+  return feast_krylov_needs_linear_preconditioner(method) ? scarc_linear_required(cfg, "solver.scarc_solver", p) : 0;
+}
+
+/* input phase: grid.dirichlet names parts of the mesh; the solver combination */
 static int poisson_check(const FeastConfig *cfg, const FeastMesh *mesh) {
   const char *dirichlet;
   unsigned char *parts;
@@ -154,7 +191,8 @@ static int poisson_check(const FeastConfig *cfg, const FeastMesh *mesh) {
   FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &parts));
   const int st = feast_mask_parse_parts(mesh, dirichlet, "grid.dirichlet", parts);
   free(parts);
-  return st;
+  FEAST_CALL(st);
+  return linear_v_cycle(cfg, NULL);
 }
 
 static int create_mask(const FeastProblemContext *app, FeastMask **mask) {
@@ -176,16 +214,20 @@ static int poisson_run(const FeastProblemContext *app) {
   Scarc *scarc = NULL;
   FeastVec *b = NULL, *x = NULL;
   FeastSolveResult res;
-  double err = NAN;
+  double err = NAN, conv[2];
+  int start;
+  FEAST_CALL(feast_config_get_real2(app->cfg, "problem.convection", conv));
+  FEAST_CALL(feast_config_get_enum(app->cfg, "solver.initial_guess", &start));
   int st = create_mask(app, &mask);
   if (!st) st = scarc_params_create(app->cfg, &p);
+  if (!st) st = linear_v_cycle(app->cfg, p);
   if (!st) st = scarc_create(dom, mask, p, &scarc);
-  if (!st) st = assemble_laplace(dom, &A);
+  if (!st) st = assemble_matrix(dom, conv, &A);
   if (!st) st = scarc_set_operator(scarc, A);
   free_matrices(dom, &A);
   if (!st) st = feast_vec_create(dom, dom->finest, 1, &b);
   if (!st) st = feast_vec_create(dom, dom->finest, 1, &x);
-  if (!st) st = assemble_rhs(dom, mask, b, x);
+  if (!st) st = assemble_rhs(dom, mask, conv, start == 1, b, x);
   if (!st) st = export_matrix(app, scarc, b);
   if (!st) st = solve(app, scarc, b, x, &res);
   if (!st) st = l2_error(dom, x, &err);

@@ -103,6 +103,27 @@ void feast_band9_matvec(const FeastBand9 *A, const double *restrict x, double *r
   for (ptrdiff_t i = 0; i < n; i++) y[i] = BAND9_ROW(x, i);
 }
 
+static void matvec_range(const FeastBand9 *A, const double *restrict x, double *restrict y, ptrdiff_t i0,
+                         ptrdiff_t i1) {
+  BAND9_LOCALS(A);
+  (void)n;
+  for (ptrdiff_t i = i0; i < i1; i++) y[i] = BAND9_ROW(x, i);
+}
+
+void feast_band9_matvec_part(const FeastBand9 *A, const double *x, double *y, int interior) {
+  const ptrdiff_t N = A->N;
+  if (interior) {
+    for (ptrdiff_t j = 1; j < N - 1; j++) matvec_range(A, x, y, j * N + 1, j * N + N - 1);
+    return;
+  }
+  matvec_range(A, x, y, 0, N);
+  for (ptrdiff_t j = 1; j < N - 1; j++) {
+    matvec_range(A, x, y, j * N, j * N + 1);
+    matvec_range(A, x, y, j * N + N - 1, j * N + N);
+  }
+  matvec_range(A, x, y, (N - 1) * N, N * N);
+}
+
 void feast_band9_matvec_add(const FeastBand9 *A, const double *restrict x, double *restrict y) {
   BAND9_LOCALS(A);
   for (ptrdiff_t i = 0; i < n; i++) y[i] += BAND9_ROW(x, i);

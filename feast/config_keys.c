@@ -23,6 +23,9 @@ const FeastKeySpec feast_config_keys[] = {
              "velocity 0.2)"),
     REAL_KEY("problem", "reference_length", "1", 1e-300, 1e300,
              "reference length L of Re = U L / nu (cavity: the side; DFG: the cylinder diameter 0.1)"),
+    REAL2_KEY("problem", "convection", "0 0",
+              "poisson: constant convection field \"bx by\": solves -Laplace u + b.grad u = f (Galerkin Q1, "
+              "nonsymmetric) for the same exact solution u = sin(pi x) sin(pi y)"),
     STRING_KEY("problem", "force_x", "0",
                "stokes/navier-stokes: body force f_x(x, y), an expression (muparser: + - * / ^, "
                "sin exp sqrt ..., pi, c ? a : b)"),
@@ -72,9 +75,19 @@ const FeastKeySpec feast_config_keys[] = {
     ENUM_KEY("solver", "gpu_fallback", "none", "none|cpu",
              "target = gpu without a usable GPU: none = stop with an error, cpu = warn and "
              "run the local multigrid on the CPU"),
-    ENUM_KEY("solver", "scarc_solver", "mg", "mg|cg|bicgstab",
+    ENUM_KEY("solver", "scarc_solver", "mg", "mg|cg|bicgstab|ibicgstab|pipebicgsafe",
              "poisson: outer ScaRC solver: global multigrid, or CG / BiCGStab preconditioned by one "
-             "global multigrid cycle"),
+             "global multigrid cycle; ibicgstab = BiCGStab with one fused global reduction per "
+             "iteration, pipebicgsafe = pipelined BiCGSafe (one non-blocking reduction per iteration, "
+             "overlapped with the preconditioner and matrix-vector product)"),
+    INT_KEY("solver", "residual_replacement", "0", 0, 1000000,
+            "ibicgstab, pipebicgsafe (outer solvers): restart the recurrences from the true residual "
+            "b - A x every this many iterations; 0 = never (the true residual is checked at every "
+            "converged exit anyway)"),
+    ENUM_KEY("solver", "initial_guess", "zero", "zero|random",
+             "start of the linear solves (poisson: of the solve, at the free nodes; stokes/navier-stokes: of "
+             "every linear solve for the correction): zero, or random = a hash of the node coordinates in "
+             "[-1, 1) (reproducible, the same for every rank count)"),
     REAL_KEY("solver", "rtol", "1e-8", 1e-16, 1,
              "poisson: stop when the residual norm is reduced by this factor (relative tolerance)"),
     INT_KEY("solver", "max_iterations", "100", 1, 1000000,
@@ -102,6 +115,17 @@ const FeastKeySpec feast_config_keys[] = {
             "global multigrid: post-smoothing steps per level"),
     REAL_KEY("solver", "smoother_damping", "1", 0.01, 2,
              "damping of the additive Schwarz correction of the global smoother"),
+    ENUM_KEY("solver", "smoother_step", "auto", "auto|adaptive|fixed",
+             "length of the additive Schwarz step: adaptive = minimise the residual along it (at most "
+             "2 x smoother_damping; robust, but makes the V cycle a nonlinear map), fixed = "
+             "smoother_damping (with solver.local_fixed_cycles a linear V cycle: what ibicgstab and pipebicgsafe assume); auto = fixed "
+             "where the V cycle preconditions ibicgstab or pipebicgsafe (solver.scarc_solver, "
+             "velocity.scarc_solver or linear.krylov), adaptive elsewhere. adaptive with those methods "
+             "is an error"),
+    ENUM_KEY("solver", "overlap", "off", "off|on",
+             "ScaRC matrix-vector product: on = compute the macros' boundary rows, start the interface "
+             "exchange, compute the interior rows meanwhile, then finish it (bitwise the same result as "
+             "off)"),
     INT_KEY("solver", "coarse_max_dofs", "20000", 1, 100000000,
             "global coarse grid: the finest level with fewer unknowns than this, solved "
             "directly (UMFPACK) on rank 0"),
@@ -116,14 +140,21 @@ const FeastKeySpec feast_config_keys[] = {
              "(0.1 = one digit)"),
     INT_KEY("solver", "local_max_cycles", "16", 1, 10000,
             "local multigrid: maximum V cycles per local solve"),
+    INT_KEY("solver", "local_fixed_cycles", "0", 0, 10000,
+            "local multigrid: N > 0 = exactly N V cycles per local solve (no tolerance test: a linear "
+            "map); 0 = stop at local_rtol, except where the V cycle must be linear (it preconditions "
+            "ibicgstab or pipebicgsafe): 2 there (logged)"),
     INT_KEY("solver", "local_coarse_max_dofs", "200", 4, 1089,
             "local multigrid: coarsest level = the finest with at most this many unknowns, "
             "solved exactly (dense inverse, n^2 values per macro)"),
 
     /* ---- stokes / navier-stokes: the linear solver of every nonlinear step ---- */
-    ENUM_KEY("linear", "krylov", "bicgstab", "bicgstab",
+    ENUM_KEY("linear", "krylov", "bicgstab", "bicgstab|ibicgstab|pipebicgsafe",
              "Krylov method on the saddle-point system, right-preconditioned by the lower "
-             "block-triangular pressure Schur complement preconditioner"),
+             "block-triangular pressure Schur complement preconditioner: classical BiCGStab, "
+             "ibicgstab (one fused global reduction per iteration) or pipebicgsafe (pipelined "
+             "BiCGSafe: one non-blocking reduction per iteration, overlapped with the "
+             "preconditioner and matrix-vector product)"),
     ENUM_KEY("linear", "schur", "mass", "mass|pcd",
              "pressure Schur complement approximation of the preconditioner: mass = nu M_p^-1 (the "
              "FEAST paper; good when viscosity dominates), pcd = pressure convection-diffusion, "
@@ -135,12 +166,17 @@ const FeastKeySpec feast_config_keys[] = {
             "maximum Krylov iterations per nonlinear step (the step then goes on with that iterate)"),
 
     /* ---- stokes / navier-stokes: the velocity blocks, solved by ScaRC ([solver] structure) ---- */
-    ENUM_KEY("velocity", "scarc_solver", "mg", "mg|cg|bicgstab",
+    ENUM_KEY("velocity", "scarc_solver", "mg", "mg|cg|bicgstab|ibicgstab|pipebicgsafe",
              "ScaRC solver of each velocity block inside the preconditioner (mg: global multigrid)"),
     REAL_KEY("velocity", "rtol", "0.1", 1e-16, 1,
              "relative tolerance of a velocity block solve (0.1: one digit, the FEAST paper's choice)"),
     INT_KEY("velocity", "max_iterations", "8", 1, 100000,
             "maximum ScaRC iterations of a velocity block solve"),
+    INT_KEY("velocity", "fixed_iterations", "0", 0, 1000,
+            "N > 0: every velocity block solve runs exactly N global multigrid cycles from zero "
+            "(velocity.scarc_solver = mg; with a fixed smoother step a linear preconditioner); 0 = stop "
+            "at velocity.rtol, except under linear.krylov = ibicgstab | pipebicgsafe, which need a linear "
+            "preconditioner and use 2 (logged)"),
 
     /* ---- outputs ---- */
     PATH_KEY("output", "summary", "",
@@ -185,6 +221,10 @@ const FeastKeySpec feast_config_keys[] = {
              "test hook: the second preconditioner application on rank debug.inject_rank "
              "returns a NaN (nan) or fails (fail), to test the failure paths"),
     INT_KEY("debug", "inject_rank", "0", 0, 1000000, "MPI rank on which debug.inject acts"),
+    REAL_KEY("debug", "reduction_latency_us", "0", 0, 1e6,
+             "benchmark knob: every global reduction completes no earlier than this many microseconds "
+             "after it started (busy wait; a non-blocking reduction hides it behind the work done "
+             "meanwhile), to emulate a high-latency network"),
 };
 
 const int feast_config_nkeys = (int)(sizeof feast_config_keys / sizeof feast_config_keys[0]);

@@ -1,5 +1,6 @@
 #include "feast/domain.h"
 #include "feast/band9.h"
+#include "feast/commstat.h"
 #include "feast/error.h"
 #include "feast/log.h"
 #include "feast/partition.h"
@@ -161,21 +162,60 @@ int feast_domain_sum(const FeastDomain *dom, int level, double *const *v) {
   return feast_exchange_sum(dom->levels[level].nodes, v);
 }
 
-int feast_domain_sum_macros(const FeastDomain *dom, int k, const double *per_local, double *sums) {
+/* table[j*M + m] <- the value of product j on macro m (zero for other ranks' macros):
+ * one contributor per entry, so the MPI sum is exact and the macro-order sum after it
+ * is the same on any number of ranks */
+static int macro_table(const FeastDomain *dom, int k, const double *per_local, double **table) {
   const int M = dom->mesh->nmacros;
-  double *table; /* table[j*M + m]: one contributor per entry, so the reduction is exact */
-  FEAST_CALL(FEAST_ALLOC((size_t)k * M, &table));
+  FEAST_CALL(FEAST_ALLOC((size_t)k * M, table));
   for (int j = 0; j < k; j++)
-    for (int li = 0; li < dom->nlocal; li++) table[(size_t)j * M + dom->local[li]] = per_local[j * dom->nlocal + li];
+    for (int li = 0; li < dom->nlocal; li++) (*table)[(size_t)j * M + dom->local[li]] = per_local[j * dom->nlocal + li];
+  return 0;
+}
+
+int feast_domain_sum_macros_begin(const FeastDomain *dom, int k, const double *per_local, int blocking,
+                                  FeastMacroSum *r) {
+  memset(r, 0, sizeof *r);
+  r->dom = dom;
+  r->k = k;
+  FEAST_CALL(macro_table(dom, k, per_local, &r->table));
+  feast_comm_count_reduction();
   feast_timer_start(FEAST_T_COMM);
-  int rc = MPI_Allreduce(MPI_IN_PLACE, table, k * M, MPI_DOUBLE, MPI_SUM, dom->comm);
+  feast_timer_start(FEAST_T_REDUCE_WAIT);
+  r->t0 = feast_wtime();
+  const int n = k * dom->mesh->nmacros;
+  int rc = blocking ? MPI_Allreduce(MPI_IN_PLACE, r->table, n, MPI_DOUBLE, MPI_SUM, dom->comm)
+                    : MPI_Iallreduce(MPI_IN_PLACE, r->table, n, MPI_DOUBLE, MPI_SUM, dom->comm, &r->req);
+  r->pending = !blocking;
+  feast_timer_stop(FEAST_T_REDUCE_WAIT);
   feast_timer_stop(FEAST_T_COMM);
-  for (int j = 0; j < k; j++) {
+  if (rc != MPI_SUCCESS) free(r->table), r->table = NULL;
+  FEAST_CHECK(rc == MPI_SUCCESS, FEAST_ERR_MPI, "MPI_%sallreduce failed summing over macros", blocking ? "A" : "Ia");
+  return 0;
+}
+
+int feast_domain_sum_macros_end(FeastMacroSum *r, double *sums) {
+  const int M = r->dom->mesh->nmacros;
+  feast_timer_start(FEAST_T_COMM);
+  feast_timer_start(FEAST_T_REDUCE_WAIT);
+  int rc = r->pending ? MPI_Wait(&r->req, MPI_STATUS_IGNORE) : MPI_SUCCESS;
+  feast_comm_wait_latency(r->t0);
+  feast_timer_stop(FEAST_T_REDUCE_WAIT);
+  feast_timer_stop(FEAST_T_COMM);
+  r->pending = 0;
+  for (int j = 0; j < r->k; j++) {
     double s = 0.0;
-    for (int m = 0; m < M; m++) s += table[(size_t)j * M + m];
+    for (int m = 0; m < M; m++) s += r->table[(size_t)j * M + m];
     sums[j] = s;
   }
-  free(table);
-  FEAST_CHECK(rc == MPI_SUCCESS, FEAST_ERR_MPI, "MPI_Allreduce failed summing over macros");
+  free(r->table);
+  r->table = NULL;
+  FEAST_CHECK(rc == MPI_SUCCESS, FEAST_ERR_MPI, "MPI_Wait failed on a reduction over macros");
   return 0;
+}
+
+int feast_domain_sum_macros(const FeastDomain *dom, int k, const double *per_local, double *sums) {
+  FeastMacroSum r;
+  FEAST_CALL(feast_domain_sum_macros_begin(dom, k, per_local, 1, &r));
+  return feast_domain_sum_macros_end(&r, sums);
 }

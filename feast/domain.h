@@ -55,4 +55,17 @@ static inline long feast_corner_node(int c, int N) { return feast_edge_node(c, 0
 /* k sums over all macros of values given per local macro (per_local[j*nlocal + li]),
  * added in global macro order, so identical on any number of ranks; one reduction */
 int feast_domain_sum_macros(const FeastDomain *dom, int k, const double *per_local, double *sums);
+/* the same in two halves: begin starts the reduction (blocking = 0: MPI_Iallreduce, to
+ * overlap with work before end; 1: MPI_Allreduce), end waits for it and sums in macro
+ * order. Between them the caller may compute, and may issue other collectives (every
+ * rank in the same order). */
+typedef struct {
+  const FeastDomain *dom;
+  int k, pending;
+  double *table, t0;
+  MPI_Request req;
+} FeastMacroSum;
+int feast_domain_sum_macros_begin(const FeastDomain *dom, int k, const double *per_local, int blocking,
+                                  FeastMacroSum *r);
+int feast_domain_sum_macros_end(FeastMacroSum *r, double *sums);
 #endif

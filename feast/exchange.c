@@ -1,4 +1,5 @@
 #include "feast/exchange.h"
+#include "feast/commstat.h"
 #include "feast/error.h"
 #include "feast/log.h"
 #include <stdlib.h>
@@ -188,8 +189,10 @@ void feast_exchange_destroy(FeastExchange **exp) {
   feast_free(exp);
 }
 
-int feast_exchange_sum(FeastExchange *ex, double *const *arrays) {
+int feast_exchange_begin(FeastExchange *ex, double *const *arrays) {
+  feast_comm_count_exchange();
   feast_timer_start(FEAST_T_COMM);
+  feast_timer_start(FEAST_T_EXCHANGE_WAIT);
   const int nslots = ex->item_ptr[ex->nitems];
   for (int s = 0; s < nslots; s++)
     if (ex->slot_array[s] >= 0) ex->slot_value[s] = arrays[ex->slot_array[s]][ex->slot_index[s]];
@@ -206,7 +209,15 @@ int feast_exchange_sum(FeastExchange *ex, double *const *arrays) {
     FEAST_MPI_CALL(MPI_Isend(ex->send_buf + ex->send_ptr[q], n, MPI_DOUBLE, ex->nbr_rank[q], 7301,
                              ex->comm, &ex->requests[nreq++]));
   }
-  FEAST_MPI_CALL(MPI_Waitall(nreq, ex->requests, MPI_STATUSES_IGNORE));
+  feast_timer_stop(FEAST_T_EXCHANGE_WAIT);
+  feast_timer_stop(FEAST_T_COMM);
+  return 0;
+}
+
+int feast_exchange_end(FeastExchange *ex, double *const *arrays) {
+  feast_timer_start(FEAST_T_COMM);
+  feast_timer_start(FEAST_T_EXCHANGE_WAIT);
+  FEAST_MPI_CALL(MPI_Waitall(2 * ex->nnbr, ex->requests, MPI_STATUSES_IGNORE));
   for (int t = 0; t < ex->recv_ptr[ex->nnbr]; t++) ex->slot_value[ex->recv_slot[t]] = ex->recv_buf[t];
   /* sum each item in ascending macro order, write back to the local holders */
   for (int it = 0; it < ex->nitems; it++) {
@@ -215,8 +226,14 @@ int feast_exchange_sum(FeastExchange *ex, double *const *arrays) {
     for (int s = ex->item_ptr[it]; s < ex->item_ptr[it + 1]; s++)
       if (ex->slot_array[s] >= 0) arrays[ex->slot_array[s]][ex->slot_index[s]] = sum;
   }
+  feast_timer_stop(FEAST_T_EXCHANGE_WAIT);
   feast_timer_stop(FEAST_T_COMM);
   return 0;
+}
+
+int feast_exchange_sum(FeastExchange *ex, double *const *arrays) {
+  FEAST_CALL(feast_exchange_begin(ex, arrays));
+  return feast_exchange_end(ex, arrays);
 }
 
 int feast_exchange_nitems(const FeastExchange *ex) { return ex->nitems; }

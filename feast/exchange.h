@@ -26,6 +26,12 @@ void feast_exchange_destroy(FeastExchange **ex);
 
 /* arrays[a][index] <- sum over all holders of the item (arrays indexed by array id) */
 int feast_exchange_sum(FeastExchange *ex, double *const *arrays);
+/* the same in two halves, to overlap the messages with work: begin reads the local
+ * values of the items and posts the messages; end waits and writes the sums. Between
+ * them the caller must not change the arrays at any slot (it may write elsewhere); one
+ * exchange in flight per FeastExchange. */
+int feast_exchange_begin(FeastExchange *ex, double *const *arrays);
+int feast_exchange_end(FeastExchange *ex, double *const *arrays);
 /* number of items, and per item the number of holders / the first (owning) macro */
 int feast_exchange_nitems(const FeastExchange *ex);
 /* visit every local slot: fn(ctx, array, index, holders, owner_macro) */

@@ -3,6 +3,7 @@
 #include "feast/error.h"
 #include "feast/log.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,13 +77,11 @@ void feast_vec_scale(double a, FeastVec *x) {
   });
 }
 
-/* per macro and product: sum over owned nodes, then summed over macros in order */
-int feast_vec_dots(int k, const FeastVec *const *x, const FeastVec *const *y, double *out) {
+/* per macro and product: sum over owned nodes (summed over macros in order by the caller) */
+static void dot_partials(int k, const FeastVec *const *x, const FeastVec *const *y, double *part) {
   const FeastDomain *dom = x[0]->dom;
   const FeastLevel *lev = &dom->levels[x[0]->level];
   const long n = (long)x[0]->N * x[0]->N;
-  double *part;
-  FEAST_CALL(FEAST_ALLOC((size_t)k * dom->nlocal + 1, &part));
   for (int j = 0; j < k; j++)
     for (int li = 0; li < dom->nlocal; li++) {
       const unsigned char *own = lev->owned[li];
@@ -93,9 +92,24 @@ int feast_vec_dots(int k, const FeastVec *const *x, const FeastVec *const *y, do
       }
       part[j * dom->nlocal + li] = s;
     }
-  int st = feast_domain_sum_macros(dom, k, part, out);
+}
+
+int feast_vec_dots_begin(int k, const FeastVec *const *x, const FeastVec *const *y, int blocking, FeastMacroSum *r) {
+  const FeastDomain *dom = x[0]->dom;
+  double *part;
+  FEAST_CALL(FEAST_ALLOC((size_t)k * dom->nlocal + 1, &part));
+  dot_partials(k, x, y, part);
+  int st = feast_domain_sum_macros_begin(dom, k, part, blocking, r);
   free(part);
   return st;
+}
+
+int feast_vec_dots_end(FeastMacroSum *r, double *out) { return feast_domain_sum_macros_end(r, out); }
+
+int feast_vec_dots(int k, const FeastVec *const *x, const FeastVec *const *y, double *out) {
+  FeastMacroSum r;
+  FEAST_CALL(feast_vec_dots_begin(k, x, y, 1, &r));
+  return feast_vec_dots_end(&r, out);
 }
 
 int feast_vec_dot(const FeastVec *x, const FeastVec *y, double *out) {
@@ -142,4 +156,27 @@ int feast_vec_finite(const FeastVec *x) {
     for (long i = 0; i < n_; i++) ok &= isfinite(xs[i]);
   });
   return ok;
+}
+
+/* splitmix64's finaliser */
+static uint64_t mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+void feast_vec_fill_hash(FeastVec *x) {
+  const FeastLevel *lev = &x->dom->levels[x->level];
+  const long n = (long)lev->N * lev->N;
+  for (int b = 0; b < x->nb; b++)
+    for (int li = 0; li < x->nlocal; li++) {
+      double *v = feast_vec_block(x, b, li);
+      const double *xy = lev->xy[li];
+      for (long i = 0; i < n; i++) {
+        const uint64_t ix = (uint64_t)(int64_t)llround(xy[2 * i] * 1073741824.0);
+        const uint64_t iy = (uint64_t)(int64_t)llround(xy[2 * i + 1] * 1073741824.0);
+        const uint64_t h = mix64(mix64(mix64(ix + 0x9e3779b97f4a7c15ULL) ^ iy) ^ (uint64_t)b);
+        v[i] = (double)(h >> 11) * 0x1.0p-52 - 1.0;
+      }
+    }
 }

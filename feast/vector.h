@@ -30,6 +30,10 @@ void feast_vec_aypx(double a, const FeastVec *x, FeastVec *y);        /* y <- x 
 void feast_vec_scale(double a, FeastVec *x);                          /* x <- a x */
 /* k dot products <x_i, y_i> with one global reduction */
 int feast_vec_dots(int k, const FeastVec *const *x, const FeastVec *const *y, double *out);
+/* the same, split: begin computes the local parts and starts the reduction (blocking = 0:
+ * non-blocking, to overlap with work), end completes it (feast_domain_sum_macros_begin) */
+int feast_vec_dots_begin(int k, const FeastVec *const *x, const FeastVec *const *y, int blocking, FeastMacroSum *r);
+int feast_vec_dots_end(FeastMacroSum *r, double *out);
 int feast_vec_dot(const FeastVec *x, const FeastVec *y, double *out);
 int feast_vec_norm(const FeastVec *x, double *out); /* Euclidean norm over global nodes */
 /* partial -> consistent (sum over shared nodes), all blocks */
@@ -40,4 +44,8 @@ void feast_vec_to_partial(FeastVec *x);
 void feast_vec_zero_fixed(FeastVec *x, int b, const FeastMask *mask);
 /* 1 if every value is finite */
 int feast_vec_finite(const FeastVec *x);
+/* x <- a pseudo-random value in [-1, 1) at every node of every block, a hash of the
+ * node's coordinates (rounded to 2^-30) and the block: the same on every macro sharing a
+ * node and for every partition and rank count (a reproducible nonzero start) */
+void feast_vec_fill_hash(FeastVec *x);
 #endif

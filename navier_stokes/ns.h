@@ -25,6 +25,8 @@ typedef struct NsProblem NsProblem;
 int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes);
 /* linear.schur = pcd: some part must have an inflow (pcd.c) */
 int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh);
+/* the Krylov method / preconditioner combination (linear.krylov, velocity.*, solver.smoother_step) */
+int ns_schur_check(const FeastConfig *cfg);
 int ns_create(const FeastConfig *cfg, const FeastDomain *dom, int stokes, NsProblem **ns);
 void ns_destroy(NsProblem **ns);
 
@@ -34,6 +36,8 @@ typedef struct {
   int nonlinear_iterations;    /* linear solves (nonlinear steps) done */
   double *linear_per_step;     /* Krylov iterations of each step (owned by the problem) */
   long linear_iterations;      /* their sum */
+  /* of the outer Krylov method, averaged over all its iterations (FeastSolveResult) */
+  double reductions_per_iteration, exchanges_per_iteration;
   double initial_residual, final_residual; /* nonlinear defect norms */
   long velocity_vcycles;       /* global ScaRC V cycles of all velocity solves */
   double local_cycles_per_solve;

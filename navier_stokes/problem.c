@@ -48,6 +48,7 @@ int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
     FEAST_CALL(optional_expr(cfg, keys[i], 0, &e));
     feast_expr_destroy(&e);
   }
+  FEAST_CALL(ns_schur_check(cfg));
   return ns_pcd_check(cfg, mesh);
 }
 

@@ -12,6 +12,36 @@
 
 static int apply(void *ctx, const FeastVec *d, FeastVec *c);
 
+/* linear.krylov = ibicgstab | pipebicgsafe need K_s to be a linear map: velocity solves
+ * of a fixed number of multigrid cycles (a Krylov velocity solve, or one stopped at a
+ * tolerance, is a nonlinear map of the defect) with a fixed smoother step. The same holds
+ * for velocity.scarc_solver = ibicgstab | pipebicgsafe and their V cycle. p = NULL: the
+ * input-phase check only. */
+static int linear_preconditioner(const FeastConfig *cfg, ScarcParams *p, FeastSolveParams *sp) {
+  const char *krylov, *velocity;
+  FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", &krylov));
+  FEAST_CALL(feast_config_get_string(cfg, "velocity.scarc_solver", &velocity));
+  if (feast_krylov_needs_linear_preconditioner(velocity))
+    FEAST_CALL(scarc_linear_required(cfg, "velocity.scarc_solver", p));
+  if (!feast_krylov_needs_linear_preconditioner(krylov)) return 0;
+  FEAST_CHECK(strcmp(velocity, "mg") == 0, FEAST_ERR_CONFIG,
+              "%s: velocity.scarc_solver = %s makes the Schur preconditioner a nonlinear map (a Krylov "
+              "solve depends nonlinearly on its right-hand side), which linear.krylov = %s (%s) cannot be "
+              "preconditioned with; use velocity.scarc_solver = mg (a fixed number of cycles, "
+              "velocity.fixed_iterations)",
+              feast_config_origin(cfg, "velocity.scarc_solver"), velocity, krylov,
+              feast_config_origin(cfg, "linear.krylov"));
+  FEAST_CALL(scarc_linear_required(cfg, "linear.krylov", p));
+  if (sp && sp->fixed_iterations == 0) {
+    sp->fixed_iterations = 2;
+    feast_log(1, "  velocity.fixed_iterations = 0: 2 multigrid cycles per velocity solve, as linear.krylov = %s "
+                 "needs a linear preconditioner\n", krylov);
+  }
+  return 0;
+}
+
+int ns_schur_check(const FeastConfig *cfg) { return linear_preconditioner(cfg, NULL, NULL); }
+
 int ns_schur_create(NsProblem *ns) {
   const FeastConfig *cfg = ns->cfg;
   const char *method;
@@ -22,11 +52,16 @@ int ns_schur_create(NsProblem *ns) {
   FEAST_CALL(feast_config_get_real(cfg, "velocity.rtol", &ns->velocity_sp.rtol));
   FEAST_CALL(feast_config_get_int(cfg, "velocity.max_iterations", &maxit));
   ns->velocity_sp.max_iterations = (int)maxit;
+  FEAST_CALL(feast_config_get_int(cfg, "velocity.fixed_iterations", &maxit));
+  ns->velocity_sp.fixed_iterations = (int)maxit;
   FEAST_CALL(feast_config_get_real(cfg, "solver.divergence_factor", &ns->velocity_sp.divergence_factor));
   ns->velocity_sp.label = "velocity";
   /* the test hook debug.inject wraps the whole preconditioner */
   FEAST_CALL(feast_fault_op(cfg, ns->dom->rank, (FeastLinOp){apply, ns}, &ns->fault, &ns->precond));
   FEAST_CALL(scarc_params_create(cfg, &ns->scarc_params));
+  FEAST_CALL(linear_preconditioner(cfg, ns->scarc_params, &ns->velocity_sp));
+  if (ns->velocity_sp.max_iterations < ns->velocity_sp.fixed_iterations)
+    ns->velocity_sp.max_iterations = ns->velocity_sp.fixed_iterations;
   FEAST_CALL(scarc_create(ns->dom, ns->mask[NS_U], ns->scarc_params, &ns->scarc[0]));
   int schur;
   FEAST_CALL(feast_config_get_enum(cfg, "linear.schur", &schur));

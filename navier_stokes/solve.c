@@ -17,6 +17,7 @@ typedef struct {
   const char *krylov;
   char checkpoint[4096]; /* output.checkpoint, "" = none */
   long checkpoint_interval;
+  int random_start; /* solver.initial_guess = random: the linear solves start from a hash */
 } NonlinearParams;
 
 static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
@@ -31,12 +32,17 @@ static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
   FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear_line_search", &ls));
   p->line_search = ls == 0; /* backtracking|none */
   FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", &p->krylov));
+  int start;
+  FEAST_CALL(feast_config_get_enum(cfg, "solver.initial_guess", &start));
+  p->random_start = start == 1;
   FEAST_CALL(feast_config_get_real(cfg, "linear.rtol", &p->linear.rtol));
   FEAST_CALL(feast_config_get_int(cfg, "linear.max_iterations", &v));
   p->linear.max_iterations = (int)v;
   p->linear.divergence_factor = p->divergence;
   p->linear.monitor = feast_log_verbosity() >= 2;
   p->linear.label = "linear";
+  FEAST_CALL(feast_config_get_int(cfg, "solver.residual_replacement", &v));
+  p->linear.replace_every = (int)v;
   FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
   return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
 }
@@ -56,9 +62,15 @@ static int defect(NsProblem *ns, double *norm) {
   return feast_vec_norm(ns->d, norm);
 }
 
-/* c <- approx K^-1 d: the Krylov method right-preconditioned by K_s, from zero */
+/* c <- approx K^-1 d: the Krylov method right-preconditioned by K_s, from zero or (random
+ * start) from the coordinate hash, zero at Dirichlet nodes */
 static int linear_solve(NsProblem *ns, const NonlinearParams *p, FeastSolveResult *res) {
-  feast_vec_zero(ns->c);
+  if (p->random_start) {
+    feast_vec_fill_hash(ns->c);
+    for (int f = 0; f < NS_NFIELDS; f++) feast_vec_zero_fixed(ns->c, f, ns->mask[f]);
+  } else {
+    feast_vec_zero(ns->c);
+  }
   feast_timer_start(FEAST_T_LINEAR);
   int st = ns->work ? 0 : feast_krylov_work_create(ns->d, &ns->work);
   if (!st)
@@ -181,9 +193,13 @@ int ns_solve(NsProblem *ns, NsResult *res) {
     t0 = feast_wtime();
     FEAST_CALL(ns_schur_update(ns));
     FeastSolveResult lin;
+    /* from a random start the tolerance is relative to the defect, the residual of c = 0 */
+    if (p.random_start) p.linear.reference_norm = r;
     FEAST_CALL(linear_solve(ns, &p, &lin));
     ns->linear_per_step[step] = lin.iterations;
     res->linear_iterations += lin.iterations;
+    res->reductions_per_iteration += lin.reductions_per_iteration * lin.iterations; /* averaged below */
+    res->exchanges_per_iteration += lin.exchanges_per_iteration * lin.iterations;
     res->nonlinear_iterations = step + 1;
     if (strcmp(lin.reason, "nan") == 0 || strcmp(lin.reason, "diverged") == 0) {
       /* the iterate stays the last one, whose defect r is final_residual */
@@ -193,6 +209,10 @@ int ns_solve(NsProblem *ns, NsResult *res) {
     FEAST_CALL(update(ns, &p, &r, &lambda));
     FEAST_CALL(after_step(ns, &p, res, r, lambda));
     if (res->stop_signal) break;
+  }
+  if (res->linear_iterations > 0) {
+    res->reductions_per_iteration /= res->linear_iterations;
+    res->exchanges_per_iteration /= res->linear_iterations;
   }
   long solves, cycles;
   scarc_totals(ns, &res->velocity_vcycles, &solves, &cycles);

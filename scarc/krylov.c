@@ -1,17 +1,29 @@
 #include "scarc/krylov.h"
+#include "feast/commstat.h"
 #include "feast/error.h"
 #include "feast/log.h"
 #include <math.h>
 #include <string.h>
 
+enum { NEXTRA = 20 }; /* the pipelined methods' further vectors, made at their first use */
+
 /* work vectors shared by the methods */
 typedef struct {
   FeastVec *r, *z, *p, *q, *t, *rhat, *y;
+  FeastVec *extra[NEXTRA];
 } Work;
 
 struct FeastKrylovWork {
   Work w;
 };
+
+/* the first n extra vectors, created where missing */
+static int extras(Work *w, int n, FeastVec ***out) {
+  for (int i = 0; i < n; i++)
+    if (!w->extra[i]) FEAST_CALL(feast_vec_create(w->r->dom, w->r->level, w->r->nb, &w->extra[i]));
+  *out = w->extra;
+  return 0;
+}
 
 #define WORK_VECTORS(w) {&(w)->r, &(w)->z, &(w)->p, &(w)->q, &(w)->t, &(w)->rhat, &(w)->y}
 
@@ -27,16 +39,62 @@ void feast_krylov_work_destroy(FeastKrylovWork **wp) {
   if (!*wp) return;
   FeastVec **all[] = WORK_VECTORS(&(*wp)->w);
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) feast_vec_destroy(all[i]);
+  for (int i = 0; i < NEXTRA; i++) feast_vec_destroy(&(*wp)->w.extra[i]);
   feast_free(wp);
 }
 
-typedef int (*Method)(FeastLinOp A, FeastLinOp M, const FeastVec *b, FeastVec *x,
-                      const FeastSolveParams *p, FeastSolveResult *res, Work *w);
+/* one solve: the operators, the data, and the communication counted in the iteration
+ * loop (feast/commstat.h counts at the MPI call sites; the solve attributes the counts to
+ * the operator, the preconditioner, or itself by taking differences around the calls) */
+typedef struct {
+  FeastLinOp A, M;
+  const FeastVec *b;
+  FeastVec *x;
+  const FeastSolveParams *p;
+  FeastSolveResult *res;
+  Work *w;
+  int in_loop;
+  FeastCommCounts loop0, loop1, in_A, in_M; /* loop start/end; inside A and M in the loop */
+} Solve;
 
-/* Common stopping test: returns 1 when the iteration must stop, with the reason set */
-static int stop_test(double rnorm, int it, const FeastSolveParams *p, FeastSolveResult *res) {
+typedef int (*Method)(Solve *S);
+
+static void counts_add(FeastCommCounts *acc, const FeastCommCounts *a, const FeastCommCounts *b) {
+  acc->reductions += b->reductions - a->reductions;
+  acc->exchanges += b->exchanges - a->exchanges;
+}
+
+/* y <- op(x), its communication added to *acc while in the loop */
+static int apply_counted(Solve *S, FeastLinOp op, FeastCommCounts *acc, const FeastVec *x, FeastVec *y) {
+  FeastCommCounts a, b;
+  feast_comm_counts(&a);
+  FEAST_CALL(op.apply(op.ctx, x, y));
+  feast_comm_counts(&b);
+  if (S->in_loop) counts_add(acc, &a, &b);
+  return 0;
+}
+static int apply_A(Solve *S, const FeastVec *x, FeastVec *y) { return apply_counted(S, S->A, &S->in_A, x, y); }
+static int apply_M(Solve *S, const FeastVec *x, FeastVec *y) { return apply_counted(S, S->M, &S->in_M, x, y); }
+
+static void loop_begin(Solve *S) {
+  S->in_loop = 1;
+  feast_comm_counts(&S->loop0);
+  S->loop1 = S->loop0;
+}
+
+/* the residual norm to reach: rtol times the reference norm, or ||r_0|| */
+static double tolerance(const Solve *S) {
+  return S->p->rtol * (S->p->reference_norm > 0 ? S->p->reference_norm : S->res->initial_residual);
+}
+
+/* Common stopping test: returns 1 when the iteration must stop, with the reason set; in
+ * the loop (it > 0) it also marks the end of the counted part */
+static int stop_test(Solve *S, double rnorm, int it) {
+  const FeastSolveParams *p = S->p;
+  FeastSolveResult *res = S->res;
   res->iterations = it;
   res->final_residual = rnorm;
+  if (it > 0 && S->in_loop) feast_comm_counts(&S->loop1);
   if (p->monitor)
     feast_log(1, "  %s iter %3d  residual %.6e  rel %.3e\n", p->label ? p->label : "linear", it,
               rnorm, res->initial_residual > 0 ? rnorm / res->initial_residual : 0.0);
@@ -44,7 +102,7 @@ static int stop_test(double rnorm, int it, const FeastSolveParams *p, FeastSolve
     res->reason = "nan";
     return 1;
   }
-  if (rnorm <= p->rtol * res->initial_residual || rnorm == 0.0) {
+  if (rnorm == 0.0 || (p->fixed_iterations > 0 ? it >= p->fixed_iterations : rnorm <= tolerance(S))) {
     res->converged = 1;
     res->reason = "converged";
     return 1;
@@ -60,32 +118,40 @@ static int stop_test(double rnorm, int it, const FeastSolveParams *p, FeastSolve
   return 0;
 }
 
-/* r <- b - A x */
-static int residual(FeastLinOp A, const FeastVec *b, const FeastVec *x, FeastVec *r) {
-  FEAST_CALL(A.apply(A.ctx, x, r));
-  feast_vec_aypx(-1.0, b, r);
+/* stop with reason "breakdown" (or "nan" when the offending value is not finite) */
+static int breakdown(Solve *S, double value, int it) {
+  S->res->reason = isfinite(value) ? "breakdown" : "nan";
+  S->res->iterations = it;
+  if (S->in_loop) feast_comm_counts(&S->loop1);
   return 0;
 }
 
-static int initial(FeastLinOp A, const FeastVec *b, FeastVec *x, const FeastSolveParams *p,
-                   FeastSolveResult *res, FeastVec *r, double *rnorm) {
-  FEAST_CALL(residual(A, b, x, r));
+/* r <- b - A x */
+static int residual(Solve *S, FeastVec *r) {
+  FEAST_CALL(apply_A(S, S->x, r));
+  feast_vec_aypx(-1.0, S->b, r);
+  return 0;
+}
+
+static int initial(Solve *S, FeastVec *r, double *rnorm) {
+  FEAST_CALL(residual(S, r));
   FEAST_CALL(feast_vec_norm(r, rnorm));
-  res->initial_residual = *rnorm;
-  return stop_test(*rnorm, 0, p, res) ? 1 : 0;
+  S->res->initial_residual = *rnorm;
+  return stop_test(S, *rnorm, 0) ? 1 : 0;
 }
 
 /* x += M (b - A x) */
-static int richardson(FeastLinOp A, FeastLinOp M, const FeastVec *b, FeastVec *x,
-                      const FeastSolveParams *p, FeastSolveResult *res, Work *w) {
+static int richardson(Solve *S) {
+  Work *w = S->w;
   double rnorm;
-  if (initial(A, b, x, p, res, w->r, &rnorm)) return 0;
+  if (initial(S, w->r, &rnorm)) return 0;
+  loop_begin(S);
   for (int it = 1;; it++) {
-    FEAST_CALL(M.apply(M.ctx, w->r, w->z));
-    feast_vec_axpy(1.0, w->z, x);
-    FEAST_CALL(residual(A, b, x, w->r));
+    FEAST_CALL(apply_M(S, w->r, w->z));
+    feast_vec_axpy(1.0, w->z, S->x);
+    FEAST_CALL(residual(S, w->r));
     FEAST_CALL(feast_vec_norm(w->r, &rnorm));
-    if (stop_test(rnorm, it, p, res)) return 0;
+    if (stop_test(S, rnorm, it)) return 0;
   }
 }
 
@@ -95,27 +161,24 @@ static int richardson(FeastLinOp A, FeastLinOp M, const FeastVec *b, FeastVec *x
  * (r_old . z_new = 0); ScaRC is not one (a V cycle with pre-smoothing only, an adaptive
  * Schwarz step, single-precision local solves), and the flexible beta keeps CG
  * converging with it. Costs one more dot product, fused with the other. */
-static int cg(FeastLinOp A, FeastLinOp M, const FeastVec *b, FeastVec *x,
-              const FeastSolveParams *p, FeastSolveResult *res, Work *w) {
+static int cg(Solve *S) {
+  Work *w = S->w;
   double rnorm, rz, pq;
-  if (initial(A, b, x, p, res, w->r, &rnorm)) return 0;
-  FEAST_CALL(M.apply(M.ctx, w->r, w->z));
+  if (initial(S, w->r, &rnorm)) return 0;
+  FEAST_CALL(apply_M(S, w->r, w->z));
   feast_vec_copy(w->z, w->p);
   FEAST_CALL(feast_vec_dot(w->r, w->z, &rz));
+  loop_begin(S);
   for (int it = 1;; it++) {
-    FEAST_CALL(A.apply(A.ctx, w->p, w->q));
+    FEAST_CALL(apply_A(S, w->p, w->q));
     FEAST_CALL(feast_vec_dot(w->p, w->q, &pq));
-    if (pq == 0.0 || !isfinite(pq)) {
-      res->reason = isfinite(pq) ? "breakdown" : "nan";
-      res->iterations = it;
-      return 0;
-    }
+    if (pq == 0.0 || !isfinite(pq)) return breakdown(S, pq, it);
     double alpha = rz / pq;
-    feast_vec_axpy(alpha, w->p, x);
+    feast_vec_axpy(alpha, w->p, S->x);
     feast_vec_axpy(-alpha, w->q, w->r);
     FEAST_CALL(feast_vec_norm(w->r, &rnorm));
-    if (stop_test(rnorm, it, p, res)) return 0;
-    FEAST_CALL(M.apply(M.ctx, w->r, w->z));
+    if (stop_test(S, rnorm, it)) return 0;
+    FEAST_CALL(apply_M(S, w->r, w->z));
     const FeastVec *xs[2] = {w->r, w->q}, *ys[2] = {w->z, w->z};
     double d[2]; /* r_new . z_new, q . z_new */
     FEAST_CALL(feast_vec_dots(2, xs, ys, d));
@@ -125,54 +188,317 @@ static int cg(FeastLinOp A, FeastLinOp M, const FeastVec *b, FeastVec *x,
   }
 }
 
-/* right-preconditioned BiCGStab (van der Vorst) */
-static int bicgstab(FeastLinOp A, FeastLinOp M, const FeastVec *b, FeastVec *x,
-                    const FeastSolveParams *p, FeastSolveResult *res, Work *w) {
+/* right-preconditioned BiCGStab (van der Vorst): 5 reductions per iteration (rho, r*.v,
+ * ||s||, the fused t.s and t.t, ||r||) */
+static int bicgstab(Solve *S) {
+  Work *w = S->w;
   double rnorm, rho = 1, alpha = 1, omega = 1;
-  if (initial(A, b, x, p, res, w->r, &rnorm)) return 0;
+  if (initial(S, w->r, &rnorm)) return 0;
   feast_vec_copy(w->r, w->rhat);
   feast_vec_zero(w->p);
   feast_vec_zero(w->q); /* q holds v = A M p */
+  loop_begin(S);
   for (int it = 1;; it++) {
     double rho_new;
     FEAST_CALL(feast_vec_dot(w->rhat, w->r, &rho_new));
-    if (rho_new == 0.0 || omega == 0.0) {
-      res->reason = "breakdown";
-      res->iterations = it;
-      return 0;
-    }
+    if (rho_new == 0.0 || omega == 0.0) return breakdown(S, 0.0, it);
     double beta = (rho_new / rho) * (alpha / omega);
     rho = rho_new;
     /* p <- r + beta (p - omega v) */
     feast_vec_axpy(-omega, w->q, w->p);
     feast_vec_aypx(beta, w->r, w->p);
-    FEAST_CALL(M.apply(M.ctx, w->p, w->y));
-    FEAST_CALL(A.apply(A.ctx, w->y, w->q));
+    FEAST_CALL(apply_M(S, w->p, w->y));
+    FEAST_CALL(apply_A(S, w->y, w->q));
     double rv;
     FEAST_CALL(feast_vec_dot(w->rhat, w->q, &rv));
-    if (rv == 0.0 || !isfinite(rv)) {
-      res->reason = isfinite(rv) ? "breakdown" : "nan";
-      res->iterations = it;
-      return 0;
-    }
+    if (rv == 0.0 || !isfinite(rv)) return breakdown(S, rv, it);
     alpha = rho / rv;
-    feast_vec_axpy(alpha, w->y, x);
+    feast_vec_axpy(alpha, w->y, S->x);
     feast_vec_axpy(-alpha, w->q, w->r); /* s = r - alpha v, stored in r */
     FEAST_CALL(feast_vec_norm(w->r, &rnorm));
-    if (rnorm <= p->rtol * res->initial_residual) {
-      stop_test(rnorm, it, p, res);
+    if (rnorm <= tolerance(S)) {
+      stop_test(S, rnorm, it);
       return 0;
     }
-    FEAST_CALL(M.apply(M.ctx, w->r, w->z));
-    FEAST_CALL(A.apply(A.ctx, w->z, w->t));
+    FEAST_CALL(apply_M(S, w->r, w->z));
+    FEAST_CALL(apply_A(S, w->z, w->t));
     const FeastVec *xs[2] = {w->t, w->t}, *ys[2] = {w->r, w->t};
     double tt[2];
     FEAST_CALL(feast_vec_dots(2, xs, ys, tt));
     omega = tt[1] != 0.0 ? tt[0] / tt[1] : 0.0;
-    feast_vec_axpy(omega, w->z, x);
+    feast_vec_axpy(omega, w->z, S->x);
     feast_vec_axpy(-omega, w->t, w->r);
     FEAST_CALL(feast_vec_norm(w->r, &rnorm));
-    if (stop_test(rnorm, it, p, res)) return 0;
+    if (stop_test(S, rnorm, it)) return 0;
+  }
+}
+
+/* The recurrence methods below update x through preimages: every vector of the
+ * recurrences that lies in the range of A (t = A M s, ...) carries a partner P(t) with
+ * A P(t) = t, built by the same linear combinations from the preconditioned vectors
+ * (P(A M v) = M v). The update of x is then P of the update of r, so r = b - A x holds
+ * up to rounding even when M is not linear (ScaRC's adaptive smoother step, inner
+ * solves to a tolerance), and no extra preconditioner application is needed. */
+
+/* the true residual at exit: r <- b - A x and its norm (one more reduction, outside the
+ * counted loop). Returns 1 when it confirms the stop, 0 when the solve must go on from
+ * r (the recurrences drifted: the recurrence residual met the tolerance, the true one not). */
+static int confirm_exit(Solve *S, FeastVec *r, int it, int *restarts) {
+  if (!S->res->converged) return 1;
+  S->in_loop = 0;
+  double rnorm;
+  if (residual(S, r) || feast_vec_norm(r, &rnorm)) return -1;
+  S->res->final_residual = rnorm;
+  S->in_loop = 1;
+  if (rnorm <= tolerance(S) || it >= S->p->max_iterations || ++*restarts > 3) {
+    S->res->converged = rnorm <= tolerance(S);
+    if (!S->res->converged) S->res->reason = "max_iterations";
+    return 1;
+  }
+  S->res->converged = 0;
+  S->res->reason = "max_iterations";
+  return 0;
+}
+
+/* residual replacement due at iteration it (solver option replace_every) */
+static int replace_due(const Solve *S, int it) {
+  return S->p->replace_every > 0 && it > 0 && it % S->p->replace_every == 0;
+}
+
+/* BiCGStab with one global reduction per iteration: Algorithm 3 of Wang, He, Yang, Tan
+ * (2020) after Yang and Brent (2002), right-preconditioned (B = A M). With s, t, p, v, q
+ * of the paper (t = B s, p = B t, v = B p_classical, q = B v) an iteration is
+ *   rho = phi - w m, delta = rho/rho_old alpha, beta = delta / w,
+ *   gamma = sigma + beta gamma - delta pi, alpha = rho / gamma,
+ *   v <- t - w p + beta v - delta q, q = B v, s = r - alpha v, t <- t - w p - alpha q,
+ *   p = B t, then ONE reduction of r*.s, r*.q, s.t, t.t, r*.t, r*.p, s.s, and
+ *   w = s.t / t.t, sigma = r*.t - w r*.p, r <- s - w t, ||r||^2 = s.s - 2 w s.t + w^2 t.t.
+ * Start (any x0, derived here): the recurrences need from the fictitious step 0 only
+ * t0 - w0 p0 = B r0, sigma0 = r*.(t0 - w0 p0), phi0 - w0 m0 = r*.r0; so t0 = B r0,
+ * p0 = 0, sigma0 = r*.t0, phi0 = r*.r0, m0 = pi0 = gamma0 = 0, rho0 = alpha0 = w0 = 1.
+ * (The paper's t0 = A A x0 + A r0, p0 = A A x0 gives t0 - p0 = A r0 but sigma0 = r*.t0
+ * != r*.A r0 unless x0 = 0: its first alpha is wrong for a nonzero start.) The same
+ * start serves a restart from a replaced residual. */
+typedef struct {
+  double rho, alpha, w, sigma, phi, m, pi, gamma;
+} IbcgScalars;
+
+/* (re)start from r = b - A x: t = B r, P(t) = M r, p = v = q = 0; one reduction */
+static int ibicgstab_start(Solve *S, FeastVec **e, IbcgScalars *c, double *rnorm) {
+  Work *w = S->w;
+  FeastVec *t = e[0], *p = e[1], *v = e[2], *q = e[3], *Pt = e[4], *Pv = e[5], *Mv = e[6], *Mt = e[7];
+  FEAST_CALL(apply_M(S, w->r, Pt));
+  FEAST_CALL(apply_A(S, Pt, t));
+  FeastVec *zero[] = {p, v, q, Pv, Mv, Mt};
+  for (int i = 0; i < 6; i++) feast_vec_zero(zero[i]);
+  const FeastVec *xs[3] = {w->rhat, w->rhat, w->r}, *ys[3] = {t, w->r, w->r};
+  double d[3];
+  FEAST_CALL(feast_vec_dots(3, xs, ys, d));
+  *c = (IbcgScalars){1, 1, 1, d[0], d[1], 0, 0, 0};
+  *rnorm = sqrt(d[2]);
+  return 0;
+}
+
+static int ibicgstab(Solve *S) {
+  Work *w = S->w;
+  FeastVec **e;
+  FEAST_CALL(extras(w, 8, &e));
+  FeastVec *t = e[0], *p = e[1], *v = e[2], *q = e[3], *Pt = e[4], *Pv = e[5], *Mv = e[6], *Mt = e[7];
+  FeastVec *s = w->z;
+  double rnorm;
+  IbcgScalars c;
+  if (initial(S, w->r, &rnorm)) return 0;
+  feast_vec_copy(w->r, w->rhat);
+  FEAST_CALL(ibicgstab_start(S, e, &c, &rnorm));
+  int restarts = 0;
+  loop_begin(S);
+  for (int it = 1;; it++) {
+    const double rho = c.phi - c.w * c.m;
+    const double delta = rho / c.rho * c.alpha, beta = delta / c.w;
+    const double gamma = c.sigma + beta * c.gamma - delta * c.pi;
+    if (rho == 0.0 || gamma == 0.0 || !isfinite(gamma)) return breakdown(S, gamma, it);
+    const double alpha = rho / gamma;
+    /* v <- (t - w p) + beta v - delta q, and its preimage */
+    feast_vec_axpy(-c.w, p, t); /* t - w p: B r_old */
+    feast_vec_axpy(-c.w, Mt, Pt);
+    feast_vec_scale(beta, v);
+    feast_vec_axpy(1.0, t, v);
+    feast_vec_axpy(-delta, q, v);
+    feast_vec_scale(beta, Pv);
+    feast_vec_axpy(1.0, Pt, Pv);
+    feast_vec_axpy(-delta, Mv, Pv);
+    FEAST_CALL(apply_M(S, v, Mv));
+    FEAST_CALL(apply_A(S, Mv, q));
+    /* s = r - alpha v; t <- (t - w p) - alpha q, P(t) likewise */
+    feast_vec_copy(w->r, s);
+    feast_vec_axpy(-alpha, v, s);
+    feast_vec_axpy(-alpha, q, t);
+    feast_vec_axpy(-alpha, Mv, Pt);
+    FEAST_CALL(apply_M(S, t, Mt));
+    FEAST_CALL(apply_A(S, Mt, p));
+    const FeastVec *xs[7] = {w->rhat, w->rhat, s, t, w->rhat, w->rhat, s}, *ys[7] = {s, q, t, t, t, p, s};
+    double d[7]; /* phi, pi, theta, kappa, m, eta, s.s */
+    FEAST_CALL(feast_vec_dots(7, xs, ys, d));
+    const double om = d[3] != 0.0 ? d[2] / d[3] : 0.0;
+    /* x += alpha P(v) + w P(t); r = s - w t */
+    feast_vec_axpy(alpha, Pv, S->x);
+    feast_vec_axpy(om, Pt, S->x);
+    feast_vec_copy(s, w->r);
+    feast_vec_axpy(-om, t, w->r);
+    c = (IbcgScalars){rho, alpha, om, d[4] - om * d[5], d[0], d[4], d[1], gamma};
+    rnorm = sqrt(fmax(d[6] - 2.0 * om * d[2] + om * om * d[3], 0.0));
+    if (om == 0.0) return breakdown(S, d[3], it);
+    int done = stop_test(S, rnorm, it);
+    if (done) {
+      int ok = confirm_exit(S, w->r, it, &restarts);
+      if (ok < 0) return 1;
+      if (ok) return 0;
+    }
+    if (done || replace_due(S, it)) {
+      if (!done) FEAST_CALL(residual(S, w->r));
+      FEAST_CALL(ibicgstab_start(S, e, &c, &rnorm));
+    }
+  }
+}
+
+/* Pipelined BiCGSafe (Huynh and Suito, Algorithm 2, after Cools and Vanroose's
+ * pipelined BiCGStab), built from ssBiCGSafe2 (Fujino and Iwasato), right-preconditioned
+ * (B = A M). With s = B r, o = B p, q = B o, w = B u, v = B t, g = B y of ssBiCGSafe2,
+ * iteration i starts the reduction of
+ *   a = s.s, b = y.y, c = s.y, d = s.r, e = y.r, f = r*.r, g = r*.s, h = r*.t, and r.r
+ * WITHOUT waiting (MPI_Iallreduce), computes B s (preconditioner and matvec) meanwhile,
+ * then waits and forms
+ *   i = 0: beta = 0, alpha = f/g, zeta = d/a, eta = 0;
+ *   else   beta = alpha_old f / (zeta_old f_old), alpha = f / (g + beta h),
+ *          zeta = (b d - c e) / (a b - c^2), eta = (a e - c d) / (a b - c^2);
+ *   o = s + beta t, q = B s + beta v, w = zeta q + eta (g + beta w), B w (second product),
+ *   t = o - w, v = q - B w, y <- zeta s + eta y - alpha w, g <- zeta B s + eta g - alpha B w,
+ *   r <- r - alpha o - y, s <- s - alpha q - g, x <- x + P(alpha o + y).
+ * (p, u, z of the paper only serve the update of x; the preimages P replace them.)
+ * Start (not in the paper; any x0, and a restart): the i = 0 branch uses none of the
+ * previous vectors except through beta = eta = 0, and y_0 = B z_{-1} = 0 since the
+ * associate residual starts at zero; so s0 = B r0, P(s0) = M r0, and y, g, t, v, w and
+ * their preimages are zero. ||r_i|| comes with the reduction of iteration i: a stop is
+ * seen one (overlapped) product late. */
+enum { PB_S, PB_Y, PB_T, PB_O, PB_Q, PB_W, PB_V, PB_G, PB_AS, PB_AW, PB_N };
+
+/* (re)start from r: s = B r, P(s) = M r, the rest zero */
+static int pipe_start(Solve *S, FeastVec **v, FeastVec **P) {
+  FEAST_CALL(apply_M(S, S->w->r, P[PB_S]));
+  FEAST_CALL(apply_A(S, P[PB_S], v[PB_S]));
+  for (int k = PB_Y; k < PB_N; k++) feast_vec_zero(v[k]), feast_vec_zero(P[k]);
+  return 0;
+}
+
+typedef struct {
+  double alpha, beta, zeta, eta, f;
+} PipeScalars;
+
+/* the scalars of iteration i from the reduced products (first: the i = 0 branch) */
+static int pipe_scalars(const double *d, int first, PipeScalars *c) {
+  const double a = d[0], b = d[1], cc = d[2], dd = d[3], e = d[4], f = d[5], g = d[6], h = d[7];
+  PipeScalars n = {0};
+  if (first) {
+    n.alpha = f / g;
+    n.zeta = dd / a;
+  } else {
+    const double den = a * b - cc * cc;
+    n.beta = c->alpha * f / (c->zeta * c->f);
+    n.alpha = f / (g + n.beta * h);
+    n.zeta = (b * dd - cc * e) / den;
+    n.eta = (a * e - cc * dd) / den;
+  }
+  n.f = f;
+  *c = n;
+  return isfinite(n.alpha) && isfinite(n.zeta) && isfinite(n.eta) && isfinite(n.beta) && n.zeta != 0.0;
+}
+
+/* y <- a y + b x (both the vector and its preimage) */
+static void comb(double a, FeastVec *y, double b, const FeastVec *x) {
+  feast_vec_scale(a, y);
+  feast_vec_axpy(b, x, y);
+}
+
+/* the vector updates of one iteration after the scalars (Aw, Mw: B w and M w) */
+static int pipe_update(Solve *S, FeastVec **v, FeastVec **P, const PipeScalars *c) {
+  FeastVec *Ms = S->w->z, *Mw = S->w->y;
+  for (int side = 0; side < 2; side++) { /* 0: vectors, 1: preimages */
+    FeastVec **V = side ? P : v;
+    FeastVec *Bs = side ? Ms : v[PB_AS];
+    comb(c->beta, V[PB_T], 1.0, V[PB_S]); /* o, held in t */
+    FeastVec *o = V[PB_T];
+    comb(c->beta, V[PB_V], 1.0, Bs); /* q, held in v */
+    feast_vec_copy(V[PB_V], V[PB_Q]);
+    comb(c->beta, V[PB_W], 1.0, V[PB_G]); /* w <- zeta q + eta (g + beta w) */
+    comb(c->eta, V[PB_W], c->zeta, V[PB_Q]);
+    feast_vec_copy(o, V[PB_O]);
+  }
+  FEAST_CALL(apply_M(S, v[PB_W], Mw));
+  FEAST_CALL(apply_A(S, Mw, v[PB_AW]));
+  for (int side = 0; side < 2; side++) {
+    FeastVec **V = side ? P : v;
+    FeastVec *Bs = side ? Ms : v[PB_AS], *Bw = side ? Mw : v[PB_AW];
+    feast_vec_axpy(-1.0, V[PB_W], V[PB_T]);         /* t = o - w */
+    feast_vec_axpy(-1.0, Bw, V[PB_V]);              /* v = q - B w */
+    comb(c->eta, V[PB_Y], c->zeta, V[PB_S]);        /* y <- zeta s + eta y - alpha w */
+    feast_vec_axpy(-c->alpha, V[PB_W], V[PB_Y]);
+    comb(c->eta, V[PB_G], c->zeta, Bs);             /* g <- zeta B s + eta g - alpha B w */
+    feast_vec_axpy(-c->alpha, Bw, V[PB_G]);
+    feast_vec_axpy(-c->alpha, V[PB_Q], V[PB_S]);    /* s <- s - alpha q - g */
+    feast_vec_axpy(-1.0, V[PB_G], V[PB_S]);
+  }
+  /* r <- r - (alpha o + y), x <- x + P(alpha o + y) */
+  feast_vec_axpy(-c->alpha, v[PB_O], S->w->r);
+  feast_vec_axpy(-1.0, v[PB_Y], S->w->r);
+  feast_vec_axpy(c->alpha, P[PB_O], S->x);
+  feast_vec_axpy(1.0, P[PB_Y], S->x);
+  return 0;
+}
+
+static int pipebicgsafe(Solve *S) {
+  Work *w = S->w;
+  FeastVec **e;
+  FEAST_CALL(extras(w, 2 * PB_N, &e));
+  FeastVec **v = e, **P = e + PB_N, *r = w->r, *rs = w->rhat, *Ms = w->z;
+  double rnorm;
+  if (initial(S, r, &rnorm)) return 0;
+  feast_vec_copy(r, rs);
+  FEAST_CALL(pipe_start(S, v, P));
+  PipeScalars c = {0};
+  int first = 1, restarts = 0;
+  loop_begin(S);
+  for (int it = 1;; it++) {
+    /* a stop seen after this iteration's reduction ends the loop before it: what it
+     * spent (the reduction and the product overlapped with it) is not counted */
+    FeastCommCounts top, top_A = S->in_A, top_M = S->in_M;
+    feast_comm_counts(&top);
+    const FeastVec *xs[9] = {v[PB_S], v[PB_Y], v[PB_S], v[PB_S], v[PB_Y], rs, rs, rs, r};
+    const FeastVec *ys[9] = {v[PB_S], v[PB_Y], v[PB_Y], r, r, r, v[PB_S], v[PB_T], r};
+    double d[9];
+    FeastMacroSum red;
+    FEAST_CALL(feast_vec_dots_begin(9, xs, ys, 0, &red));
+    int st = apply_M(S, v[PB_S], Ms); /* B s, overlapped with the reduction */
+    if (!st) st = apply_A(S, Ms, v[PB_AS]);
+    FEAST_CALL(feast_vec_dots_end(&red, d));
+    FEAST_CALL(st);
+    if (it > 1 && stop_test(S, sqrt(d[8]), it - 1)) {
+      S->loop1 = top, S->in_A = top_A, S->in_M = top_M;
+      int ok = confirm_exit(S, r, it - 1, &restarts);
+      if (ok < 0) return 1;
+      if (ok) return 0;
+      FEAST_CALL(pipe_start(S, v, P));
+      first = 1;
+      it--; /* the restart's reduction is iteration it again */
+      continue;
+    }
+    if (!pipe_scalars(d, first, &c)) return breakdown(S, c.alpha + c.beta + c.zeta + c.eta, it);
+    first = 0;
+    FEAST_CALL(pipe_update(S, v, P, &c));
+    if (replace_due(S, it)) {
+      FEAST_CALL(residual(S, r));
+      FEAST_CALL(pipe_start(S, v, P));
+      first = 1;
+    }
   }
 }
 
@@ -202,9 +528,28 @@ int feast_fault_op(const FeastConfig *cfg, int rank, FeastLinOp inner, FeastFaul
 static const struct {
   const char *name;
   Method fn;
-} methods[] = {{"richardson", richardson}, {"cg", cg}, {"bicgstab", bicgstab}};
+} methods[] = {{"richardson", richardson}, {"cg", cg}, {"bicgstab", bicgstab}, {"ibicgstab", ibicgstab},
+               {"pipebicgsafe", pipebicgsafe}};
 
-const char *feast_krylov_methods(void) { return "richardson cg bicgstab"; }
+int feast_krylov_needs_linear_preconditioner(const char *method) {
+  return strcmp(method, "ibicgstab") == 0 || strcmp(method, "pipebicgsafe") == 0;
+}
+
+const char *feast_krylov_methods(void) { return "richardson cg bicgstab ibicgstab pipebicgsafe"; }
+
+/* per iteration of the loop: the method's own reductions and the exchanges of the
+ * operator and the method (the preconditioner's are its own business: ScaRC's V cycle) */
+static void report_counts(const Solve *S) {
+  FeastSolveResult *res = S->res;
+  if (!S->in_loop || res->iterations <= 0) return;
+  FeastCommCounts all = {0}, own;
+  counts_add(&all, &S->loop0, &S->loop1);
+  own.reductions = all.reductions - S->in_A.reductions - S->in_M.reductions;
+  own.exchanges = all.exchanges - S->in_M.exchanges;
+  res->reductions_per_iteration = (double)own.reductions / res->iterations;
+  res->operator_reductions_per_iteration = (double)S->in_A.reductions / res->iterations;
+  res->exchanges_per_iteration = (double)own.exchanges / res->iterations;
+}
 
 int feast_krylov_solve(const char *method, FeastLinOp A, FeastLinOp M, const FeastVec *b,
                        FeastVec *x, const FeastSolveParams *p, FeastKrylovWork *work, FeastSolveResult *res) {
@@ -219,8 +564,10 @@ int feast_krylov_solve(const char *method, FeastLinOp A, FeastLinOp M, const Fea
   res->reason = "max_iterations";
   FeastKrylovWork *own = NULL;
   int st = work ? 0 : feast_krylov_work_create(b, &own);
-  if (!st) st = fn(A, M, b, x, p, res, work ? &work->w : &own->w);
+  Solve S = {.A = A, .M = M, .b = b, .x = x, .p = p, .res = res, .w = work ? &work->w : &own->w};
+  if (!st) st = fn(&S);
   feast_krylov_work_destroy(&own);
+  if (!st) report_counts(&S);
   if (!st && res->initial_residual > 0 && res->iterations > 0 && res->final_residual > 0)
     res->rate = pow(res->final_residual / res->initial_residual, 1.0 / res->iterations);
   return st;

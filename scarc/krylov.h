@@ -1,6 +1,9 @@
 /* Iterative solvers on distributed vectors, each usable with any preconditioner:
  * "richardson" (x += M(b - Ax): with the ScaRC V cycle as M this is standalone
- * multigrid), "cg", "bicgstab". Methods are registered by name. Every method checks
+ * multigrid), "cg", "bicgstab", and the communication-reducing BiCGStab variants
+ * "ibicgstab" (one fused global reduction per iteration) and "pipebicgsafe" (one
+ * non-blocking reduction per iteration, overlapped with the preconditioner and the
+ * matrix-vector product); all right-preconditioned. Methods are registered by name. Every method checks
  * for NaN/Inf, divergence and its iteration limit and stops with a reason. */
 #ifndef FEAST_KRYLOV_H
 #define FEAST_KRYLOV_H
@@ -18,6 +21,13 @@ typedef struct {
   double divergence_factor; /* stop when ||r_k|| > factor ||r_0|| */
   int monitor;              /* print a line per iteration (rank 0) */
   const char *label;        /* for the monitor: "poisson" */
+  int replace_every;        /* ibicgstab, pipebicgsafe: restart from the true residual every
+                               this many iterations (0: never; the true residual is always
+                               checked at a converged exit) */
+  double reference_norm;    /* > 0: stop at ||r_k|| <= rtol reference_norm (e.g. ||b||: a start
+                               far from the solution then does not loosen the tolerance) */
+  int fixed_iterations;     /* > 0: run exactly this many iterations, no rtol test (richardson
+                               from x = 0 with a linear M is then a linear operator of b) */
 } FeastSolveParams;
 
 typedef struct {
@@ -26,6 +36,12 @@ typedef struct {
   int iterations;
   double initial_residual, final_residual;
   double rate;              /* average convergence rate per iteration */
+  /* communication per iteration of the loop, counted where the MPI calls are issued
+   * (feast/commstat.h): the method's own global reductions (not those inside the operator
+   * or the preconditioner), those inside the operator (the pressure projection of
+   * Navier-Stokes), and the interface exchanges of the operator and method (not the
+   * preconditioner's). Iterations that stop half-way count as one. */
+  double reductions_per_iteration, operator_reductions_per_iteration, exchanges_per_iteration;
 } FeastSolveResult;
 
 /* Test hook (debug.inject = nan | fail, debug.inject_rank = R): wraps an operator so that
@@ -50,6 +66,10 @@ void feast_krylov_work_destroy(FeastKrylovWork **work);
  * from feast_krylov_work_create for vectors shaped like b, or NULL (allocated here) */
 int feast_krylov_solve(const char *method, FeastLinOp A, FeastLinOp M, const FeastVec *b,
                        FeastVec *x, const FeastSolveParams *p, FeastKrylovWork *work, FeastSolveResult *res);
-/* "richardson cg bicgstab" */
+/* 1 for the methods whose recurrences assume a linear (fixed) preconditioner: ibicgstab
+ * and pipebicgsafe; a nonlinear one (adaptive smoother step, inner solves to a tolerance)
+ * makes them stall or diverge. classical bicgstab and the flexible cg tolerate one. */
+int feast_krylov_needs_linear_preconditioner(const char *method);
+/* "richardson cg bicgstab ibicgstab pipebicgsafe" */
 const char *feast_krylov_methods(void);
 #endif

@@ -1,6 +1,8 @@
 #include "scarc/scarc.h"
 #include "coproc/coproc.h"
+#include "feast/commstat.h"
 #include "feast/error.h"
+#include "feast/exchange.h"
 #include "feast/log.h"
 #include "feast/transfer.h"
 #include "scarc/coarse.h"
@@ -11,6 +13,8 @@
 struct ScarcParams {
   int pre_smooth, post_smooth;  /* global V cycle: 1, 0 */
   double damping;               /* additive Schwarz damping: 1 */
+  int overlap;                  /* solver.overlap = on: matvec interiors while the exchange runs */
+  int fixed_step;               /* solver.smoother_step = fixed: the step is damping (a linear V cycle) */
   long coarse_max_dofs;         /* global coarse level: finest with fewer unknowns: 20000 */
   char target[8], precision[8]; /* local backend: "cpu"/"gpu", "auto"/"double"/"single" */
   FeastLocalMGParams local;
@@ -34,6 +38,12 @@ struct Scarc {
   FeastKrylovWork *work;       /* of scarc_solve, made at its first call */
   ScarcStats stats;
 };
+
+/* every local solve runs exactly n cycles (no tolerance test: a linear map) */
+static void fixed_local_cycles(ScarcParams *p, int n) {
+  p->local.rtol = 1e-300;
+  p->local.max_cycles = n;
+}
 
 int scarc_params_create(const FeastConfig *cfg, ScarcParams **pp) {
   ScarcParams *p;
@@ -61,10 +71,46 @@ int scarc_params_create(const FeastConfig *cfg, ScarcParams **pp) {
   p->local.max_cycles = (int)v;
   FEAST_CALL(feast_config_get_int(cfg, "solver.local_coarse_max_dofs", &v));
   p->local.coarse_max_dofs = (int)v;
+  FEAST_CALL(feast_config_get_int(cfg, "solver.local_fixed_cycles", &v));
+  if (v > 0) fixed_local_cycles(p, (int)v);
+  /* the benchmark knob acts on every reduction of the run; every solver run reads its
+   * solver parameters here, so this is where it is set */
+  int step;
+  FEAST_CALL(feast_config_get_enum(cfg, "solver.smoother_step", &step));
+  p->fixed_step = step == 2;
+  FEAST_CALL(feast_config_get_enum(cfg, "solver.overlap", &step));
+  p->overlap = step == 1; /* auto (0) is adaptive until scarc_linear_required says otherwise */
+  double latency_us;
+  FEAST_CALL(feast_config_get_real(cfg, "debug.reduction_latency_us", &latency_us));
+  feast_comm_set_reduction_latency(latency_us * 1e-6);
   return 0;
 }
 
 void scarc_params_destroy(ScarcParams **p) { feast_free(p); }
+
+int scarc_linear_required(const FeastConfig *cfg, const char *key, ScarcParams *p) {
+  int step;
+  const char *method;
+  FEAST_CALL(feast_config_get_enum(cfg, "solver.smoother_step", &step));
+  FEAST_CALL(feast_config_get_string(cfg, key, &method));
+  FEAST_CHECK(step != 1, FEAST_ERR_CONFIG,
+              "%s: solver.smoother_step = adaptive makes the ScaRC V cycle a nonlinear map, which %s = %s (%s) "
+              "cannot be preconditioned with (its recurrences assume a linear preconditioner: it would stall or "
+              "diverge); set solver.smoother_step = fixed, or auto (the default)",
+              feast_config_origin(cfg, "solver.smoother_step"), key, method, feast_config_origin(cfg, key));
+  if (p && !p->fixed_step) {
+    p->fixed_step = 1;
+    feast_log(1, "  solver.smoother_step = auto: fixed, as %s = %s needs a linear preconditioner\n", key, method);
+  }
+  long cycles;
+  FEAST_CALL(feast_config_get_int(cfg, "solver.local_fixed_cycles", &cycles));
+  if (p && cycles == 0 && p->local.rtol != 1e-300) {
+    fixed_local_cycles(p, 2);
+    feast_log(1, "  solver.local_fixed_cycles = 0: 2 local multigrid cycles per macro solve, as %s = %s needs a "
+                 "linear preconditioner\n", key, method);
+  }
+  return 0;
+}
 
 /* the global coarse level: the finest level with fewer than coarse_max_dofs unknowns
  * (level 0 if even that is larger) */
@@ -229,9 +275,20 @@ static void matvec_partial(const ScarcLevel *lv, const FeastVec *x, FeastVec *y)
   for (int li = 0; li < x->nlocal; li++) feast_band9_matvec(&lv->A[li], x->v[li], y->v[li]);
 }
 
+/* y <- A x (consistent). solver.overlap = on: the boundary rings first, the interface
+ * exchange started, the macro interiors computed while the messages travel, then the
+ * exchange finished (bitwise the same as off: the same rows, the same sums) */
 static int matvec_level(Scarc *s, int l, const FeastVec *x, FeastVec *y) {
-  matvec_partial(&s->lv[l], x, y);
-  return feast_vec_sum(y);
+  if (!s->p.overlap) {
+    matvec_partial(&s->lv[l], x, y);
+    return feast_vec_sum(y);
+  }
+  const ScarcLevel *lv = &s->lv[l];
+  FeastExchange *ex = s->dom->levels[l].nodes;
+  for (int li = 0; li < x->nlocal; li++) feast_band9_matvec_part(&lv->A[li], x->v[li], y->v[li], 0);
+  FEAST_CALL(feast_exchange_begin(ex, y->v));
+  for (int li = 0; li < x->nlocal; li++) feast_band9_matvec_part(&lv->A[li], x->v[li], y->v[li], 1);
+  return feast_exchange_end(ex, y->v);
 }
 
 int scarc_matvec(Scarc *s, const FeastVec *x, FeastVec *y) { return matvec_level(s, s->finest, x, y); }
@@ -245,6 +302,10 @@ int scarc_matvec(Scarc *s, const FeastVec *x, FeastVec *y) { return matvec_level
 static int smoother_step(Scarc *s, int l, double *alpha) {
   ScarcLevel *lv = &s->lv[l];
   FEAST_CALL(matvec_level(s, l, lv->c, lv->q));
+  if (s->p.fixed_step) {
+    *alpha = s->p.damping;
+    return 0;
+  }
   const FeastVec *xs[2] = {lv->d, lv->q}, *ys[2] = {lv->q, lv->q};
   double dots[2];
   FEAST_CALL(feast_vec_dots(2, xs, ys, dots));

@@ -18,6 +18,11 @@
 typedef struct ScarcParams ScarcParams; /* from the [solver] section of the config */
 int scarc_params_create(const FeastConfig *cfg, ScarcParams **p);
 void scarc_params_destroy(ScarcParams **p);
+/* The method named by config key `key` (solver.scarc_solver, linear.krylov, ...) needs a
+ * linear preconditioner (feast_krylov_needs_linear_preconditioner): an explicit
+ * solver.smoother_step = adaptive is a config error naming both keys; auto becomes fixed
+ * in p (logged once); p = NULL only checks (the input phase). */
+int scarc_linear_required(const FeastConfig *cfg, const char *key, ScarcParams *p);
 
 typedef struct Scarc Scarc;
 /* a solver for the field whose Dirichlet nodes are mask (kept by reference) */

@@ -184,6 +184,15 @@ msh_version3.msh                 | 1 |                                          
 -                                | 1 | @CFG@ grid.level=2 grid.file=@SRC@/tests/fuzz/corpus/mesh_gmsh/square2_v22.msh boundary.cylinder.type=circle boundary.cylinder.center=0,0 boundary.cylinder.radius=1 | 1 | boundary.cylinder&cylinder
 -                                | 1 | @CFG@ grid.level=2 grid.file=@SRC@/tests/fuzz/corpus/mesh_gmsh/square2_v22.msh boundary.wall.type=circle boundary.wall.center=0,0 boundary.wall.radius=1 | 1 | square2_v22.msh:20&wall
 -                                | 1 | @CFG@ grid.level=2 grid.file=@SRC@/tests/fuzz/corpus/mesh_gmsh/square2_v22.msh boundary.wall.type=circle | 1 | boundary.wall&radius
+# ---- Krylov variants that need a linear preconditioner (#13) ----
+cfg_ibicgstab_adaptive.ini       | 1 |                                           | 1 | cfg_ibicgstab_adaptive.ini:7&solver.smoother_step = adaptive&solver.scarc_solver = ibicgstab
+cfg_pipebicgsafe_velocity_krylov.ini | 1 |                                       | 1 | cfg_pipebicgsafe_velocity_krylov.ini:20&velocity.scarc_solver = bicgstab&linear.krylov = pipebicgsafe
+-                                | 2 | @SRC@/config/cavity.ini linear.krylov=ibicgstab solver.smoother_step=adaptive | 1 | command line&solver.smoother_step = adaptive&linear.krylov = ibicgstab
+-                                | 1 | @SRC@/config/stokes.ini velocity.scarc_solver=pipebicgsafe solver.smoother_step=adaptive | 1 | solver.smoother_step = adaptive&velocity.scarc_solver = pipebicgsafe
+-                                | 1 | @CFG@ solver.smoother_step=linear         | 1 | solver.smoother_step&linear
+-                                | 1 | @CFG@ solver.local_fixed_cycles=-2        | 1 | solver.local_fixed_cycles&-2
+-                                | 1 | @SRC@/config/stokes.ini velocity.fixed_iterations=two | 1 | velocity.fixed_iterations&two
+-                                | 1 | @SRC@/config/stokes.ini linear.krylov=gmres | 1 | linear.krylov&gmres
 TABLE
 )
 

@@ -1,0 +1,262 @@
+/* The communication-reducing Krylov methods against straightforward implementations of
+ * the algorithms they are equivalent to, iterate by iterate: ibicgstab against classical
+ * right-preconditioned BiCGStab (van der Vorst), pipebicgsafe against ssBiCGSafe2
+ * (Fujino and Iwasato; Algorithm 1 of Huynh and Suito), from a zero and a nonzero start.
+ * The system is small and nonsymmetric: on every node of a 4x4-macro grid (level 2) the
+ * 2x2 block [a b; c d] with coefficients varying in space, coupled along x by a
+ * nonsymmetric difference of the first field with its grid neighbours; M is the block
+ * diagonal's diagonal (Jacobi, linear). The references here use only feast_vec_*; their
+ * iterates are the double-precision values of the algorithms (a few ulps of rounding
+ * apart from the recurrences, which reorder the arithmetic). Run at 1, 2 and 4 ranks
+ * (ctest); identity of whole solves across rank counts is checked bitwise by
+ * tests/run/test_krylov_systems.sh, whose runs print %.17g values. */
+#include "feast/commstat.h"
+#include "feast/domain.h"
+#include "feast/error.h"
+#include "feast/mesh.h"
+#include "feast/vector.h"
+#include "feast_test.h"
+#include "scarc/krylov.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void coef(double x, double y, double k[4]) {
+  k[0] = 2.0 + x;
+  k[1] = 0.5 + y;
+  k[2] = -0.3 - x * y;
+  k[3] = 1.5 + y * y;
+}
+
+/* y <- K x: the 2x2 block per node plus, on the first field, 0.4 (x_u at the node to the
+ * left) - 0.1 (x_u at the node to the right) inside each macro (a nonsymmetric coupling;
+ * only macro-interior nodes get it, so the result stays consistent without exchange) */
+static int apply_K(void *ctx, const FeastVec *x, FeastVec *y) {
+  const FeastDomain *dom = x->dom;
+  const FeastLevel *lev = &dom->levels[x->level];
+  const int N = x->N;
+  for (int li = 0; li < dom->nlocal; li++) {
+    const double *xu = feast_vec_block(x, 0, li), *xv = feast_vec_block(x, 1, li);
+    double *yu = feast_vec_block(y, 0, li), *yv = feast_vec_block(y, 1, li);
+    for (int j = 0; j < N; j++)
+      for (int i = 0; i < N; i++) {
+        const long n = (long)j * N + i;
+        double k[4];
+        coef(lev->xy[li][2 * n], lev->xy[li][2 * n + 1], k);
+        yu[n] = k[0] * xu[n] + k[1] * xv[n];
+        yv[n] = k[2] * xu[n] + k[3] * xv[n];
+        if (i > 0 && i < N - 1 && j > 0 && j < N - 1) yu[n] += 0.4 * xu[n - 1] - 0.1 * xu[n + 1];
+      }
+  }
+  return 0;
+}
+
+/* y <- diag(K)^-1 x */
+static int apply_M(void *ctx, const FeastVec *x, FeastVec *y) {
+  const FeastDomain *dom = x->dom;
+  const FeastLevel *lev = &dom->levels[x->level];
+  const long nn = (long)x->N * x->N;
+  for (int li = 0; li < dom->nlocal; li++)
+    for (long n = 0; n < nn; n++) {
+      double k[4];
+      coef(lev->xy[li][2 * n], lev->xy[li][2 * n + 1], k);
+      feast_vec_block(y, 0, li)[n] = feast_vec_block(x, 0, li)[n] / k[0];
+      feast_vec_block(y, 1, li)[n] = feast_vec_block(x, 1, li)[n] / k[3];
+    }
+  return 0;
+}
+
+static const FeastLinOp K = {apply_K, NULL}, M = {apply_M, NULL};
+
+/* a field of the coordinates (so every copy of a node agrees, on any partition) */
+static void fill(FeastVec *v, double s) {
+  const FeastLevel *lev = &v->dom->levels[v->level];
+  const long nn = (long)v->N * v->N;
+  for (int b = 0; b < v->nb; b++)
+    for (int li = 0; li < v->nlocal; li++)
+      for (long n = 0; n < nn; n++) {
+        const double x = lev->xy[li][2 * n], y = lev->xy[li][2 * n + 1];
+        feast_vec_block(v, b, li)[n] = s * sin(3.1 * x + 1.7 * y + b + s) + (s == 0 ? 1.0 : 0.0) * (1 + x - y);
+      }
+}
+
+static double dot(const FeastVec *a, const FeastVec *b) {
+  double d = 0;
+  feast_vec_dot(a, b, &d);
+  return d;
+}
+
+typedef struct {
+  FeastVec *v[16];
+} Vecs;
+
+/* classical right-preconditioned BiCGStab, straight from van der Vorst's paper (B = K M):
+ * xs[k] = x after k iterations, k = 0..kmax */
+static void ref_bicgstab(const FeastVec *b, FeastVec **xs, int kmax, Vecs *w) {
+  FeastVec *x = w->v[0], *r = w->v[1], *rs = w->v[2], *p = w->v[3], *v = w->v[4], *s = w->v[5], *t = w->v[6],
+           *Mp = w->v[7], *Ms = w->v[8];
+  feast_vec_copy(xs[0], x);
+  apply_K(NULL, x, r);
+  feast_vec_aypx(-1.0, b, r);
+  feast_vec_copy(r, rs);
+  feast_vec_zero(p);
+  feast_vec_zero(v);
+  double rho = 1, alpha = 1, om = 1;
+  for (int k = 1; k <= kmax; k++) {
+    const double rho1 = dot(rs, r), beta = rho1 / rho * alpha / om;
+    rho = rho1;
+    feast_vec_axpy(-om, v, p);
+    feast_vec_aypx(beta, r, p);
+    apply_M(NULL, p, Mp);
+    apply_K(NULL, Mp, v);
+    alpha = rho / dot(rs, v);
+    feast_vec_copy(r, s);
+    feast_vec_axpy(-alpha, v, s);
+    apply_M(NULL, s, Ms);
+    apply_K(NULL, Ms, t);
+    om = dot(t, s) / dot(t, t);
+    feast_vec_axpy(alpha, Mp, x);
+    feast_vec_axpy(om, Ms, x);
+    feast_vec_copy(s, r);
+    feast_vec_axpy(-om, t, r);
+    feast_vec_copy(x, xs[k]);
+  }
+}
+
+/* ssBiCGSafe2 (Algorithm 1 of Huynh and Suito) with B = K M, x += M (alpha p + z) */
+static void ref_bicgsafe(const FeastVec *b, FeastVec **xs, int kmax, Vecs *w) {
+  FeastVec *x = w->v[0], *r = w->v[1], *rs = w->v[2], *p = w->v[3], *Ar = w->v[4], *Ap = w->v[5], *u = w->v[6],
+           *Au = w->v[7], *t = w->v[8], *y = w->v[9], *z = w->v[10], *tmp = w->v[11], *tmp2 = w->v[12];
+  feast_vec_copy(xs[0], x);
+  apply_K(NULL, x, r);
+  feast_vec_aypx(-1.0, b, r);
+  feast_vec_copy(r, rs);
+  FeastVec *zero[] = {p, u, t, y, z};
+  for (int i = 0; i < 5; i++) feast_vec_zero(zero[i]);
+  double alpha_old = 0, zeta_old = 0, f_old = 0;
+  for (int i = 0; i < kmax; i++) {
+    apply_M(NULL, r, tmp);
+    apply_K(NULL, tmp, Ar);
+    const double a = dot(Ar, Ar), bb = dot(y, y), c = dot(Ar, y), d = dot(Ar, r), e = dot(y, r), f = dot(rs, r),
+                 g = dot(rs, Ar), h = dot(rs, t);
+    double beta = 0, alpha, zeta, eta = 0;
+    if (i == 0) {
+      alpha = f / g;
+      zeta = d / a;
+    } else {
+      beta = alpha_old * f / (zeta_old * f_old);
+      alpha = f / (g + beta * h);
+      zeta = (bb * d - c * e) / (a * bb - c * c);
+      eta = (a * e - c * d) / (a * bb - c * c);
+    }
+    feast_vec_axpy(-1.0, u, p); /* p = r + beta (p - u) */
+    feast_vec_aypx(beta, r, p);
+    feast_vec_copy(Ar, Ap); /* Ap = Ar + beta t */
+    feast_vec_axpy(beta, t, Ap);
+    feast_vec_aypx(beta, y, u); /* u = zeta Ap + eta (y + beta u) */
+    feast_vec_scale(eta, u);
+    feast_vec_axpy(zeta, Ap, u);
+    apply_M(NULL, u, tmp);
+    apply_K(NULL, tmp, Au);
+    feast_vec_copy(Ap, t); /* t = Ap - Au */
+    feast_vec_axpy(-1.0, Au, t);
+    feast_vec_scale(eta, z); /* z = zeta r + eta z - alpha u */
+    feast_vec_axpy(zeta, r, z);
+    feast_vec_axpy(-alpha, u, z);
+    feast_vec_scale(eta, y); /* y = zeta Ar + eta y - alpha Au */
+    feast_vec_axpy(zeta, Ar, y);
+    feast_vec_axpy(-alpha, Au, y);
+    feast_vec_copy(z, tmp2); /* x += M (alpha p + z) */
+    feast_vec_axpy(alpha, p, tmp2);
+    apply_M(NULL, tmp2, tmp);
+    feast_vec_axpy(1.0, tmp, x);
+    feast_vec_axpy(-alpha, Ap, r); /* r = r - alpha Ap - y */
+    feast_vec_axpy(-1.0, y, r);
+    alpha_old = alpha, zeta_old = zeta, f_old = f;
+    feast_vec_copy(x, xs[i + 1]);
+  }
+}
+
+/* max over nodes |a - b| / max |b| */
+static double rel_diff(const FeastVec *a, const FeastVec *b, FeastVec *tmp) {
+  feast_vec_copy(a, tmp);
+  feast_vec_axpy(-1.0, b, tmp);
+  return sqrt(dot(tmp, tmp) / dot(b, b));
+}
+
+enum { KMAX = 10 };
+
+static void check_method(const char *method, const FeastVec *b, FeastVec **ref, Vecs *w, double tol) {
+  FeastSolveParams sp = {.rtol = 1e-300, .max_iterations = 1, .divergence_factor = 1e300, .label = method};
+  FeastKrylovWork *work = NULL;
+  CHECK_OK(feast_krylov_work_create(b, &work));
+  double worst = 0;
+  for (int k = 1; k <= KMAX; k++) {
+    sp.max_iterations = k;
+    FeastSolveResult res;
+    feast_vec_copy(ref[0], w->v[13]);
+    CHECK_OK(feast_krylov_solve(method, K, M, b, w->v[13], &sp, work, &res));
+    CHECK(res.iterations == k);
+    const double d = rel_diff(w->v[13], ref[k], w->v[14]);
+    worst = fmax(worst, d);
+    if (!(d <= tol)) fprintf(stderr, "%s: iterate %d differs from the reference by %.3e\n", method, k, d);
+    CHECK(d <= tol);
+    if (strcmp(method, "bicgstab") != 0) CHECK(res.reductions_per_iteration == 1.0);
+    else CHECK(res.reductions_per_iteration >= 4.0 && res.reductions_per_iteration <= 5.0);
+    CHECK(res.exchanges_per_iteration == 0.0); /* the test operator exchanges nothing */
+  }
+  if (feast_test_rank() == 0) printf("  %-13s max relative deviation over %d iterates %.2e\n", method, KMAX, worst);
+  feast_krylov_work_destroy(&work);
+}
+
+/* a solve to convergence: the true residual meets the tolerance */
+static void check_converges(const char *method, const FeastVec *b, const FeastVec *x0, Vecs *w, int *its) {
+  FeastSolveParams sp = {.rtol = 1e-10, .max_iterations = 500, .divergence_factor = 1e30, .label = method};
+  FeastSolveResult res;
+  feast_vec_copy(x0, w->v[13]);
+  CHECK_OK(feast_krylov_solve(method, K, M, b, w->v[13], &sp, NULL, &res));
+  CHECK(res.converged);
+  apply_K(NULL, w->v[13], w->v[14]);
+  feast_vec_aypx(-1.0, b, w->v[14]);
+  CHECK(sqrt(dot(w->v[14], w->v[14])) <= 1.0001e-10 * res.initial_residual);
+  *its = res.iterations;
+  if (feast_test_rank() == 0) printf("  %-13s converged in %d iterations\n", method, res.iterations);
+}
+
+static int run(void) {
+  FeastMesh *mesh = NULL;
+  FeastDomain *dom = NULL;
+  CHECK_OK(feast_mesh_read("grids/square4x4.feast", NULL, &mesh));
+  if (!mesh) return 1;
+  CHECK_OK(feast_domain_create(mesh, 2, MPI_COMM_WORLD, &dom));
+  if (!dom) return 1;
+  Vecs w;
+  for (int i = 0; i < 16; i++) CHECK_OK(feast_vec_create(dom, 2, 2, &w.v[i]));
+  FeastVec *b, *ref[KMAX + 1];
+  CHECK_OK(feast_vec_create(dom, 2, 2, &b));
+  for (int k = 0; k <= KMAX; k++) CHECK_OK(feast_vec_create(dom, 2, 2, &ref[k]));
+  fill(b, 0.0);
+  for (int start = 0; start < 2; start++) {
+    if (start) fill(ref[0], 0.37); /* a nonzero start */
+    else feast_vec_zero(ref[0]);
+    if (feast_test_rank() == 0) printf("%s start\n", start ? "nonzero" : "zero");
+    ref_bicgstab(b, ref, KMAX, &w);
+    check_method("bicgstab", b, ref, &w, 1e-13);
+    check_method("ibicgstab", b, ref, &w, 1e-10);
+    ref_bicgsafe(b, ref, KMAX, &w);
+    check_method("pipebicgsafe", b, ref, &w, 1e-10);
+    int its[3];
+    check_converges("bicgstab", b, ref[0], &w, &its[0]);
+    check_converges("ibicgstab", b, ref[0], &w, &its[1]);
+    check_converges("pipebicgsafe", b, ref[0], &w, &its[2]);
+    CHECK(its[1] <= its[0] * 1.15 + 1);
+  }
+  for (int i = 0; i < 16; i++) feast_vec_destroy(&w.v[i]);
+  for (int k = 0; k <= KMAX; k++) feast_vec_destroy(&ref[k]);
+  feast_vec_destroy(&b);
+  feast_domain_destroy(&dom);
+  feast_mesh_destroy(&mesh);
+  return 0;
+}
+
+FEAST_TEST_MAIN(run)
