@@ -16,9 +16,23 @@ struct ScarcCoarse {
   void *symbolic, *numeric;
 };
 
+/* OpenBLAS (Debian's default BLAS under UMFPACK) starts one thread per core in every
+ * process; with one MPI rank per core those threads oversubscribe the cores, and their
+ * spin-waiting made the coarse factorisation 3-7x slower on a busy 2-core machine.
+ * Each rank therefore uses one BLAS thread unless the user asked otherwise through
+ * OPENBLAS_NUM_THREADS or OMP_NUM_THREADS. A weak reference: a build against another
+ * BLAS links and skips this. */
+extern void openblas_set_num_threads(int) __attribute__((weak));
+
+static void blas_one_thread_per_rank(void) {
+  if (openblas_set_num_threads && !getenv("OPENBLAS_NUM_THREADS") && !getenv("OMP_NUM_THREADS"))
+    openblas_set_num_threads(1);
+}
+
 /* rank 0, first call: compressed columns of the merged triplets and the symbolic analysis */
 static int analyse(ScarcCoarse *c, const FeastTriplets *t) {
   const SuiteSparse_long n = (SuiteSparse_long)t->n, nnz = (SuiteSparse_long)t->nnz;
+  blas_one_thread_per_rank();
   SuiteSparse_long *Ti, *Tj;
   FEAST_CALL(FEAST_ALLOC(nnz + 1, &Ti));
   FEAST_CALL(FEAST_ALLOC(nnz + 1, &Tj));
