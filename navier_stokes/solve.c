@@ -187,6 +187,7 @@ int ns_solve(NsProblem *ns, NsResult *res) {
   FEAST_CALL(nonlinear_params(ns->cfg, &p));
   double t0 = feast_wtime(), r, lambda = ns->restored ? ns->resume.lambda : 1.0;
   FEAST_CALL(start(ns, &p, res, &r));
+  long its_here = 0; /* linear iterations of this process (a restored run's are in res already) */
   for (int step = res->nonlinear_iterations;; step++) {
     progress(step, r, res, step ? (int)ns->linear_per_step[step - 1] : 0, lambda, feast_wtime() - t0);
     if (stop(&p, r, step, res)) break;
@@ -198,6 +199,7 @@ int ns_solve(NsProblem *ns, NsResult *res) {
     FEAST_CALL(linear_solve(ns, &p, &lin));
     ns->linear_per_step[step] = lin.iterations;
     res->linear_iterations += lin.iterations;
+    its_here += lin.iterations;
     res->reductions_per_iteration += lin.reductions_per_iteration * lin.iterations; /* averaged below */
     res->exchanges_per_iteration += lin.exchanges_per_iteration * lin.iterations;
     res->nonlinear_iterations = step + 1;
@@ -210,9 +212,9 @@ int ns_solve(NsProblem *ns, NsResult *res) {
     FEAST_CALL(after_step(ns, &p, res, r, lambda));
     if (res->stop_signal) break;
   }
-  if (res->linear_iterations > 0) {
-    res->reductions_per_iteration /= res->linear_iterations;
-    res->exchanges_per_iteration /= res->linear_iterations;
+  if (its_here > 0) {
+    res->reductions_per_iteration /= its_here;
+    res->exchanges_per_iteration /= its_here;
   }
   long solves, cycles;
   scarc_totals(ns, &res->velocity_vcycles, &solves, &cycles);
