@@ -44,7 +44,7 @@ print("scarc", d["dofs"], d["global_mg_iterations"], t["solver_setup"], t["linea
       out=$("$build/bin/bench_umfpack" "$tmp/A.mtx" "$tmp/A_rhs.mtx")
       echo "umfpack $(field symbolic "$out") $(field numeric "$out") $(field solve "$out")" >>"$tmp/runs"
       if [ -n "$amg" ]; then
-        out=$("$amg" "$tmp/A.mtx" "$tmp/A_rhs.mtx" pcg) || echo "# AMG-PCG did not converge: $out" >&2
+        out=$("$amg" "$tmp/A.mtx" "$tmp/A_rhs.mtx") || echo "# AMG-PCG did not converge: $out" >&2
         echo "amg $(field iterations "$out") $(field setup "$out") $(field solve "$out")" >>"$tmp/runs"
       fi
     done

@@ -1,16 +1,13 @@
 /* hypre BoomerAMG (the general algebraic multigrid a user would otherwise pick) on a system
  * exported by feastc (output.matrix_market), one rank, to the relative residual
- * ||b - A x|| / ||b|| <= 1e-8 from x = 0, as ScaRC's summary counts. Two modes:
- *   pcg (default): what an expert runs for a 2D Poisson problem: CG preconditioned by one
- *     BoomerAMG V(1,1) cycle with HMIS coarsening, extended+i interpolation truncated to
- *     at most 4 elements per row, l1-scaled symmetric hybrid Gauss-Seidel smoothing,
- *     strength threshold 0.25; the Dirichlet rows (identity rows of the export) are
- *     eliminated from the other rows first, so the matrix CG sees is symmetric;
- *   standalone: BoomerAMG V cycles with hypre's defaults (the earlier comparison).
- * Prints one line:
- *   boomeramg mode n nnz setup solve total iterations relres
- * usage: bench_boomeramg MATRIX.mtx RHS.mtx [pcg|standalone]   (built when libhypre-dev
- * is installed) */
+ * ||b - A x|| / ||b|| <= 1e-8 from x = 0, as ScaRC's summary counts, the way an expert
+ * solves a 2D Poisson problem: CG preconditioned by one BoomerAMG V(1,1) cycle with HMIS
+ * coarsening, extended+i interpolation truncated to at most 4 elements per row,
+ * l1-scaled symmetric hybrid Gauss-Seidel smoothing, strength threshold 0.25; the
+ * Dirichlet rows (identity rows of the export) are eliminated from the other rows
+ * first, so the matrix CG sees is symmetric. Prints one line:
+ *   boomeramg n nnz setup solve total iterations relres
+ * usage: bench_boomeramg MATRIX.mtx RHS.mtx   (built when libhypre-dev is installed) */
 #include "feast/error.h"
 #include "feast/mtx.h"
 #include <HYPRE.h>
@@ -19,7 +16,6 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* A as a hypre IJ matrix, row by row from the coordinate triplets (zeros off the
  * diagonal left out) */
@@ -118,31 +114,10 @@ static Run run_pcg(HYPRE_ParCSRMatrix A, HYPRE_ParVector b, HYPRE_ParVector x) {
   return r;
 }
 
-static Run run_standalone(HYPRE_ParCSRMatrix A, HYPRE_ParVector b, HYPRE_ParVector x) {
-  HYPRE_Solver amg;
-  HYPRE_BoomerAMGCreate(&amg);
-  HYPRE_BoomerAMGSetTol(amg, 1e-8);
-  HYPRE_BoomerAMGSetMaxIter(amg, 200);
-  HYPRE_BoomerAMGSetPrintLevel(amg, 0);
-  const double t0 = MPI_Wtime();
-  HYPRE_BoomerAMGSetup(amg, A, b, x);
-  const double t1 = MPI_Wtime();
-  HYPRE_BoomerAMGSolve(amg, A, b, x);
-  const double t2 = MPI_Wtime();
-  HYPRE_Int its;
-  Run r = {t1 - t0, t2 - t1, 0, 0};
-  HYPRE_BoomerAMGGetNumIterations(amg, &its);
-  HYPRE_BoomerAMGGetFinalRelativeResidualNorm(amg, &r.relres);
-  r.its = (int)its;
-  HYPRE_BoomerAMGDestroy(amg);
-  return r;
-}
-
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  const char *mode = argc == 4 ? argv[3] : "pcg";
-  if ((argc != 3 && argc != 4) || (strcmp(mode, "pcg") != 0 && strcmp(mode, "standalone") != 0)) {
-    fprintf(stderr, "usage: bench_boomeramg MATRIX.mtx RHS.mtx [pcg|standalone]\n");
+  if (argc != 3) {
+    fprintf(stderr, "usage: bench_boomeramg MATRIX.mtx RHS.mtx\n");
     return 1;
   }
   int64_t n, nnz, *row, *col;
@@ -156,8 +131,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_boomeramg: %s\n", feast_error_message());
     return 1;
   }
-  const int pcg = strcmp(mode, "pcg") == 0;
-  if (pcg) eliminate_dirichlet(n, nnz, row, col, val, b);
+  eliminate_dirichlet(n, nnz, row, col, val, b);
   HYPRE_Init();
   HYPRE_IJMatrix A = ij_matrix(n, nnz, row, col, val);
   HYPRE_IJVector bv = ij_vector(n, b), xv = ij_vector(n, zero);
@@ -166,9 +140,9 @@ int main(int argc, char **argv) {
   HYPRE_IJMatrixGetObject(A, (void **)&pA);
   HYPRE_IJVectorGetObject(bv, (void **)&pb);
   HYPRE_IJVectorGetObject(xv, (void **)&px);
-  const Run r = pcg ? run_pcg(pA, pb, px) : run_standalone(pA, pb, px);
-  printf("boomeramg mode=%s n=%ld nnz=%ld setup=%.3f solve=%.3f total=%.3f iterations=%d relres=%.2e\n", mode,
-         (long)n, (long)nnz, r.setup, r.solve, r.setup + r.solve, r.its, r.relres);
+  const Run r = run_pcg(pA, pb, px);
+  printf("boomeramg n=%ld nnz=%ld setup=%.3f solve=%.3f total=%.3f iterations=%d relres=%.2e\n", (long)n, (long)nnz,
+         r.setup, r.solve, r.setup + r.solve, r.its, r.relres);
   HYPRE_IJMatrixDestroy(A);
   HYPRE_IJVectorDestroy(bv);
   HYPRE_IJVectorDestroy(xv);
