@@ -209,7 +209,9 @@ static int report_sizes(FeastApp *app, int dry_run) {
   int64_t dofs;
   const int fields = app->problem->fields;
   FEAST_CHECK(feast_mul_i64(nodes, fields, &dofs) == 0, FEAST_ERR_LIMIT, "grid.level = %d: size overflows", app->level);
-  double need = feast_app_memory_estimate(app->mesh, app->level, app->problem->bytes_per_node);
+  const double per_node = app->problem->bytes_per_node +
+                          (app->problem->config_bytes_per_node ? app->problem->config_bytes_per_node(app->cfg) : 0.0);
+  double need = feast_app_memory_estimate(app->mesh, app->level, per_node);
   double limit_gib;
   FEAST_CALL(feast_config_get_real(app->cfg, "run.max_memory", &limit_gib));
   double limit = limit_gib > 0 ? limit_gib * 1073741824.0 : physical_memory();

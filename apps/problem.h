@@ -48,6 +48,9 @@ typedef struct {
   /* 1: the problem writes output.checkpoint, continues from --restart and stops at a
    * safe point on SIGTERM/SIGINT (FEAST_ERR_INTERRUPTED); 0: it rejects both */
   int restartable;
+  /* bytes per node that the configuration adds to bytes_per_node (a Krylov method with a
+   * basis: fgmres), for the memory check; NULL: none */
+  double (*config_bytes_per_node)(const FeastConfig *cfg);
 } FeastProblem;
 
 /* the registered problem of that name, or NULL */

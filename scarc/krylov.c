@@ -3,6 +3,7 @@
 #include "feast/error.h"
 #include "feast/log.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { NEXTRA = 20 }; /* the pipelined methods' further vectors, made at their first use */
@@ -11,6 +12,8 @@ enum { NEXTRA = 20 }; /* the pipelined methods' further vectors, made at their f
 typedef struct {
   FeastVec *r, *z, *p, *q, *t, *rhat, *y;
   FeastVec *extra[NEXTRA];
+  FeastVec **basis; /* fgmres: V_0..V_m, then Z_0..Z_m-1, made at the first use */
+  int nbasis;
 } Work;
 
 struct FeastKrylovWork {
@@ -40,6 +43,8 @@ void feast_krylov_work_destroy(FeastKrylovWork **wp) {
   FeastVec **all[] = WORK_VECTORS(&(*wp)->w);
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) feast_vec_destroy(all[i]);
   for (int i = 0; i < NEXTRA; i++) feast_vec_destroy(&(*wp)->w.extra[i]);
+  for (int i = 0; i < (*wp)->w.nbasis; i++) feast_vec_destroy(&(*wp)->w.basis[i]);
+  free((*wp)->w.basis);
   feast_free(wp);
 }
 
@@ -525,17 +530,139 @@ int feast_fault_op(const FeastConfig *cfg, int rank, FeastLinOp inner, FeastFaul
   return 0;
 }
 
+/* FGMRES(m) (Saad 1993): GMRES right-preconditioned by a preconditioner that may change
+ * from one application to the next (ScaRC stopped at a tolerance, the adaptive smoother
+ * step), so the search directions Z_j = M V_j are kept and x += Z y. The residual norm is
+ * the least-squares one, |g_{j+1}| after the Givens rotations: it never grows, so the
+ * method cannot diverge where BiCGStab's residual spikes. Orthogonalisation by classical
+ * Gram-Schmidt applied twice (CGS2), each pass one fused reduction, plus the norm:
+ * 3 reductions per iteration whatever j. Restarted every m iterations from the true
+ * residual; a converged exit is confirmed by the true residual. */
+enum { FGMRES_DEFAULT_RESTART = 30 };
+
+static int fgmres_basis(Solve *S, int m, FeastVec ***V, FeastVec ***Z) {
+  Work *w = S->w;
+  if (w->nbasis < 2 * m + 1) {
+    FeastVec **b = realloc(w->basis, (size_t)(2 * m + 1) * sizeof *b);
+    FEAST_CHECK(b, FEAST_ERR_MEM, "fgmres: no memory for %d basis vectors", 2 * m + 1);
+    w->basis = b;
+    for (int i = w->nbasis; i < 2 * m + 1; i++) {
+      w->basis[i] = NULL;
+      w->nbasis = i + 1;
+      FEAST_CALL(feast_vec_create(w->r->dom, w->r->level, w->r->nb, &w->basis[i]));
+    }
+  }
+  *V = w->basis;
+  *Z = w->basis + m + 1;
+  return 0;
+}
+
+/* w -= sum_i h_i V_i with h = V^T w, twice (CGS2); h[0..j] the sum of both passes */
+static int fgmres_orthogonalise(FeastVec **V, int j, FeastVec *w, double *h) {
+  const FeastVec *ws[j + 1];
+  double c[j + 1];
+  for (int i = 0; i <= j; i++) ws[i] = w, h[i] = 0.0;
+  for (int pass = 0; pass < 2; pass++) {
+    FEAST_CALL(feast_vec_dots(j + 1, (const FeastVec *const *)V, ws, c));
+    for (int i = 0; i <= j; i++) {
+      feast_vec_axpy(-c[i], V[i], w);
+      h[i] += c[i];
+    }
+  }
+  return 0;
+}
+
+/* the column h[0..j+1] of the Hessenberg matrix through the rotations so far and a new
+ * one that zeroes h[j+1]; g (the rotated right-hand side) follows */
+static void fgmres_rotate(double *h, int j, double *cs, double *sn, double *g) {
+  for (int i = 0; i < j; i++) {
+    const double t = cs[i] * h[i] + sn[i] * h[i + 1];
+    h[i + 1] = -sn[i] * h[i] + cs[i] * h[i + 1];
+    h[i] = t;
+  }
+  const double d = hypot(h[j], h[j + 1]);
+  cs[j] = d > 0 ? h[j] / d : 1.0;
+  sn[j] = d > 0 ? h[j + 1] / d : 0.0;
+  h[j] = d;
+  h[j + 1] = 0.0;
+  g[j + 1] = -sn[j] * g[j];
+  g[j] *= cs[j];
+}
+
+/* x += Z y with R y = g[0..k-1] (R upper triangular, column-major in H, leading dim m+1) */
+static void fgmres_update(Solve *S, FeastVec **Z, const double *H, int m, const double *g, int k) {
+  double y[k > 0 ? k : 1];
+  for (int i = k - 1; i >= 0; i--) {
+    double s = g[i];
+    for (int l = i + 1; l < k; l++) s -= H[l * (m + 1) + i] * y[l];
+    y[i] = s / H[i * (m + 1) + i];
+  }
+  for (int i = 0; i < k; i++) feast_vec_axpy(y[i], Z[i], S->x);
+}
+
+static int fgmres(Solve *S) {
+  Work *w = S->w;
+  const int m = S->p->restart > 0 ? S->p->restart : FGMRES_DEFAULT_RESTART;
+  FeastVec **V = NULL, **Z = NULL;
+  double rnorm;
+  if (initial(S, w->r, &rnorm)) return 0;
+  FEAST_CALL(fgmres_basis(S, m, &V, &Z));
+  double *H, *g, *cs, *sn;
+  FEAST_CALL(FEAST_ALLOC((size_t)(m + 1) * (m + 4), &H));
+  g = H + (size_t)m * (m + 1), cs = g + m + 1, sn = cs + m + 1;
+  loop_begin(S);
+  int it = 0, restarts = 0, st = 0;
+  for (;;) { /* one cycle of at most m iterations from r, ||r|| = rnorm */
+    feast_vec_copy(w->r, V[0]);
+    feast_vec_scale(1.0 / rnorm, V[0]);
+    memset(g, 0, (size_t)(m + 1) * sizeof *g);
+    g[0] = rnorm;
+    int k = 0, stop = 0;
+    while (k < m && !stop) {
+      double *h = H + (size_t)k * (m + 1);
+      if ((st = apply_M(S, V[k], Z[k])) || (st = apply_A(S, Z[k], V[k + 1]))) break;
+      if ((st = fgmres_orthogonalise(V, k, V[k + 1], h)) || (st = feast_vec_norm(V[k + 1], &h[k + 1]))) break;
+      if (h[k + 1] > 0) feast_vec_scale(1.0 / h[k + 1], V[k + 1]);
+      fgmres_rotate(h, k, cs, sn, g);
+      k++;
+      stop = stop_test(S, fabs(g[k]), ++it) || h[k - 1] == 0.0;
+      if (!isfinite(g[k]) || h[k - 1] == 0.0) break;
+    }
+    if (st) break;
+    if (!isfinite(g[k]) || H[(size_t)(k - 1) * (m + 1) + k - 1] == 0.0) { /* no update from a broken cycle */
+      if (isfinite(g[k])) breakdown(S, 0.0, it);
+      break;
+    }
+    fgmres_update(S, Z, H, m, g, k);
+    if (stop) {
+      const int done = confirm_exit(S, w->r, it, &restarts);
+      if (done < 0) st = -1;
+      if (done) break;
+      FEAST_CALL(feast_vec_norm(w->r, &rnorm)); /* drifted: go on from the true residual */
+      continue;
+    }
+    /* restart from the true residual (its product and reduction counted in the loop) */
+    if ((st = residual(S, w->r)) || (st = feast_vec_norm(w->r, &rnorm))) break;
+    if (rnorm == 0.0 || !isfinite(rnorm)) {
+      stop_test(S, rnorm, it);
+      break;
+    }
+  }
+  free(H);
+  return st;
+}
+
 static const struct {
   const char *name;
   Method fn;
 } methods[] = {{"richardson", richardson}, {"cg", cg}, {"bicgstab", bicgstab}, {"ibicgstab", ibicgstab},
-               {"pipebicgsafe", pipebicgsafe}};
+               {"pipebicgsafe", pipebicgsafe}, {"fgmres", fgmres}};
 
 int feast_krylov_needs_linear_preconditioner(const char *method) {
   return strcmp(method, "ibicgstab") == 0 || strcmp(method, "pipebicgsafe") == 0;
 }
 
-const char *feast_krylov_methods(void) { return "richardson cg bicgstab ibicgstab pipebicgsafe"; }
+const char *feast_krylov_methods(void) { return "richardson cg bicgstab ibicgstab pipebicgsafe fgmres"; }
 
 /* per iteration of the loop: the method's own reductions and the exchanges of the
  * operator and the method (the preconditioner's are its own business: ScaRC's V cycle) */

@@ -3,7 +3,8 @@
  * multigrid), "cg", "bicgstab", and the communication-reducing BiCGStab variants
  * "ibicgstab" (one fused global reduction per iteration) and "pipebicgsafe" (one
  * non-blocking reduction per iteration, overlapped with the preconditioner and the
- * matrix-vector product); all right-preconditioned. Methods are registered by name. Every method checks
+ * matrix-vector product), and "fgmres" (flexible restarted GMRES: a residual that never
+ * grows, for preconditioners that change between applications); all right-preconditioned. Methods are registered by name. Every method checks
  * for NaN/Inf, divergence and its iteration limit and stops with a reason. */
 #ifndef FEAST_KRYLOV_H
 #define FEAST_KRYLOV_H
@@ -28,6 +29,7 @@ typedef struct {
                                far from the solution then does not loosen the tolerance) */
   int fixed_iterations;     /* > 0: run exactly this many iterations, no rtol test (richardson
                                from x = 0 with a linear M is then a linear operator of b) */
+  int restart;              /* fgmres: iterations per cycle (basis size m; 0: 30) */
 } FeastSolveParams;
 
 typedef struct {
@@ -70,6 +72,6 @@ int feast_krylov_solve(const char *method, FeastLinOp A, FeastLinOp M, const Fea
  * and pipebicgsafe; a nonlinear one (adaptive smoother step, inner solves to a tolerance)
  * makes them stall or diverge. classical bicgstab and the flexible cg tolerate one. */
 int feast_krylov_needs_linear_preconditioner(const char *method);
-/* "richardson cg bicgstab ibicgstab pipebicgsafe" */
+/* "richardson cg bicgstab ibicgstab pipebicgsafe fgmres" */
 const char *feast_krylov_methods(void);
 #endif

@@ -9,7 +9,9 @@
  * iterates are the double-precision values of the algorithms (a few ulps of rounding
  * apart from the recurrences, which reorder the arithmetic). Run at 1, 2 and 4 ranks
  * (ctest); identity of whole solves across rank counts is checked bitwise by
- * tests/run/test_krylov_systems.sh, whose runs print %.17g values. */
+ * tests/run/test_krylov_systems.sh, whose runs print %.17g values. fgmres is checked
+ * against GMRES by its definition (minimal residual over the Krylov space) and with a
+ * preconditioner that changes at every application. */
 #include "feast/commstat.h"
 #include "feast/domain.h"
 #include "feast/error.h"
@@ -86,8 +88,10 @@ static double dot(const FeastVec *a, const FeastVec *b) {
   return d;
 }
 
+enum { KMAX = 10 };
+
 typedef struct {
-  FeastVec *v[16];
+  FeastVec *v[2 * KMAX + 5];
 } Vecs;
 
 /* classical right-preconditioned BiCGStab, straight from van der Vorst's paper (B = K M):
@@ -184,8 +188,6 @@ static double rel_diff(const FeastVec *a, const FeastVec *b, FeastVec *tmp) {
   return sqrt(dot(tmp, tmp) / dot(b, b));
 }
 
-enum { KMAX = 10 };
-
 static void check_method(const char *method, const FeastVec *b, FeastVec **ref, Vecs *w, double tol) {
   FeastSolveParams sp = {.rtol = 1e-300, .max_iterations = 1, .divergence_factor = 1e300, .label = method};
   FeastKrylovWork *work = NULL;
@@ -223,6 +225,95 @@ static void check_converges(const char *method, const FeastVec *b, const FeastVe
   if (feast_test_rank() == 0) printf("  %-13s converged in %d iterations\n", method, res.iterations);
 }
 
+/* GMRES's k-th iterate by its definition, x_k = x_0 + M Q y with Q an orthonormal basis
+ * of the Krylov space span{r_0, B r_0, ..., B^{k-1} r_0} (B = K M; modified Gram-Schmidt)
+ * and y minimising ||r_0 - B Q y|| through the normal equations (W = B Q, k <= KMAX:
+ * small and well conditioned here) */
+static void ref_gmres(const FeastVec *b, const FeastVec *x0, int k, FeastVec *x, Vecs *w) {
+  FeastVec **Q = w->v, **W = w->v + KMAX, *r = w->v[2 * KMAX], *tmp = w->v[2 * KMAX + 1];
+  apply_K(NULL, x0, r);
+  feast_vec_aypx(-1.0, b, r);
+  for (int j = 0; j < k; j++) {
+    if (j == 0) feast_vec_copy(r, Q[0]);
+    else apply_M(NULL, Q[j - 1], tmp), apply_K(NULL, tmp, Q[j]);
+    for (int i = 0; i < j; i++) feast_vec_axpy(-dot(Q[i], Q[j]), Q[i], Q[j]);
+    feast_vec_scale(1.0 / sqrt(dot(Q[j], Q[j])), Q[j]);
+    apply_M(NULL, Q[j], tmp);
+    apply_K(NULL, tmp, W[j]);
+  }
+  double N[KMAX][KMAX + 1];
+  for (int i = 0; i < k; i++) {
+    for (int j = 0; j < k; j++) N[i][j] = dot(W[i], W[j]);
+    N[i][k] = dot(W[i], r);
+  }
+  for (int c = 0; c < k; c++) /* Gaussian elimination (SPD: no pivoting) */
+    for (int i = c + 1; i < k; i++)
+      for (int j = k; j >= c; j--) N[i][j] -= N[i][c] / N[c][c] * N[c][j];
+  double y[KMAX];
+  for (int i = k - 1; i >= 0; i--) {
+    y[i] = N[i][k];
+    for (int j = i + 1; j < k; j++) y[i] -= N[i][j] * y[j];
+    y[i] /= N[i][i];
+  }
+  feast_vec_zero(tmp);
+  for (int i = 0; i < k; i++) feast_vec_axpy(y[i], Q[i], tmp);
+  apply_M(NULL, tmp, r);
+  feast_vec_copy(x0, x);
+  feast_vec_axpy(1.0, r, x);
+}
+
+/* y <- s diag(K)^-1 x with s = 1, 1.5, 2, 1, ...: a preconditioner that changes at every
+ * application (as ScaRC stopped at a tolerance does), which flexible GMRES must absorb */
+static long varying_calls;
+static int apply_M_varying(void *ctx, const FeastVec *x, FeastVec *y) {
+  apply_M(ctx, x, y);
+  feast_vec_scale(1.0 + 0.5 * (double)(varying_calls++ % 3), y);
+  return 0;
+}
+
+/* ||b - K x|| */
+static double true_residual(const FeastVec *b, const FeastVec *x, FeastVec *tmp) {
+  apply_K(NULL, x, tmp);
+  feast_vec_aypx(-1.0, b, tmp);
+  return sqrt(dot(tmp, tmp));
+}
+
+/* fgmres: with the fixed M its iterates are GMRES's (the reference above); with a varying
+ * M the residual it reports is the true one and never grows, and restarted solves
+ * (m = 5) converge with the true residual at the tolerance */
+static void check_fgmres(const FeastVec *b, const FeastVec *x0, Vecs *w) {
+  FeastSolveParams sp = {.rtol = 1e-300, .divergence_factor = 1e300, .label = "fgmres", .restart = KMAX};
+  FeastVec *x = w->v[2 * KMAX + 2], *xr = w->v[2 * KMAX + 3], *tmp = w->v[2 * KMAX + 4]; /* apart from ref_gmres's */
+  double worst = 0, last = INFINITY;
+  for (int k = 1; k <= KMAX; k++) {
+    FeastSolveResult res;
+    sp.max_iterations = k;
+    feast_vec_copy(x0, x);
+    CHECK_OK(feast_krylov_solve("fgmres", K, M, b, x, &sp, NULL, &res));
+    CHECK(res.iterations == k);
+    CHECK(res.reductions_per_iteration == 3.0);
+    ref_gmres(b, x0, k, xr, w);
+    worst = fmax(worst, rel_diff(x, xr, tmp));
+    varying_calls = 0;
+    feast_vec_copy(x0, x);
+    CHECK_OK(feast_krylov_solve("fgmres", K, (FeastLinOp){apply_M_varying, NULL}, b, x, &sp, NULL, &res));
+    const double rt = true_residual(b, x, tmp);
+    CHECK(fabs(rt - res.final_residual) <= 1e-8 * res.initial_residual);
+    CHECK(res.final_residual <= last);
+    last = res.final_residual;
+  }
+  if (feast_test_rank() == 0) printf("  %-13s max relative deviation from GMRES over %d iterates %.2e\n", "fgmres", KMAX, worst);
+  CHECK(worst <= 1e-12);
+  sp = (FeastSolveParams){.rtol = 1e-10, .max_iterations = 500, .divergence_factor = 1e30, .label = "fgmres", .restart = 5};
+  FeastSolveResult res;
+  varying_calls = 0;
+  feast_vec_copy(x0, x);
+  CHECK_OK(feast_krylov_solve("fgmres", K, (FeastLinOp){apply_M_varying, NULL}, b, x, &sp, NULL, &res));
+  CHECK(res.converged);
+  CHECK(true_residual(b, x, tmp) <= 1.0001e-10 * res.initial_residual);
+  if (feast_test_rank() == 0) printf("  %-13s FGMRES(5), varying M: converged in %d iterations\n", "fgmres", res.iterations);
+}
+
 static int run(void) {
   FeastMesh *mesh = NULL;
   FeastDomain *dom = NULL;
@@ -231,7 +322,7 @@ static int run(void) {
   CHECK_OK(feast_domain_create(mesh, 2, MPI_COMM_WORLD, &dom));
   if (!dom) return 1;
   Vecs w;
-  for (int i = 0; i < 16; i++) CHECK_OK(feast_vec_create(dom, 2, 2, &w.v[i]));
+  for (int i = 0; i < 2 * KMAX + 5; i++) CHECK_OK(feast_vec_create(dom, 2, 2, &w.v[i]));
   FeastVec *b, *ref[KMAX + 1];
   CHECK_OK(feast_vec_create(dom, 2, 2, &b));
   for (int k = 0; k <= KMAX; k++) CHECK_OK(feast_vec_create(dom, 2, 2, &ref[k]));
@@ -250,8 +341,9 @@ static int run(void) {
     check_converges("ibicgstab", b, ref[0], &w, &its[1]);
     check_converges("pipebicgsafe", b, ref[0], &w, &its[2]);
     CHECK(its[1] <= its[0] * 1.15 + 1);
+    check_fgmres(b, ref[0], &w);
   }
-  for (int i = 0; i < 16; i++) feast_vec_destroy(&w.v[i]);
+  for (int i = 0; i < 2 * KMAX + 5; i++) feast_vec_destroy(&w.v[i]);
   for (int k = 0; k <= KMAX; k++) feast_vec_destroy(&ref[k]);
   feast_vec_destroy(&b);
   feast_domain_destroy(&dom);

@@ -193,6 +193,8 @@ cfg_pipebicgsafe_velocity_krylov.ini | 1 |                                      
 -                                | 1 | @CFG@ solver.local_fixed_cycles=-2        | 1 | solver.local_fixed_cycles&-2
 -                                | 1 | @SRC@/config/stokes.ini velocity.fixed_iterations=two | 1 | velocity.fixed_iterations&two
 -                                | 1 | @SRC@/config/stokes.ini linear.krylov=gmres | 1 | linear.krylov&gmres
+-                                | 1 | @SRC@/config/stokes.ini linear.krylov=fgmres linear.restart=0 | 1 | linear.restart&0&[1, 1000]
+-                                | 1 | @SRC@/config/stokes.ini linear.restart=thirty | 1 | linear.restart&thirty
 TABLE
 )
 

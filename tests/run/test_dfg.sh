@@ -9,7 +9,8 @@
 #   (so the velocity and the PCD pressure solves run through ScaRC's local multigrids):
 #   1, 2 and 4 ranks give the same iterations and c_D, c_L, delta p to 1e-8 relative
 #   (in fact the same bits); local multigrids in single precision: the same quantities
-#   to 1e-6 relative;
+#   to 1e-6 relative; the config's flexible GMRES counts 3 reductions per iteration,
+#   and classical BiCGStab (linear.krylov = bicgstab) gets its quantities to 1e-6;
 # - the Gmsh-made mesh of the channel (tests/data/mesh/dfg24_gmsh_v41.msh, written by
 #   Debian's Gmsh 4.8.4 from grids/dfg24.geo: other vertex and macro numbering, the
 #   cylinder circle from config/dfg.ini) gives the native mesh's quantities to 1e-6
@@ -50,6 +51,12 @@ for np in 2 4; do
   check "np=$np c_D, c_L, delta p to 1e-8" \
     "$(rel drag_coefficient $cd1 1e-8) and $(rel lift_coefficient $cl1 1e-8) and $(rel pressure_difference $dp1 1e-8)"
 done
+
+check "fgmres (dfg.ini): 3 reductions per iteration" "$(json reductions_per_iteration) == 3"
+feastc_np 1 "$cfg" $small linear.krylov=bicgstab || fail=$((fail+1))
+echo "L=3 bicgstab: $(q)"
+check "bicgstab: c_D, c_L, delta p of fgmres to 1e-6" \
+  "$(rel drag_coefficient $cd1 1e-6) and $(rel lift_coefficient $cl1 1e-6) and $(rel pressure_difference $dp1 1e-6)"
 
 feastc_np 2 "$cfg" $small solver.local_precision=single || fail=$((fail+1))
 echo "single: $(q)"
