@@ -43,6 +43,7 @@ static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
   p->linear.label = "linear";
   FEAST_CALL(feast_config_get_int(cfg, "solver.residual_replacement", &v));
   p->linear.replace_every = (int)v;
+  FEAST_CALL(feast_config_get_real(cfg, "solver.residual_replacement_drop", &p->linear.replace_drop));
   FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
   return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
 }
