@@ -141,6 +141,7 @@ static int solve(const FeastProblemContext *app, Scarc *scarc, const FeastVec *b
   sp.max_iterations = (int)maxit;
   FEAST_CALL(feast_config_get_int(app->cfg, "solver.residual_replacement", &maxit));
   sp.replace_every = (int)maxit;
+  FEAST_CALL(feast_config_get_real(app->cfg, "solver.residual_replacement_drop", &sp.replace_drop));
   sp.monitor = feast_log_verbosity() >= 2 || (feast_log_verbosity() >= 1 && feast_stdout_is_tty());
   sp.label = "scarc";
   FeastLinOp M;

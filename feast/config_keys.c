@@ -84,6 +84,10 @@ const FeastKeySpec feast_config_keys[] = {
             "ibicgstab, pipebicgsafe (outer solvers): restart the recurrences from the true residual "
             "b - A x every this many iterations; 0 = never (the true residual is checked at every "
             "converged exit anyway)"),
+    REAL_KEY("solver", "residual_replacement_drop", "1.4901161193847656e-08", 0, 1,
+             "ibicgstab, pipebicgsafe (outer solvers): also restart from the true residual when the "
+             "recurrence residual has fallen below this fraction of its largest value since the last "
+             "(re)start (their rounding errors scale with that value); default sqrt(eps); 0 = never"),
     ENUM_KEY("solver", "initial_guess", "zero", "zero|random",
              "start of the linear solves (poisson: of the solve, at the free nodes; stokes/navier-stokes: of "
              "every linear solve for the correction): zero, or random = a hash of the node coordinates in "

@@ -45,6 +45,7 @@ static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
   p->linear.replace_every = (int)v;
   FEAST_CALL(feast_config_get_int(cfg, "linear.restart", &v));
   p->linear.restart = (int)v;
+  FEAST_CALL(feast_config_get_real(cfg, "solver.residual_replacement_drop", &p->linear.replace_drop));
   FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
   return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
 }

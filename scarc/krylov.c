@@ -265,9 +265,19 @@ static int confirm_exit(Solve *S, FeastVec *r, int it, int *restarts) {
   return 0;
 }
 
-/* residual replacement due at iteration it (solver option replace_every) */
-static int replace_due(const Solve *S, int it) {
-  return S->p->replace_every > 0 && it > 0 && it % S->p->replace_every == 0;
+/* a restart from the true residual due after iteration it, whose recurrence residual
+ * norm is rnorm; *rmax: the largest recurrence residual norm since the last (re)start
+ * (updated here; a restart resets it). Due every replace_every iterations, and when rnorm
+ * has fallen below replace_drop * *rmax: the rounding errors the recurrences carry (the
+ * gap between r and b - A x, fed by the preimage recurrences) scale with the largest
+ * residual they have seen, not with the current one, so a solve that must reduce its
+ * residual by much more than 1/replace_drop stagnates near eps * rmax and the gap then
+ * grows; a restart begins a fresh process whose errors scale with the small residual. */
+static int replace_due(const Solve *S, int it, double rnorm, double *rmax) {
+  *rmax = fmax(*rmax, rnorm);
+  const FeastSolveParams *p = S->p;
+  return (p->replace_every > 0 && it > 0 && it % p->replace_every == 0) ||
+         (p->replace_drop > 0 && rnorm < p->replace_drop * *rmax);
 }
 
 /* BiCGStab with one global reduction per iteration: Algorithm 3 of Wang, He, Yang, Tan
@@ -315,6 +325,7 @@ static int ibicgstab(Solve *S) {
   if (initial(S, w->r, &rnorm)) return 0;
   feast_vec_copy(w->r, w->rhat);
   FEAST_CALL(ibicgstab_start(S, e, &c, &rnorm));
+  double rmax = rnorm;
   int restarts = 0;
   loop_begin(S);
   for (int it = 1;; it++) {
@@ -359,9 +370,10 @@ static int ibicgstab(Solve *S) {
       if (ok < 0) return 1;
       if (ok) return 0;
     }
-    if (done || replace_due(S, it)) {
+    if (done || replace_due(S, it, rnorm, &rmax)) {
       if (!done) FEAST_CALL(residual(S, w->r));
       FEAST_CALL(ibicgstab_start(S, e, &c, &rnorm));
+      rmax = rnorm;
     }
   }
 }
@@ -470,6 +482,7 @@ static int pipebicgsafe(Solve *S) {
   feast_vec_copy(r, rs);
   FEAST_CALL(pipe_start(S, v, P));
   PipeScalars c = {0};
+  double rmax = rnorm; /* 0 after a restart: ||r|| comes with the next reduction */
   int first = 1, restarts = 0;
   loop_begin(S);
   for (int it = 1;; it++) {
@@ -493,16 +506,18 @@ static int pipebicgsafe(Solve *S) {
       if (ok) return 0;
       FEAST_CALL(pipe_start(S, v, P));
       first = 1;
+      rmax = 0;
       it--; /* the restart's reduction is iteration it again */
       continue;
     }
     if (!pipe_scalars(d, first, &c)) return breakdown(S, c.alpha + c.beta + c.zeta + c.eta, it);
     first = 0;
     FEAST_CALL(pipe_update(S, v, P, &c));
-    if (replace_due(S, it)) {
+    if (replace_due(S, it, sqrt(d[8]), &rmax)) { /* d[8]: ||r||^2 before this update */
       FEAST_CALL(residual(S, r));
       FEAST_CALL(pipe_start(S, v, P));
       first = 1;
+      rmax = 0;
     }
   }
 }

@@ -25,6 +25,10 @@ typedef struct {
   int replace_every;        /* ibicgstab, pipebicgsafe: restart from the true residual every
                                this many iterations (0: never; the true residual is always
                                checked at a converged exit) */
+  double replace_drop;      /* ibicgstab, pipebicgsafe: also restart from the true residual when
+                               the recurrence residual norm falls below replace_drop times its
+                               largest value since the last (re)start (0: never;
+                               solver.residual_replacement_drop, default sqrt(eps)) */
   double reference_norm;    /* > 0: stop at ||r_k|| <= rtol reference_norm (e.g. ||b||: a start
                                far from the solution then does not loosen the tolerance) */
   int fixed_iterations;     /* > 0: run exactly this many iterations, no rtol test (richardson
