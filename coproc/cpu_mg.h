@@ -22,7 +22,8 @@ typedef struct {
   REAL *sol, *d0;              /* finest level: accumulated correction, the defect */
   const unsigned char *fixed;
   const REAL *inv;             /* coarsest level: A^-1, n x n column-major */
-  void *mem;                   /* one coloured block: the 5 vectors (and own bands) */
+  void *mem;                   /* one coloured block: the 5 vectors (macro 0 only: the batch
+                                  shares them) and the own bands */
 } LVL;
 
 typedef struct {
@@ -37,17 +38,23 @@ typedef struct {
 /* The vectors (and, when converted, the bands) of one level in one block, each array
  * on its own 256-byte colour modulo 4 KiB (feast_alloc_coloured): 14 streams, no two in
  * the same L1 sets. In place the bands are the front end's (colours 0-8, a FeastBand9)
- * and the vectors take colours 9-13. */
-static int CAT(level_alloc, SUF)(LVL *v, const FeastBand9 *A, const unsigned char *fixed) {
+ * and the vectors take colours 9-13. The macros of a batch are solved one after the
+ * other, so they share one set of work vectors per level: those of `shared` (macro 0's
+ * level), or new ones when shared is NULL. */
+static int CAT(level_alloc, SUF)(LVL *v, const FeastBand9 *A, const unsigned char *fixed, const LVL *shared) {
   const long n = (long)A->N * A->N, pad = FEAST_PAD(A->N);
   REAL **vecs[] = {&v->x, &v->b, &v->r, &v->sol, &v->d0};
   enum { NVEC = sizeof vecs / sizeof vecs[0], NOWN = IN_PLACE ? 0 : FEAST_NBANDS };
+  const int nvec = shared ? 0 : NVEC;
   char *arr[NOWN + NVEC];
+  if (shared) *v = *shared; /* its vectors */
   v->N = A->N;
   v->fixed = fixed;
-  FEAST_CALL(feast_alloc_coloured(NOWN + NVEC, (size_t)(n + 2 * pad), sizeof(REAL), (size_t)pad,
-                                  FEAST_NBANDS - NOWN, arr, &v->mem));
-  for (int i = 0; i < NVEC; i++) *vecs[i] = (REAL *)(void *)arr[NOWN + i];
+  v->mem = NULL;
+  if (NOWN + nvec > 0)
+    FEAST_CALL(feast_alloc_coloured(NOWN + nvec, (size_t)(n + 2 * pad), sizeof(REAL), (size_t)pad,
+                                    FEAST_NBANDS - NOWN, arr, &v->mem));
+  for (int i = 0; i < nvec; i++) *vecs[i] = (REAL *)(void *)arr[NOWN + i];
   for (int k = 0; k < FEAST_NBANDS; k++) {
 #if IN_PLACE
     v->band[k] = A->band[k];
@@ -97,7 +104,8 @@ static int CAT(mg_alloc, SUF)(MG *mg, int nmacros, const FeastLocalHierarchy *h,
   if (!IN_PLACE) FEAST_CALL(FEAST_ALLOC((size_t)nmacros * mg->nc * mg->nc + 1, &mg->own_inv));
   for (int m = 0; m < nmacros; m++) {
     for (int l = mg->lc; l <= mg->L; l++)
-      FEAST_CALL(CAT(level_alloc, SUF)(&mg->lv[m * (mg->L + 1) + l], h[m].A[l], h[m].fixed[l]));
+      FEAST_CALL(CAT(level_alloc, SUF)(&mg->lv[m * (mg->L + 1) + l], h[m].A[l], h[m].fixed[l],
+                                       m ? &mg->lv[l] : NULL));
 #if IN_PLACE
     mg->lv[m * (mg->L + 1) + mg->lc].inv = h[m].coarse_inv;
 #else
