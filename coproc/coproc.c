@@ -15,6 +15,7 @@ struct FeastLocalSolver {
   void *data;
   int nmacros, level, lc;
   FeastBand9 *galerkin;   /* nmacros * (level - lc): levels lc..level-1 of every macro */
+  void **gblock;          /* level - lc blocks: level lc + i of all macros in gblock[i] */
   double *inv;            /* nmacros * n^2: inverses of the coarsest matrices (n nodes) */
   double *lu;             /* n^2 and n: work of the LU factorisation */
   long *piv;
@@ -87,8 +88,8 @@ static int check_params(const FeastLocalMGParams *p) {
 }
 
 static void free_hierarchies(FeastLocalSolver *ls) {
-  for (long i = 0; ls->galerkin && i < (long)ls->nmacros * (ls->level - ls->lc); i++)
-    feast_band9_destroy(&ls->galerkin[i]);
+  for (int i = 0; ls->gblock && i < ls->level - ls->lc; i++) feast_free_coloured(ls->gblock[i]);
+  feast_free(&ls->gblock);
   feast_free(&ls->galerkin);
   feast_free(&ls->inv);
   feast_free(&ls->lu);
@@ -98,7 +99,7 @@ static void free_hierarchies(FeastLocalSolver *ls) {
 
 /* the storage of level l (lc <= l < L) of macro m */
 static FeastBand9 *galerkin_level(const FeastLocalSolver *ls, int m, int l) {
-  return &ls->galerkin[(long)m * (ls->level - ls->lc) + (l - ls->lc)];
+  return &ls->galerkin[(long)(l - ls->lc) * ls->nmacros + m];
 }
 
 /* Storage of the local hierarchies, made once per setup and reused by every update:
@@ -109,6 +110,9 @@ static int alloc_hierarchies(FeastLocalSolver *ls, const FeastLocalProblem *prob
   const int L = ls->level, lc = ls->lc;
   const long N = feast_level_n(lc), n = N * N;
   FEAST_CALL(FEAST_ALLOC((long)ls->nmacros * (L - lc) + 1, &ls->galerkin));
+  FEAST_CALL(FEAST_ALLOC(L - lc + 1, &ls->gblock));
+  for (int l = lc; l < L && ls->nmacros; l++)
+    FEAST_CALL(feast_band9_create_batch(ls->nmacros, feast_level_n(l), galerkin_level(ls, 0, l), &ls->gblock[l - lc]));
   FEAST_CALL(FEAST_ALLOC((size_t)ls->nmacros * n * n + 1, &ls->inv));
   FEAST_CALL(FEAST_ALLOC(n * n, &ls->lu));
   FEAST_CALL(FEAST_ALLOC(n, &ls->piv));
@@ -120,10 +124,7 @@ static int alloc_hierarchies(FeastLocalSolver *ls, const FeastLocalProblem *prob
     h->A[L] = problems[m].A;
     h->coarse_inv = ls->inv + (size_t)m * n * n;
     for (int l = lc; l <= L; l++) h->fixed[l] = problems[m].fixed[l];
-    for (int l = lc; l < L; l++) {
-      FEAST_CALL(feast_band9_create(feast_level_n(l), galerkin_level(ls, m, l)));
-      h->A[l] = galerkin_level(ls, m, l);
-    }
+    for (int l = lc; l < L; l++) h->A[l] = galerkin_level(ls, m, l);
   }
   return 0;
 }

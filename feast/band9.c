@@ -10,19 +10,23 @@ enum { PAGE = 4096, COLOUR = 256, HUGE_PAGE = 2 << 20 };
 /* bytes of zeroed memory from a page boundary. calloc, not aligned_alloc + memset: fresh
  * pages from the kernel are zero already, and pages a run never touches (unused work
  * vectors) cost nothing. The calloc pointer is kept just below the returned base.
- * Blocks of at least one huge page start on a 2 MiB boundary and ask the kernel for
- * transparent huge pages over their whole 2 MiB pages (where it grants them on request,
- * as in the "madvise" mode of Debian's kernels): one page fault per 2 MiB instead of
- * per 4 KiB. In a virtual machine first touch of a fresh matrix cost more than filling
- * it: Poisson L = 8 on one core, assembly 0.15 -> 0.06 s, ScaRC setup 0.75 -> 0.52 s. */
+ * Blocks of at least one huge page start on a 2 MiB boundary, are rounded up to whole
+ * 2 MiB pages and ask the kernel for transparent huge pages over all of them (where it
+ * grants them on request, as in the "madvise" mode of Debian's kernels): one page fault
+ * per 2 MiB instead of per 4 KiB. In this virtual machine a 4 KiB fault costs about
+ * 15 us (first touch of 100 MB: 0.36 s of CPU with 4 KiB pages, 0.01 s with huge pages,
+ * 0.005 s to fill the same memory again), so first touch of a fresh matrix cost more than
+ * filling it: Poisson L = 8 on one core, assembly 0.15 -> 0.06 s, ScaRC setup 0.75 ->
+ * 0.52 s with the first huge pages. Rounding up costs at most 2 MiB of memory per block. */
 static char *page_calloc(size_t bytes) {
   const size_t align = bytes >= (size_t)HUGE_PAGE ? HUGE_PAGE : PAGE;
-  char *p = calloc(bytes + align, 1);
+  const size_t span = (bytes + align - 1) / align * align;
+  char *p = calloc(span + align, 1);
   if (!p) return NULL;
   char *base = (char *)(((uintptr_t)p + align) & ~(uintptr_t)(align - 1));
   memcpy(base - sizeof p, &p, sizeof p);
 #ifdef MADV_HUGEPAGE
-  if (align == HUGE_PAGE) (void)madvise(base, bytes & ~(size_t)(HUGE_PAGE - 1), MADV_HUGEPAGE);
+  if (align == HUGE_PAGE) (void)madvise(base, span, MADV_HUGEPAGE);
 #endif
   return base;
 }
@@ -34,29 +38,48 @@ void feast_free_coloured(void *block) {
   free(p);
 }
 
-int feast_alloc_coloured(int count, size_t len, size_t size, size_t lead, int colour0, char **arrays,
-                         void **block) {
-  FEAST_CHECK(count >= 1 && colour0 >= 0 && colour0 + count <= PAGE / COLOUR && lead <= len, FEAST_ERR_ARG,
-              "coloured allocation: %d arrays from colour %d", count, colour0);
+int feast_alloc_coloured_groups(int groups, int count, size_t len, size_t size, size_t lead, int colour0,
+                                char **arrays, void **block) {
+  FEAST_CHECK(groups >= 1 && count >= 1 && colour0 >= 0 && colour0 + count <= PAGE / COLOUR && lead <= len,
+              FEAST_ERR_ARG, "coloured allocation: %d x %d arrays from colour %d", groups, count, colour0);
+  /* consecutive arrays 256 bytes further modulo 4 KiB; a group spans count colours and
+   * is padded to whole pages, so the next group starts on colour0 again */
   const size_t bytes = len * size, stride = (bytes + PAGE - 1) / PAGE * PAGE + COLOUR;
+  const size_t gstride = (size_t)count * stride + PAGE - (size_t)count * COLOUR;
   const size_t off0 = (size_t)((colour0 * COLOUR - (long)(lead * size % PAGE)) % PAGE + PAGE) % PAGE;
-  const size_t total = off0 + (size_t)count * stride;
+  const size_t total = off0 + (size_t)groups * gstride;
   char *base = page_calloc(total);
   FEAST_CHECK(base, FEAST_ERR_MEM, "out of memory (%.3g MB)", (double)total / 1e6);
-  for (int i = 0; i < count; i++) arrays[i] = base + off0 + (size_t)i * stride + lead * size;
+  for (int g = 0; g < groups; g++)
+    for (int i = 0; i < count; i++)
+      arrays[g * count + i] = base + off0 + (size_t)g * gstride + (size_t)i * stride + lead * size;
   *block = base;
   return 0;
 }
 
+int feast_alloc_coloured(int count, size_t len, size_t size, size_t lead, int colour0, char **arrays,
+                         void **block) {
+  return feast_alloc_coloured_groups(1, count, len, size, lead, colour0, arrays, block);
+}
+
 int feast_band9_create(int N, FeastBand9 *A) {
-  memset(A, 0, sizeof *A);
-  FEAST_CHECK(N >= 2, FEAST_ERR_ARG, "band matrix needs N >= 2, got %d", N);
-  char *bands[FEAST_NBANDS];
   void *block;
-  FEAST_CALL(feast_alloc_coloured(FEAST_NBANDS, (size_t)N * N, sizeof(double), 0, 0, bands, &block));
-  A->N = N;
-  for (int k = 0; k < FEAST_NBANDS; k++) A->band[k] = (double *)(void *)bands[k];
-  return 0; /* band[0] == block (colour 0, lead 0) */
+  return feast_band9_create_batch(1, N, A, &block); /* band[0] == block (colour 0, lead 0) */
+}
+
+int feast_band9_create_batch(int count, int N, FeastBand9 *A, void **block) {
+  *block = NULL;
+  memset(A, 0, sizeof *A * (size_t)count);
+  FEAST_CHECK(N >= 2 && count >= 1, FEAST_ERR_ARG, "band matrix needs N >= 2, got %d (%d matrices)", N, count);
+  char **bands;
+  FEAST_CALL(FEAST_ALLOC((size_t)count * FEAST_NBANDS, &bands));
+  const int rc = feast_alloc_coloured_groups(count, FEAST_NBANDS, (size_t)N * N, sizeof(double), 0, 0, bands, block);
+  for (int m = 0; m < count && !rc; m++) {
+    A[m].N = N;
+    for (int k = 0; k < FEAST_NBANDS; k++) A[m].band[k] = (double *)(void *)bands[m * FEAST_NBANDS + k];
+  }
+  free(bands);
+  return rc;
 }
 
 void feast_band9_destroy(FeastBand9 *A) {

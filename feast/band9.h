@@ -28,9 +28,17 @@ typedef struct {
  * arrays[i] points at element 0 of array i; release *block with feast_free_coloured. */
 int feast_alloc_coloured(int count, size_t len, size_t size, size_t lead, int colour0, char **arrays,
                          void **block);
+/* groups x count arrays in one block (arrays[g * count + i]): every group's arrays on
+ * colours colour0..colour0+count-1, as feast_alloc_coloured gives one group. One block
+ * for the matrices of many macros: fewer, larger blocks, on huge pages (see band9.c). */
+int feast_alloc_coloured_groups(int groups, int count, size_t len, size_t size, size_t lead, int colour0,
+                                char **arrays, void **block);
 void feast_free_coloured(void *block); /* NULL: nothing */
 
 int feast_band9_create(int N, FeastBand9 *A); /* zeroed */
+/* count zeroed matrices of size N in one block (each laid out as feast_band9_create
+ * does); release them with feast_free_coloured(block), not feast_band9_destroy */
+int feast_band9_create_batch(int count, int N, FeastBand9 *A, void **block);
 void feast_band9_destroy(FeastBand9 *A);
 int feast_band9_copy(const FeastBand9 *src, FeastBand9 *dst); /* dst created here */
 

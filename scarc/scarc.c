@@ -23,6 +23,7 @@ struct ScarcParams {
 typedef struct {
   FeastBand9 *A;               /* per local macro: partial operator, Dirichlet rows owner-identity */
   FeastBand9 *Ac;              /* per local macro: consistent local matrix (levels above coarse) */
+  void *Ablock, *Acblock;      /* the storage of all macros' A and Ac (one block each) */
   FeastVec *x, *b, *d, *c, *q; /* work vectors of this level */
   FeastLocalSolver *local;     /* batch of local multigrids (levels above coarse) */
 } ScarcLevel;
@@ -125,10 +126,10 @@ static int create_level(Scarc *s, int l) {
   const FeastDomain *dom = s->dom;
   ScarcLevel *lv = &s->lv[l];
   FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->A));
-  for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(feast_band9_create(dom->levels[l].N, &lv->A[li]));
+  if (dom->nlocal) FEAST_CALL(feast_band9_create_batch(dom->nlocal, dom->levels[l].N, lv->A, &lv->Ablock));
   if (l > s->coarse) {
     FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->Ac));
-    for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(feast_band9_create(dom->levels[l].N, &lv->Ac[li]));
+    if (dom->nlocal) FEAST_CALL(feast_band9_create_batch(dom->nlocal, dom->levels[l].N, lv->Ac, &lv->Acblock));
   }
   FeastVec **vecs[] = {&lv->x, &lv->b, &lv->d, &lv->c, &lv->q};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) FEAST_CALL(feast_vec_create(dom, l, 1, vecs[i]));
@@ -160,10 +161,8 @@ void scarc_destroy(Scarc **sp) {
   const FeastDomain *dom = s->dom;
   for (int l = s->coarse; s->lv && l <= s->finest; l++) {
     ScarcLevel *lv = &s->lv[l];
-    for (int li = 0; li < dom->nlocal; li++) {
-      if (lv->A) feast_band9_destroy(&lv->A[li]);
-      if (lv->Ac) feast_band9_destroy(&lv->Ac[li]);
-    }
+    feast_free_coloured(lv->Ablock);
+    feast_free_coloured(lv->Acblock);
     free(lv->A);
     free(lv->Ac);
     FeastVec **vecs[] = {&lv->x, &lv->b, &lv->d, &lv->c, &lv->q};
