@@ -125,9 +125,12 @@ void feast_grid_free_f(int N, float **x) {
   const double *restrict b0 = (A)->band[0], *restrict b1 = (A)->band[1], *restrict b2 = (A)->band[2]; \
   const double *restrict b3 = (A)->band[3], *restrict b4 = (A)->band[4], *restrict b5 = (A)->band[5]; \
   const double *restrict b6 = (A)->band[6], *restrict b7 = (A)->band[7], *restrict b8 = (A)->band[8]
-#define BAND9_ROW(x, i)                                                                          \
-  (b0[i] * x[i - N - 1] + b1[i] * x[i - N] + b2[i] * x[i - N + 1] + b3[i] * x[i - 1] + b4[i] * x[i] + \
-   b5[i] * x[i + 1] + b6[i] * x[i + N - 1] + b7[i] * x[i + N] + b8[i] * x[i + N + 1])
+/* row with band values at index r and vector values around node i (a ring row: r is
+ * its position in the ring, i its node) */
+#define BAND9_ROW_AT(x, r, i)                                                                    \
+  (b0[r] * x[i - N - 1] + b1[r] * x[i - N] + b2[r] * x[i - N + 1] + b3[r] * x[i - 1] + b4[r] * x[i] + \
+   b5[r] * x[i + 1] + b6[r] * x[i + N - 1] + b7[r] * x[i + N] + b8[r] * x[i + N + 1])
+#define BAND9_ROW(x, i) BAND9_ROW_AT(x, i, i)
 
 /* y_i = sum_k band_k[i] * x[i + off_k]; out-of-macro couplings are zero and the padding
  * keeps every read in bounds */
@@ -162,13 +165,83 @@ void feast_band9_matvec_add(const FeastBand9 *A, const double *restrict x, doubl
   for (ptrdiff_t i = 0; i < n; i++) y[i] += BAND9_ROW(x, i);
 }
 
+/* row r of the bands a fixed row: zero, diagonal one or zero */
+static void fix_row(double *const *band, long r, int one) {
+  for (int k = 0; k < FEAST_NBANDS; k++) band[k][r] = 0.0;
+  band[FEAST_BAND_DIAG][r] = one ? 1.0 : 0.0;
+}
+
 void feast_band9_fix_rows(FeastBand9 *A, const unsigned char *fixed, const unsigned char *diag_one) {
   const long n = (long)A->N * A->N;
-  for (long i = 0; i < n; i++) {
-    if (!fixed[i]) continue;
-    for (int k = 0; k < FEAST_NBANDS; k++) A->band[k][i] = 0.0;
-    A->band[FEAST_BAND_DIAG][i] = diag_one && diag_one[i] ? 1.0 : 0.0;
-  }
+  for (long i = 0; i < n; i++)
+    if (fixed[i]) fix_row(A->band, i, diag_one && diag_one[i]);
+}
+
+/* The ring as 4 segments of nodes: ring rows r0.. r0+count-1 are the nodes node0 +
+ * q stride, q < count (bottom row, top row, left and right column between them) */
+typedef struct {
+  long r0, node0, stride, count;
+} RingSegment;
+
+static void ring_segments(long N, RingSegment seg[4]) {
+  seg[0] = (RingSegment){0, 0, 1, N};
+  seg[1] = (RingSegment){N, (N - 1) * N, 1, N};
+  seg[2] = (RingSegment){2 * N, N, N, N - 2};
+  seg[3] = (RingSegment){3 * N - 2, 2 * N - 1, N, N - 2};
+}
+
+int feast_band9_ring_create(int N, FeastBand9Ring *R) {
+  memset(R, 0, sizeof *R);
+  FEAST_CHECK(N >= 2, FEAST_ERR_ARG, "band matrix ring needs N >= 2, got %d", N);
+  double *v;
+  FEAST_CALL(FEAST_ALLOC((size_t)FEAST_NBANDS * feast_ring_rows(N), &v));
+  R->N = N;
+  for (int k = 0; k < FEAST_NBANDS; k++) R->band[k] = v + (size_t)k * feast_ring_rows(N);
+  return 0;
+}
+
+void feast_band9_ring_destroy(FeastBand9Ring *R) {
+  free(R->band[0]);
+  memset(R, 0, sizeof *R);
+}
+
+/* copy the ring rows: to_ring = 1 from A into R, else from R into A */
+static void ring_copy(FeastBand9 *A, FeastBand9Ring *R, int to_ring) {
+  RingSegment seg[4];
+  ring_segments(A->N, seg);
+  for (int g = 0; g < 4; g++)
+    for (long q = 0; q < seg[g].count; q++) {
+      const long r = seg[g].r0 + q, i = seg[g].node0 + q * seg[g].stride;
+      for (int k = 0; k < FEAST_NBANDS; k++) {
+        if (to_ring) R->band[k][r] = A->band[k][i];
+        else A->band[k][i] = R->band[k][r];
+      }
+    }
+}
+
+void feast_band9_ring_get(const FeastBand9 *A, FeastBand9Ring *R) { ring_copy((FeastBand9 *)A, R, 1); }
+void feast_band9_ring_put(const FeastBand9Ring *R, FeastBand9 *A) { ring_copy(A, (FeastBand9Ring *)R, 0); }
+
+void feast_band9_ring_fix_rows(FeastBand9Ring *R, const unsigned char *fixed, const unsigned char *diag_one) {
+  RingSegment seg[4];
+  ring_segments(R->N, seg);
+  for (int g = 0; g < 4; g++)
+    for (long q = 0; q < seg[g].count; q++) {
+      const long r = seg[g].r0 + q, i = seg[g].node0 + q * seg[g].stride;
+      if (fixed[i]) fix_row(R->band, r, diag_one && diag_one[i]);
+    }
+}
+
+void feast_band9_ring_matvec(const FeastBand9Ring *R, const double *restrict x, double *restrict y) {
+  BAND9_LOCALS(R);
+  (void)n;
+  RingSegment seg[4];
+  ring_segments(N, seg);
+  for (int g = 0; g < 4; g++)
+    for (long q = 0; q < seg[g].count; q++) {
+      const long r = seg[g].r0 + q, i = seg[g].node0 + q * seg[g].stride;
+      y[i] = BAND9_ROW_AT(x, r, i);
+    }
 }
 
 void feast_band9_zero(FeastBand9 *A) {
