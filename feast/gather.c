@@ -6,8 +6,9 @@
 
 typedef struct {
   int64_t row, col;
-  int64_t macro; /* the contributing macro: duplicates are summed in macro order */
-  int64_t idx;   /* on root: the position in which the entry arrived */
+  int32_t macro; /* the contributing macro: duplicates are summed in macro order */
+  int32_t idx;   /* on root: the position in which the entry arrived (< 2^31: the
+                    gather's byte count is an int) */
   double val;
 } Entry;
 
@@ -86,7 +87,7 @@ static int gather_entries(const FeastDomain *dom, int level, const Entry *mine, 
     counts[r] /= (int)sizeof(Entry);
     displs[r] /= (int)sizeof(Entry);
   }
-  for (long i = 0; me && i < *total; i++) (*all)[i].idx = i;
+  for (long i = 0; me && i < *total; i++) (*all)[i].idx = (int32_t)i;
   if (me) qsort(*all, (size_t)*total, sizeof(Entry), cmp_entry);
   return 0;
 }

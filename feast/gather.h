@@ -24,7 +24,7 @@ void feast_triplets_free(FeastTriplets *t);
  * solver's refresh). Create gathers like feast_gather_matrix(structural = 1) into t and
  * keeps the pattern: the order in which the entries arrive on root and the merged
  * coupling each one sums into. A values gather then moves 8 bytes per coupling (not
- * 40), needs no sort, allocates nothing, and gives root the values of t's couplings
+ * 32), needs no sort, allocates nothing, and gives root the values of t's couplings
  * summed in the same order, so the same bits as a fresh feast_gather_matrix. */
 typedef struct FeastMatrixGather FeastMatrixGather;
 int feast_matrix_gather_create(const FeastDomain *dom, int level, const FeastBand9 *A, int root, FeastTriplets *t,
