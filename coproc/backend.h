@@ -42,7 +42,7 @@ typedef struct {
   int (*setup)(void **data, int nmacros, const FeastLocalHierarchy *h,
                const FeastLocalMGParams *params);
   /* new values (same macros, levels, matrices and masks as the setup): into the
-   * existing storage, without allocating */
+   * existing storage (the CPU backends allocate nothing) */
   int (*update)(void *data, const FeastLocalHierarchy *h);
   int (*solve)(void *data, const double *const *d, double *const *c, FeastLocalMGStats *stats);
   void (*destroy)(void **data);

@@ -55,8 +55,9 @@ int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem
  * macros, levels, sizes, matrices and fixed masks (the same pointers) as the last setup
  * (FEAST_ERR_ARG otherwise). Recomputes the Galerkin levels and coarse inverses into the
  * existing storage and copies the values into the backend's where it keeps copies;
- * nothing is allocated (the CPU backends touch no fresh page). Solves after it are
- * bitwise those of a fresh setup with the same matrices. */
+ * the front end and the CPU backends allocate nothing (no fresh page is touched; the
+ * CUDA backend converts through a host staging buffer). Solves after it are bitwise
+ * those of a fresh setup with the same matrices. */
 int feast_local_update(FeastLocalSolver *ls, const FeastLocalProblem *problems);
 /* c[m] <- approx A_m^{-1} d[m] for every macro m of the batch (padded grid vectors of
  * the finest level); fixed nodes of c are zero */
