@@ -99,7 +99,9 @@ static int export_matrix(const FeastProblemContext *app, Scarc *scarc, const Fea
   if (!path[0]) return 0;
   const FeastDomain *dom = app->dom;
   FeastTriplets t;
-  FEAST_CALL(feast_gather_matrix(dom, dom->finest, scarc_matrices(scarc), 0, 0, &t));
+  const FeastBand9 *A;
+  FEAST_CALL(scarc_matrices(scarc, &A));
+  FEAST_CALL(feast_gather_matrix(dom, dom->finest, A, 0, 0, &t));
   double *g = NULL;
   if (app->rank == 0) FEAST_CALL(FEAST_ALLOC(dom->levels[dom->finest].nglobal, &g));
   FEAST_CALL(feast_gather_vector(dom, dom->finest, b->v, 0, g));

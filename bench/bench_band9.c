@@ -10,7 +10,8 @@
  * "coloured" (feast_alloc_coloured: the layout of feast_band9_create and of the CPU local
  * multigrid). Every measurement repeats
  * its kernel for >= 0.2 s; the best of 5 such runs is reported. Prints Markdown tables.
- * usage: bench_band9 [Lmin [Lmax]]   (8 11) */
+ * usage: bench_band9 [Lmin [Lmax]]   (8 11)
+ *        bench_band9 copy             STREAM copy a = b only (bytes of a and b counted) */
 #include "coproc/coproc.h"
 #include "feast/band9.h"
 #include "feast/band9_kernels.h"
@@ -65,8 +66,17 @@ static void triad(void *p) {
   t->s = -t->s * 0.999; /* keeps the loop from being hoisted, values bounded */
 }
 
-static int triad_bandwidth(double *gbs) {
-  Triad t = {1L << 24, NULL, NULL, NULL, 0.5}; /* 3 x 128 MB, far beyond the caches */
+/* STREAM copy a = b (2 arrays counted) */
+static void copy(void *p) {
+  Triad *t = p;
+  double *restrict a = t->a;
+  const double *restrict b = t->b;
+  for (long i = 0; i < t->n; i++) a[i] = b[i];
+}
+
+/* GB/s of a STREAM kernel k over arrays of 128 MB, counting `arrays` of them */
+static int stream_bandwidth(Kernel k, int arrays, double *gbs) {
+  Triad t = {1L << 24, NULL, NULL, NULL, 0.5}; /* 128 MB each, far beyond the caches */
   FEAST_CALL(FEAST_ALLOC(t.n, &t.a));
   FEAST_CALL(FEAST_ALLOC(t.n, &t.b));
   FEAST_CALL(FEAST_ALLOC(t.n, &t.c));
@@ -74,8 +84,8 @@ static int triad_bandwidth(double *gbs) {
     t.b[i] = 1.0 + 1e-9 * (double)i;
     t.c[i] = 2.0 - 1e-9 * (double)i;
   }
-  const double s = time_kernel(triad, &t);
-  *gbs = 3.0 * sizeof(double) * (double)t.n / s / 1e9;
+  const double s = time_kernel(k, &t);
+  *gbs = arrays * sizeof(double) * (double)t.n / s / 1e9;
   free(t.a);
   free(t.b);
   free(t.c);
@@ -294,7 +304,7 @@ static int time_local_mg(int L, const char *precision, double *t_cycle) {
 
 static int run(int Lmin, int Lmax) {
   double triad_gbs;
-  FEAST_CALL(triad_bandwidth(&triad_gbs));
+  FEAST_CALL(stream_bandwidth(triad, 3, &triad_gbs));
   printf("STREAM triad (one core, 3 x 128 MB): %.2f GB/s\n\n", triad_gbs);
   printf("| L | nodes | kernel | precision | layout | time/sweep [ms] | GB/s | %% of triad |\n");
   printf("|---|------:|--------|-----------|--------|----------------:|-----:|-----------:|\n");
@@ -336,6 +346,13 @@ static int run(int Lmin, int Lmax) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "copy") == 0) { /* the reference of bench/setup.sh */
+    double gbs;
+    const int rc = stream_bandwidth(copy, 2, &gbs);
+    if (rc) fprintf(stderr, "bench_band9: %s\n", feast_error_message());
+    else printf("STREAM copy (one core, 2 x 128 MB): %.2f GB/s\n", gbs);
+    return rc ? 1 : 0;
+  }
   const int Lmin = argc > 1 ? atoi(argv[1]) : 8, Lmax = argc > 2 ? atoi(argv[2]) : 11;
   if (Lmin < 2 || Lmax > 13 || Lmin > Lmax) {
     fprintf(stderr, "usage: bench_band9 [Lmin [Lmax]]  (2 <= Lmin <= Lmax <= 13)\n");

@@ -21,9 +21,11 @@
 #include "coproc/coproc.h"
 #include "feast/mesh.h"
 
-/* one macro's hierarchy as the backends see it (built by the front end). The matrices
- * and the inverse are read during setup/update only; the masks live as long as the
- * solver. */
+/* one macro's hierarchy as the backends see it (built by the front end). Matrices,
+ * masks and inverse live as long as the solver, at the same addresses from setup to
+ * destroy, and change values only right before an update: a backend that computes in
+ * double on the host uses them in place (cpu double); the others copy/convert them
+ * during setup and update. */
 typedef struct {
   int level, coarse;                                 /* L and lc */
   const FeastBand9 *A[FEAST_MAX_LEVEL + 1];          /* A[l], l = lc..L */
@@ -35,11 +37,12 @@ typedef struct {
   const char *target;    /* "cpu" | "gpu" */
   const char *precision; /* "double" | "single" */
   int (*available)(void); /* 1 if it can run on this machine */
-  /* allocate storage for nmacros macros (all with the same L and lc) and copy/convert
-   * their values */
+  /* allocate storage for nmacros macros (all with the same L and lc) and take their
+   * values (in place or copied/converted) */
   int (*setup)(void **data, int nmacros, const FeastLocalHierarchy *h,
                const FeastLocalMGParams *params);
-  /* new values (same macros, levels and masks as the setup) into the existing storage */
+  /* new values (same macros, levels, matrices and masks as the setup): into the
+   * existing storage (the CPU backends allocate nothing) */
   int (*update)(void *data, const FeastLocalHierarchy *h);
   int (*solve)(void *data, const double *const *d, double *const *c, FeastLocalMGStats *stats);
   void (*destroy)(void **data);

@@ -15,6 +15,10 @@ struct FeastLocalSolver {
   void *data;
   int nmacros, level, lc;
   FeastBand9 *galerkin;   /* nmacros * (level - lc): levels lc..level-1 of every macro */
+  void **gblock;          /* level - lc blocks: level lc + i of all macros in gblock[i] */
+  double *inv;            /* nmacros * n^2: inverses of the coarsest matrices (n nodes) */
+  double *lu;             /* n^2 and n: work of the LU factorisation */
+  long *piv;
   FeastLocalHierarchy *h; /* what the backend sees */
 };
 
@@ -84,33 +88,43 @@ static int check_params(const FeastLocalMGParams *p) {
 }
 
 static void free_hierarchies(FeastLocalSolver *ls) {
-  for (long i = 0; ls->galerkin && i < (long)ls->nmacros * (ls->level - ls->lc); i++)
-    feast_band9_destroy(&ls->galerkin[i]);
+  for (int i = 0; ls->gblock && i < ls->level - ls->lc; i++) feast_free_coloured(ls->gblock[i]);
+  feast_free(&ls->gblock);
   feast_free(&ls->galerkin);
+  feast_free(&ls->inv);
+  feast_free(&ls->lu);
+  feast_free(&ls->piv);
   feast_free(&ls->h);
 }
 
 /* the storage of level l (lc <= l < L) of macro m */
 static FeastBand9 *galerkin_level(const FeastLocalSolver *ls, int m, int l) {
-  return &ls->galerkin[(long)m * (ls->level - ls->lc) + (l - ls->lc)];
+  return &ls->galerkin[(long)(l - ls->lc) * ls->nmacros + m];
 }
 
-/* Storage of the local hierarchies: levels lc..L-1 of every macro, and the hierarchy
- * records the backend sees (masks of the problem; the matrices and inverses are set
- * by set_values). */
+/* Storage of the local hierarchies, made once per setup and reused by every update:
+ * levels lc..L-1 of every macro, the coarse inverses and the work of their
+ * factorisation, and the hierarchy records the backend sees (the problem's matrix and
+ * masks, the storage above; values are set by set_values). */
 static int alloc_hierarchies(FeastLocalSolver *ls, const FeastLocalProblem *problems) {
   const int L = ls->level, lc = ls->lc;
+  const long N = feast_level_n(lc), n = N * N;
   FEAST_CALL(FEAST_ALLOC((long)ls->nmacros * (L - lc) + 1, &ls->galerkin));
+  FEAST_CALL(FEAST_ALLOC(L - lc + 1, &ls->gblock));
+  for (int l = lc; l < L && ls->nmacros; l++)
+    FEAST_CALL(feast_band9_create_batch(ls->nmacros, feast_level_n(l), galerkin_level(ls, 0, l), &ls->gblock[l - lc]));
+  FEAST_CALL(FEAST_ALLOC((size_t)ls->nmacros * n * n + 1, &ls->inv));
+  FEAST_CALL(FEAST_ALLOC(n * n, &ls->lu));
+  FEAST_CALL(FEAST_ALLOC(n, &ls->piv));
   FEAST_CALL(FEAST_ALLOC(ls->nmacros + 1, &ls->h));
   for (int m = 0; m < ls->nmacros; m++) {
     FeastLocalHierarchy *h = &ls->h[m];
     h->level = L;
     h->coarse = lc;
+    h->A[L] = problems[m].A;
+    h->coarse_inv = ls->inv + (size_t)m * n * n;
     for (int l = lc; l <= L; l++) h->fixed[l] = problems[m].fixed[l];
-    for (int l = lc; l < L; l++) {
-      FEAST_CALL(feast_band9_create(feast_level_n(l), galerkin_level(ls, m, l)));
-      h->A[l] = galerkin_level(ls, m, l);
-    }
+    for (int l = lc; l < L; l++) h->A[l] = galerkin_level(ls, m, l);
   }
   return 0;
 }
@@ -120,61 +134,36 @@ static int alloc_hierarchies(FeastLocalSolver *ls, const FeastLocalProblem *prob
  * keep all couplings that stay in the macro; rediscretised coarse matrices would weight
  * those rows differently on every level and cost the local multigrid its level
  * independence. */
-static int galerkin_levels(FeastLocalSolver *ls, const FeastLocalProblem *problems) {
+static int galerkin_levels(FeastLocalSolver *ls) {
   for (int m = 0; m < ls->nmacros; m++) {
-    FeastLocalHierarchy *h = &ls->h[m];
-    h->A[ls->level] = problems[m].A;
+    const FeastLocalHierarchy *h = &ls->h[m];
     for (int l = ls->level; l > ls->lc; l--)
       FEAST_CALL(feast_band9_galerkin(h->A[l], h->fixed[l], h->fixed[l - 1], galerkin_level(ls, m, l - 1)));
   }
   return 0;
 }
 
-/* inv + m n^2 <- A_lc^-1 of macro m (column-major), by LU with partial pivoting in double;
- * lu (n^2) and piv (n) are work arrays */
-static int coarse_inverse(const FeastLocalHierarchy *h, int m, double *lu, long *piv, double *inv) {
+/* h->coarse_inv <- A_lc^-1 of macro m (column-major), by LU with partial pivoting in
+ * double in the solver's work arrays */
+static int coarse_inverse(FeastLocalSolver *ls, int m) {
+  const FeastLocalHierarchy *h = &ls->h[m];
   const long N = feast_level_n(h->coarse), n = N * N;
-  feast_band9_to_dense(h->A[h->coarse], lu);
-  const int zero = feast_dense_lu(n, N + 1, N + 1, lu, piv);
+  feast_band9_to_dense(h->A[h->coarse], ls->lu);
+  const int zero = feast_dense_lu(n, N + 1, N + 1, ls->lu, ls->piv);
   FEAST_CHECK(!zero, FEAST_ERR_SOLVER,
               "local multigrid: the coarsest matrix (level %d, %ld nodes) of macro %d of the batch is singular "
               "(no nonzero pivot in column %d of its LU factorisation)",
               h->coarse, n, m, zero - 1);
-  feast_dense_lu_inverse(n, N + 1, N + 1, lu, piv, inv + (size_t)m * n * n);
+  feast_dense_lu_inverse(n, N + 1, N + 1, ls->lu, ls->piv, ls->inv + (size_t)m * n * n);
   return 0;
 }
 
-/* the inverses of all coarsest matrices in *inv (nmacros n^2 values, the caller frees):
- * needed only while the backend converts them */
-static int coarse_inverses(FeastLocalSolver *ls, double **inv) {
-  const long N = feast_level_n(ls->lc), n = N * N;
-  double *lu = NULL;
-  long *piv = NULL;
-  int rc = FEAST_ALLOC((size_t)ls->nmacros * n * n + 1, inv);
-  if (!rc) rc = FEAST_ALLOC(n * n, &lu);
-  if (!rc) rc = FEAST_ALLOC(n, &piv);
-  for (int m = 0; m < ls->nmacros && !rc; m++) {
-    rc = coarse_inverse(&ls->h[m], m, lu, piv, *inv);
-    ls->h[m].coarse_inv = *inv + (size_t)m * n * n;
-  }
-  feast_free(&lu);
-  feast_free(&piv);
-  return rc;
-}
-
 /* new values: Galerkin levels, coarse inverses, then the backend (setup if params is
- * given, else update) */
-static int set_values(FeastLocalSolver *ls, const FeastLocalProblem *problems, const FeastLocalMGParams *params) {
-  double *inv = NULL;
-  int rc = galerkin_levels(ls, problems);
-  if (!rc) rc = coarse_inverses(ls, &inv);
-  if (!rc) rc = params ? ls->be->setup(&ls->data, ls->nmacros, ls->h, params) : ls->be->update(ls->data, ls->h);
-  for (int m = 0; m < ls->nmacros; m++) {
-    ls->h[m].A[ls->level] = NULL; /* the caller's matrix and the inverses: this call only */
-    ls->h[m].coarse_inv = NULL;
-  }
-  feast_free(&inv);
-  return rc;
+ * given, else update); nothing is allocated here but by a backend's setup */
+static int set_values(FeastLocalSolver *ls, const FeastLocalMGParams *params) {
+  FEAST_CALL(galerkin_levels(ls));
+  for (int m = 0; m < ls->nmacros; m++) FEAST_CALL(coarse_inverse(ls, m));
+  return params ? ls->be->setup(&ls->data, ls->nmacros, ls->h, params) : ls->be->update(ls->data, ls->h);
 }
 
 int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem *problems,
@@ -191,14 +180,19 @@ int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem
   ls->level = level;
   ls->lc = feast_local_coarse_level(level, params->coarse_max_dofs);
   FEAST_CALL(alloc_hierarchies(ls, problems));
-  return set_values(ls, problems, params);
+  return set_values(ls, params);
 }
 
-/* problem m has the structure of the last setup: level, size, the same mask pointers */
+/* problem m has the structure of the last setup: level, size, the same matrix and mask
+ * pointers */
 static int check_same_structure(const FeastLocalSolver *ls, const FeastLocalProblem *p, int m) {
   FEAST_CHECK(p->level == ls->level && p->A && p->A->N == feast_level_n(ls->level) && p->fixed, FEAST_ERR_ARG,
               "feast_local_update: macro %d of the batch: level %d, N = %d; the setup had level %d, N = %d", m,
               p->level, p->A ? p->A->N : 0, ls->level, feast_level_n(ls->level));
+  FEAST_CHECK(p->A == ls->h[m].A[ls->level], FEAST_ERR_ARG,
+              "feast_local_update: macro %d of the batch: not the matrix of the setup (the solver keeps it by "
+              "reference; a new matrix needs feast_local_setup)",
+              m);
   for (int l = ls->lc; l <= ls->level; l++)
     FEAST_CHECK(p->fixed[l] == ls->h[m].fixed[l], FEAST_ERR_ARG,
                 "feast_local_update: macro %d of the batch, level %d: not the fixed mask of the setup "
@@ -211,7 +205,7 @@ int feast_local_update(FeastLocalSolver *ls, const FeastLocalProblem *problems) 
   FEAST_CHECK(ls && ls->data && (ls->nmacros == 0 || problems), FEAST_ERR_ARG,
               "feast_local_update: solver not set up or NULL arguments");
   for (int m = 0; m < ls->nmacros; m++) FEAST_CALL(check_same_structure(ls, &problems[m], m));
-  return set_values(ls, problems, NULL);
+  return set_values(ls, NULL);
 }
 
 void *feast_local_backend_data(FeastLocalSolver *ls) { return ls ? ls->data : NULL; }

@@ -1,11 +1,12 @@
 /* The coproc interface: local multigrid solvers for a batch of macros, the inner layer
  * of two-layer ScaRC and the only part a config flag moves to an accelerator.
  * A backend is looked up by name ("cpu", "gpu") and precision ("double", "single") in a
- * registry; it implements setup (copy/convert the level hierarchy of every macro in the
- * batch), update (new values into that storage), solve (double defect in, double
- * correction out, converted at the boundary) and destroy. The front end
- * (coproc/coproc.c) checks arguments once, builds the coarse levels (Galerkin products)
- * and the dense inverses of the coarsest ones; backends compute. */
+ * registry; it implements setup (take the level hierarchy of every macro in the batch:
+ * the CPU double backend uses it in place, the others copy/convert it), update (new
+ * values), solve (double defect in, double correction out, converted at the boundary)
+ * and destroy. The front end (coproc/coproc.c) checks arguments once, builds the coarse
+ * levels (Galerkin products, stencil formulas) and the dense inverses of the coarsest
+ * ones into storage made once per setup; backends compute. */
 #ifndef FEAST_COPROC_H
 #define FEAST_COPROC_H
 #include "feast/band9.h"
@@ -18,7 +19,10 @@
 typedef struct {
   int level;                         /* finest local level L (N = 2^L+1) */
   const FeastBand9 *A;               /* the consistent local matrix on level `level` (only the
-                                        finest; read during setup/update only) */
+                                        finest). Kept by reference: it must live as long as
+                                        the solver, and new values in it take effect with
+                                        feast_local_update (the CPU double backend sweeps
+                                        it in place) */
   const unsigned char *const *fixed; /* fixed[l][node] = 1: Dirichlet node, correction 0,
                                         l = 0..level; must live as long as the solver */
 } FeastLocalProblem;
@@ -48,10 +52,12 @@ int feast_local_create(const char *target, const char *precision, FeastLocalSolv
 int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem *problems,
                       const FeastLocalMGParams *params);
 /* New matrix values, same structure (the per-nonlinear-step refresh): the same number of
- * macros, levels, sizes and fixed masks (the same pointers) as the last setup
+ * macros, levels, sizes, matrices and fixed masks (the same pointers) as the last setup
  * (FEAST_ERR_ARG otherwise). Recomputes the Galerkin levels and coarse inverses into the
- * existing storage and copies the values into the backend's; nothing is reallocated.
- * Solves after it are bitwise those of a fresh setup with the same matrices. */
+ * existing storage and copies the values into the backend's where it keeps copies;
+ * the front end and the CPU backends allocate nothing (no fresh page is touched; the
+ * CUDA backend converts through a host staging buffer). Solves after it are bitwise
+ * those of a fresh setup with the same matrices. */
 int feast_local_update(FeastLocalSolver *ls, const FeastLocalProblem *problems);
 /* c[m] <- approx A_m^{-1} d[m] for every macro m of the batch (padded grid vectors of
  * the finest level); fixed nodes of c are zero */

@@ -1,5 +1,6 @@
 /* The CPU backends of the local multigrid, double and single precision: one code
- * (coproc/cpu_mg.h) instantiated twice, running the per-point math of
+ * (coproc/cpu_mg.h) instantiated twice (double uses the front end's matrices in place,
+ * single converts them), running the per-point math of
  * feast/band9_kernels.h that the CUDA kernels run as well. */
 #include "coproc/backend.h"
 #include "feast/band9_kernels.h"
@@ -11,14 +12,18 @@
 
 #define REAL double
 #define SUF d
+#define IN_PLACE 1
 #include "coproc/cpu_mg.h"
 #undef REAL
 #undef SUF
+#undef IN_PLACE
 #define REAL float
 #define SUF f
+#define IN_PLACE 0
 #include "coproc/cpu_mg.h"
 #undef REAL
 #undef SUF
+#undef IN_PLACE
 
 static int always(void) { return 1; }
 

@@ -1,6 +1,9 @@
 /* One precision of the CPU local multigrid, included by coproc/cpu.c with REAL (double
- * or float) and SUF (d or f) defined; the algorithm is the one in coproc/backend.h, the
- * per-point math that of feast/band9_kernels.h. */
+ * or float), SUF (d or f) and IN_PLACE defined; the algorithm is the one in
+ * coproc/backend.h, the per-point math that of feast/band9_kernels.h. IN_PLACE = 1
+ * (double): the matrices and inverses of the front end's hierarchy are used where they
+ * are (it keeps them alive, see coproc/backend.h), so setup allocates only the work
+ * vectors and an update has nothing to copy. IN_PLACE = 0 (float): converted copies. */
 #define CAT2(a, b) a##_##b
 #define CAT(a, b) CAT2(a, b)
 #define LVL CAT(CpuLevel, SUF)
@@ -13,11 +16,14 @@
 
 typedef struct {
   int N;
-  REAL *band[FEAST_NBANDS];
+  const REAL *band[FEAST_NBANDS]; /* what the sweeps read: the front end's or own */
+  REAL *own[FEAST_NBANDS];     /* converted copies (IN_PLACE = 0), else NULL */
   REAL *x, *b, *r;             /* padded grid vectors */
   REAL *sol, *d0;              /* finest level: accumulated correction, the defect */
   const unsigned char *fixed;
-  void *mem;                   /* one coloured block: the 9 bands and the 5 vectors */
+  const REAL *inv;             /* coarsest level: A^-1, n x n column-major */
+  void *mem;                   /* one coloured block: the 5 vectors (macro 0 only: the batch
+                                  shares them) and the own bands */
 } LVL;
 
 typedef struct {
@@ -25,22 +31,38 @@ typedef struct {
   long nc;       /* nodes of the coarsest level */
   FeastLocalMGParams prm;
   LVL *lv;       /* macro-major: lv[m * (L + 1) + l] */
-  REAL *inv;     /* inverses of the coarsest matrices, nc^2 per macro, column-major */
+  REAL *own_inv; /* converted inverses of the coarsest matrices, nc^2 per macro
+                    (IN_PLACE = 0), else NULL */
 } MG;
 
-/* bands and vectors of one level in one block, each array on its own 256-byte colour
- * modulo 4 KiB (feast_alloc_coloured): 14 streams, no two in the same L1 sets */
-static int CAT(level_alloc, SUF)(LVL *v, int N, const unsigned char *fixed) {
-  const long n = (long)N * N, pad = FEAST_PAD(N);
+/* The vectors (and, when converted, the bands) of one level in one block, each array
+ * on its own 256-byte colour modulo 4 KiB (feast_alloc_coloured): 14 streams, no two in
+ * the same L1 sets. In place the bands are the front end's (colours 0-8, a FeastBand9)
+ * and the vectors take colours 9-13. The macros of a batch are solved one after the
+ * other, so they share one set of work vectors per level: those of `shared` (macro 0's
+ * level), or new ones when shared is NULL. */
+static int CAT(level_alloc, SUF)(LVL *v, const FeastBand9 *A, const unsigned char *fixed, const LVL *shared) {
+  const long n = (long)A->N * A->N, pad = FEAST_PAD(A->N);
   REAL **vecs[] = {&v->x, &v->b, &v->r, &v->sol, &v->d0};
-  enum { NVEC = sizeof vecs / sizeof vecs[0] };
-  char *arr[FEAST_NBANDS + NVEC];
-  v->N = N;
+  enum { NVEC = sizeof vecs / sizeof vecs[0], NOWN = IN_PLACE ? 0 : FEAST_NBANDS };
+  const int nvec = shared ? 0 : NVEC;
+  char *arr[NOWN + NVEC];
+  if (shared) *v = *shared; /* its vectors */
+  v->N = A->N;
   v->fixed = fixed;
-  FEAST_CALL(feast_alloc_coloured(FEAST_NBANDS + NVEC, (size_t)(n + 2 * pad), sizeof(REAL), (size_t)pad, 0, arr,
-                                  &v->mem));
-  for (int k = 0; k < FEAST_NBANDS; k++) v->band[k] = (REAL *)(void *)arr[k];
-  for (int i = 0; i < NVEC; i++) *vecs[i] = (REAL *)(void *)arr[FEAST_NBANDS + i];
+  v->mem = NULL;
+  if (NOWN + nvec > 0)
+    FEAST_CALL(feast_alloc_coloured(NOWN + nvec, (size_t)(n + 2 * pad), sizeof(REAL), (size_t)pad,
+                                    FEAST_NBANDS - NOWN, arr, &v->mem));
+  for (int i = 0; i < nvec; i++) *vecs[i] = (REAL *)(void *)arr[NOWN + i];
+  for (int k = 0; k < FEAST_NBANDS; k++) {
+#if IN_PLACE
+    v->band[k] = A->band[k];
+#else
+    v->own[k] = (REAL *)(void *)arr[k];
+    v->band[k] = v->own[k];
+#endif
+  }
   return 0;
 }
 
@@ -54,19 +76,20 @@ static void CAT(mg_destroy, SUF)(void **data) {
   if (!mg) return;
   for (long i = 0; mg->lv && i < (long)mg->nmacros * (mg->L + 1); i++) feast_free_coloured(mg->lv[i].mem);
   free(mg->lv);
-  free(mg->inv);
+  free(mg->own_inv);
   feast_free(data);
 }
 
-/* the values of every level and the coarse inverses, converted into the storage */
+/* new values: converted into the own copies; in place there is nothing to do (the
+ * front end wrote them where the sweeps read them) */
 static int CAT(mg_update, SUF)(void *data, const FeastLocalHierarchy *h) {
   MG *mg = data;
-  for (int m = 0; m < mg->nmacros; m++) {
+  for (int m = 0; m < mg->nmacros && !IN_PLACE; m++) {
     for (int l = mg->lc; l <= mg->L; l++) {
       LVL *v = &mg->lv[m * (mg->L + 1) + l];
-      for (int k = 0; k < FEAST_NBANDS; k++) CAT(convert, SUF)(v->band[k], h[m].A[l]->band[k], (long)v->N * v->N);
+      for (int k = 0; k < FEAST_NBANDS; k++) CAT(convert, SUF)(v->own[k], h[m].A[l]->band[k], (long)v->N * v->N);
     }
-    CAT(convert, SUF)(mg->inv + (size_t)m * mg->nc * mg->nc, h[m].coarse_inv, mg->nc * mg->nc);
+    CAT(convert, SUF)(mg->own_inv + (size_t)m * mg->nc * mg->nc, h[m].coarse_inv, mg->nc * mg->nc);
   }
   return 0;
 }
@@ -78,10 +101,17 @@ static int CAT(mg_alloc, SUF)(MG *mg, int nmacros, const FeastLocalHierarchy *h,
   mg->nc = (long)feast_level_n(mg->lc) * feast_level_n(mg->lc);
   mg->prm = *prm;
   FEAST_CALL(FEAST_ALLOC((long)nmacros * (mg->L + 1) + 1, &mg->lv));
-  FEAST_CALL(FEAST_ALLOC((size_t)nmacros * mg->nc * mg->nc + 1, &mg->inv));
-  for (int m = 0; m < nmacros; m++)
+  if (!IN_PLACE) FEAST_CALL(FEAST_ALLOC((size_t)nmacros * mg->nc * mg->nc + 1, &mg->own_inv));
+  for (int m = 0; m < nmacros; m++) {
     for (int l = mg->lc; l <= mg->L; l++)
-      FEAST_CALL(CAT(level_alloc, SUF)(&mg->lv[m * (mg->L + 1) + l], feast_level_n(l), h[m].fixed[l]));
+      FEAST_CALL(CAT(level_alloc, SUF)(&mg->lv[m * (mg->L + 1) + l], h[m].A[l], h[m].fixed[l],
+                                       m ? &mg->lv[l] : NULL));
+#if IN_PLACE
+    mg->lv[m * (mg->L + 1) + mg->lc].inv = h[m].coarse_inv;
+#else
+    mg->lv[m * (mg->L + 1) + mg->lc].inv = mg->own_inv + (size_t)m * mg->nc * mg->nc;
+#endif
+  }
   return 0;
 }
 
@@ -140,16 +170,16 @@ static void CAT(jacobi_from_zero, SUF)(LVL *v, REAL omega) {
 }
 
 /* the exact coarse solve: x <- A^-1 b, one dense matvec with the inverse */
-static void CAT(coarse_solve, SUF)(LVL *v, const REAL *inv) {
+static void CAT(coarse_solve, SUF)(LVL *v) {
   const long n = (long)v->N * v->N;
-  for (long i = 0; i < n; i++) v->x[i] = DENSE(inv, v->b, i, n);
+  for (long i = 0; i < n; i++) v->x[i] = DENSE(v->inv, v->b, i, n);
 }
 
 /* V cycle on level l of one macro for A x = b (b in lv[l].b), from x = 0 */
-static void CAT(vcycle, SUF)(const MG *mg, LVL *lv, const REAL *inv, int l) {
+static void CAT(vcycle, SUF)(const MG *mg, LVL *lv, int l) {
   LVL *v = &lv[l];
   if (l == mg->lc) {
-    CAT(coarse_solve, SUF)(v, inv);
+    CAT(coarse_solve, SUF)(v);
     return;
   }
   LVL *c = &lv[l - 1];
@@ -164,7 +194,7 @@ static void CAT(vcycle, SUF)(const MG *mg, LVL *lv, const REAL *inv, int l) {
       long k = (long)J * c->N + I;
       c->b[k] = c->fixed[k] ? (REAL)0 : RESTRICT(v->r, v->N, I, J);
     }
-  CAT(vcycle, SUF)(mg, lv, inv, l - 1);
+  CAT(vcycle, SUF)(mg, lv, l - 1);
   for (int j = 0; j < v->N; j++)
     for (int i = 0; i < v->N; i++) {
       long k = (long)j * v->N + i;
@@ -176,7 +206,6 @@ static void CAT(vcycle, SUF)(const MG *mg, LVL *lv, const REAL *inv, int l) {
 /* local MG of one macro: d (double) in, c (double) out; returns the cycles run */
 static int CAT(solve_macro, SUF)(const MG *mg, int m, const double *d, double *c, int *hit, int *bad) {
   LVL *lv = &mg->lv[m * (mg->L + 1)], *v = &lv[mg->L];
-  const REAL *inv = mg->inv + (size_t)m * mg->nc * mg->nc;
   const long n = (long)v->N * v->N;
   REAL *sol = v->sol, *d0 = v->d0;
   double rr = 0;
@@ -190,7 +219,7 @@ static int CAT(solve_macro, SUF)(const MG *mg, int m, const double *d, double *c
   double r = r0;
   int cycles = 0;
   while (r > mg->prm.rtol * r0 && isfinite(r) && cycles < mg->prm.max_cycles) {
-    CAT(vcycle, SUF)(mg, lv, inv, mg->L);
+    CAT(vcycle, SUF)(mg, lv, mg->L);
     for (long i = 0; i < n; i++) sol[i] += v->x[i];
     r = sqrt(CAT(defect, SUF)(v, d0, sol, v->b));
     cycles++;

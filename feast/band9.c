@@ -10,19 +10,23 @@ enum { PAGE = 4096, COLOUR = 256, HUGE_PAGE = 2 << 20 };
 /* bytes of zeroed memory from a page boundary. calloc, not aligned_alloc + memset: fresh
  * pages from the kernel are zero already, and pages a run never touches (unused work
  * vectors) cost nothing. The calloc pointer is kept just below the returned base.
- * Blocks of at least one huge page start on a 2 MiB boundary and ask the kernel for
- * transparent huge pages over their whole 2 MiB pages (where it grants them on request,
- * as in the "madvise" mode of Debian's kernels): one page fault per 2 MiB instead of
- * per 4 KiB. In a virtual machine first touch of a fresh matrix cost more than filling
- * it: Poisson L = 8 on one core, assembly 0.15 -> 0.06 s, ScaRC setup 0.75 -> 0.52 s. */
+ * Blocks of at least one huge page start on a 2 MiB boundary, are rounded up to whole
+ * 2 MiB pages and ask the kernel for transparent huge pages over all of them (where it
+ * grants them on request, as in the "madvise" mode of Debian's kernels): one page fault
+ * per 2 MiB instead of per 4 KiB. In this virtual machine a 4 KiB fault costs about
+ * 15 us (first touch of 100 MB: 0.36 s of CPU with 4 KiB pages, 0.01 s with huge pages,
+ * 0.005 s to fill the same memory again), so first touch of a fresh matrix cost more than
+ * filling it: Poisson L = 8 on one core, assembly 0.15 -> 0.06 s, ScaRC setup 0.75 ->
+ * 0.52 s with the first huge pages. Rounding up costs at most 2 MiB of memory per block. */
 static char *page_calloc(size_t bytes) {
   const size_t align = bytes >= (size_t)HUGE_PAGE ? HUGE_PAGE : PAGE;
-  char *p = calloc(bytes + align, 1);
+  const size_t span = (bytes + align - 1) / align * align;
+  char *p = calloc(span + align, 1);
   if (!p) return NULL;
   char *base = (char *)(((uintptr_t)p + align) & ~(uintptr_t)(align - 1));
   memcpy(base - sizeof p, &p, sizeof p);
 #ifdef MADV_HUGEPAGE
-  if (align == HUGE_PAGE) (void)madvise(base, bytes & ~(size_t)(HUGE_PAGE - 1), MADV_HUGEPAGE);
+  if (align == HUGE_PAGE) (void)madvise(base, span, MADV_HUGEPAGE);
 #endif
   return base;
 }
@@ -34,29 +38,48 @@ void feast_free_coloured(void *block) {
   free(p);
 }
 
-int feast_alloc_coloured(int count, size_t len, size_t size, size_t lead, int colour0, char **arrays,
-                         void **block) {
-  FEAST_CHECK(count >= 1 && colour0 >= 0 && colour0 + count <= PAGE / COLOUR && lead <= len, FEAST_ERR_ARG,
-              "coloured allocation: %d arrays from colour %d", count, colour0);
+int feast_alloc_coloured_groups(int groups, int count, size_t len, size_t size, size_t lead, int colour0,
+                                char **arrays, void **block) {
+  FEAST_CHECK(groups >= 1 && count >= 1 && colour0 >= 0 && colour0 + count <= PAGE / COLOUR && lead <= len,
+              FEAST_ERR_ARG, "coloured allocation: %d x %d arrays from colour %d", groups, count, colour0);
+  /* consecutive arrays 256 bytes further modulo 4 KiB; a group spans count colours and
+   * is padded to whole pages, so the next group starts on colour0 again */
   const size_t bytes = len * size, stride = (bytes + PAGE - 1) / PAGE * PAGE + COLOUR;
+  const size_t gstride = (size_t)count * stride + PAGE - (size_t)count * COLOUR;
   const size_t off0 = (size_t)((colour0 * COLOUR - (long)(lead * size % PAGE)) % PAGE + PAGE) % PAGE;
-  const size_t total = off0 + (size_t)count * stride;
+  const size_t total = off0 + (size_t)groups * gstride;
   char *base = page_calloc(total);
   FEAST_CHECK(base, FEAST_ERR_MEM, "out of memory (%.3g MB)", (double)total / 1e6);
-  for (int i = 0; i < count; i++) arrays[i] = base + off0 + (size_t)i * stride + lead * size;
+  for (int g = 0; g < groups; g++)
+    for (int i = 0; i < count; i++)
+      arrays[g * count + i] = base + off0 + (size_t)g * gstride + (size_t)i * stride + lead * size;
   *block = base;
   return 0;
 }
 
+int feast_alloc_coloured(int count, size_t len, size_t size, size_t lead, int colour0, char **arrays,
+                         void **block) {
+  return feast_alloc_coloured_groups(1, count, len, size, lead, colour0, arrays, block);
+}
+
 int feast_band9_create(int N, FeastBand9 *A) {
-  memset(A, 0, sizeof *A);
-  FEAST_CHECK(N >= 2, FEAST_ERR_ARG, "band matrix needs N >= 2, got %d", N);
-  char *bands[FEAST_NBANDS];
   void *block;
-  FEAST_CALL(feast_alloc_coloured(FEAST_NBANDS, (size_t)N * N, sizeof(double), 0, 0, bands, &block));
-  A->N = N;
-  for (int k = 0; k < FEAST_NBANDS; k++) A->band[k] = (double *)(void *)bands[k];
-  return 0; /* band[0] == block (colour 0, lead 0) */
+  return feast_band9_create_batch(1, N, A, &block); /* band[0] == block (colour 0, lead 0) */
+}
+
+int feast_band9_create_batch(int count, int N, FeastBand9 *A, void **block) {
+  *block = NULL;
+  memset(A, 0, sizeof *A * (size_t)count);
+  FEAST_CHECK(N >= 2 && count >= 1, FEAST_ERR_ARG, "band matrix needs N >= 2, got %d (%d matrices)", N, count);
+  char **bands;
+  FEAST_CALL(FEAST_ALLOC((size_t)count * FEAST_NBANDS, &bands));
+  const int rc = feast_alloc_coloured_groups(count, FEAST_NBANDS, (size_t)N * N, sizeof(double), 0, 0, bands, block);
+  for (int m = 0; m < count && !rc; m++) {
+    A[m].N = N;
+    for (int k = 0; k < FEAST_NBANDS; k++) A[m].band[k] = (double *)(void *)bands[m * FEAST_NBANDS + k];
+  }
+  free(bands);
+  return rc;
 }
 
 void feast_band9_destroy(FeastBand9 *A) {
@@ -102,9 +125,12 @@ void feast_grid_free_f(int N, float **x) {
   const double *restrict b0 = (A)->band[0], *restrict b1 = (A)->band[1], *restrict b2 = (A)->band[2]; \
   const double *restrict b3 = (A)->band[3], *restrict b4 = (A)->band[4], *restrict b5 = (A)->band[5]; \
   const double *restrict b6 = (A)->band[6], *restrict b7 = (A)->band[7], *restrict b8 = (A)->band[8]
-#define BAND9_ROW(x, i)                                                                          \
-  (b0[i] * x[i - N - 1] + b1[i] * x[i - N] + b2[i] * x[i - N + 1] + b3[i] * x[i - 1] + b4[i] * x[i] + \
-   b5[i] * x[i + 1] + b6[i] * x[i + N - 1] + b7[i] * x[i + N] + b8[i] * x[i + N + 1])
+/* row with band values at index r and vector values around node i (a ring row: r is
+ * its position in the ring, i its node) */
+#define BAND9_ROW_AT(x, r, i)                                                                    \
+  (b0[r] * x[i - N - 1] + b1[r] * x[i - N] + b2[r] * x[i - N + 1] + b3[r] * x[i - 1] + b4[r] * x[i] + \
+   b5[r] * x[i + 1] + b6[r] * x[i + N - 1] + b7[r] * x[i + N] + b8[r] * x[i + N + 1])
+#define BAND9_ROW(x, i) BAND9_ROW_AT(x, i, i)
 
 /* y_i = sum_k band_k[i] * x[i + off_k]; out-of-macro couplings are zero and the padding
  * keeps every read in bounds */
@@ -139,13 +165,83 @@ void feast_band9_matvec_add(const FeastBand9 *A, const double *restrict x, doubl
   for (ptrdiff_t i = 0; i < n; i++) y[i] += BAND9_ROW(x, i);
 }
 
+/* row r of the bands a fixed row: zero, diagonal one or zero */
+static void fix_row(double *const *band, long r, int one) {
+  for (int k = 0; k < FEAST_NBANDS; k++) band[k][r] = 0.0;
+  band[FEAST_BAND_DIAG][r] = one ? 1.0 : 0.0;
+}
+
 void feast_band9_fix_rows(FeastBand9 *A, const unsigned char *fixed, const unsigned char *diag_one) {
   const long n = (long)A->N * A->N;
-  for (long i = 0; i < n; i++) {
-    if (!fixed[i]) continue;
-    for (int k = 0; k < FEAST_NBANDS; k++) A->band[k][i] = 0.0;
-    A->band[FEAST_BAND_DIAG][i] = diag_one && diag_one[i] ? 1.0 : 0.0;
-  }
+  for (long i = 0; i < n; i++)
+    if (fixed[i]) fix_row(A->band, i, diag_one && diag_one[i]);
+}
+
+/* The ring as 4 segments of nodes: ring rows r0.. r0+count-1 are the nodes node0 +
+ * q stride, q < count (bottom row, top row, left and right column between them) */
+typedef struct {
+  long r0, node0, stride, count;
+} RingSegment;
+
+static void ring_segments(long N, RingSegment seg[4]) {
+  seg[0] = (RingSegment){0, 0, 1, N};
+  seg[1] = (RingSegment){N, (N - 1) * N, 1, N};
+  seg[2] = (RingSegment){2 * N, N, N, N - 2};
+  seg[3] = (RingSegment){3 * N - 2, 2 * N - 1, N, N - 2};
+}
+
+int feast_band9_ring_create(int N, FeastBand9Ring *R) {
+  memset(R, 0, sizeof *R);
+  FEAST_CHECK(N >= 2, FEAST_ERR_ARG, "band matrix ring needs N >= 2, got %d", N);
+  double *v;
+  FEAST_CALL(FEAST_ALLOC((size_t)FEAST_NBANDS * feast_ring_rows(N), &v));
+  R->N = N;
+  for (int k = 0; k < FEAST_NBANDS; k++) R->band[k] = v + (size_t)k * feast_ring_rows(N);
+  return 0;
+}
+
+void feast_band9_ring_destroy(FeastBand9Ring *R) {
+  free(R->band[0]);
+  memset(R, 0, sizeof *R);
+}
+
+/* copy the ring rows: to_ring = 1 from A into R, else from R into A */
+static void ring_copy(FeastBand9 *A, FeastBand9Ring *R, int to_ring) {
+  RingSegment seg[4];
+  ring_segments(A->N, seg);
+  for (int g = 0; g < 4; g++)
+    for (long q = 0; q < seg[g].count; q++) {
+      const long r = seg[g].r0 + q, i = seg[g].node0 + q * seg[g].stride;
+      for (int k = 0; k < FEAST_NBANDS; k++) {
+        if (to_ring) R->band[k][r] = A->band[k][i];
+        else A->band[k][i] = R->band[k][r];
+      }
+    }
+}
+
+void feast_band9_ring_get(const FeastBand9 *A, FeastBand9Ring *R) { ring_copy((FeastBand9 *)A, R, 1); }
+void feast_band9_ring_put(const FeastBand9Ring *R, FeastBand9 *A) { ring_copy(A, (FeastBand9Ring *)R, 0); }
+
+void feast_band9_ring_fix_rows(FeastBand9Ring *R, const unsigned char *fixed, const unsigned char *diag_one) {
+  RingSegment seg[4];
+  ring_segments(R->N, seg);
+  for (int g = 0; g < 4; g++)
+    for (long q = 0; q < seg[g].count; q++) {
+      const long r = seg[g].r0 + q, i = seg[g].node0 + q * seg[g].stride;
+      if (fixed[i]) fix_row(R->band, r, diag_one && diag_one[i]);
+    }
+}
+
+void feast_band9_ring_matvec(const FeastBand9Ring *R, const double *restrict x, double *restrict y) {
+  BAND9_LOCALS(R);
+  (void)n;
+  RingSegment seg[4];
+  ring_segments(N, seg);
+  for (int g = 0; g < 4; g++)
+    for (long q = 0; q < seg[g].count; q++) {
+      const long r = seg[g].r0 + q, i = seg[g].node0 + q * seg[g].stride;
+      y[i] = BAND9_ROW_AT(x, r, i);
+    }
 }
 
 void feast_band9_zero(FeastBand9 *A) {

@@ -28,9 +28,17 @@ typedef struct {
  * arrays[i] points at element 0 of array i; release *block with feast_free_coloured. */
 int feast_alloc_coloured(int count, size_t len, size_t size, size_t lead, int colour0, char **arrays,
                          void **block);
+/* groups x count arrays in one block (arrays[g * count + i]): every group's arrays on
+ * colours colour0..colour0+count-1, as feast_alloc_coloured gives one group. One block
+ * for the matrices of many macros: fewer, larger blocks, on huge pages (see band9.c). */
+int feast_alloc_coloured_groups(int groups, int count, size_t len, size_t size, size_t lead, int colour0,
+                                char **arrays, void **block);
 void feast_free_coloured(void *block); /* NULL: nothing */
 
 int feast_band9_create(int N, FeastBand9 *A); /* zeroed */
+/* count zeroed matrices of size N in one block (each laid out as feast_band9_create
+ * does); release them with feast_free_coloured(block), not feast_band9_destroy */
+int feast_band9_create_batch(int count, int N, FeastBand9 *A, void **block);
 void feast_band9_destroy(FeastBand9 *A);
 int feast_band9_copy(const FeastBand9 *src, FeastBand9 *dst); /* dst created here */
 
@@ -56,4 +64,25 @@ void feast_band9_matvec_add(const FeastBand9 *A, const double *x, double *y);
 void feast_band9_fix_rows(FeastBand9 *A, const unsigned char *fixed, const unsigned char *diag_one);
 /* A <- 0 (storage kept) */
 void feast_band9_zero(FeastBand9 *A);
+
+/* The boundary ring of a 9-band matrix: the rows of the 4 (N - 1) nodes on the macro's
+ * edges, band-major, numbered along the ring (row j = 0, row j = N-1, then columns
+ * i = 0 and i = N-1 of the rows between). A partial operator and the consistent local
+ * matrix of a macro differ only in these rows (interface sums, Dirichlet rows), so
+ * ScaRC stores the partial operator as the consistent matrix plus its ring. */
+typedef struct {
+  int N;
+  double *band[FEAST_NBANDS]; /* each feast_ring_rows(N) values */
+} FeastBand9Ring;
+static inline long feast_ring_rows(int N) { return 4L * (N - 1); }
+int feast_band9_ring_create(int N, FeastBand9Ring *R); /* zeroed */
+void feast_band9_ring_destroy(FeastBand9Ring *R);
+void feast_band9_ring_get(const FeastBand9 *A, FeastBand9Ring *R); /* R <- ring rows of A */
+void feast_band9_ring_put(const FeastBand9Ring *R, FeastBand9 *A); /* ring rows of A <- R */
+/* feast_band9_fix_rows on the ring rows */
+void feast_band9_ring_fix_rows(FeastBand9Ring *R, const unsigned char *fixed, const unsigned char *diag_one);
+/* y <- R x on the ring rows only (the arithmetic of feast_band9_matvec per row: with
+ * feast_band9_matvec_part(A, x, y, 1) on the interior rows, bitwise the product of the
+ * matrix whose interior is A's and whose ring is R) */
+void feast_band9_ring_matvec(const FeastBand9Ring *R, const double *x, double *y);
 #endif

@@ -6,7 +6,9 @@
 
 typedef struct {
   int64_t row, col;
-  int64_t macro; /* the contributing macro: duplicates are summed in macro order */
+  int32_t macro; /* the contributing macro: duplicates are summed in macro order */
+  int32_t idx;   /* on root: the position in which the entry arrived (< 2^31: the
+                    gather's byte count is an int) */
   double val;
 } Entry;
 
@@ -21,13 +23,12 @@ static int cmp_entry(const void *a, const void *b) {
   return 0;
 }
 
-/* every coupling of every local macro as (gid row, gid col, value) */
-static int local_entries(const FeastDomain *dom, int level, const FeastBand9 *A, int structural,
-                         Entry **out, long *count) {
+/* every coupling of every local macro as (gid row, gid col, value) into e (room for
+ * nlocal N^2 9 entries); returns the count. A structural list does not depend on the
+ * values: the same entries in the same order on every call. */
+static long local_entries(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, Entry *e) {
   const int N = dom->levels[level].N;
   long n = 0;
-  FEAST_CALL(FEAST_ALLOC((size_t)dom->nlocal * N * N * FEAST_NBANDS + 1, out));
-  Entry *e = *out;
   for (int li = 0; li < dom->nlocal; li++) {
     int m = dom->local[li];
     for (int j = 0; j < N; j++)
@@ -37,56 +38,88 @@ static int local_entries(const FeastDomain *dom, int level, const FeastBand9 *A,
           double v = A[li].band[k][j * N + i];
           int ci = i + k % 3 - 1, cj = j + k / 3 - 1;
           if (structural ? ci < 0 || cj < 0 || ci >= N || cj >= N : v == 0.0) continue;
-          e[n].row = r;
-          e[n].col = feast_mesh_node_gid(dom->mesh, level, m, ci, cj);
-          e[n].macro = m;
-          e[n].val = v;
+          e[n] = (Entry){r, feast_mesh_node_gid(dom->mesh, level, m, ci, cj), m, 0, v};
           n++;
         }
       }
   }
-  *count = n;
+  return n;
+}
+
+static long max_local_entries(const FeastDomain *dom, int level) {
+  const long N = dom->levels[level].N;
+  return (long)dom->nlocal * N * N * FEAST_NBANDS;
+}
+
+/* counts[r] items of `size` bytes from rank r on root, at displs[r] items (root only;
+ * checked against the int range of MPI) */
+static int gather_counts(const FeastDomain *dom, int level, long count, size_t size, int root, int *counts,
+                         int *displs, long *total) {
+  FEAST_CHECK(count * (long)size < 2147483647L, FEAST_ERR_LIMIT,
+              "level %d is too large to gather on one rank (%ld couplings)", level, count);
+  int items = (int)count;
+  FEAST_MPI_CALL(MPI_Gather(&items, 1, MPI_INT, counts, 1, MPI_INT, root, dom->comm));
+  *total = 0;
+  if (dom->rank != root) return 0;
+  for (int r = 0; r < dom->size; r++) {
+    FEAST_CHECK((*total + counts[r]) * (long)size < 2147483647L, FEAST_ERR_LIMIT,
+                "level %d is too large to gather on one rank", level);
+    displs[r] = (int)*total;
+    *total += counts[r];
+  }
   return 0;
 }
 
-int feast_gather_matrix(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, int root,
-                        FeastTriplets *t) {
-  memset(t, 0, sizeof *t);
-  Entry *mine, *all = NULL;
-  long count;
-  FEAST_CALL(local_entries(dom, level, A, structural, &mine, &count));
-  int *counts = NULL, *displs = NULL;
-  if (dom->rank == root) {
-    FEAST_CALL(FEAST_ALLOC(dom->size, &counts));
-    FEAST_CALL(FEAST_ALLOC(dom->size, &displs));
+/* count entries from every rank on root, into *all (root: allocated here, sorted by
+ * (row, col, macro), idx = arrival position); counts/displs: entries per rank (root) */
+static int gather_entries(const FeastDomain *dom, int level, const Entry *mine, long count, int root, int *counts,
+                          int *displs, Entry **all, long *total) {
+  FEAST_CALL(gather_counts(dom, level, count, sizeof(Entry), root, counts, displs, total));
+  const int me = dom->rank == root;
+  if (me) FEAST_CALL(FEAST_ALLOC(*total + 1, all));
+  for (int r = 0; me && r < dom->size; r++) { /* in bytes for MPI_BYTE */
+    counts[r] *= (int)sizeof(Entry);
+    displs[r] *= (int)sizeof(Entry);
   }
-  FEAST_CHECK(count * (long)sizeof(Entry) < 2147483647L, FEAST_ERR_LIMIT,
-              "level %d is too large to gather on one rank (%ld couplings)", level, count);
-  int bytes = (int)(count * sizeof(Entry));
-  FEAST_MPI_CALL(MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, root, dom->comm));
-  long total = 0;
-  if (dom->rank == root) {
-    for (int r = 0; r < dom->size; r++) {
-      FEAST_CHECK(total + counts[r] < 2147483647L, FEAST_ERR_LIMIT,
-                  "level %d is too large to gather on one rank", level);
-      displs[r] = (int)total;
-      total += counts[r];
-    }
-    FEAST_CALL(FEAST_ALLOC(total / sizeof(Entry) + 1, &all));
+  FEAST_MPI_CALL(MPI_Gatherv(mine, (int)(count * (long)sizeof(Entry)), MPI_BYTE, *all, counts, displs, MPI_BYTE,
+                             root, dom->comm));
+  for (int r = 0; me && r < dom->size; r++) {
+    counts[r] /= (int)sizeof(Entry);
+    displs[r] /= (int)sizeof(Entry);
   }
-  FEAST_MPI_CALL(MPI_Gatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, root, dom->comm));
+  for (long i = 0; me && i < *total; i++) (*all)[i].idx = (int32_t)i;
+  if (me) qsort(*all, (size_t)*total, sizeof(Entry), cmp_entry);
+  return 0;
+}
+
+/* all ranks' entries of A on root, sorted (see gather_entries; others get NULL, 0) */
+static int gather_sorted(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, int root,
+                         int *counts, int *displs, Entry **all, long *n) {
+  Entry *mine;
+  *all = NULL;
+  *n = 0;
+  FEAST_CALL(FEAST_ALLOC(max_local_entries(dom, level) + 1, &mine));
+  const long count = local_entries(dom, level, A, structural, mine);
+  const int rc = gather_entries(dom, level, mine, count, root, counts, displs, all, n);
   free(mine);
-  free(counts);
-  free(displs);
-  if (dom->rank != root) return 0;
-  long n = total / (long)sizeof(Entry), nnz = 0;
-  qsort(all, (size_t)n, sizeof(Entry), cmp_entry);
-  for (long i = 0; i < n; i++) { /* merge duplicates in place */
+  return rc;
+}
+
+/* merge the sorted entries' duplicates in place (values summed in macro order); slot[i]
+ * (when given) = the merged position of sorted entry i; returns the merged count */
+static long merge_entries(Entry *all, long n, long *slot) {
+  long nnz = 0;
+  for (long i = 0; i < n; i++) {
     if (nnz > 0 && all[nnz - 1].row == all[i].row && all[nnz - 1].col == all[i].col)
       all[nnz - 1].val += all[i].val;
     else
       all[nnz++] = all[i];
+    if (slot) slot[i] = nnz - 1;
   }
+  return nnz;
+}
+
+static int to_triplets(const FeastDomain *dom, int level, const Entry *all, long nnz, FeastTriplets *t) {
   t->n = dom->levels[level].nglobal;
   t->nnz = nnz;
   FEAST_CALL(FEAST_ALLOC(nnz + 1, &t->row));
@@ -97,8 +130,90 @@ int feast_gather_matrix(const FeastDomain *dom, int level, const FeastBand9 *A, 
     t->col[i] = all[i].col;
     t->val[i] = all[i].val;
   }
-  free(all);
   return 0;
+}
+
+int feast_gather_matrix(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, int root,
+                        FeastTriplets *t) {
+  memset(t, 0, sizeof *t);
+  int *counts = NULL, *displs = NULL;
+  Entry *all = NULL;
+  long n = 0;
+  int rc = FEAST_ALLOC(dom->size, &counts);
+  if (!rc) rc = FEAST_ALLOC(dom->size, &displs);
+  if (!rc) rc = gather_sorted(dom, level, A, structural, root, counts, displs, &all, &n);
+  if (!rc && dom->rank == root) rc = to_triplets(dom, level, all, merge_entries(all, n, NULL), t);
+  free(all);
+  free(counts);
+  free(displs);
+  return rc;
+}
+
+struct FeastMatrixGather {
+  const FeastDomain *dom;
+  int level, root;
+  long count, total, nnz;  /* local entries; gathered entries, merged couplings (root) */
+  int *counts, *displs;    /* entries per rank (root) */
+  long *order, *slot;      /* sorted entry s: arrived at order[s], merged into slot[s] (root) */
+  Entry *mine;             /* work: the local entries */
+  double *vals, *all;      /* work: local values; all gathered values (root) */
+};
+
+int feast_matrix_gather_create(const FeastDomain *dom, int level, const FeastBand9 *A, int root, FeastTriplets *t,
+                               FeastMatrixGather **gp) {
+  memset(t, 0, sizeof *t);
+  FeastMatrixGather *g;
+  FEAST_CALL(FEAST_ALLOC(1, &g));
+  *gp = g;
+  *g = (FeastMatrixGather){dom, level, root, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+  Entry *all = NULL;
+  FEAST_CALL(FEAST_ALLOC(dom->size, &g->counts));
+  FEAST_CALL(FEAST_ALLOC(dom->size, &g->displs));
+  FEAST_CALL(FEAST_ALLOC(max_local_entries(dom, level) + 1, &g->mine));
+  FEAST_CALL(FEAST_ALLOC(max_local_entries(dom, level) + 1, &g->vals));
+  g->count = local_entries(dom, level, A, 1, g->mine);
+  int rc = gather_entries(dom, level, g->mine, g->count, root, g->counts, g->displs, &all, &g->total);
+  if (!rc && dom->rank == root) {
+    rc = FEAST_ALLOC(g->total + 1, &g->order);
+    if (!rc) rc = FEAST_ALLOC(g->total + 1, &g->slot);
+    if (!rc) rc = FEAST_ALLOC(g->total + 1, &g->all);
+    for (long s = 0; !rc && s < g->total; s++) g->order[s] = all[s].idx;
+    if (!rc) g->nnz = merge_entries(all, g->total, g->slot);
+    if (!rc) rc = to_triplets(dom, level, all, g->nnz, t);
+  }
+  free(all);
+  return rc;
+}
+
+int feast_matrix_gather_values(FeastMatrixGather *g, const FeastBand9 *A, double *val) {
+  const FeastDomain *dom = g->dom;
+  const long count = local_entries(dom, g->level, A, 1, g->mine);
+  FEAST_CHECK(count == g->count, FEAST_ERR_INTERNAL, "gathered matrix pattern changed (%ld -> %ld couplings)",
+              g->count, count);
+  for (long i = 0; i < count; i++) g->vals[i] = g->mine[i].val;
+  FEAST_MPI_CALL(MPI_Gatherv(g->vals, (int)count, MPI_DOUBLE, g->all, g->counts, g->displs, MPI_DOUBLE, g->root,
+                             dom->comm));
+  if (dom->rank != g->root) return 0;
+  /* the sums of feast_gather_matrix, in the same order: the same bits */
+  for (long s = 0; s < g->total; s++) {
+    const double v = g->all[g->order[s]];
+    if (s == 0 || g->slot[s] != g->slot[s - 1]) val[g->slot[s]] = v;
+    else val[g->slot[s]] += v;
+  }
+  return 0;
+}
+
+void feast_matrix_gather_destroy(FeastMatrixGather **gp) {
+  FeastMatrixGather *g = *gp;
+  if (!g) return;
+  free(g->counts);
+  free(g->displs);
+  free(g->order);
+  free(g->slot);
+  free(g->mine);
+  free(g->vals);
+  free(g->all);
+  feast_free(gp);
 }
 
 void feast_triplets_free(FeastTriplets *t) {

@@ -20,6 +20,18 @@ typedef struct {
 int feast_gather_matrix(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, int root,
                         FeastTriplets *t);
 void feast_triplets_free(FeastTriplets *t);
+/* Repeated structural gathers of one level's matrices with new values (the coarse grid
+ * solver's refresh). Create gathers like feast_gather_matrix(structural = 1) into t and
+ * keeps the pattern: the order in which the entries arrive on root and the merged
+ * coupling each one sums into. A values gather then moves 8 bytes per coupling (not
+ * 32), needs no sort, allocates nothing, and gives root the values of t's couplings
+ * summed in the same order, so the same bits as a fresh feast_gather_matrix. */
+typedef struct FeastMatrixGather FeastMatrixGather;
+int feast_matrix_gather_create(const FeastDomain *dom, int level, const FeastBand9 *A, int root, FeastTriplets *t,
+                               FeastMatrixGather **g);
+/* val[k] <- value of coupling k of the create's triplets (root; t->nnz values) */
+int feast_matrix_gather_values(FeastMatrixGather *g, const FeastBand9 *A, double *val);
+void feast_matrix_gather_destroy(FeastMatrixGather **g);
 /* consistent block b of per-macro arrays v[li] -> global array g (length nglobal) on root */
 int feast_gather_vector(const FeastDomain *dom, int level, double *const *v, int root, double *g);
 /* global array g on root -> every copy of every node of v[li] (all ranks) */

@@ -13,6 +13,8 @@ struct ScarcCoarse {
   SuiteSparse_long *Ap, *Ai, *map; /* compressed columns; map: triplet k -> position in Ax */
   SuiteSparse_long nnz;
   double *Ax, *rhs, *sol;
+  double *val;                     /* the gathered values of the triplets (rank 0) */
+  FeastMatrixGather *gather;       /* the pattern: a refresh gathers values only */
   void *symbolic, *numeric;
 };
 
@@ -56,12 +58,10 @@ static int analyse(ScarcCoarse *c, const FeastTriplets *t) {
   return 0;
 }
 
-/* rank 0: the values of the same pattern into Ax, numeric factorisation */
-static int factor(ScarcCoarse *c, const FeastTriplets *t) {
-  FEAST_CHECK(t->nnz == c->nnz, FEAST_ERR_INTERNAL, "coarse matrix pattern changed (%lld -> %lld couplings)",
-              (long long)c->nnz, (long long)t->nnz);
+/* rank 0: the triplet values val (of the analysed pattern) into Ax, numeric factorisation */
+static int factor(ScarcCoarse *c, const double *val) {
   memset(c->Ax, 0, sizeof(double) * (size_t)c->nnz);
-  for (SuiteSparse_long k = 0; k < c->nnz; k++) c->Ax[c->map[k]] += t->val[k];
+  for (SuiteSparse_long k = 0; k < c->nnz; k++) c->Ax[c->map[k]] += val[k];
   if (c->numeric) umfpack_dl_free_numeric(&c->numeric);
   const SuiteSparse_long st = umfpack_dl_numeric(c->Ap, c->Ai, c->Ax, c->symbolic, &c->numeric, NULL, NULL);
   FEAST_CHECK(st != UMFPACK_WARNING_singular_matrix, FEAST_ERR_SOLVER,
@@ -73,21 +73,27 @@ static int factor(ScarcCoarse *c, const FeastTriplets *t) {
   return 0;
 }
 
-/* gather on rank 0, analyse there on the first call, factor; every rank learns whether
- * rank 0 succeeded (rank 0 keeps the message) */
-static int gather_and_factor(ScarcCoarse *c, const FeastBand9 *A) {
-  FeastTriplets t;
-  FEAST_CALL(feast_gather_matrix(c->dom, c->level, A, 1, 0, &t));
-  int status = 0;
-  if (c->dom->rank == 0) {
-    if (!c->symbolic) status = analyse(c, &t);
-    if (!status) status = factor(c, &t);
-  }
-  feast_triplets_free(&t);
+/* every rank learns whether rank 0 succeeded (rank 0 keeps the message) */
+static int agree(const ScarcCoarse *c, int status) {
   int global = status;
   FEAST_MPI_CALL(MPI_Bcast(&global, 1, MPI_INT, 0, c->dom->comm));
   if (global && c->dom->rank != 0) FEAST_ERROR(global, "the coarse grid factorisation failed on rank 0");
   return global;
+}
+
+/* first call: gather the pattern and values on rank 0, analyse and factor there */
+static int gather_analyse_factor(ScarcCoarse *c, const FeastBand9 *A) {
+  FeastTriplets t;
+  int status = feast_matrix_gather_create(c->dom, c->level, A, 0, &t, &c->gather);
+  if (status) { /* a failed collective: every rank returns it, as from any MPI call */
+    feast_triplets_free(&t);
+    return status;
+  }
+  if (c->dom->rank == 0) status = analyse(c, &t);
+  if (!status && c->dom->rank == 0) status = FEAST_ALLOC(c->nnz + 1, &c->val);
+  if (!status && c->dom->rank == 0) status = factor(c, t.val);
+  feast_triplets_free(&t);
+  return agree(c, status);
 }
 
 int scarc_coarse_create(const FeastDomain *dom, int level, const FeastBand9 *A, ScarcCoarse **cp) {
@@ -99,10 +105,14 @@ int scarc_coarse_create(const FeastDomain *dom, int level, const FeastBand9 *A, 
   c->n = dom->levels[level].nglobal;
   FEAST_CALL(FEAST_ALLOC(c->n, &c->rhs));
   FEAST_CALL(FEAST_ALLOC(c->n, &c->sol));
-  return gather_and_factor(c, A);
+  return gather_analyse_factor(c, A);
 }
 
-int scarc_coarse_refresh(ScarcCoarse *c, const FeastBand9 *A) { return gather_and_factor(c, A); }
+/* new values: gathered without sorting into the analysed pattern, numeric factorisation */
+int scarc_coarse_refresh(ScarcCoarse *c, const FeastBand9 *A) {
+  FEAST_CALL(feast_matrix_gather_values(c->gather, A, c->val));
+  return agree(c, c->dom->rank == 0 ? factor(c, c->val) : 0);
+}
 
 int scarc_coarse_solve(ScarcCoarse *c, double *const *b, double *const *x) {
   feast_timer_start(FEAST_T_COARSE);
@@ -129,6 +139,8 @@ void scarc_coarse_destroy(ScarcCoarse **cp) {
   free(c->Ai);
   free(c->Ax);
   free(c->map);
+  free(c->val);
+  feast_matrix_gather_destroy(&c->gather);
   free(c->rhs);
   free(c->sol);
   feast_free(cp);

@@ -20,9 +20,15 @@ struct ScarcParams {
   FeastLocalMGParams local;
 };
 
+/* Above the coarse level the partial operator of a macro (Dirichlet rows
+ * owner-identity) equals its consistent local matrix Ac except in the boundary ring, so
+ * it is stored as Ac plus the ring R (one matrix per macro and level, not two); on the
+ * coarse level, where no local solver needs Ac, as the full partial matrix A. */
 typedef struct {
-  FeastBand9 *A;               /* per local macro: partial operator, Dirichlet rows owner-identity */
-  FeastBand9 *Ac;              /* per local macro: consistent local matrix (levels above coarse) */
+  FeastBand9 *A;               /* coarse level, per local macro: partial operator */
+  FeastBand9 *Ac;              /* above it, per local macro: consistent local matrix */
+  FeastBand9Ring *R;           /* above it, per local macro: the partial operator's ring rows */
+  void *block;                 /* the storage of all macros' A or Ac (one block) */
   FeastVec *x, *b, *d, *c, *q; /* work vectors of this level */
   FeastLocalSolver *local;     /* batch of local multigrids (levels above coarse) */
 } ScarcLevel;
@@ -34,6 +40,8 @@ struct Scarc {
   int coarse, finest, ready;
   ScarcLevel *lv;              /* index = level */
   unsigned char **nomask;      /* per local macro: zeros of the finest size (raw Galerkin products) */
+  FeastBand9 *exported;        /* the finest partial matrices in full, made by scarc_matrices */
+  void *exported_block;
   ScarcCoarse *coarse_solver;
   FeastKrylovWork *work;       /* of scarc_solve, made at its first call */
   ScarcStats stats;
@@ -124,11 +132,13 @@ static int choose_coarse(const FeastDomain *dom, long max_dofs) {
 static int create_level(Scarc *s, int l) {
   const FeastDomain *dom = s->dom;
   ScarcLevel *lv = &s->lv[l];
-  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->A));
-  for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(feast_band9_create(dom->levels[l].N, &lv->A[li]));
+  const int N = dom->levels[l].N;
+  FeastBand9 **full = l > s->coarse ? &lv->Ac : &lv->A;
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, full));
+  if (dom->nlocal) FEAST_CALL(feast_band9_create_batch(dom->nlocal, N, *full, &lv->block));
   if (l > s->coarse) {
-    FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->Ac));
-    for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(feast_band9_create(dom->levels[l].N, &lv->Ac[li]));
+    FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->R));
+    for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(feast_band9_ring_create(N, &lv->R[li]));
   }
   FeastVec **vecs[] = {&lv->x, &lv->b, &lv->d, &lv->c, &lv->q};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) FEAST_CALL(feast_vec_create(dom, l, 1, vecs[i]));
@@ -160,18 +170,19 @@ void scarc_destroy(Scarc **sp) {
   const FeastDomain *dom = s->dom;
   for (int l = s->coarse; s->lv && l <= s->finest; l++) {
     ScarcLevel *lv = &s->lv[l];
-    for (int li = 0; li < dom->nlocal; li++) {
-      if (lv->A) feast_band9_destroy(&lv->A[li]);
-      if (lv->Ac) feast_band9_destroy(&lv->Ac[li]);
-    }
+    feast_free_coloured(lv->block);
+    for (int li = 0; lv->R && li < dom->nlocal; li++) feast_band9_ring_destroy(&lv->R[li]);
     free(lv->A);
     free(lv->Ac);
+    free(lv->R);
     FeastVec **vecs[] = {&lv->x, &lv->b, &lv->d, &lv->c, &lv->q};
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) feast_vec_destroy(vecs[i]);
     feast_local_destroy(&lv->local);
   }
   for (int li = 0; s->nomask && li < dom->nlocal; li++) free(s->nomask[li]);
   free(s->nomask);
+  feast_free_coloured(s->exported_block);
+  free(s->exported);
   free(s->lv);
   scarc_coarse_destroy(&s->coarse_solver);
   feast_krylov_work_destroy(&s->work);
@@ -202,19 +213,28 @@ static void copy_values(const FeastBand9 *src, FeastBand9 *dst) {
   for (int k = 0; k < FEAST_NBANDS; k++) memcpy(dst->band[k], src->band[k], sizeof(double) * src->N * src->N);
 }
 
-/* level l from its raw partial matrices (lv[l].A on entry; the given matrices on the
- * finest level): the raw matrices of level l-1 by Galerkin products, the consistent
- * local matrices, then the Dirichlet rows */
-static int build_level(Scarc *s, int l, const FeastBand9 *raw) {
+/* where the raw partial matrix of level l and local macro li is built: Ac above the
+ * coarse level (it becomes consistent in place), A on it */
+static FeastBand9 *raw_storage(Scarc *s, int l, int li) {
+  return l > s->coarse ? &s->lv[l].Ac[li] : &s->lv[l].A[li];
+}
+
+/* level l from its raw partial matrices (in raw_storage on entry): above the coarse
+ * level the raw ring rows are kept (then get their Dirichlet rows), the Galerkin product
+ * gives the raw matrices of level l-1, the consistent local matrices are made in place;
+ * on the coarse level A gets its Dirichlet rows */
+static int build_level(Scarc *s, int l) {
   const FeastDomain *dom = s->dom;
   ScarcLevel *lv = &s->lv[l];
   for (int li = 0; li < dom->nlocal; li++) {
-    if (raw) copy_values(&raw[li], &lv->A[li]);
-    if (l > s->coarse) {
-      copy_values(&lv->A[li], &lv->Ac[li]);
-      FEAST_CALL(feast_band9_galerkin(&lv->A[li], s->nomask[li], s->nomask[li], &s->lv[l - 1].A[li]));
+    FeastBand9 *raw = raw_storage(s, l, li);
+    if (l == s->coarse) {
+      feast_band9_fix_rows(raw, s->mask->fixed[l][li], dom->levels[l].owned[li]);
+      continue;
     }
-    feast_band9_fix_rows(&lv->A[li], s->mask->fixed[l][li], dom->levels[l].owned[li]);
+    feast_band9_ring_get(raw, &lv->R[li]);
+    FEAST_CALL(feast_band9_galerkin(raw, s->nomask[li], s->nomask[li], raw_storage(s, l - 1, li)));
+    feast_band9_ring_fix_rows(&lv->R[li], s->mask->fixed[l][li], dom->levels[l].owned[li]);
   }
   if (l == s->coarse) return 0;
   FEAST_CALL(make_consistent(s, l));
@@ -251,7 +271,8 @@ static int setup_local_solvers(Scarc *s) {
 }
 
 static int set_operator(Scarc *s, const FeastBand9 *A) {
-  for (int l = s->finest; l >= s->coarse; l--) FEAST_CALL(build_level(s, l, l == s->finest ? A : NULL));
+  for (int li = 0; li < s->dom->nlocal; li++) copy_values(&A[li], raw_storage(s, s->finest, li));
+  for (int l = s->finest; l >= s->coarse; l--) FEAST_CALL(build_level(s, l));
   FEAST_CALL(setup_local_solvers(s));
   if (s->coarse_solver) return scarc_coarse_refresh(s->coarse_solver, s->lv[s->coarse].A);
   return scarc_coarse_create(s->dom, s->coarse, s->lv[s->coarse].A, &s->coarse_solver);
@@ -267,12 +288,42 @@ int scarc_set_operator(Scarc *s, const FeastBand9 *A) {
 
 int scarc_coarse_level(const Scarc *s) { return s->coarse; }
 const FeastBand9 *scarc_local_matrix(const Scarc *s, int level, int li) { return &s->lv[level].Ac[li]; }
-const FeastBand9 *scarc_matrices(const Scarc *s) { return s->lv[s->finest].A; }
+int scarc_matrices(Scarc *s, const FeastBand9 **A) {
+  FEAST_CHECK(s->ready, FEAST_ERR_ARG, "ScaRC: no operator set (scarc_set_operator)");
+  const ScarcLevel *lv = &s->lv[s->finest];
+  if (s->finest == s->coarse) {
+    *A = lv->A;
+    return 0;
+  }
+  const int n = s->dom->nlocal;
+  if (!s->exported) {
+    FEAST_CALL(FEAST_ALLOC(n + 1, &s->exported));
+    if (n) FEAST_CALL(feast_band9_create_batch(n, s->dom->levels[s->finest].N, s->exported, &s->exported_block));
+  }
+  for (int li = 0; li < n; li++) {
+    copy_values(&lv->Ac[li], &s->exported[li]);
+    feast_band9_ring_put(&lv->R[li], &s->exported[li]);
+  }
+  *A = s->exported;
+  return 0;
+}
 void scarc_stats(const Scarc *s, ScarcStats *st) { *st = s->stats; }
+
+/* y <- A x on the ring rows (interior = 0) or the others (1) of local macro li: the
+ * partial operator of a level above the coarse one is Ac inside and R on the ring, on
+ * the coarse level (the finest too for small problems) A */
+static void matvec_rows(const ScarcLevel *lv, int li, const double *x, double *y, int interior) {
+  if (!lv->R) feast_band9_matvec_part(&lv->A[li], x, y, interior); /* the coarse level */
+  else if (interior) feast_band9_matvec_part(&lv->Ac[li], x, y, 1);
+  else feast_band9_ring_matvec(&lv->R[li], x, y);
+}
 
 /* y <- A x, partial (no interface sum) */
 static void matvec_partial(const ScarcLevel *lv, const FeastVec *x, FeastVec *y) {
-  for (int li = 0; li < x->nlocal; li++) feast_band9_matvec(&lv->A[li], x->v[li], y->v[li]);
+  for (int li = 0; li < x->nlocal; li++) {
+    matvec_rows(lv, li, x->v[li], y->v[li], 0);
+    matvec_rows(lv, li, x->v[li], y->v[li], 1);
+  }
 }
 
 /* y <- A x (consistent). solver.overlap = on: the boundary rings first, the interface
@@ -285,9 +336,9 @@ static int matvec_level(Scarc *s, int l, const FeastVec *x, FeastVec *y) {
   }
   const ScarcLevel *lv = &s->lv[l];
   FeastExchange *ex = s->dom->levels[l].nodes;
-  for (int li = 0; li < x->nlocal; li++) feast_band9_matvec_part(&lv->A[li], x->v[li], y->v[li], 0);
+  for (int li = 0; li < x->nlocal; li++) matvec_rows(lv, li, x->v[li], y->v[li], 0);
   FEAST_CALL(feast_exchange_begin(ex, y->v));
-  for (int li = 0; li < x->nlocal; li++) feast_band9_matvec_part(&lv->A[li], x->v[li], y->v[li], 1);
+  for (int li = 0; li < x->nlocal; li++) matvec_rows(lv, li, x->v[li], y->v[li], 1);
   return feast_exchange_end(ex, y->v);
 }
 

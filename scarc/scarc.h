@@ -52,8 +52,10 @@ const char *scarc_krylov_method(const char *scarc_solver);
  * failure; not converging is res->converged = 0 with res->reason. */
 int scarc_solve(Scarc *s, const char *method, const FeastSolveParams *sp, const FeastVec *b, FeastVec *x,
                 FeastSolveResult *res);
-/* the partial matrices of the finest level with their Dirichlet rows (for export) */
-const FeastBand9 *scarc_matrices(const Scarc *s);
+/* *A <- the partial matrices of the finest level with their Dirichlet rows (for export;
+ * assembled into storage of the solver at the first call, valid until the next call
+ * or scarc_set_operator) */
+int scarc_matrices(Scarc *s, const FeastBand9 **A);
 /* consistent local matrix of local macro li on a level (what its local solver sees) */
 const FeastBand9 *scarc_local_matrix(const Scarc *s, int level, int li);
 /* statistics since creation: local solves (macro solves), their V cycles, non-finite

@@ -62,7 +62,8 @@ static int run(void) {
   for (int li = 0; li < dom->nlocal; li++) feast_band9_destroy(&raw[li]);
   free(raw);
   if (!s) return 1;
-  const FeastBand9 *A = scarc_matrices(s);
+  const FeastBand9 *A = NULL;
+  CHECK_OK(scarc_matrices(s, &A));
   const FeastLevel *lev = &dom->levels[L];
   const int N = lev->N;
   long compared = 0, wrong = 0;

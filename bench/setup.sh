@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Assembly and ScaRC setup against the memory bandwidth (issue #12): Poisson on
+# grids/unitsquare8 at level L (one core, config/poisson.ini, flexible CG), next to a
+# STREAM copy measured in the same run (bench_band9 copy, before every feastc run), and
+# optionally the Navier-Stokes cavity, whose every nonlinear step refreshes the solver.
+# Several feastc binaries (e.g. a kept copy of an old build and the new one) alternate
+# run by run, so that they see the same load. One line per run:
+#   ns/unknown  = phase time / unknowns
+#   bytes       = bytes the phase's passes move, per unknown (the model below)
+#   limit       = bytes / STREAM copy bandwidth: the phase at memory speed
+# Byte model (72 B = one 9-band row in double, per node of one macro):
+#   assembly: the raw matrix written and the coordinates read for it and for the
+#     right-hand side (72 + 2 x 16 + 8 B per macro node);
+#   setup: the passes of the setup since issue #12, each reading its input and writing
+#     its output once: the given finest matrix copied into the solver; for every level
+#     above the global coarse one the Galerkin product of its raw matrix (made
+#     consistent in place afterwards; the ring rows are negligible) and its local
+#     hierarchy Ac_l -> ... -> level lc (Galerkin products). The coarse LU, the page
+#     faults of fresh memory and the interface sums are not in the model. (The setup
+#     before issue #12 moved more: a second full copy per level and backend copies.)
+# usage: bench/setup.sh [L] [REPEAT] FEASTC... (from the repo root; bench_band9 from the
+#   folder of the first FEASTC)   e.g. bench/setup.sh 8 4 /tmp/feastc_old build/bin/feastc
+#   CAVITY_LEVEL=7 adds the cavity (Re 100) after each Poisson round: solver setup per
+#   nonlinear step (the first setup included) against the same copy bandwidth.
+set -euo pipefail
+L=${1:-8}
+repeat=${2:-3}
+shift 2 || true
+bins=("$@")
+[ ${#bins[@]} -gt 0 ] || bins=(build/bin/feastc)
+band9="$(dirname "${bins[0]}")/bench_band9"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "| run | binary | copy GB/s | assembly s | ns/unknown | limit s | setup s | ns/unknown | bytes/unknown | limit s | setup / limit | solve s | setup / solve | iterations |"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+for r in $(seq "$repeat"); do
+  for b in "${bins[@]}"; do
+    gbs=$("$band9" copy | sed 's/.*: \([0-9.]*\) GB\/s/\1/')
+    "$b" config/poisson.ini grid.level="$L" solver.scarc_solver=cg output.verbosity=0 \
+      output.summary="$tmp/p.json" >/dev/null
+    /usr/bin/python3 - "$tmp/p.json" "$r" "$b" "$gbs" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); t = d["timings"]; gbs = float(sys.argv[4]) * 1e9
+L, c, M, n = d["level"], d["coarse_level"], d["macros"], d["dofs"]
+nodes = lambda l: M * ((1 << l) + 1) ** 2           # macro nodes of level l
+lc = 3                                               # local coarse level (<= 200 nodes)
+row = 72
+def chain(top):                                      # Galerkin chain top -> lc: read + write
+    return sum(nodes(k) + nodes(k - 1) for k in range(top, lc, -1))
+setup = 2 * nodes(L)                                 # the given matrix -> Ac_L
+for l in range(L, c, -1):
+    setup += nodes(l) + nodes(l - 1) + chain(l)
+setup *= row
+ass = (row + 2 * 16 + 8) * nodes(L)
+a, s, lin = t["assembly"], t["solver_setup"], t["linear_solve"]
+print(f"| {sys.argv[2]} | {sys.argv[3]} | {gbs / 1e9:.1f} | {a:.3f} | {1e9 * a / n:.0f} | {ass / gbs:.4f} | "
+      f"{s:.3f} | {1e9 * s / n:.0f} | {setup / n:.0f} | {setup / gbs:.4f} | {s / (setup / gbs):.0f} | "
+      f"{lin:.3f} | {s / lin:.2f} | {d['global_mg_iterations']} |")
+PY
+    if [ -n "${CAVITY_LEVEL:-}" ]; then
+      "$b" config/cavity.ini grid.level="$CAVITY_LEVEL" output.verbosity=0 output.summary="$tmp/c.json" >/dev/null
+      /usr/bin/python3 - "$tmp/c.json" "$b" "$gbs" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); t = d["timings"]; steps = d["nonlinear_iterations"]  # one solver setup per step, the first builds
+print(f"|  | cavity L{d['level']} {sys.argv[2]}: {steps} setups, solver setup {t['solver_setup']:.3f} s = "
+      f"{1e3 * t['solver_setup'] / steps:.1f} ms per step, assembly {1e3 * t['assembly'] / steps:.1f} ms per step, "
+      f"linear solve {t['linear_solve']:.3f} s, {d['linear_iterations']} linear its |||||||||||||")
+PY
+    fi
+  done
+done

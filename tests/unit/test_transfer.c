@@ -1,0 +1,124 @@
+/* Grid transfer: the Galerkin product of feast_band9_galerkin against P^T A P computed
+ * with dense matrices, with and without fixed (Dirichlet) nodes on the macro's edges,
+ * on grids small enough that every row is near an edge and large enough to have rows
+ * the stencil formula computes without checks. */
+#include "feast/band9.h"
+#include "feast/error.h"
+#include "feast/transfer.h"
+#include "feast_test.h"
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned rng = 4711u;
+static double random_value(void) {
+  rng = rng * 1103515245u + 12345u;
+  return ((rng >> 8) & 0xffff) / 65535.0 - 0.5;
+}
+
+/* random values on every coupling inside the grid, zero on couplings that leave it */
+static void random_matrix(FeastBand9 *A) {
+  const int N = A->N;
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < N; i++)
+      for (int k = 0; k < FEAST_NBANDS; k++) {
+        const int ki = i + k % 3 - 1, kj = j + k / 3 - 1;
+        A->band[k][j * N + i] = ki >= 0 && kj >= 0 && ki < N && kj < N ? random_value() : 0.0;
+      }
+}
+
+/* edge nodes fixed with probability 1/2 (every = 0: none); the coarse mask is the fine
+ * mask at the coinciding nodes */
+static void masks(int Nc, int every, unsigned char *ff, unsigned char *fc) {
+  const int Nf = 2 * Nc - 1;
+  for (int j = 0; j < Nf; j++)
+    for (int i = 0; i < Nf; i++) {
+      const int edge = i == 0 || j == 0 || i == Nf - 1 || j == Nf - 1;
+      ff[j * Nf + i] = every && edge && random_value() > 0.0;
+    }
+  for (int J = 0; J < Nc; J++)
+    for (int I = 0; I < Nc; I++) fc[J * Nc + I] = ff[2 * J * Nf + 2 * I];
+}
+
+/* dense bilinear prolongation restricted to free nodes, nf x nc row-major */
+static double *dense_prolongation(int Nc, const unsigned char *ff, const unsigned char *fc) {
+  const int Nf = 2 * Nc - 1, nf = Nf * Nf, nc = Nc * Nc;
+  double *P = calloc((size_t)nf * nc, sizeof *P);
+  for (int J = 0; J < Nc; J++)
+    for (int I = 0; I < Nc; I++) {
+      double *e = calloc((size_t)nc, sizeof *e), *col = malloc(sizeof(double) * (nf + 2 * (Nf + 1)));
+      e[J * Nc + I] = 1.0;
+      feast_grid_prolongate(Nc, e, col);
+      for (int f = 0; f < nf; f++)
+        if (!ff[f] && !fc[J * Nc + I]) P[(size_t)f * nc + J * Nc + I] = col[f];
+      free(e);
+      free(col);
+    }
+  return P;
+}
+
+/* largest deviation of Ac from P^T A P (identity rows at fixed coarse nodes) */
+static double deviation(const FeastBand9 *Af, const FeastBand9 *Ac, const double *P, const unsigned char *fc) {
+  const int Nf = Af->N, Nc = Ac->N, nf = Nf * Nf, nc = Nc * Nc;
+  double *AP = calloc((size_t)nf * nc, sizeof *AP), dev = 0.0;
+  for (int f = 0; f < nf; f++)
+    for (int k = 0; k < FEAST_NBANDS; k++) {
+      const int g = f + feast_band_offset(k, Nf);
+      const double a = Af->band[k][f];
+      if (a == 0.0) continue;
+      for (int c = 0; c < nc; c++) AP[(size_t)f * nc + c] += a * P[(size_t)g * nc + c];
+    }
+  for (int r = 0; r < nc; r++)
+    for (int c = 0; c < nc; c++) {
+      double ref = 0.0;
+      for (int f = 0; f < nf; f++) ref += P[(size_t)f * nc + r] * AP[(size_t)f * nc + c];
+      if (fc[r]) ref = r == c;
+      const int dx = c % Nc - r % Nc, dy = c / Nc - r / Nc;
+      const double got = abs(dx) <= 1 && abs(dy) <= 1 ? Ac->band[feast_band_index(dx, dy)][r] : 0.0;
+      if (fabs(got - ref) > dev) dev = fabs(got - ref);
+    }
+  for (int r = 0; r < nc; r++) /* couplings that leave the grid stay zero */
+    for (int k = 0; k < FEAST_NBANDS; k++) {
+      const int ki = r % Nc + k % 3 - 1, kj = r / Nc + k / 3 - 1;
+      if (ki < 0 || kj < 0 || ki >= Nc || kj >= Nc) dev = fmax(dev, fabs(Ac->band[k][r]));
+    }
+  free(AP);
+  return dev;
+}
+
+static void check_galerkin(int Nc, int with_fixed) {
+  const int Nf = 2 * Nc - 1;
+  FeastBand9 Af, Ac;
+  CHECK_OK(feast_band9_create(Nf, &Af));
+  CHECK_OK(feast_band9_create(Nc, &Ac));
+  unsigned char *ff = malloc((size_t)Nf * Nf), *fc = malloc((size_t)Nc * Nc);
+  random_matrix(&Af);
+  masks(Nc, with_fixed, ff, fc);
+  for (int k = 0; k < FEAST_NBANDS; k++) /* stale values are overwritten */
+    for (int i = 0; i < Nc * Nc; i++) Ac.band[k][i] = 99.0;
+  CHECK_OK(feast_band9_galerkin(&Af, ff, fc, &Ac));
+  double *P = dense_prolongation(Nc, ff, fc);
+  const double dev = deviation(&Af, &Ac, P, fc);
+  if (dev > 1e-13) fprintf(stderr, "Nc = %d, fixed %d: deviation %.3g\n", Nc, with_fixed, dev);
+  CHECK(dev <= 1e-13);
+  free(P);
+  free(ff);
+  free(fc);
+  feast_band9_destroy(&Af);
+  feast_band9_destroy(&Ac);
+}
+
+static int run(void) {
+  const int sizes[] = {2, 3, 5, 6, 9, 17};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (int f = 0; f <= 1; f++) check_galerkin(sizes[s], f);
+  FeastBand9 Af, Ac;
+  CHECK_OK(feast_band9_create(9, &Af));
+  CHECK_OK(feast_band9_create(4, &Ac));
+  unsigned char none[81] = {0};
+  CHECK_FAILS(feast_band9_galerkin(&Af, none, none, &Ac));
+  feast_band9_destroy(&Af);
+  feast_band9_destroy(&Ac);
+  return 0;
+}
+
+FEAST_TEST_MAIN(run)
