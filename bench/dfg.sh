@@ -42,7 +42,7 @@ out, two_d_one, levels = sys.argv[1], sys.argv[2] == "1", sys.argv[3:]
 ref = {"drag_coefficient": 5.57953523384, "lift_coefficient": 0.010618948146,
        "pressure_difference": 0.11752016697}
 print("| L | nodes | dofs | c_D | err c_D | c_L | err c_L | delta p | err delta p | L_a "
-      "| nonlinear steps | BiCGStab its | total (s) | assembly (s, R_ass) | solver setup (s) "
+      "| nonlinear steps | Krylov its | total (s) | assembly (s, R_ass) | solver setup (s) "
       "| linear solve (s, R_lin) | local MG (s) |")
 print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for L in levels:
