@@ -5,6 +5,7 @@
 #include "feast/log.h"
 #include "feast/signals.h"
 #include "navier_stokes/ns.h"
+#include "scarc/krylov.h"
 #include <math.h>
 #include <string.h>
 
@@ -139,13 +140,13 @@ static int navier_stokes_check(const FeastConfig *cfg, const FeastMesh *mesh) { 
 static int stokes_run(const FeastProblemContext *app) { return run(app, 1); }
 static int navier_stokes_run(const FeastProblemContext *app) { return run(app, 0); }
 
-/* linear.krylov = fgmres keeps 2 linear.restart + 1 vectors of the 3 fields */
+/* the basis vectors of linear.krylov (fgmres: 2 linear.restart + 1) of the 3 fields */
 static double krylov_bytes_per_node(const FeastConfig *cfg) {
   const char *krylov;
   long restart;
-  if (feast_config_get_string(cfg, "linear.krylov", &krylov) || strcmp(krylov, "fgmres") != 0) return 0.0;
-  if (feast_config_get_int(cfg, "linear.restart", &restart)) return 0.0;
-  return (2.0 * restart + 1.0) * 3 * sizeof(double);
+  if (feast_config_get_string(cfg, "linear.krylov", &krylov) || feast_config_get_int(cfg, "linear.restart", &restart))
+    return 0.0;
+  return (double)feast_krylov_basis_vectors(krylov, (int)restart) * 3 * sizeof(double);
 }
 
 /* measured: 1,620 bytes per node for fixed point at L = 7 on unitsquare8 (peak resident

@@ -555,13 +555,20 @@ int feast_fault_op(const FeastConfig *cfg, int rank, FeastLinOp inner, FeastFaul
  * residual; a converged exit is confirmed by the true residual. */
 enum { FGMRES_DEFAULT_RESTART = 30 };
 
+static int fgmres_restart(int restart) { return restart > 0 ? restart : FGMRES_DEFAULT_RESTART; }
+
+int feast_krylov_basis_vectors(const char *method, int restart) {
+  return strcmp(method, "fgmres") == 0 ? 2 * fgmres_restart(restart) + 1 : 0;
+}
+
 static int fgmres_basis(Solve *S, int m, FeastVec ***V, FeastVec ***Z) {
   Work *w = S->w;
-  if (w->nbasis < 2 * m + 1) {
-    FeastVec **b = realloc(w->basis, (size_t)(2 * m + 1) * sizeof *b);
-    FEAST_CHECK(b, FEAST_ERR_MEM, "fgmres: no memory for %d basis vectors", 2 * m + 1);
+  const int need = feast_krylov_basis_vectors("fgmres", m);
+  if (w->nbasis < need) {
+    FeastVec **b = realloc(w->basis, (size_t)need * sizeof *b);
+    FEAST_CHECK(b, FEAST_ERR_MEM, "fgmres: no memory for %d basis vectors", need);
     w->basis = b;
-    for (int i = w->nbasis; i < 2 * m + 1; i++) {
+    for (int i = w->nbasis; i < need; i++) {
       w->basis[i] = NULL;
       w->nbasis = i + 1;
       FEAST_CALL(feast_vec_create(w->r->dom, w->r->level, w->r->nb, &w->basis[i]));
@@ -617,7 +624,7 @@ static void fgmres_update(Solve *S, FeastVec **Z, const double *H, int m, const 
 
 static int fgmres(Solve *S) {
   Work *w = S->w;
-  const int m = S->p->restart > 0 ? S->p->restart : FGMRES_DEFAULT_RESTART;
+  const int m = fgmres_restart(S->p->restart);
   FeastVec **V = NULL, **Z = NULL;
   double rnorm;
   if (initial(S, w->r, &rnorm)) return 0;
@@ -632,7 +639,7 @@ static int fgmres(Solve *S) {
     feast_vec_scale(1.0 / rnorm, V[0]);
     memset(g, 0, (size_t)(m + 1) * sizeof *g);
     g[0] = rnorm;
-    int k = 0, stop = 0;
+    int k = 0, stop = 0, broken = 0;
     while (k < m && !stop) {
       double *h = H + (size_t)k * (m + 1);
       if ((st = apply_M(S, V[k], Z[k])) || (st = apply_A(S, Z[k], V[k + 1]))) break;
@@ -640,11 +647,11 @@ static int fgmres(Solve *S) {
       if (h[k + 1] > 0) feast_vec_scale(1.0 / h[k + 1], V[k + 1]);
       fgmres_rotate(h, k, cs, sn, g);
       k++;
-      stop = stop_test(S, fabs(g[k]), ++it) || h[k - 1] == 0.0;
-      if (!isfinite(g[k]) || h[k - 1] == 0.0) break;
+      broken = !isfinite(g[k]) || h[k - 1] == 0.0; /* NaN, or a singular column: no update */
+      stop = stop_test(S, fabs(g[k]), ++it) || broken;
     }
     if (st) break;
-    if (!isfinite(g[k]) || H[(size_t)(k - 1) * (m + 1) + k - 1] == 0.0) { /* no update from a broken cycle */
+    if (broken) {
       if (isfinite(g[k])) breakdown(S, 0.0, it);
       break;
     }
@@ -653,7 +660,7 @@ static int fgmres(Solve *S) {
       const int done = confirm_exit(S, w->r, it, &restarts);
       if (done < 0) st = -1;
       if (done) break;
-      FEAST_CALL(feast_vec_norm(w->r, &rnorm)); /* drifted: go on from the true residual */
+      if ((st = feast_vec_norm(w->r, &rnorm))) break; /* drifted: go on from the true residual */
       continue;
     }
     /* restart from the true residual (its product and reduction counted in the loop) */

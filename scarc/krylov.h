@@ -76,6 +76,9 @@ int feast_krylov_solve(const char *method, FeastLinOp A, FeastLinOp M, const Fea
  * and pipebicgsafe; a nonlinear one (adaptive smoother step, inner solves to a tolerance)
  * makes them stall or diverge. classical bicgstab and the flexible cg tolerate one. */
 int feast_krylov_needs_linear_preconditioner(const char *method);
+/* the basis vectors a method keeps besides the common work vectors, for a solve with
+ * FeastSolveParams.restart = restart (fgmres: 2 m + 1; the others: 0) */
+int feast_krylov_basis_vectors(const char *method, int restart);
 /* "richardson cg bicgstab ibicgstab pipebicgsafe fgmres" */
 const char *feast_krylov_methods(void);
 #endif
