@@ -130,9 +130,16 @@ const FeastKeySpec feast_config_keys[] = {
              "ScaRC matrix-vector product: on = compute the macros' boundary rows, start the interface "
              "exchange, compute the interior rows meanwhile, then finish it (bitwise the same result as "
              "off)"),
-    INT_KEY("solver", "coarse_max_dofs", "20000", 1, 100000000,
+    INT_KEY("solver", "coarse_max_dofs", "5000", 1, 100000000,
             "global coarse grid: the finest level with fewer unknowns than this, solved "
-            "directly (UMFPACK) on rank 0"),
+            "directly (solver.coarse_solver) on rank 0"),
+    ENUM_KEY("solver", "coarse_solver", "klu", "klu|umfpack",
+             "direct solver of the global coarse grid (SuiteSparse; both analyse the pattern "
+             "once): klu = sparse LU with AMD ordering, refactored in place with the first "
+             "factorisation's pivot order when the values change (a nonlinear step), afresh "
+             "when that loses accuracy (rcond estimate below 1e-3 of the full factorisation's); "
+             "umfpack = multifrontal LU (BLAS, the FEAST paper's choice), a new numeric "
+             "factorisation at every change"),
     INT_KEY("solver", "local_pre_smooth", "4", 0, 64,
             "local multigrid: damped Jacobi pre-smoothing steps per level"),
     INT_KEY("solver", "local_post_smooth", "4", 0, 64,

@@ -12,36 +12,60 @@ typedef struct {
   double val;
 } Entry;
 
-/* by (row, col, macro): the sum of the macros' contributions to one coupling is then
- * added in global macro order, whatever order the ranks' pieces arrive in (qsort is not
- * stable), so the coarse matrix has the same bits on any number of ranks */
-static int cmp_entry(const void *a, const void *b) {
-  const Entry *x = a, *y = b;
-  if (x->row != y->row) return x->row < y->row ? -1 : 1;
-  if (x->col != y->col) return x->col < y->col ? -1 : 1;
-  if (x->macro != y->macro) return x->macro < y->macro ? -1 : 1;
+/* (col, macro) within one row: the sum of the macros' contributions to one coupling is
+ * then added in global macro order, whatever order the ranks' pieces arrive in, so the
+ * coarse matrix has the same bits on any number of ranks */
+static int before(const Entry *x, const Entry *y) {
+  return x->col != y->col ? x->col < y->col : x->macro < y->macro;
+}
+
+/* e[0..n) by (row, col, macro) in linear time: a counting sort by row (the rows are the
+ * global nodes 0..nrows-1), then an insertion sort of each row's few entries (9 per
+ * macro that shares the node). The keys are unique, so the order is that of any sort. */
+static int sort_entries(Entry **e, long n, int64_t nrows) {
+  long *start;
+  Entry *out;
+  FEAST_CALL(FEAST_ALLOC(nrows + 2, &start));
+  int rc = FEAST_ALLOC(n + 1, &out);
+  if (rc) {
+    free(start);
+    return rc;
+  }
+  for (long k = 0; k < n; k++) start[(*e)[k].row + 2]++;
+  for (int64_t r = 2; r <= nrows + 1; r++) start[r] += start[r - 1];
+  for (long k = 0; k < n; k++) out[start[(*e)[k].row + 1]++] = (*e)[k];
+  for (int64_t r = 0; r < nrows; r++)         /* start[r + 1] is now the end of row r */
+    for (long k = start[r] + 1; k < start[r + 1]; k++) {
+      const Entry x = out[k];
+      long q = k;
+      for (; q > start[r] && before(&x, &out[q - 1]); q--) out[q] = out[q - 1];
+      out[q] = x;
+    }
+  free(start);
+  free(*e);
+  *e = out;
   return 0;
 }
 
 /* every coupling of every local macro as (gid row, gid col, value) into e (room for
- * nlocal N^2 9 entries); returns the count. A structural list does not depend on the
- * values: the same entries in the same order on every call. */
-static long local_entries(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, Entry *e) {
+ * nlocal N^2 9 entries); returns the count. gid: work, N^2 node ids. A structural list
+ * does not depend on the values: the same entries in the same order on every call. */
+static long local_entries(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, int64_t *gid,
+                          Entry *e) {
   const int N = dom->levels[level].N;
   long n = 0;
   for (int li = 0; li < dom->nlocal; li++) {
-    int m = dom->local[li];
+    const int m = dom->local[li];
     for (int j = 0; j < N; j++)
-      for (int i = 0; i < N; i++) {
-        int64_t r = feast_mesh_node_gid(dom->mesh, level, m, i, j);
+      for (int i = 0; i < N; i++) gid[j * N + i] = feast_mesh_node_gid(dom->mesh, level, m, i, j);
+    for (int j = 0; j < N; j++)
+      for (int i = 0; i < N; i++)
         for (int k = 0; k < FEAST_NBANDS; k++) {
-          double v = A[li].band[k][j * N + i];
-          int ci = i + k % 3 - 1, cj = j + k / 3 - 1;
+          const double v = A[li].band[k][j * N + i];
+          const int ci = i + k % 3 - 1, cj = j + k / 3 - 1;
           if (structural ? ci < 0 || cj < 0 || ci >= N || cj >= N : v == 0.0) continue;
-          e[n] = (Entry){r, feast_mesh_node_gid(dom->mesh, level, m, ci, cj), m, 0, v};
-          n++;
+          e[n++] = (Entry){gid[j * N + i], gid[cj * N + ci], m, 0, v};
         }
-      }
   }
   return n;
 }
@@ -88,19 +112,21 @@ static int gather_entries(const FeastDomain *dom, int level, const Entry *mine, 
     displs[r] /= (int)sizeof(Entry);
   }
   for (long i = 0; me && i < *total; i++) (*all)[i].idx = (int32_t)i;
-  if (me) qsort(*all, (size_t)*total, sizeof(Entry), cmp_entry);
-  return 0;
+  return me ? sort_entries(all, *total, dom->levels[level].nglobal) : 0;
 }
 
 /* all ranks' entries of A on root, sorted (see gather_entries; others get NULL, 0) */
 static int gather_sorted(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, int root,
                          int *counts, int *displs, Entry **all, long *n) {
   Entry *mine;
+  int64_t *gid;
   *all = NULL;
   *n = 0;
   FEAST_CALL(FEAST_ALLOC(max_local_entries(dom, level) + 1, &mine));
-  const long count = local_entries(dom, level, A, structural, mine);
-  const int rc = gather_entries(dom, level, mine, count, root, counts, displs, all, n);
+  int rc = FEAST_ALLOC((long)dom->levels[level].N * dom->levels[level].N, &gid);
+  const long count = rc ? 0 : local_entries(dom, level, A, structural, gid, mine);
+  if (!rc) rc = gather_entries(dom, level, mine, count, root, counts, displs, all, n);
+  free(gid);
   free(mine);
   return rc;
 }
@@ -156,6 +182,7 @@ struct FeastMatrixGather {
   int *counts, *displs;    /* entries per rank (root) */
   long *order, *slot;      /* sorted entry s: arrived at order[s], merged into slot[s] (root) */
   Entry *mine;             /* work: the local entries */
+  int64_t *gid;            /* work: node ids of one macro */
   double *vals, *all;      /* work: local values; all gathered values (root) */
 };
 
@@ -165,13 +192,14 @@ int feast_matrix_gather_create(const FeastDomain *dom, int level, const FeastBan
   FeastMatrixGather *g;
   FEAST_CALL(FEAST_ALLOC(1, &g));
   *gp = g;
-  *g = (FeastMatrixGather){dom, level, root, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+  *g = (FeastMatrixGather){dom, level, root, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
   Entry *all = NULL;
   FEAST_CALL(FEAST_ALLOC(dom->size, &g->counts));
   FEAST_CALL(FEAST_ALLOC(dom->size, &g->displs));
   FEAST_CALL(FEAST_ALLOC(max_local_entries(dom, level) + 1, &g->mine));
   FEAST_CALL(FEAST_ALLOC(max_local_entries(dom, level) + 1, &g->vals));
-  g->count = local_entries(dom, level, A, 1, g->mine);
+  FEAST_CALL(FEAST_ALLOC((long)dom->levels[level].N * dom->levels[level].N, &g->gid));
+  g->count = local_entries(dom, level, A, 1, g->gid, g->mine);
   int rc = gather_entries(dom, level, g->mine, g->count, root, g->counts, g->displs, &all, &g->total);
   if (!rc && dom->rank == root) {
     rc = FEAST_ALLOC(g->total + 1, &g->order);
@@ -187,7 +215,7 @@ int feast_matrix_gather_create(const FeastDomain *dom, int level, const FeastBan
 
 int feast_matrix_gather_values(FeastMatrixGather *g, const FeastBand9 *A, double *val) {
   const FeastDomain *dom = g->dom;
-  const long count = local_entries(dom, g->level, A, 1, g->mine);
+  const long count = local_entries(dom, g->level, A, 1, g->gid, g->mine);
   FEAST_CHECK(count == g->count, FEAST_ERR_INTERNAL, "gathered matrix pattern changed (%ld -> %ld couplings)",
               g->count, count);
   for (long i = 0; i < count; i++) g->vals[i] = g->mine[i].val;
@@ -211,6 +239,7 @@ void feast_matrix_gather_destroy(FeastMatrixGather **gp) {
   free(g->order);
   free(g->slot);
   free(g->mine);
+  free(g->gid);
   free(g->vals);
   free(g->all);
   feast_free(gp);

@@ -2,20 +2,28 @@
 #include "feast/error.h"
 #include "feast/gather.h"
 #include "feast/log.h"
+#include <klu.h>
 #include <stdlib.h>
 #include <string.h>
 #include <umfpack.h>
 
+/* The merged couplings arrive sorted by (row, col): the rows of A in compressed form,
+ * which both libraries read as the compressed columns of S = A^T. Factoring S and
+ * solving with its transpose (UMFPACK_At, klu_l_tsolve) solves A x = b without a
+ * conversion. */
 struct ScarcCoarse {
   const FeastDomain *dom;
   int level;
+  ScarcCoarseSolver method;
   int64_t n;
-  SuiteSparse_long *Ap, *Ai, *map; /* compressed columns; map: triplet k -> position in Ax */
-  SuiteSparse_long nnz;
-  double *Ax, *rhs, *sol;
-  double *val;                     /* the gathered values of the triplets (rank 0) */
-  FeastMatrixGather *gather;       /* the pattern: a refresh gathers values only */
-  void *symbolic, *numeric;
+  SuiteSparse_long *Ap, *Ai, nnz; /* rank 0: the pattern, rows of A */
+  double *Ax, *rhs, *sol;         /* rank 0: the values of the pattern (same order) */
+  FeastMatrixGather *gather;      /* the pattern: a refresh gathers values only */
+  void *symbolic, *numeric;       /* UMFPACK */
+  klu_l_symbolic *ksym;           /* KLU: ordering (AMD) once per pattern */
+  klu_l_numeric *knum;            /* KLU: factors; a refresh keeps their pivot order */
+  klu_l_common kc;
+  double rcond_full;              /* KLU: rcond estimate of the last full factorisation */
 };
 
 /* OpenBLAS (Debian's default BLAS under UMFPACK) starts one thread per core in every
@@ -31,46 +39,79 @@ static void blas_one_thread_per_rank(void) {
     openblas_set_num_threads(1);
 }
 
-/* rank 0, first call: compressed columns of the merged triplets and the symbolic analysis */
+static int singular(const ScarcCoarse *c) {
+  FEAST_ERROR(FEAST_ERR_SOLVER,
+              "the coarse grid matrix (level %d, %lld unknowns) is singular: check the boundary "
+              "conditions - a pure Neumann problem has no unique solution",
+              c->level, (long long)c->n);
+}
+
+/* rank 0, first call: the merged triplets (sorted by row, then column) as compressed
+ * rows with their values, and the symbolic analysis */
 static int analyse(ScarcCoarse *c, const FeastTriplets *t) {
   const SuiteSparse_long n = (SuiteSparse_long)t->n, nnz = (SuiteSparse_long)t->nnz;
-  blas_one_thread_per_rank();
-  SuiteSparse_long *Ti, *Tj;
-  FEAST_CALL(FEAST_ALLOC(nnz + 1, &Ti));
-  FEAST_CALL(FEAST_ALLOC(nnz + 1, &Tj));
-  for (SuiteSparse_long k = 0; k < nnz; k++) {
-    Ti[k] = t->row[k];
-    Tj[k] = t->col[k];
-  }
   c->nnz = nnz;
   FEAST_CALL(FEAST_ALLOC(n + 1, &c->Ap));
   FEAST_CALL(FEAST_ALLOC(nnz + 1, &c->Ai));
   FEAST_CALL(FEAST_ALLOC(nnz + 1, &c->Ax));
-  FEAST_CALL(FEAST_ALLOC(nnz + 1, &c->map));
-  SuiteSparse_long st = umfpack_dl_triplet_to_col(n, n, nnz, Ti, Tj, t->val, c->Ap, c->Ai, c->Ax, c->map);
-  free(Ti);
-  free(Tj);
-  FEAST_CHECK(st == UMFPACK_OK, FEAST_ERR_SOLVER, "UMFPACK could not build the coarse matrix (status %ld)", (long)st);
-  st = umfpack_dl_symbolic(n, n, c->Ap, c->Ai, c->Ax, &c->symbolic, NULL, NULL);
+  for (SuiteSparse_long k = 0; k < nnz; k++) {
+    c->Ap[t->row[k] + 1]++;
+    c->Ai[k] = t->col[k];
+  }
+  memcpy(c->Ax, t->val, sizeof(double) * (size_t)nnz);
+  for (SuiteSparse_long r = 0; r < n; r++) c->Ap[r + 1] += c->Ap[r];
+  if (c->method == SCARC_COARSE_KLU) {
+    klu_l_defaults(&c->kc);
+    c->ksym = klu_l_analyze(n, c->Ap, c->Ai, &c->kc);
+    FEAST_CHECK(c->ksym, c->kc.status == KLU_OUT_OF_MEMORY ? FEAST_ERR_MEM : FEAST_ERR_SOLVER,
+                "KLU analysis of the coarse matrix (level %d, %ld unknowns) failed (status %d)", c->level, (long)n,
+                (int)c->kc.status);
+    return 0;
+  }
+  blas_one_thread_per_rank();
+  const SuiteSparse_long st = umfpack_dl_symbolic(n, n, c->Ap, c->Ai, c->Ax, &c->symbolic, NULL, NULL);
   FEAST_CHECK(st == UMFPACK_OK, FEAST_ERR_SOLVER,
               "UMFPACK symbolic factorisation of the coarse matrix (level %d, %ld unknowns) failed (status %ld)",
               c->level, (long)n, (long)st);
   return 0;
 }
 
-/* rank 0: the triplet values val (of the analysed pattern) into Ax, numeric factorisation */
-static int factor(ScarcCoarse *c, const double *val) {
-  memset(c->Ax, 0, sizeof(double) * (size_t)c->nnz);
-  for (SuiteSparse_long k = 0; k < c->nnz; k++) c->Ax[c->map[k]] += val[k];
+/* KLU with partial pivoting; rcond_full: its cheap reciprocal condition estimate */
+static int klu_full(ScarcCoarse *c) {
+  if (c->knum) klu_l_free_numeric(&c->knum, &c->kc);
+  c->knum = klu_l_factor(c->Ap, c->Ai, c->Ax, c->ksym, &c->kc);
+  if (!c->knum && c->kc.status == KLU_SINGULAR) return singular(c);
+  FEAST_CHECK(c->knum, c->kc.status == KLU_OUT_OF_MEMORY ? FEAST_ERR_MEM : FEAST_ERR_SOLVER,
+              "KLU factorisation of the coarse matrix failed (status %d)", (int)c->kc.status);
+  klu_l_rcond(c->ksym, c->knum, &c->kc);
+  c->rcond_full = c->kc.rcond;
+  return 0;
+}
+
+/* KLU with new values: the pivot order of the last full factorisation (no search, no
+ * allocation). Without pivoting a pivot may have become small: a refactorisation whose
+ * rcond estimate fell below 1e-3 of the full one's is replaced by a full factorisation. */
+static int klu_values(ScarcCoarse *c) {
+  if (!c->knum) return klu_full(c);
+  const int ok = klu_l_refactor(c->Ap, c->Ai, c->Ax, c->ksym, c->knum, &c->kc) && klu_l_rcond(c->ksym, c->knum, &c->kc);
+  if (ok && c->kc.rcond >= 1e-3 * c->rcond_full) return 0;
+  feast_log(2, "coarse grid: KLU refactorisation lost accuracy (rcond %.3g, was %.3g): full factorisation",
+            c->kc.rcond, c->rcond_full);
+  return klu_full(c);
+}
+
+static int umfpack_numeric(ScarcCoarse *c) {
   if (c->numeric) umfpack_dl_free_numeric(&c->numeric);
   const SuiteSparse_long st = umfpack_dl_numeric(c->Ap, c->Ai, c->Ax, c->symbolic, &c->numeric, NULL, NULL);
-  FEAST_CHECK(st != UMFPACK_WARNING_singular_matrix, FEAST_ERR_SOLVER,
-              "the coarse grid matrix (level %d, %lld unknowns) is singular: check the boundary "
-              "conditions - a pure Neumann problem has no unique solution",
-              c->level, (long long)c->n);
+  if (st == UMFPACK_WARNING_singular_matrix) return singular(c);
   FEAST_CHECK(st == UMFPACK_OK, FEAST_ERR_SOLVER,
               "UMFPACK numeric factorisation of the coarse matrix failed (status %ld)", (long)st);
   return 0;
+}
+
+/* rank 0: numeric factorisation of the values in Ax */
+static int factor(ScarcCoarse *c) {
+  return c->method == SCARC_COARSE_KLU ? klu_values(c) : umfpack_numeric(c);
 }
 
 /* every rank learns whether rank 0 succeeded (rank 0 keeps the message) */
@@ -90,39 +131,48 @@ static int gather_analyse_factor(ScarcCoarse *c, const FeastBand9 *A) {
     return status;
   }
   if (c->dom->rank == 0) status = analyse(c, &t);
-  if (!status && c->dom->rank == 0) status = FEAST_ALLOC(c->nnz + 1, &c->val);
-  if (!status && c->dom->rank == 0) status = factor(c, t.val);
+  if (!status && c->dom->rank == 0) status = factor(c);
   feast_triplets_free(&t);
   return agree(c, status);
 }
 
-int scarc_coarse_create(const FeastDomain *dom, int level, const FeastBand9 *A, ScarcCoarse **cp) {
+int scarc_coarse_create(const FeastDomain *dom, int level, const FeastBand9 *A, ScarcCoarseSolver method,
+                        ScarcCoarse **cp) {
   ScarcCoarse *c;
   FEAST_CALL(FEAST_ALLOC(1, &c));
   *cp = c;
   c->dom = dom;
   c->level = level;
+  c->method = method;
   c->n = dom->levels[level].nglobal;
   FEAST_CALL(FEAST_ALLOC(c->n, &c->rhs));
   FEAST_CALL(FEAST_ALLOC(c->n, &c->sol));
   return gather_analyse_factor(c, A);
 }
 
-/* new values: gathered without sorting into the analysed pattern, numeric factorisation */
+/* new values: gathered in pattern order (no sort, nothing allocated), numeric factorisation */
 int scarc_coarse_refresh(ScarcCoarse *c, const FeastBand9 *A) {
-  FEAST_CALL(feast_matrix_gather_values(c->gather, A, c->val));
-  return agree(c, c->dom->rank == 0 ? factor(c, c->val) : 0);
+  FEAST_CALL(feast_matrix_gather_values(c->gather, A, c->Ax));
+  return agree(c, c->dom->rank == 0 ? factor(c) : 0);
+}
+
+/* rank 0: sol <- A^{-1} rhs (the transpose solve of S = A^T) */
+static int solve_rank0(ScarcCoarse *c) {
+  if (c->method == SCARC_COARSE_KLU) {
+    memcpy(c->sol, c->rhs, sizeof(double) * (size_t)c->n);
+    FEAST_CHECK(klu_l_tsolve(c->ksym, c->knum, c->n, 1, c->sol, &c->kc), FEAST_ERR_SOLVER,
+                "KLU coarse solve failed (status %d)", (int)c->kc.status);
+    return 0;
+  }
+  const SuiteSparse_long st = umfpack_dl_solve(UMFPACK_At, c->Ap, c->Ai, c->Ax, c->sol, c->rhs, c->numeric, NULL, NULL);
+  FEAST_CHECK(st == UMFPACK_OK, FEAST_ERR_SOLVER, "UMFPACK coarse solve failed (status %ld)", (long)st);
+  return 0;
 }
 
 int scarc_coarse_solve(ScarcCoarse *c, double *const *b, double *const *x) {
   feast_timer_start(FEAST_T_COARSE);
   FEAST_CALL(feast_gather_vector(c->dom, c->level, b, 0, c->rhs));
-  int status = 0;
-  if (c->dom->rank == 0) {
-    SuiteSparse_long st = umfpack_dl_solve(UMFPACK_A, c->Ap, c->Ai, c->Ax, c->sol, c->rhs, c->numeric, NULL, NULL);
-    if (st != UMFPACK_OK)
-      status = feast_error_set(FEAST_ERR_SOLVER, __FILE__, __LINE__, "UMFPACK coarse solve failed (status %ld)", (long)st);
-  }
+  int status = c->dom->rank == 0 ? solve_rank0(c) : 0;
   FEAST_MPI_CALL(MPI_Bcast(&status, 1, MPI_INT, 0, c->dom->comm));
   FEAST_CHECK(status == 0, status, "the coarse grid solve failed on rank 0");
   FEAST_CALL(feast_scatter_vector(c->dom, c->level, c->sol, 0, x));
@@ -135,11 +185,11 @@ void scarc_coarse_destroy(ScarcCoarse **cp) {
   if (!c) return;
   if (c->numeric) umfpack_dl_free_numeric(&c->numeric);
   if (c->symbolic) umfpack_dl_free_symbolic(&c->symbolic);
+  if (c->knum) klu_l_free_numeric(&c->knum, &c->kc);
+  if (c->ksym) klu_l_free_symbolic(&c->ksym, &c->kc);
   free(c->Ap);
   free(c->Ai);
   free(c->Ax);
-  free(c->map);
-  free(c->val);
   feast_matrix_gather_destroy(&c->gather);
   free(c->rhs);
   free(c->sol);

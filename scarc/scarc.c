@@ -15,7 +15,8 @@ struct ScarcParams {
   double damping;               /* additive Schwarz damping: 1 */
   int overlap;                  /* solver.overlap = on: matvec interiors while the exchange runs */
   int fixed_step;               /* solver.smoother_step = fixed: the step is damping (a linear V cycle) */
-  long coarse_max_dofs;         /* global coarse level: finest with fewer unknowns: 20000 */
+  long coarse_max_dofs;         /* global coarse level: finest with fewer unknowns: 5000 */
+  ScarcCoarseSolver coarse_solver; /* its direct solver: klu */
   char target[8], precision[8]; /* local backend: "cpu"/"gpu", "auto"/"double"/"single" */
   FeastLocalMGParams local;
 };
@@ -65,6 +66,9 @@ int scarc_params_create(const FeastConfig *cfg, ScarcParams **pp) {
   p->post_smooth = (int)v;
   FEAST_CALL(feast_config_get_real(cfg, "solver.smoother_damping", &p->damping));
   FEAST_CALL(feast_config_get_int(cfg, "solver.coarse_max_dofs", &p->coarse_max_dofs));
+  int choice;
+  FEAST_CALL(feast_config_get_enum(cfg, "solver.coarse_solver", &choice));
+  p->coarse_solver = choice == 0 ? SCARC_COARSE_KLU : SCARC_COARSE_UMFPACK;
   FEAST_CALL(feast_config_get_string(cfg, "solver.target", &s));
   snprintf(p->target, sizeof p->target, "%s", s);
   FEAST_CALL(feast_config_get_string(cfg, "solver.local_precision", &s));
@@ -275,7 +279,7 @@ static int set_operator(Scarc *s, const FeastBand9 *A) {
   for (int l = s->finest; l >= s->coarse; l--) FEAST_CALL(build_level(s, l));
   FEAST_CALL(setup_local_solvers(s));
   if (s->coarse_solver) return scarc_coarse_refresh(s->coarse_solver, s->lv[s->coarse].A);
-  return scarc_coarse_create(s->dom, s->coarse, s->lv[s->coarse].A, &s->coarse_solver);
+  return scarc_coarse_create(s->dom, s->coarse, s->lv[s->coarse].A, s->p.coarse_solver, &s->coarse_solver);
 }
 
 int scarc_set_operator(Scarc *s, const FeastBand9 *A) {

@@ -39,6 +39,6 @@ ar rcs "$out/libfeast_fuzz.a" "${objs[@]}"
 for h in "$src"/tests/fuzz/fuzz_*.c; do
   name=$(basename "${h%.c}")
   "$CC" $cflags -I"$src/tests/fuzz" -fsanitize=fuzzer "$h" "$out/libfeast_fuzz.a" \
-    $mpi_libs -lcjson -lumfpack -lmetis -lmuparser -lm -o "$out/$name"
+    $mpi_libs -lcjson -lklu -lumfpack -lmetis -lmuparser -lm -o "$out/$name"
   echo "fuzz: built $out/$name"
 done

@@ -85,7 +85,7 @@ static int find_key(const char *section, const char *key) {
 
 /* every key: unique, documented, sane range, a default that its own getter accepts */
 static void test_schema(void) {
-  CHECK(feast_config_nkeys == 72); /* main's 55 + linear.schur, linear.restart, the four DFG output keys, output.checkpoint(_interval), solver.residual_replacement(_drop), solver.smoother_step, debug.reduction_latency_us, solver.local_fixed_cycles, velocity.fixed_iterations, solver.initial_guess, problem.convection, solver.overlap */
+  CHECK(feast_config_nkeys == 73); /* main's 55 + solver.coarse_solver, linear.schur, linear.restart, the four DFG output keys, output.checkpoint(_interval), solver.residual_replacement(_drop), solver.smoother_step, debug.reduction_latency_us, solver.local_fixed_cycles, velocity.fixed_iterations, solver.initial_guess, problem.convection, solver.overlap */
   FeastConfig *cfg = NULL;
   CHECK_OK(feast_config_create(&cfg));
   for (int k = 0; k < feast_config_nkeys; k++) {
@@ -231,7 +231,7 @@ static void test_values(void) {
   CHECK_OK(feast_config_get_real(cfg, "solver.local_jacobi_damping", &r));
   CHECK(r == 0.7);
   CHECK_OK(feast_config_get_int(cfg, "solver.coarse_max_dofs", &i));
-  CHECK(i == 20000);
+  CHECK(i == 5000);
   CHECK_OK(feast_config_get_enum(cfg, "solver.local_precision", &e));
   CHECK(e == 0);
   CHECK(!strcmp(feast_config_origin(cfg, "solver.local_precision"), "default"));
