@@ -11,13 +11,16 @@
  * multigrid). Every measurement repeats
  * its kernel for >= 0.2 s; the best of 5 such runs is reported. Prints Markdown tables.
  * usage: bench_band9 [Lmin [Lmax]]   (8 11)
- *        bench_band9 copy             STREAM copy a = b only (bytes of a and b counted) */
+ *        bench_band9 copy             STREAM copy a = b only (bytes of a and b counted)
+ *        bench_band9 galerkin [L]     the Galerkin product of one macro, levels L -> L-1,
+ *                                     L-2 -> L-3, ... (8), against a STREAM copy */
 #include "coproc/coproc.h"
 #include "feast/band9.h"
 #include "feast/band9_kernels.h"
 #include "feast/error.h"
 #include "feast/hd.h"
 #include "feast/mesh.h"
+#include "feast/transfer.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,7 +348,53 @@ static int run(int Lmin, int Lmax) {
   return 0;
 }
 
+/* ------------------------------------------------- the Galerkin product (issue #12) */
+
+typedef struct {
+  FeastBand9 Af, Ac;
+  unsigned char *ff, *fc;
+} Galerkin;
+
+static void galerkin(void *p) {
+  Galerkin *g = p;
+  (void)feast_band9_galerkin(&g->Af, g->ff, g->fc, &g->Ac);
+}
+
+/* feast_band9_galerkin from level L to L - 1 (the Q1 Laplacian with Dirichlet edges)
+ * against a STREAM copy of the same run: bytes = the fine bands read once and the
+ * coarse bands written once */
+static int bench_galerkin(int L) {
+  double gbs;
+  FEAST_CALL(stream_bandwidth(copy, 2, &gbs));
+  const int Nf = (1 << L) + 1, Nc = (1 << (L - 1)) + 1;
+  Galerkin g;
+  FEAST_CALL(feast_band9_create(Nf, &g.Af));
+  FEAST_CALL(feast_band9_create(Nc, &g.Ac));
+  FEAST_CALL(FEAST_ALLOC((long)Nf * Nf, &g.ff));
+  FEAST_CALL(FEAST_ALLOC((long)Nc * Nc, &g.fc));
+  q1_laplace(&g.Af, g.ff);
+  for (int J = 0; J < Nc; J++)
+    for (int I = 0; I < Nc; I++) g.fc[J * Nc + I] = g.ff[2L * J * Nf + 2 * I];
+  const double t = time_kernel(galerkin, &g);
+  const double bytes = 72.0 * ((double)Nf * Nf + (double)Nc * Nc);
+  printf("| %d -> %d | %.3f | %.1f | %.2f | %.2f | %.0f%% |\n", L, L - 1, 1e3 * t, 1e9 * t / ((double)Nc * Nc),
+         bytes / t / 1e9, gbs, 100 * bytes / t / 1e9 / gbs);
+  feast_band9_destroy(&g.Af);
+  feast_band9_destroy(&g.Ac);
+  free(g.ff);
+  free(g.fc);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "galerkin") == 0) {
+    printf("| levels | ms per macro | ns per coarse node | GB/s | STREAM copy GB/s | of copy |\n");
+    printf("|---|---:|---:|---:|---:|---:|\n");
+    int rc = 0;
+    for (int L = argc > 2 ? atoi(argv[2]) : 8; !rc && L >= 4; L -= 2) rc = bench_galerkin(L);
+    if (rc) fprintf(stderr, "bench_band9: %s\n", feast_error_message());
+    return rc ? 1 : 0;
+  }
   if (argc == 2 && strcmp(argv[1], "copy") == 0) { /* the reference of bench/setup.sh */
     double gbs;
     const int rc = stream_bandwidth(copy, 2, &gbs);
@@ -355,7 +404,7 @@ int main(int argc, char **argv) {
   }
   const int Lmin = argc > 1 ? atoi(argv[1]) : 8, Lmax = argc > 2 ? atoi(argv[2]) : 11;
   if (Lmin < 2 || Lmax > 13 || Lmin > Lmax) {
-    fprintf(stderr, "usage: bench_band9 [Lmin [Lmax]]  (2 <= Lmin <= Lmax <= 13)\n");
+    fprintf(stderr, "usage: bench_band9 [Lmin [Lmax]]  (2 <= Lmin <= Lmax <= 13) | copy | galerkin [L]\n");
     return 1;
   }
   const int rc = run(Lmin, Lmax);
