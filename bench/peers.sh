@@ -13,12 +13,15 @@
 # The three run in turn on every repeat (alternating, so drifting load on the machine
 # biases no side), best of REPEAT (default 3). One BLAS thread per process (one core).
 # usage: bench/peers.sh [BUILD_DIR] [LEVELS...]   (run from the repo root)
-#   GRIDS="unitsquare8 dfg24" (default), SCARC="solver.scarc_solver=cg" (ScaRC overrides)
+#   GRIDS="unitsquare8 dfg24" (default), SCARC="solver.scarc_solver=cg" (ScaRC overrides),
+#   UMFPACK=off leaves UMFPACK out (its factorisation at dfg24 L = 9, 6.3 M unknowns, runs
+#   for many minutes on one core)
 set -euo pipefail
 build=${1:-build}; shift || true
 levels=${*:-7 8 9}
 repeat=${REPEAT:-3}
 grids=${GRIDS:-unitsquare8 dfg24}
+umfpack=${UMFPACK:-on}
 read -r -a scarc <<<"${SCARC:-solver.scarc_solver=cg}"
 export OPENBLAS_NUM_THREADS=1
 tmp=$(mktemp -d)
@@ -41,8 +44,10 @@ for g in $grids; do
       "$build/bin/feastc" "${run[@]}" output.summary="$tmp/s.json" >/dev/null
       $py -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d["timings"]
 print("scarc", d["dofs"], d["global_mg_iterations"], t["solver_setup"], t["linear_solve"])' "$tmp/s.json" >>"$tmp/runs"
-      out=$("$build/bin/bench_umfpack" "$tmp/A.mtx" "$tmp/A_rhs.mtx")
-      echo "umfpack $(field symbolic "$out") $(field numeric "$out") $(field solve "$out")" >>"$tmp/runs"
+      if [ "$umfpack" != off ]; then
+        out=$("$build/bin/bench_umfpack" "$tmp/A.mtx" "$tmp/A_rhs.mtx")
+        echo "umfpack $(field symbolic "$out") $(field numeric "$out") $(field solve "$out")" >>"$tmp/runs"
+      fi
       if [ -n "$amg" ]; then
         out=$("$amg" "$tmp/A.mtx" "$tmp/A_rhs.mtx") || echo "# AMG-PCG did not converge: $out" >&2
         echo "amg $(field iterations "$out") $(field setup "$out") $(field solve "$out")" >>"$tmp/runs"
