@@ -8,8 +8,8 @@
 enum { PAGE = 4096, COLOUR = 256, HUGE_PAGE = 2 << 20 };
 
 /* bytes of zeroed memory from a page boundary. calloc, not aligned_alloc + memset: fresh
- * pages from the kernel are zero already, and pages a run never touches (unused work
- * vectors) cost nothing. The calloc pointer is kept just below the returned base.
+ * pages from the kernel are zero already (and faulted in at once, feast_prefault). The
+ * calloc pointer is kept just below the returned base.
  * Blocks of at least one huge page start on a 2 MiB boundary, are rounded up to whole
  * 2 MiB pages and ask the kernel for transparent huge pages over all of them (where it
  * grants them on request, as in the "madvise" mode of Debian's kernels): one page fault
@@ -28,6 +28,7 @@ static char *page_calloc(size_t bytes) {
 #ifdef MADV_HUGEPAGE
   if (align == HUGE_PAGE) (void)madvise(base, span, MADV_HUGEPAGE);
 #endif
+  feast_prefault(base, span);
   return base;
 }
 

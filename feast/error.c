@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 
 static struct {
   int code;
@@ -64,7 +66,26 @@ int feast_calloc(size_t count, size_t size, void *ptr) {
   if (!*out)
     return feast_error_set(FEAST_ERR_MEM, __FILE__, __LINE__,
                            "out of memory allocating %.3g MB", (double)count * size / 1e6);
+  feast_prefault(*out, count * size);
   return 0;
+}
+
+/* Blocks from 128 KiB on (where glibc maps fresh pages) are faulted in by the kernel in
+ * one call: in this project's virtual machines a first-touch page fault costs about
+ * 13 us, 4x the in-kernel population (measured: 64 MB in 4 KiB pages, 208 ms touched
+ * page by page, 60 ms by MADV_POPULATE_WRITE), and a solver touches every page of its
+ * vectors and matrices anyway. The content stays zero; kernels without the advice
+ * (before Linux 5.14) ignore it. */
+void feast_prefault(void *block, size_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+  enum { PAGE = 4096 };
+  if (bytes < ((size_t)128 << 10)) return;
+  const uintptr_t begin = ((uintptr_t)block + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
+  const uintptr_t end = ((uintptr_t)block + bytes) & ~(uintptr_t)(PAGE - 1);
+  if (end > begin) (void)madvise((void *)begin, end - begin, MADV_POPULATE_WRITE);
+#else
+  (void)block, (void)bytes;
+#endif
 }
 
 void feast_free(void *ptr) {

@@ -67,6 +67,8 @@ const char *feast_status_name(int status);
 
 /* Memory: overflow-checked, zero-initialised allocation; *ptr is NULL on failure. */
 int feast_calloc(size_t count, size_t size, void *ptr);
+/* fresh memory of at least 128 KiB faulted in at once (feast_calloc does it) */
+void feast_prefault(void *block, size_t bytes);
 #define FEAST_ALLOC(count, ptr) feast_calloc((size_t)(count), sizeof(**(ptr)), (ptr))
 void feast_free(void *ptr); /* frees *(void**)ptr and sets it to NULL */
 /* a*b with overflow check (nonnegative operands): returns 0 and sets *out, or -1 */
