@@ -165,7 +165,21 @@ typedef struct {
   double *const *b;
 } CellAssembly;
 
-/* A_k(row node a, column node b) += Aloc[k][a][b], stored at the row node in band(b - a) */
+/* band[a][b]: the band of A coupling a cell's node a to its node b (row a, band(b - a)) */
+static int cell_bands(int N, const FeastBand9 *A, int k, double *band[4][4]) {
+  FEAST_CHECK(A->band[0] != NULL && A->N == N, FEAST_ERR_ARG,
+              "Q1 assembly: matrix %d must be created with N = %d (has %d)", k, N, A->N);
+  for (int a = 0; a < 4; a++)
+    for (int c = 0; c < 4; c++) band[a][c] = A->band[feast_band_index(q1_di[c] - q1_di[a], q1_dj[c] - q1_dj[a])];
+  return 0;
+}
+
+/* A(row node a, column node b) += K[a][b], stored at the row node */
+static inline void scatter_matrix(double *const band[4][4], const long node[4], const double K[4][4]) {
+  for (int a = 0; a < 4; a++)
+    for (int b = 0; b < 4; b++) band[a][b][node[a]] += K[a][b];
+}
+
 static void scatter_cell(const FeastQ1Cell *c, void *ctxp) {
   CellAssembly *as = ctxp;
   double Aloc[Q1_MAX_MATRICES][4][4], bloc[Q1_MAX_VECTORS][4];
@@ -173,9 +187,7 @@ static void scatter_cell(const FeastQ1Cell *c, void *ctxp) {
   memset(bloc, 0, sizeof(double) * 4 * as->nvec);
   as->form(c, as->ctx, Aloc, bloc);
   for (int k = 0; k < as->nmat; k++)
-    if (as->band[k][0][0])
-      for (int a = 0; a < 4; a++)
-        for (int b = 0; b < 4; b++) as->band[k][a][b][c->node[a]] += Aloc[k][a][b];
+    if (as->band[k][0][0]) scatter_matrix(as->band[k], c->node, Aloc[k]);
   for (int r = 0; r < as->nvec; r++)
     if (as->b[r])
       for (int a = 0; a < 4; a++) as->b[r][c->node[a]] += bloc[r][a];
@@ -188,14 +200,8 @@ int feast_q1_assemble_cells(int N, const double *xy, int macro, FeastQ1CellForm 
               "Q1 assembly: %d matrices and %d vectors (at most %d and %d)", nmat, nvec, Q1_MAX_MATRICES,
               Q1_MAX_VECTORS);
   CellAssembly as = {form, ctx, nmat, nvec, {{{NULL}}}, b};
-  for (int k = 0; k < nmat; k++) {
-    if (!A[k]) continue;
-    FEAST_CHECK(A[k]->band[0] != NULL && A[k]->N == N, FEAST_ERR_ARG,
-                "Q1 assembly: matrix %d must be created with N = %d (has %d)", k, N, A[k]->N);
-    for (int a = 0; a < 4; a++)
-      for (int c = 0; c < 4; c++)
-        as.band[k][a][c] = A[k]->band[feast_band_index(q1_di[c] - q1_di[a], q1_dj[c] - q1_dj[a])];
-  }
+  for (int k = 0; k < nmat; k++)
+    if (A[k]) FEAST_CALL(cell_bands(N, A[k], k, as.band[k]));
   return q1_for_cells(N, xy, macro, order, scatter_cell, &as);
 }
 
@@ -217,7 +223,7 @@ static void point_form(const FeastQ1Cell *c, void *ctxp, double (*Aloc)[4][4], d
  * the element matrix is (|b|^2 S_ss - a.b (S_st + S_ts) + |a|^2 S_tt) / det with the
  * reference matrices S of the same rule: the same values as the quadrature (to rounding)
  * for a few dozen flops. Other cells (general and curved macros) are integrated point
- * by point, inline. */
+ * by point with the generic point data and form, called directly (inlined). */
 typedef struct {
   double ss[4][4], st[4][4], tt[4][4]; /* sum over q of w dref_a,x dref_b,y; st symmetrised */
 } LaplaceRef;
@@ -252,36 +258,21 @@ static void laplace_parallelogram(const LaplaceRef *ref, const Q1Cell *c, double
 static void laplace_general(const Q1Rule *r, const Q1Cell *c, double K[4][4]) {
   memset(K, 0, sizeof(double) * 16);
   for (int q = 0; q < r->nq; q++) {
-    const double s = r->s[q], t = r->t[q];
-    const double xs = c->a[0] + c->c[0] * t, ys = c->a[1] + c->c[1] * t;
-    const double xt = c->b[0] + c->c[0] * s, yt = c->b[1] + c->c[1] * s;
-    const double inv = 1.0 / (xs * yt - xt * ys), w = r->w[q] * (xs * yt - xt * ys);
-    double g[4][2];
-    for (int k = 0; k < 4; k++) {
-      const double ds = r->dref[q][k][0], dt = r->dref[q][k][1];
-      g[k][0] = (yt * ds - ys * dt) * inv;
-      g[k][1] = (xs * dt - xt * ds) * inv;
-    }
-    for (int a = 0; a < 4; a++)
-      for (int b = 0; b < 4; b++) K[a][b] += (g[a][0] * g[b][0] + g[a][1] * g[b][1]) * w;
+    FeastQ1Point p;
+    q1_point(r, q, c, &p);
+    feast_q1_form_laplace(&p, NULL, K);
   }
 }
 
 static int assemble_laplace(int N, const double *xy, int macro, int order, FeastBand9 *A) {
   FEAST_CALL(q1_check_args(N, xy, order));
   FEAST_CALL(q1_check_cells(N, xy, macro));
-  FEAST_CHECK(A->band[0] != NULL && A->N == N, FEAST_ERR_ARG, "Q1 assembly: the matrix must be created with N = %d "
-              "(has %d)", N, A->N);
+  double *band[4][4];
+  FEAST_CALL(cell_bands(N, A, 0, band));
   Q1Rule r;
   q1_rule(order, &r);
   LaplaceRef ref;
   laplace_ref(&r, &ref);
-  double *band[4][4];
-  long off[4];
-  for (int a = 0; a < 4; a++) {
-    off[a] = (long)q1_dj[a] * N + q1_di[a];
-    for (int b = 0; b < 4; b++) band[a][b] = A->band[feast_band_index(q1_di[b] - q1_di[a], q1_dj[b] - q1_dj[a])];
-  }
   for (int j = 0; j < N - 1; j++)
     for (int i = 0; i < N - 1; i++) {
       Q1Cell c;
@@ -291,9 +282,9 @@ static int assemble_laplace(int N, const double *xy, int macro, int order, Feast
         laplace_parallelogram(&ref, &c, K);
       else
         laplace_general(&r, &c, K);
-      const long node = (long)j * N + i;
-      for (int a = 0; a < 4; a++)
-        for (int b = 0; b < 4; b++) band[a][b][node + off[a]] += K[a][b];
+      long node[4];
+      for (int a = 0; a < 4; a++) node[a] = (long)(j + q1_dj[a]) * N + i + q1_di[a];
+      scatter_matrix(band, node, K);
     }
   return 0;
 }

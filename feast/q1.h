@@ -37,7 +37,7 @@ typedef double (*FeastQ1Function)(double x, double y, void *ctx);
 
 /* quadrature: 2 = 2x2 Gauss (exact for Q1 stiffness on parallelograms), 3 = 3x3.
  * form = feast_q1_form_laplace is assembled without a call per point (closed form on
- * parallelogram cells, inline quadrature on the others; the same values to rounding) */
+ * parallelogram cells, direct quadrature on the others; the same values to rounding) */
 int feast_q1_assemble(int N, const double *xy, int macro, FeastQ1Form form, void *ctx,
                       int order, FeastBand9 *A); /* A created by caller, accumulated into */
 /* nmat matrices A[k] and nvec vectors b[r] (N*N values) of one macro, accumulated in one

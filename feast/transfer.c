@@ -130,16 +130,15 @@ static void galerkin_inside(const AxisTerms *T, const FeastBand9 *Af, FeastBand9
   XHalf buf[3];
   for (int I0 = 2; I0 < Nc - 2; I0 += CHUNK) {
     const int n = Nc - 2 - I0 < CHUNK ? Nc - 2 - I0 : CHUNK;
-    const XHalf *rows[3] = {&buf[0], &buf[1], &buf[2]};
-    x_half(T, Af, 3, I0, n, &buf[0]);           /* fine row 2J - 1 of J = 2 */
+    int lo = 0, hi = 2;                         /* buf[lo], buf[1], buf[hi]: fine rows 2J - 1, 2J, 2J + 1 */
+    x_half(T, Af, 3, I0, n, &buf[lo]);          /* fine row 2J - 1 of J = 2 */
     for (int J = 2; J < Nc - 2; J++) {
-      XHalf *mid = (XHalf *)rows[1], *hi = (XHalf *)rows[2];
-      x_half(T, Af, 2L * J, I0, n, mid);
-      x_half(T, Af, 2L * J + 1, I0, n, hi);
-      y_half(T, rows, Ac, J, I0, n);
-      const XHalf *last = rows[0];             /* fine row 2J + 1 is row 2J' - 1 of J' = J + 1 */
-      rows[0] = rows[2];
-      rows[2] = last;
+      x_half(T, Af, 2L * J, I0, n, &buf[1]);
+      x_half(T, Af, 2L * J + 1, I0, n, &buf[hi]);
+      y_half(T, (const XHalf *const[3]){&buf[lo], &buf[1], &buf[hi]}, Ac, J, I0, n);
+      const int next_lo = hi;                   /* fine row 2J + 1 is row 2J' - 1 of J' = J + 1 */
+      hi = lo;
+      lo = next_lo;
     }
   }
 }
