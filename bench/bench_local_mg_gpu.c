@@ -57,6 +57,7 @@ static int build(int L, Problem *p) {
     p->prob[m].level = L;
     p->prob[m].A = &p->A[L];
     p->prob[m].fixed = (const unsigned char *const *)p->fixed;
+    p->prob[m].inside = NULL;
   }
   return 0;
 }

@@ -15,6 +15,7 @@ struct FeastLocalSolver {
   void *data;
   int nmacros, level, lc;
   FeastBand9 *galerkin;   /* nmacros * (level - lc): levels lc..level-1 of every macro */
+  const FeastBand9 **inside; /* the same layout: the problems' inside matrices (or NULL) */
   void **gblock;          /* level - lc blocks: level lc + i of all macros in gblock[i] */
   double *inv;            /* nmacros * n^2: inverses of the coarsest matrices (n nodes) */
   double *lu;             /* n^2 and n: work of the LU factorisation */
@@ -91,16 +92,21 @@ static void free_hierarchies(FeastLocalSolver *ls) {
   for (int i = 0; ls->gblock && i < ls->level - ls->lc; i++) feast_free_coloured(ls->gblock[i]);
   feast_free(&ls->gblock);
   feast_free(&ls->galerkin);
+  feast_free(&ls->inside);
   feast_free(&ls->inv);
   feast_free(&ls->lu);
   feast_free(&ls->piv);
   feast_free(&ls->h);
 }
 
+/* where level l (lc <= l < L) of macro m is kept in galerkin and inside */
+static long level_slot(const FeastLocalSolver *ls, int m, int l) { return (long)(l - ls->lc) * ls->nmacros + m; }
+
 /* the storage of level l (lc <= l < L) of macro m */
-static FeastBand9 *galerkin_level(const FeastLocalSolver *ls, int m, int l) {
-  return &ls->galerkin[(long)(l - ls->lc) * ls->nmacros + m];
-}
+static FeastBand9 *galerkin_level(const FeastLocalSolver *ls, int m, int l) { return &ls->galerkin[level_slot(ls, m, l)]; }
+
+/* the problem's matrix with the inside of level l of macro m, or NULL */
+static const FeastBand9 *problem_inside(const FeastLocalProblem *p, int l) { return p->inside ? p->inside[l] : NULL; }
 
 /* Storage of the local hierarchies, made once per setup and reused by every update:
  * levels lc..L-1 of every macro, the coarse inverses and the work of their
@@ -110,6 +116,7 @@ static int alloc_hierarchies(FeastLocalSolver *ls, const FeastLocalProblem *prob
   const int L = ls->level, lc = ls->lc;
   const long N = feast_level_n(lc), n = N * N;
   FEAST_CALL(FEAST_ALLOC((long)ls->nmacros * (L - lc) + 1, &ls->galerkin));
+  FEAST_CALL(FEAST_ALLOC((long)ls->nmacros * (L - lc) + 1, &ls->inside));
   FEAST_CALL(FEAST_ALLOC(L - lc + 1, &ls->gblock));
   for (int l = lc; l < L && ls->nmacros; l++)
     FEAST_CALL(feast_band9_create_batch(ls->nmacros, feast_level_n(l), galerkin_level(ls, 0, l), &ls->gblock[l - lc]));
@@ -124,13 +131,17 @@ static int alloc_hierarchies(FeastLocalSolver *ls, const FeastLocalProblem *prob
     h->A[L] = problems[m].A;
     h->coarse_inv = ls->inv + (size_t)m * n * n;
     for (int l = lc; l <= L; l++) h->fixed[l] = problems[m].fixed[l];
-    for (int l = lc; l < L; l++) h->A[l] = galerkin_level(ls, m, l);
+    for (int l = lc; l < L; l++) {
+      h->A[l] = galerkin_level(ls, m, l);
+      ls->inside[level_slot(ls, m, l)] = problem_inside(&problems[m], l);
+    }
   }
   return 0;
 }
 
 /* The coarse levels of every macro: Galerkin products A_{l-1} = P^T A_l P of the given
- * finest matrix, into the storage of alloc_hierarchies. A local problem's interface rows
+ * finest matrix (their insides copied where the problem gives them), into the storage
+ * of alloc_hierarchies. A local problem's interface rows
  * keep all couplings that stay in the macro; rediscretised coarse matrices would weight
  * those rows differently on every level and cost the local multigrid its level
  * independence. */
@@ -138,7 +149,8 @@ static int galerkin_levels(FeastLocalSolver *ls) {
   for (int m = 0; m < ls->nmacros; m++) {
     const FeastLocalHierarchy *h = &ls->h[m];
     for (int l = ls->level; l > ls->lc; l--)
-      FEAST_CALL(feast_band9_galerkin(h->A[l], h->fixed[l], h->fixed[l - 1], galerkin_level(ls, m, l - 1)));
+      FEAST_CALL(feast_band9_galerkin(h->A[l], h->fixed[l], h->fixed[l - 1], ls->inside[level_slot(ls, m, l - 1)],
+                                      galerkin_level(ls, m, l - 1)));
   }
   return 0;
 }
@@ -197,6 +209,11 @@ static int check_same_structure(const FeastLocalSolver *ls, const FeastLocalProb
     FEAST_CHECK(p->fixed[l] == ls->h[m].fixed[l], FEAST_ERR_ARG,
                 "feast_local_update: macro %d of the batch, level %d: not the fixed mask of the setup "
                 "(new masks need feast_local_setup)",
+                m, l);
+  for (int l = ls->lc; l < ls->level; l++)
+    FEAST_CHECK(problem_inside(p, l) == ls->inside[level_slot(ls, m, l)], FEAST_ERR_ARG,
+                "feast_local_update: macro %d of the batch, level %d: not the inside matrix of the setup "
+                "(a new one needs feast_local_setup)",
                 m, l);
   return 0;
 }

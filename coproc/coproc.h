@@ -25,6 +25,12 @@ typedef struct {
                                         it in place) */
   const unsigned char *const *fixed; /* fixed[l][node] = 1: Dirichlet node, correction 0,
                                         l = 0..level; must live as long as the solver */
+  const FeastBand9 *const *inside;   /* optional (NULL, or NULL entries): inside[l], l < level,
+                                        a matrix of level l whose rows and columns two or
+                                        more nodes inside the macro are those of the
+                                        Galerkin level l (feast_band9_galerkin: copied, only
+                                        the frame is computed). Read at every setup and
+                                        update: must live as long as the solver */
 } FeastLocalProblem;
 
 typedef struct {

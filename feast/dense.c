@@ -65,11 +65,43 @@ void feast_dense_lu_solve(long n, long kl, long ku, const double *lu, const long
   }
 }
 
+/* row a <- row a - f row b, rows of length n */
+static void row_axpy(long n, double f, const double *restrict b, double *restrict a) {
+  for (long j = 0; j < n; j++) a[j] -= f * b[j];
+}
+
+static void transpose_square(long n, double *a) {
+  for (long i = 0; i < n; i++)
+    for (long j = i + 1; j < n; j++) {
+      const double t = a[i * n + j];
+      a[i * n + j] = a[j * n + i];
+      a[j * n + i] = t;
+    }
+}
+
+/* X = A^-1 from P A = L U, the steps of feast_dense_lu_solve applied to all columns of
+ * the identity at once: each step is an operation on whole rows of X (length n, which
+ * vectorises) instead of n scalar ones; then transposed into column-major order */
 void feast_dense_lu_inverse(long n, long kl, long ku, const double *lu, const long *piv, double *inv) {
-  for (long j = 0; j < n; j++) {
-    double *col = inv + j * n;
-    memset(col, 0, sizeof(double) * (size_t)n);
-    col[j] = 1.0;
-    feast_dense_lu_solve(n, kl, ku, lu, piv, col);
+  double *x = inv;
+  memset(x, 0, sizeof(double) * (size_t)(n * n));
+  for (long i = 0; i < n; i++) x[i * n + i] = 1.0;
+  for (long k = 0; k < n; k++) {
+    if (piv[k] != k)
+      for (long j = 0; j < n; j++) {
+        const double t = x[k * n + j];
+        x[k * n + j] = x[piv[k] * n + j];
+        x[piv[k] * n + j] = t;
+      }
+    for (long i = k + 1; i <= min_l(n - 1, k + kl); i++)
+      if (lu[i * n + k] != 0.0) row_axpy(n, lu[i * n + k], x + k * n, x + i * n);
   }
+  for (long k = n - 1; k >= 0; k--) {
+    double *xk = x + k * n;
+    for (long j = k + 1; j <= min_l(n - 1, k + kl + ku); j++)
+      if (lu[k * n + j] != 0.0) row_axpy(n, lu[k * n + j], x + j * n, xk);
+    const double d = lu[k * n + k];
+    for (long j = 0; j < n; j++) xk[j] /= d;
+  }
+  transpose_square(n, x);
 }

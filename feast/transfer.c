@@ -46,25 +46,6 @@ static AxisTerms axis_terms(void) {
   return T;
 }
 
-/* Ac(I, I + (dx, dy)) with every check: fine nodes and neighbours inside the macro and
- * free, coarse row and column free (for the rows near the macro's edges) */
-static double entry_checked(const AxisTerms *T, const FeastBand9 *Af, const unsigned char *fixed_f,
-                            const unsigned char *fixed_c, int I, int J, int dx, int dy) {
-  const int Nf = Af->N, Nc = (Nf + 1) / 2, KI = I + dx, KJ = J + dy;
-  if (KI < 0 || KJ < 0 || KI >= Nc || KJ >= Nc || fixed_c[(long)J * Nc + I] || fixed_c[(long)KJ * Nc + KI])
-    return 0.0;
-  double sum = 0.0;
-  for (int ty = 0; ty < T->n[dy + 1]; ty++)
-    for (int tx = 0; tx < T->n[dx + 1]; tx++) {
-      const AxisTerm *x = &T->t[dx + 1][tx], *y = &T->t[dy + 1][ty];
-      const int i = 2 * I + x->a, j = 2 * J + y->a, ki = i + x->s, kj = j + y->s;
-      if (i < 0 || j < 0 || i >= Nf || j >= Nf || ki < 0 || kj < 0 || ki >= Nf || kj >= Nf) continue;
-      if (fixed_f[(long)j * Nf + i] || fixed_f[(long)kj * Nf + ki]) continue;
-      sum += x->w * y->w * Af->band[feast_band_index(x->s, y->s)][(long)j * Nf + i];
-    }
-  return sum;
-}
-
 /* Inside the macro (coarse rows and columns 2 .. Nc-3, where every fine node read lies
  * at least two nodes inside, nothing is fixed and every neighbour exists) the product
  * is computed without checks and, since every term is the product of an x and a y
@@ -80,18 +61,19 @@ typedef struct {
                             of w A_(s, sy)(j, 2I + a) */
 } XHalf;
 
-static void x_half(const AxisTerms *T, const FeastBand9 *Af, long j, int I0, int n, XHalf *x) {
-  const long Nf = Af->N;
+/* the x half of one fine row from its 9 band rows f[b], each pointing at column 2 I0
+ * (columns 2 I0 - 1 .. 2 (I0 + n) - 1 are read) */
+static void x_half(const AxisTerms *T, const double *const f[FEAST_NBANDS], int n, XHalf *x) {
   double even[3][3][CHUNK], odd[3][3][CHUNK + 1]; /* [s + 1][sy + 1]: A(j, 2I), A(j, 2I - 1) */
   for (int sy = -1; sy <= 1; sy++)
     for (int sx = -1; sx <= 1; sx++) {
-      const double *f = Af->band[feast_band_index(sx, sy)] + j * Nf + 2 * I0;
+      const double *fb = f[feast_band_index(sx, sy)];
       double *e = even[sx + 1][sy + 1], *o = odd[sx + 1][sy + 1];
       for (int k = 0; k < n; k++) {
-        o[k] = f[2 * k - 1];
-        e[k] = f[2 * k];
+        o[k] = fb[2 * k - 1];
+        e[k] = fb[2 * k];
       }
-      o[n] = f[2 * n - 1];
+      o[n] = fb[2 * n - 1];
     }
   for (int dx = -1; dx <= 1; dx++)
     for (int sy = -1; sy <= 1; sy++) {
@@ -107,19 +89,26 @@ static void x_half(const AxisTerms *T, const FeastBand9 *Af, long j, int I0, int
     }
 }
 
-/* coarse row J, columns I0 .. I0 + n - 1, from the x halves of fine rows 2J - 1, 2J, 2J + 1 */
-static void y_half(const AxisTerms *T, const XHalf *const rows[3], FeastBand9 *Ac, int J, int I0, int n) {
-  const long Nc = Ac->N;
+/* the x half of fine row j of Af (no checks: columns 2 I0 - 1 .. 2 (I0 + n) - 1 exist) */
+static void x_half_inside(const AxisTerms *T, const FeastBand9 *Af, long j, int I0, int n, XHalf *x) {
+  const double *f[FEAST_NBANDS];
+  for (int b = 0; b < FEAST_NBANDS; b++) f[b] = Af->band[b] + j * Af->N + 2 * I0;
+  x_half(T, f, n, x);
+}
+
+/* one coarse row, n columns, into out[b] (band b), from the x halves of the three fine
+ * rows 2J - 1, 2J, 2J + 1 */
+static void y_half(const AxisTerms *T, const XHalf *const rows[3], double *const out[FEAST_NBANDS], int n) {
   for (int dy = -1; dy <= 1; dy++)
     for (int dx = -1; dx <= 1; dx++) {
-      double *restrict out = Ac->band[feast_band_index(dx, dy)] + J * Nc + I0;
-      for (int k = 0; k < n; k++) out[k] = 0.0;
+      double *restrict o = out[feast_band_index(dx, dy)];
+      for (int k = 0; k < n; k++) o[k] = 0.0;
       for (int t = 0; t < T->n[dy + 1]; t++) {
         const AxisTerm *b = &T->t[dy + 1][t];
         const double w = b->w;
         const double *restrict src = rows[b->a + 1]->h[dx + 1][b->s + 1];
         FEAST_IVDEP
-        for (int k = 0; k < n; k++) out[k] += w * src[k];
+        for (int k = 0; k < n; k++) o[k] += w * src[k];
       }
     }
 }
@@ -131,11 +120,13 @@ static void galerkin_inside(const AxisTerms *T, const FeastBand9 *Af, FeastBand9
   for (int I0 = 2; I0 < Nc - 2; I0 += CHUNK) {
     const int n = Nc - 2 - I0 < CHUNK ? Nc - 2 - I0 : CHUNK;
     int lo = 0, hi = 2;                         /* buf[lo], buf[1], buf[hi]: fine rows 2J - 1, 2J, 2J + 1 */
-    x_half(T, Af, 3, I0, n, &buf[lo]);          /* fine row 2J - 1 of J = 2 */
+    x_half_inside(T, Af, 3, I0, n, &buf[lo]);   /* fine row 2J - 1 of J = 2 */
     for (int J = 2; J < Nc - 2; J++) {
-      x_half(T, Af, 2L * J, I0, n, &buf[1]);
-      x_half(T, Af, 2L * J + 1, I0, n, &buf[hi]);
-      y_half(T, (const XHalf *const[3]){&buf[lo], &buf[1], &buf[hi]}, Ac, J, I0, n);
+      x_half_inside(T, Af, 2L * J, I0, n, &buf[1]);
+      x_half_inside(T, Af, 2L * J + 1, I0, n, &buf[hi]);
+      double *out[FEAST_NBANDS];
+      for (int b = 0; b < FEAST_NBANDS; b++) out[b] = Ac->band[b] + (long)J * Nc + I0;
+      y_half(T, (const XHalf *const[3]){&buf[lo], &buf[1], &buf[hi]}, out, n);
       const int next_lo = hi;                   /* fine row 2J + 1 is row 2J' - 1 of J' = J + 1 */
       hi = lo;
       lo = next_lo;
@@ -143,29 +134,102 @@ static void galerkin_inside(const AxisTerms *T, const FeastBand9 *Af, FeastBand9
   }
 }
 
-/* every coarse entry within two nodes of the macro's edges, with every check */
-static void galerkin_edges(const AxisTerms *T, const FeastBand9 *Af, const unsigned char *fixed_f,
-                           const unsigned char *fixed_c, FeastBand9 *Ac) {
-  const int Nc = Ac->N;
-  for (int J = 0; J < Nc; J++) {
-    const int inner = J >= 2 && J < Nc - 2;
-    for (int dy = -1; dy <= 1; dy++)
-      for (int dx = -1; dx <= 1; dx++) {
-        double *out = Ac->band[feast_band_index(dx, dy)] + (long)J * Nc;
-        for (int I = 0; I < Nc; I++)
-          if (!inner || I < 2 || I >= Nc - 2) out[I] = entry_checked(T, Af, fixed_f, fixed_c, I, J, dx, dy);
-      }
+/* Near the edges the same halves run on fine rows copied with the checks applied: the
+ * row padded by one zero column on each side, rows outside the grid zero, and zero
+ * every coupling the product skips (a neighbour outside the grid, a fixed node or a
+ * fixed neighbour: P is zero there). The coarse rows near the bottom and top edges are
+ * long rows of the product; so are its columns near the left and right edges, as rows
+ * of the product of the transpose (A^T(i, j; sx, sy) = A(j, i; sy, sx)): `tr` says
+ * which, the indices are those of the oriented grid. */
+typedef struct {
+  double v[FEAST_NBANDS][2 * CHUNK + 2]; /* columns 2 I0 - 1 .. 2 (I0 + n) - 1 */
+} MaskedRow;
+
+/* node (i, j) of the oriented grid exists and is free */
+static int free_node(const unsigned char *fixed, long N, int tr, long i, long j) {
+  const long x = tr ? j : i, y = tr ? i : j;
+  return x >= 0 && y >= 0 && x < N && y < N && !fixed[y * N + x];
+}
+
+/* the stored index of node (i, j) and band b of the oriented grid */
+static long node_index(long N, int tr, long i, long j) { return tr ? i * N + j : j * N + i; }
+static int band_index(int tr, int b) { return tr ? feast_band_index(b / 3 - 1, b % 3 - 1) : b; }
+
+static void x_half_checked(const AxisTerms *T, const FeastBand9 *Af, const unsigned char *fixed_f, int tr, long j,
+                           int I0, int n, MaskedRow *m, XHalf *x) {
+  const long N = Af->N;
+  const double *f[FEAST_NBANDS];
+  for (int b = 0; b < FEAST_NBANDS; b++) {
+    const int sx = b % 3 - 1, sy = b / 3 - 1;
+    const double *band = Af->band[band_index(tr, b)];
+    for (int c = 0; c <= 2 * n; c++) {
+      const long i = 2L * I0 - 1 + c;
+      const int keep = free_node(fixed_f, N, tr, i, j) && free_node(fixed_f, N, tr, i + sx, j + sy);
+      m->v[b][c] = keep ? band[node_index(N, tr, i, j)] : 0.0;
+    }
+    f[b] = m->v[b] + 1;
+  }
+  x_half(T, f, n, x);
+}
+
+/* row J of the oriented coarse grid, columns I0 .. I0 + n - 1, with every check: the
+ * halves of the checked fine rows 2J - 1 .. 2J + 1, stored with the couplings of fixed
+ * coarse rows and columns zero */
+static void row_checked(const AxisTerms *T, const FeastBand9 *Af, const unsigned char *fixed_f,
+                        const unsigned char *fixed_c, int tr, FeastBand9 *Ac, int J, int I0, int n) {
+  const long Nc = Ac->N;
+  XHalf buf[3];
+  MaskedRow m;
+  double y[FEAST_NBANDS][CHUNK], *out[FEAST_NBANDS];
+  for (int a = -1; a <= 1; a++) x_half_checked(T, Af, fixed_f, tr, 2L * J + a, I0, n, &m, &buf[a + 1]);
+  for (int b = 0; b < FEAST_NBANDS; b++) out[b] = y[b];
+  y_half(T, (const XHalf *const[3]){&buf[0], &buf[1], &buf[2]}, out, n);
+  for (int b = 0; b < FEAST_NBANDS; b++) {
+    const int dx = b % 3 - 1, dy = b / 3 - 1;
+    double *band = Ac->band[band_index(tr, b)];
+    for (int k = 0; k < n; k++) {
+      const long I = I0 + k;
+      const int keep = free_node(fixed_c, Nc, tr, I, J) && free_node(fixed_c, Nc, tr, I + dx, J + dy);
+      band[node_index(Nc, tr, I, J)] = keep ? y[b][k] : 0.0;
+    }
   }
 }
 
-int feast_band9_galerkin(const FeastBand9 *Af, const unsigned char *fixed_f,
-                         const unsigned char *fixed_c, FeastBand9 *Ac) {
+/* every coarse entry within two nodes of the macro's edges: rows 0, 1, Nc-2, Nc-1 and
+ * (as rows of the transposed product) columns 0, 1, Nc-2, Nc-1 of the rows between,
+ * in chunks of columns */
+static void galerkin_edges(const AxisTerms *T, const FeastBand9 *Af, const unsigned char *fixed_f,
+                           const unsigned char *fixed_c, FeastBand9 *Ac) {
+  const int Nc = Ac->N;
+  for (int tr = 0; tr <= 1; tr++) {
+    const int from = tr ? 2 : 0, to = tr ? Nc - 2 : Nc; /* the columns of the oriented rows */
+    for (int J = 0; J < Nc; J++) {
+      if (J >= 2 && J < Nc - 2) continue;
+      for (int I0 = from; I0 < to; I0 += CHUNK)
+        row_checked(T, Af, fixed_f, fixed_c, tr, Ac, J, I0, to - I0 < CHUNK ? to - I0 : CHUNK);
+    }
+  }
+}
+
+/* the unchecked rows and columns 2 .. Nc-3 of src into Ac */
+static void copy_inside(const FeastBand9 *src, FeastBand9 *Ac) {
+  const long Nc = Ac->N;
+  for (int k = 0; k < FEAST_NBANDS; k++)
+    for (long J = 2; J < Nc - 2; J++)
+      memcpy(Ac->band[k] + J * Nc + 2, src->band[k] + J * Nc + 2, sizeof(double) * (size_t)(Nc - 4));
+}
+
+int feast_band9_galerkin(const FeastBand9 *Af, const unsigned char *fixed_f, const unsigned char *fixed_c,
+                         const FeastBand9 *inside, FeastBand9 *Ac) {
   const int Nf = Af->N, Nc = (Nf + 1) / 2;
   FEAST_CHECK(Ac->N == Nc && Ac->band[0], FEAST_ERR_ARG,
               "feast_band9_galerkin: coarse matrix has N = %d, expected %d", Ac->N, Nc);
+  FEAST_CHECK(!inside || (inside->N == Nc && inside->band[0]), FEAST_ERR_ARG,
+              "feast_band9_galerkin: the matrix of the inside has N = %d, expected %d", inside->N, Nc);
   const AxisTerms T = axis_terms();
   galerkin_edges(&T, Af, fixed_f, fixed_c, Ac);
-  galerkin_inside(&T, Af, Ac);
+  if (inside) copy_inside(inside, Ac);
+  else galerkin_inside(&T, Af, Ac);
   for (long I = 0; I < (long)Nc * Nc; I++)
     if (fixed_c[I]) Ac->band[FEAST_BAND_DIAG][I] = 1.0;
   return 0;

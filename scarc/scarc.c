@@ -30,7 +30,7 @@ typedef struct {
   FeastBand9 *Ac;              /* above it, per local macro: consistent local matrix */
   FeastBand9Ring *R;           /* above it, per local macro: the partial operator's ring rows */
   void *block;                 /* the storage of all macros' A or Ac (one block) */
-  FeastVec *x, *b, *d, *c, *q; /* work vectors of this level */
+  FeastVec *x, *b, *d, *c, *q; /* work vectors of this level (see create_level) */
   FeastLocalSolver *local;     /* batch of local multigrids (levels above coarse) */
 } ScarcLevel;
 
@@ -144,8 +144,18 @@ static int create_level(Scarc *s, int l) {
     FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->R));
     for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(feast_band9_ring_create(N, &lv->R[li]));
   }
-  FeastVec **vecs[] = {&lv->x, &lv->b, &lv->d, &lv->c, &lv->q};
-  for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) FEAST_CALL(feast_vec_create(dom, l, 1, vecs[i]));
+  /* x, b: the coarse-grid problem of the level above (none on the finest level, whose
+   * V cycle works on the caller's vectors); d, c, q: the smoother's (none on the coarse
+   * level, which is solved directly) */
+  if (l < s->finest) {
+    FEAST_CALL(feast_vec_create(dom, l, 1, &lv->x));
+    FEAST_CALL(feast_vec_create(dom, l, 1, &lv->b));
+  }
+  if (l > s->coarse) {
+    FEAST_CALL(feast_vec_create(dom, l, 1, &lv->d));
+    FEAST_CALL(feast_vec_create(dom, l, 1, &lv->c));
+    FEAST_CALL(feast_vec_create(dom, l, 1, &lv->q));
+  }
   return 0;
 }
 
@@ -245,7 +255,7 @@ static int build_level(Scarc *s, int l) {
       continue;
     }
     feast_band9_ring_get(raw, &lv->R[li]);
-    FEAST_CALL(feast_band9_galerkin(raw, s->nomask[li], s->nomask[li], raw_storage(s, l - 1, li)));
+    FEAST_CALL(feast_band9_galerkin(raw, s->nomask[li], s->nomask[li], NULL, raw_storage(s, l - 1, li)));
     feast_band9_ring_fix_rows(&lv->R[li], s->mask->fixed[l][li], dom->levels[l].owned[li]);
   }
   if (l == s->coarse) return 0;
@@ -255,20 +265,28 @@ static int build_level(Scarc *s, int l) {
   return 0;
 }
 
-/* the local multigrids of every level above the coarse one: created on the first call,
- * refreshed (values only) on later ones */
+/* The local multigrids of every level above the coarse one: created on the first call,
+ * refreshed (values only) on later ones. Level k of the local hierarchy of level l
+ * differs from the global level k only near the macro's edges (the local problem's
+ * Dirichlet and interface rows): its inside is copied from the global matrix (the
+ * consistent one, on the coarse level the partial one), only the frame is computed. */
 static int setup_local_solvers(Scarc *s) {
   const FeastDomain *dom = s->dom;
+  const long nl = s->finest + 1;
   FeastLocalProblem *probs;
   FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &probs));
   const unsigned char **fixed;
-  FEAST_CALL(FEAST_ALLOC((long)dom->nlocal * (s->finest + 1) + 1, &fixed));
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal * nl + 1, &fixed));
+  const FeastBand9 **inside;
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal * nl + 1, &inside));
   int st = 0;
   for (int l = s->coarse + 1; l <= s->finest && !st; l++) {
     for (int li = 0; li < dom->nlocal; li++) {
-      const unsigned char **f = fixed + (long)li * (s->finest + 1);
+      const unsigned char **f = fixed + li * nl;
+      const FeastBand9 **in = inside + li * nl;
       for (int k = 0; k <= l; k++) f[k] = s->mask->fixed[k][li];
-      probs[li] = (FeastLocalProblem){l, &s->lv[l].Ac[li], f};
+      for (int k = 0; k < l; k++) in[k] = k > s->coarse ? &s->lv[k].Ac[li] : k == s->coarse ? &s->lv[k].A[li] : NULL;
+      probs[li] = (FeastLocalProblem){l, &s->lv[l].Ac[li], f, in};
     }
     if (s->lv[l].local) {
       st = feast_local_update(s->lv[l].local, probs);
@@ -277,6 +295,7 @@ static int setup_local_solvers(Scarc *s) {
       if (!st) st = feast_local_setup(s->lv[l].local, dom->nlocal, probs, &s->p.local);
     }
   }
+  free(inside);
   free(fixed);
   free(probs);
   return st;
@@ -443,7 +462,7 @@ static int vcycle(Scarc *s, int l, const FeastVec *b, FeastVec *x, int x_zero) {
   for (int k = 0; k < s->p.pre_smooth; k++) FEAST_CALL(smooth(s, l, b, x, x_zero && k == 0, &alpha));
   restriction_defect(s, l, b, x, s->p.pre_smooth > 0, alpha);
   for (int li = 0; li < s->dom->nlocal; li++)
-    feast_grid_restrict(lv->x->N, lv->d->v[li], lc->b->v[li]);
+    feast_grid_restrict(lv->d->N, lv->d->v[li], lc->b->v[li]);
   FEAST_CALL(feast_vec_sum(lc->b));
   feast_vec_zero_fixed(lc->b, 0, s->mask);
   feast_vec_zero(lc->x);

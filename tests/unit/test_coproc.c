@@ -5,11 +5,14 @@
  * problems (convection with a negative reaction: the symmetric part is indefinite, where
  * CG on the coarse level broke down): level-independent cycle counts, an exact coarse
  * solve, feast_local_update bitwise equal to a fresh setup; the coarse-size cap and a
- * singular coarse matrix are errors. */
+ * singular coarse matrix are errors. Hierarchies with their insides copied from the
+ * levels of a matrix that differs only near the edges (ScaRC's global levels) solve
+ * bitwise as the full products; the copied values are used. */
 #include "coproc/coproc.h"
 #include "feast/band9_kernels.h"
 #include "feast/error.h"
 #include "feast/mesh.h"
+#include "feast/transfer.h"
 #include "feast_test.h"
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +54,7 @@ static void build_macro(Macro *mc, int L, int m, Coeffs cf) {
   }
   feast_band9_create(feast_level_n(L), &mc->A);
   fill_matrix(&mc->A, mc->fixed[L], cf);
-  mc->prob = (FeastLocalProblem){L, &mc->A, (const unsigned char *const *)mc->fixed};
+  mc->prob = (FeastLocalProblem){L, &mc->A, (const unsigned char *const *)mc->fixed, NULL};
 }
 
 static void free_macro(Macro *mc) {
@@ -256,7 +259,7 @@ static void check_update(int L, const char *prec) {
   for (int l = 0; l <= L; l++) copy[l] = mc[1].fixed[l];
   copy[L] = malloc((size_t)n);
   memcpy(copy[L], mc[1].fixed[L], (size_t)n);
-  bad[1] = (FeastLocalProblem){L, &mc[1].A, (const unsigned char *const *)copy};
+  bad[1] = (FeastLocalProblem){L, &mc[1].A, (const unsigned char *const *)copy, NULL};
   CHECK(feast_local_update(ls, bad) == FEAST_ERR_ARG);
   feast_error_clear();
   CHECK_OK(feast_local_solve(ls, (const double *const *)d, c1, &s1));
@@ -271,6 +274,60 @@ static void check_update(int L, const char *prec) {
     feast_grid_free(N, &c2[m]);
     feast_grid_free(N, &cf[m]);
   }
+  free_batch(mc, d);
+}
+
+/* The levels of a "global" matrix G: the problem's matrix with new values in its three
+ * outer rings of nodes, and its Galerkin products without masks. Solves of the
+ * hierarchies with these insides = solves of the full products, bitwise; a changed
+ * inside value changes them; an update with another inside matrix is FEAST_ERR_ARG. */
+static void check_inside(int L) {
+  Macro mc[NMACROS];
+  double *d[NMACROS], *c_full[NMACROS], *c_in[NMACROS];
+  FeastBand9 G[NMACROS][MAXL + 1];
+  const FeastBand9 *inside[NMACROS][MAXL + 1];
+  const int N = feast_level_n(L);
+  const long n = (long)N * N;
+  unsigned char *none = calloc((size_t)n, 1);
+  build_batch(L, conv1, mc, d);
+  FeastLocalProblem probs[NMACROS];
+  for (int m = 0; m < NMACROS; m++) {
+    feast_grid_alloc(N, &c_full[m]);
+    feast_grid_alloc(N, &c_in[m]);
+    for (int l = 0; l <= L; l++) CHECK_OK(feast_band9_create(feast_level_n(l), &G[m][l]));
+    for (int k = 0; k < FEAST_NBANDS; k++) memcpy(G[m][L].band[k], mc[m].A.band[k], sizeof(double) * n);
+    for (int j = 0; j < N; j++)
+      for (int i = 0; i < N; i++)
+        if (i < 3 || j < 3 || i >= N - 3 || j >= N - 3) G[m][L].band[FEAST_BAND_DIAG][j * N + i] += 1.0 + urand();
+    for (int l = L; l > 0; l--) CHECK_OK(feast_band9_galerkin(&G[m][l], none, none, NULL, &G[m][l - 1]));
+    for (int l = 0; l <= L; l++) inside[m][l] = &G[m][l];
+    probs[m] = mc[m].prob;
+    probs[m].inside = inside[m];
+  }
+  FeastLocalSolver *ls = NULL;
+  FeastLocalMGStats s_full, s_in;
+  CHECK_OK(solve("cpu", "double", mc, d, c_full, &s_full));
+  CHECK_OK(feast_local_create("cpu", "double", &ls));
+  CHECK_OK(feast_local_setup(ls, NMACROS, probs, &params));
+  CHECK_OK(feast_local_solve(ls, (const double *const *)d, c_in, &s_in));
+  int same = s_full.cycles == s_in.cycles;
+  for (int m = 0; m < NMACROS; m++) same &= memcmp(c_full[m], c_in[m], sizeof(double) * (size_t)n) == 0;
+  CHECK(same);
+  const int Nm = feast_level_n(L - 1), mid = (Nm / 2) * Nm + Nm / 2;
+  G[1][L - 1].band[FEAST_BAND_DIAG][mid] *= 1.5;
+  CHECK_OK(feast_local_update(ls, probs));
+  CHECK_OK(feast_local_solve(ls, (const double *const *)d, c_in, &s_in));
+  CHECK(memcmp(c_full[1], c_in[1], sizeof(double) * (size_t)n) != 0);
+  probs[1].inside = NULL;
+  CHECK(feast_local_update(ls, probs) == FEAST_ERR_ARG);
+  feast_error_clear();
+  feast_local_destroy(&ls);
+  for (int m = 0; m < NMACROS; m++) {
+    feast_grid_free(N, &c_full[m]);
+    feast_grid_free(N, &c_in[m]);
+    for (int l = 0; l <= L; l++) feast_band9_destroy(&G[m][l]);
+  }
+  free(none);
   free_batch(mc, d);
 }
 
@@ -351,6 +408,7 @@ static int run(void) {
   check_coarse_exact(5, FEAST_LOCAL_COARSE_MAX_NODES);
   check_update(6, "double");
   check_update(6, "single");
+  check_inside(6);
   check_transfer();
   check_errors();
   return 0;

@@ -72,6 +72,7 @@ static int build_batch(int L, Coeffs cf, Batch *b) {
     b->prob[m].level = L;
     b->prob[m].A = &b->A[m];
     b->prob[m].fixed = (const unsigned char *const *)b->fixed[m];
+    b->prob[m].inside = NULL;
     FEAST_CALL(feast_grid_alloc(N, &b->d[m]));
     for (long i = 0; i < (long)N * N; i++) b->d[m][i] = b->fixed[m][L][i] ? 0.0 : uniform();
   }

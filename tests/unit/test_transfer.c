@@ -2,7 +2,9 @@
  * with dense matrices, with and without fixed (Dirichlet) nodes on the macro's edges,
  * on grids small enough that every row is near an edge and large enough to have rows
  * the stencil formula computes without checks; and on grids wider than one column chunk
- * of that formula against P^T A P summed term by term over the fine couplings. */
+ * of that formula against P^T A P summed term by term over the fine couplings. The
+ * product with its inside copied from the product of a matrix that differs only near
+ * the edges (ScaRC's local hierarchies) is bitwise the full product, over two levels. */
 #include "feast/band9.h"
 #include "feast/error.h"
 #include "feast/transfer.h"
@@ -97,7 +99,7 @@ static void check_galerkin(int Nc, int with_fixed) {
   masks(Nc, with_fixed, ff, fc);
   for (int k = 0; k < FEAST_NBANDS; k++) /* stale values are overwritten */
     for (int i = 0; i < Nc * Nc; i++) Ac.band[k][i] = 99.0;
-  CHECK_OK(feast_band9_galerkin(&Af, ff, fc, &Ac));
+  CHECK_OK(feast_band9_galerkin(&Af, ff, fc, NULL, &Ac));
   double *P = dense_prolongation(Nc, ff, fc);
   const double dev = deviation(&Af, &Ac, P, fc);
   if (dev > 1e-13) fprintf(stderr, "Nc = %d, fixed %d: deviation %.3g\n", Nc, with_fixed, dev);
@@ -158,7 +160,7 @@ static void check_galerkin_wide(int Nc, int with_fixed) {
   unsigned char *ff = malloc((size_t)Nf * Nf), *fc = malloc((size_t)Nc * Nc);
   random_matrix(&Af);
   masks(Nc, with_fixed, ff, fc);
-  CHECK_OK(feast_band9_galerkin(&Af, ff, fc, &Ac));
+  CHECK_OK(feast_band9_galerkin(&Af, ff, fc, NULL, &Ac));
   galerkin_by_terms(&Af, ff, fc, &Ref);
   double dev = 0.0;
   for (int k = 0; k < FEAST_NBANDS; k++)
@@ -172,6 +174,64 @@ static void check_galerkin_wide(int Nc, int with_fixed) {
   feast_band9_destroy(&Ref);
 }
 
+static int bitwise_equal(const FeastBand9 *A, const FeastBand9 *B) {
+  for (int k = 0; k < FEAST_NBANDS; k++)
+    if (memcmp(A->band[k], B->band[k], sizeof(double) * (size_t)A->N * A->N) != 0) return 0;
+  return 1;
+}
+
+/* new random values in the rows within `width` nodes of the edges (their couplings
+ * inside the grid), as consistency and Dirichlet rows change a global matrix there */
+static void perturb_frame(FeastBand9 *A, int width) {
+  const int N = A->N;
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < N; i++) {
+      if (i >= width && j >= width && i < N - width && j < N - width) continue;
+      for (int k = 0; k < FEAST_NBANDS; k++) {
+        const int ki = i + k % 3 - 1, kj = j + k / 3 - 1;
+        if (ki >= 0 && kj >= 0 && ki < N && kj < N) A->band[k][j * N + i] += random_value();
+      }
+    }
+}
+
+/* G1 = P^T A P, G2 = P^T G1 P (no mask: a global hierarchy); B = A changed in its
+ * frame (three fine rows: the widest the claim allows), with fixed edge nodes;
+ * H1, H2 its hierarchy in full and with the insides from G1, G2: bitwise the same.
+ * With a frame four rows wide the inside differs (the test can fail). */
+static void check_inside_from(int Nc2, int width, int expect_equal) {
+  const int Nc = 2 * Nc2 - 1, Nf = 2 * Nc - 1;
+  FeastBand9 A, B, G1, G2, H1, H2, C1, C2;
+  CHECK_OK(feast_band9_create(Nf, &A));
+  CHECK_OK(feast_band9_create(Nf, &B));
+  FeastBand9 *coarse[] = {&G1, &H1, &C1}, *coarser[] = {&G2, &H2, &C2};
+  for (int i = 0; i < 3; i++) {
+    CHECK_OK(feast_band9_create(Nc, coarse[i]));
+    CHECK_OK(feast_band9_create(Nc2, coarser[i]));
+  }
+  unsigned char *ff = malloc((size_t)Nf * Nf), *fc = malloc((size_t)Nc * Nc), *fc2 = malloc((size_t)Nc2 * Nc2);
+  unsigned char *none = calloc((size_t)Nf * Nf, 1);
+  random_matrix(&A);
+  for (int k = 0; k < FEAST_NBANDS; k++) memcpy(B.band[k], A.band[k], sizeof(double) * Nf * Nf);
+  perturb_frame(&B, width);
+  masks(Nc, 1, ff, fc);
+  for (int J = 0; J < Nc2; J++)
+    for (int I = 0; I < Nc2; I++) fc2[J * Nc2 + I] = fc[2 * J * Nc + 2 * I];
+  CHECK_OK(feast_band9_galerkin(&A, none, none, NULL, &G1));
+  CHECK_OK(feast_band9_galerkin(&G1, none, none, NULL, &G2));
+  CHECK_OK(feast_band9_galerkin(&B, ff, fc, NULL, &H1));
+  CHECK_OK(feast_band9_galerkin(&H1, fc, fc2, NULL, &H2));
+  CHECK_OK(feast_band9_galerkin(&B, ff, fc, &G1, &C1));
+  CHECK_OK(feast_band9_galerkin(&C1, fc, fc2, &G2, &C2));
+  CHECK(bitwise_equal(&H1, &C1) == expect_equal);
+  CHECK(bitwise_equal(&H2, &C2) == expect_equal);
+  free(ff);
+  free(fc);
+  free(fc2);
+  free(none);
+  FeastBand9 *all[] = {&A, &B, &G1, &G2, &H1, &H2, &C1, &C2};
+  for (int i = 0; i < 8; i++) feast_band9_destroy(all[i]);
+}
+
 static int run(void) {
   const int sizes[] = {2, 3, 5, 6, 9, 17};
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
@@ -179,11 +239,15 @@ static int run(void) {
   const int wide[] = {129, 133, 261}; /* one chunk of 128 columns and 2 + 1, two and 2 + 1 */
   for (size_t s = 0; s < sizeof wide / sizeof wide[0]; s++)
     for (int f = 0; f <= 1; f++) check_galerkin_wide(wide[s], f);
+  const int coarser[] = {5, 9, 65, 133}; /* inside empty, small, one and two chunks */
+  for (size_t s = 0; s < sizeof coarser / sizeof coarser[0]; s++) check_inside_from(coarser[s], 3, 1);
+  check_inside_from(9, 4, 0);
+  check_inside_from(65, 4, 0);
   FeastBand9 Af, Ac;
   CHECK_OK(feast_band9_create(9, &Af));
   CHECK_OK(feast_band9_create(4, &Ac));
   unsigned char none[81] = {0};
-  CHECK_FAILS(feast_band9_galerkin(&Af, none, none, &Ac));
+  CHECK_FAILS(feast_band9_galerkin(&Af, none, none, NULL, &Ac));
   feast_band9_destroy(&Af);
   feast_band9_destroy(&Ac);
   return 0;
