@@ -25,18 +25,22 @@ static long pivot_row(long n, const double *a, long k, long iend) {
   return p;
 }
 
+/* rows r1 and r2 of a exchanged in columns j0..j1 */
+static void swap_rows(long n, double *a, long r1, long r2, long j0, long j1) {
+  for (long j = j0; j <= j1; j++) {
+    const double t = a[r1 * n + j];
+    a[r1 * n + j] = a[r2 * n + j];
+    a[r2 * n + j] = t;
+  }
+}
+
 int feast_dense_lu(long n, long kl, long ku, double *a, long *piv) {
   for (long k = 0; k < n; k++) {
     const long iend = min_l(n - 1, k + kl), jend = min_l(n - 1, k + kl + ku);
     const long p = pivot_row(n, a, k, iend);
     piv[k] = p;
     if (!(fabs(a[p * n + k]) > 0) || !isfinite(a[p * n + k])) return (int)(k + 1);
-    if (p != k)
-      for (long j = k; j <= jend; j++) {
-        const double t = a[k * n + j];
-        a[k * n + j] = a[p * n + j];
-        a[p * n + j] = t;
-      }
+    if (p != k) swap_rows(n, a, k, p, k, jend);
     /* l(i,k) = a(i,k) / u(k,k); row i -= l(i,k) row k */
     for (long i = k + 1; i <= iend; i++) {
       const double l = a[i * n + k] / a[k * n + k];
@@ -87,12 +91,7 @@ void feast_dense_lu_inverse(long n, long kl, long ku, const double *lu, const lo
   memset(x, 0, sizeof(double) * (size_t)(n * n));
   for (long i = 0; i < n; i++) x[i * n + i] = 1.0;
   for (long k = 0; k < n; k++) {
-    if (piv[k] != k)
-      for (long j = 0; j < n; j++) {
-        const double t = x[k * n + j];
-        x[k * n + j] = x[piv[k] * n + j];
-        x[piv[k] * n + j] = t;
-      }
+    if (piv[k] != k) swap_rows(n, x, k, piv[k], 0, n - 1);
     for (long i = k + 1; i <= min_l(n - 1, k + kl); i++)
       if (lu[i * n + k] != 0.0) row_axpy(n, lu[i * n + k], x + k * n, x + i * n);
   }

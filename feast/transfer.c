@@ -157,14 +157,16 @@ static int band_index(int tr, int b) { return tr ? feast_band_index(b / 3 - 1, b
 
 static void x_half_checked(const AxisTerms *T, const FeastBand9 *Af, const unsigned char *fixed_f, int tr, long j,
                            int I0, int n, MaskedRow *m, XHalf *x) {
-  const long N = Af->N;
+  const long N = Af->N, i0 = 2L * I0 - 1;
+  unsigned char self[2 * CHUNK + 1]; /* the row's own nodes free: the same for every band */
+  for (int c = 0; c <= 2 * n; c++) self[c] = (unsigned char)free_node(fixed_f, N, tr, i0 + c, j);
   const double *f[FEAST_NBANDS];
   for (int b = 0; b < FEAST_NBANDS; b++) {
     const int sx = b % 3 - 1, sy = b / 3 - 1;
     const double *band = Af->band[band_index(tr, b)];
     for (int c = 0; c <= 2 * n; c++) {
-      const long i = 2L * I0 - 1 + c;
-      const int keep = free_node(fixed_f, N, tr, i, j) && free_node(fixed_f, N, tr, i + sx, j + sy);
+      const long i = i0 + c;
+      const int keep = self[c] && free_node(fixed_f, N, tr, i + sx, j + sy);
       m->v[b][c] = keep ? band[node_index(N, tr, i, j)] : 0.0;
     }
     f[b] = m->v[b] + 1;

@@ -236,7 +236,8 @@ static void copy_values(const FeastBand9 *src, FeastBand9 *dst) {
 }
 
 /* where the raw partial matrix of level l and local macro li is built: Ac above the
- * coarse level (it becomes consistent in place), A on it */
+ * coarse level (it becomes consistent in place), A on it; after build_level the level's
+ * matrix (what the local hierarchies copy their insides from) */
 static FeastBand9 *raw_storage(Scarc *s, int l, int li) {
   return l > s->coarse ? &s->lv[l].Ac[li] : &s->lv[l].A[li];
 }
@@ -285,7 +286,7 @@ static int setup_local_solvers(Scarc *s) {
       const unsigned char **f = fixed + li * nl;
       const FeastBand9 **in = inside + li * nl;
       for (int k = 0; k <= l; k++) f[k] = s->mask->fixed[k][li];
-      for (int k = 0; k < l; k++) in[k] = k > s->coarse ? &s->lv[k].Ac[li] : k == s->coarse ? &s->lv[k].A[li] : NULL;
+      for (int k = 0; k < l; k++) in[k] = k >= s->coarse ? raw_storage(s, k, li) : NULL;
       probs[li] = (FeastLocalProblem){l, &s->lv[l].Ac[li], f, in};
     }
     if (s->lv[l].local) {
