@@ -33,26 +33,20 @@ static void form_convection_diffusion(const FeastQ1Point *p, void *ctx, double A
 }
 
 /* the raw partial matrices of the finest level (one per local macro): Laplace, plus the
- * convection when b != 0 */
-static int assemble_matrix(const FeastDomain *dom, const double *conv, FeastBand9 **A) {
+ * convection when b != 0; assembled into the solver's storage (scarc_operator_storage) */
+static int assemble_matrix(const FeastDomain *dom, const double *conv, Scarc *scarc, FeastBand9 **A) {
   const FeastLevel *lev = &dom->levels[dom->finest];
   feast_timer_start(FEAST_T_ASSEMBLY);
-  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, A));
-  for (int li = 0; li < dom->nlocal; li++) {
-    FEAST_CALL(feast_band9_create(lev->N, &(*A)[li]));
+  int st = scarc_operator_storage(scarc, A);
+  for (int li = 0; li < dom->nlocal && !st; li++) {
     if (conv[0] == 0.0 && conv[1] == 0.0)
-      FEAST_CALL(feast_q1_assemble(lev->N, lev->xy[li], dom->local[li], feast_q1_form_laplace, NULL, 2, &(*A)[li]));
+      st = feast_q1_assemble(lev->N, lev->xy[li], dom->local[li], feast_q1_form_laplace, NULL, 2, &(*A)[li]);
     else
-      FEAST_CALL(feast_q1_assemble(lev->N, lev->xy[li], dom->local[li], form_convection_diffusion, (void *)conv, 2,
-                                   &(*A)[li]));
+      st = feast_q1_assemble(lev->N, lev->xy[li], dom->local[li], form_convection_diffusion, (void *)conv, 2,
+                             &(*A)[li]);
   }
   feast_timer_stop(FEAST_T_ASSEMBLY);
-  return 0;
-}
-
-static void free_matrices(const FeastDomain *dom, FeastBand9 **A) {
-  for (int li = 0; *A && li < dom->nlocal; li++) feast_band9_destroy(&(*A)[li]);
-  feast_free(A);
+  return st;
 }
 
 /* b = int f phi (consistent), Dirichlet nodes carry the boundary values; x likewise, and
@@ -225,9 +219,8 @@ static int poisson_run(const FeastProblemContext *app) {
   if (!st) st = scarc_params_create(app->cfg, &p);
   if (!st) st = linear_v_cycle(app->cfg, p);
   if (!st) st = scarc_create(dom, mask, p, &scarc);
-  if (!st) st = assemble_matrix(dom, conv, &A);
+  if (!st) st = assemble_matrix(dom, conv, scarc, &A);
   if (!st) st = scarc_set_operator(scarc, A);
-  free_matrices(dom, &A);
   if (!st) st = feast_vec_create(dom, dom->finest, 1, &b);
   if (!st) st = feast_vec_create(dom, dom->finest, 1, &x);
   if (!st) st = assemble_rhs(dom, mask, conv, start == 1, b, x);

@@ -11,17 +11,19 @@
 # Byte model (72 B = one 9-band row in double, per node of one macro):
 #   assembly: the raw matrix written and the coordinates read for it and for the
 #     right-hand side (72 + 2 x 16 + 8 B per macro node);
-#   setup: the passes of the setup since issue #12, each reading its input and writing
-#     its output once: the given finest matrix copied into the solver; for every level
-#     above the global coarse one the Galerkin product of its raw matrix (made
-#     consistent in place afterwards; the ring rows are negligible) and its local
-#     hierarchy Ac_l -> ... -> level lc (Galerkin products). The coarse LU, the page
-#     faults of fresh memory and the interface sums are not in the model. (The setup
-#     before issue #12 moved more: a second full copy per level and backend copies.)
+#   setup: the passes of the setup, each reading its input and writing its output once:
+#     for every level above the global coarse one the Galerkin product of its raw matrix
+#     (made consistent in place afterwards; the ring rows are negligible) and its local
+#     hierarchy Ac_l -> ... -> level lc (Galerkin products). The finest matrix is
+#     assembled into the solver's storage (scarc_operator_storage), so no copy of it.
+#     The coarse LU, the page faults of fresh memory and the interface sums are not in
+#     the model. (Older setups moved more: a copy of the finest matrix into the solver
+#     until 2026-11-25, before that a second full copy per level and backend copies.)
 # usage: bench/setup.sh [L] [REPEAT] FEASTC... (from the repo root; bench_band9 from the
 #   folder of the first FEASTC)   e.g. bench/setup.sh 8 4 /tmp/feastc_old build/bin/feastc
 #   CAVITY_LEVEL=7 adds the cavity (Re 100) after each Poisson round: solver setup per
 #   nonlinear step (the first setup included) against the same copy bandwidth.
+#   CPU=1 runs everything on that CPU (taskset; why: bench/peers.sh).
 set -euo pipefail
 L=${1:-8}
 repeat=${2:-3}
@@ -29,14 +31,16 @@ shift 2 || true
 bins=("$@")
 [ ${#bins[@]} -gt 0 ] || bins=(build/bin/feastc)
 band9="$(dirname "${bins[0]}")/bench_band9"
+pin=()
+[ -z "${CPU:-}" ] || pin=(taskset -c "$CPU")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "| run | binary | copy GB/s | assembly s | ns/unknown | limit s | setup s | ns/unknown | bytes/unknown | limit s | setup / limit | solve s | setup / solve | iterations |"
 echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for r in $(seq "$repeat"); do
   for b in "${bins[@]}"; do
-    gbs=$("$band9" copy | sed 's/.*: \([0-9.]*\) GB\/s/\1/')
-    "$b" config/poisson.ini grid.level="$L" solver.scarc_solver=cg output.verbosity=0 \
+    gbs=$("${pin[@]}" "$band9" copy | sed 's/.*: \([0-9.]*\) GB\/s/\1/')
+    "${pin[@]}" "$b" config/poisson.ini grid.level="$L" solver.scarc_solver=cg output.verbosity=0 \
       output.summary="$tmp/p.json" >/dev/null
     /usr/bin/python3 - "$tmp/p.json" "$r" "$b" "$gbs" <<'PY'
 import json, sys
@@ -47,7 +51,7 @@ lc = 3                                               # local coarse level (<= 20
 row = 72
 def chain(top):                                      # Galerkin chain top -> lc: read + write
     return sum(nodes(k) + nodes(k - 1) for k in range(top, lc, -1))
-setup = 2 * nodes(L)                                 # the given matrix -> Ac_L
+setup = 0
 for l in range(L, c, -1):
     setup += nodes(l) + nodes(l - 1) + chain(l)
 setup *= row
@@ -58,7 +62,7 @@ print(f"| {sys.argv[2]} | {sys.argv[3]} | {gbs / 1e9:.1f} | {a:.3f} | {1e9 * a /
       f"{lin:.3f} | {s / lin:.2f} | {d['global_mg_iterations']} |")
 PY
     if [ -n "${CAVITY_LEVEL:-}" ]; then
-      "$b" config/cavity.ini grid.level="$CAVITY_LEVEL" output.verbosity=0 output.summary="$tmp/c.json" >/dev/null
+      "${pin[@]}" "$b" config/cavity.ini grid.level="$CAVITY_LEVEL" output.verbosity=0 output.summary="$tmp/c.json" >/dev/null
       /usr/bin/python3 - "$tmp/c.json" "$b" "$gbs" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); t = d["timings"]; steps = d["nonlinear_iterations"]  # one solver setup per step, the first builds

@@ -13,6 +13,7 @@ typedef struct {
   int level, N, nb, nlocal;
   double **v; /* v[b * nlocal + li]: block b on local macro li */
   int view;   /* 1: storage belongs to another vector (feast_vec_view) */
+  void *block; /* the storage of all v[] (one block) */
 } FeastVec;
 
 int feast_vec_create(const FeastDomain *dom, int level, int nb, FeastVec **x);

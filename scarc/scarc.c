@@ -133,13 +133,23 @@ static int choose_coarse(const FeastDomain *dom, long max_dofs) {
   return c;
 }
 
+/* the storage of level l's matrices: the raw partial ones, later A or Ac (see ScarcLevel) */
+static int create_level_matrices(Scarc *s, int l) {
+  const FeastDomain *dom = s->dom;
+  ScarcLevel *lv = &s->lv[l];
+  FeastBand9 *full = l > s->coarse ? lv->Ac : lv->A;
+  if (dom->nlocal) FEAST_CALL(feast_band9_create_batch(dom->nlocal, dom->levels[l].N, full, &lv->block));
+  return 0;
+}
+
+/* every level but the finest gets its matrix storage here; the finest one's is made by
+ * scarc_operator_storage or the first scarc_set_operator (finest_storage) */
 static int create_level(Scarc *s, int l) {
   const FeastDomain *dom = s->dom;
   ScarcLevel *lv = &s->lv[l];
   const int N = dom->levels[l].N;
-  FeastBand9 **full = l > s->coarse ? &lv->Ac : &lv->A;
-  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, full));
-  if (dom->nlocal) FEAST_CALL(feast_band9_create_batch(dom->nlocal, N, *full, &lv->block));
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, l > s->coarse ? &lv->Ac : &lv->A));
+  if (l < s->finest) FEAST_CALL(create_level_matrices(s, l));
   if (l > s->coarse) {
     FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->R));
     for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(feast_band9_ring_create(N, &lv->R[li]));
@@ -302,8 +312,28 @@ static int setup_local_solvers(Scarc *s) {
   return st;
 }
 
+/* the finest level's matrices, made at the first call (zero: fresh pages) */
+static FeastBand9 *finest_storage(Scarc *s) {
+  ScarcLevel *lv = &s->lv[s->finest];
+  if (!lv->block && s->dom->nlocal && create_level_matrices(s, s->finest)) return NULL;
+  return raw_storage(s, s->finest, 0);
+}
+
+int scarc_operator_storage(Scarc *s, FeastBand9 **A) {
+  const int fresh = !s->lv[s->finest].block;
+  *A = finest_storage(s);
+  FEAST_CHECK(*A || !s->dom->nlocal, FEAST_ERR_MEM, "ScaRC: no memory for the finest level's matrices");
+  if (!fresh)
+    for (int li = 0; li < s->dom->nlocal; li++) feast_band9_zero(&(*A)[li]);
+  s->ready = 0;
+  return 0;
+}
+
 static int set_operator(Scarc *s, const FeastBand9 *A) {
-  for (int li = 0; li < s->dom->nlocal; li++) copy_values(&A[li], raw_storage(s, s->finest, li));
+  FeastBand9 *own = finest_storage(s);
+  FEAST_CHECK(own || !s->dom->nlocal, FEAST_ERR_MEM, "ScaRC: no memory for the finest level's matrices");
+  if (A != own)
+    for (int li = 0; li < s->dom->nlocal; li++) copy_values(&A[li], &own[li]);
   for (int l = s->finest; l >= s->coarse; l--) FEAST_CALL(build_level(s, l));
   FEAST_CALL(setup_local_solvers(s));
   if (s->coarse_solver) return scarc_coarse_refresh(s->coarse_solver, s->lv[s->coarse].A);

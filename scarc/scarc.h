@@ -37,6 +37,15 @@ void scarc_destroy(Scarc **s);
  * structure refresh the numbers only (what a nonlinear step needs). Timed as
  * solver_setup. */
 int scarc_set_operator(Scarc *s, const FeastBand9 *A);
+/* *A <- the solver's own storage of the finest level's matrices (one per local macro),
+ * zeroed, for the application to assemble the raw partial matrices into:
+ * scarc_set_operator(s, *A) then takes them in place instead of copying them (one full
+ * pass and the solver's copy of the finest matrices saved). Until that call the solver
+ * has no operator (scarc_set_operator turns the storage into its own form of the
+ * operator; a later call here zeroes it again for the next assembly). The memory is
+ * made at the first call, not in scarc_create: it is the assembly's, as it would be in
+ * a matrix the application made itself. */
+int scarc_operator_storage(Scarc *s, FeastBand9 **A);
 int scarc_coarse_level(const Scarc *s);
 /* y <- A x on the finest level (x, y consistent one-block vectors) */
 int scarc_matvec(Scarc *s, const FeastVec *x, FeastVec *y);

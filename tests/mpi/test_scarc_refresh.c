@@ -2,7 +2,10 @@
  * levels, local hierarchies, backend copies and the coarse LU refreshed in place) gives
  * bitwise the solution of a ScaRC set up from scratch with those values, for a
  * nonsymmetric operator (convection-diffusion) in double and single local precision and
- * with either coarse grid solver. The two coarse grid solvers (KLU, UMFPACK) agree, also
+ * with either coarse grid solver. Matrices assembled into the solver's own storage
+ * (scarc_operator_storage, taken in place) give bitwise the solution of a copied one,
+ * also when assembled there again for a refresh; the storage comes zeroed, and the
+ * solver refuses to solve while the application holds it. The two coarse grid solvers (KLU, UMFPACK) agree, also
  * after a refresh to values that need other pivots than the first factorisation's. */
 #include "feast/error.h"
 #include "feast/mask.h"
@@ -24,13 +27,17 @@ static void convection_diffusion(const FeastQ1Point *p, void *ctx, double A[4][4
                   (p->dphi[c][0] + 0.5 * p->dphi[c][1]) * p->phi[a]) * p->weight;
 }
 
-static FeastBand9 *assemble_level(const FeastDomain *dom, int level, double eps) {
+/* A[li] += the operator of local macro li on a level */
+static void assemble_into(const FeastDomain *dom, int level, double eps, FeastBand9 *A) {
   const FeastLevel *lev = &dom->levels[level];
-  FeastBand9 *A = calloc((size_t)dom->nlocal + 1, sizeof *A);
-  for (int li = 0; li < dom->nlocal; li++) {
-    CHECK_OK(feast_band9_create(lev->N, &A[li]));
+  for (int li = 0; li < dom->nlocal; li++)
     CHECK_OK(feast_q1_assemble(lev->N, lev->xy[li], dom->local[li], convection_diffusion, &eps, 3, &A[li]));
-  }
+}
+
+static FeastBand9 *assemble_level(const FeastDomain *dom, int level, double eps) {
+  FeastBand9 *A = calloc((size_t)dom->nlocal + 1, sizeof *A);
+  for (int li = 0; li < dom->nlocal; li++) CHECK_OK(feast_band9_create(dom->levels[level].N, &A[li]));
+  assemble_into(dom, level, eps, A);
   return A;
 }
 
@@ -57,18 +64,81 @@ static void solve(Scarc *s, const FeastDomain *dom, const FeastMask *mask, Feast
   feast_vec_destroy(&b);
 }
 
+/* the solver parameters of these tests: global coarse grid of at most 100 unknowns */
+static ScarcParams *make_params(const char *precision, const char *coarse_solver, FeastConfig **cfg) {
+  ScarcParams *p = NULL;
+  char over[64];
+  CHECK_OK(feast_config_create(cfg));
+  CHECK_OK(feast_config_override(*cfg, "solver.coarse_max_dofs=100"));
+  snprintf(over, sizeof over, "solver.local_precision=%s", precision);
+  CHECK_OK(feast_config_override(*cfg, over));
+  snprintf(over, sizeof over, "solver.coarse_solver=%s", coarse_solver);
+  CHECK_OK(feast_config_override(*cfg, over));
+  CHECK_OK(scarc_params_create(*cfg, &p));
+  return p;
+}
+
+static long count_differences(const FeastVec *x, const FeastVec *y) {
+  long differ = 0;
+  for (int li = 0; li < x->nlocal; li++)
+    for (long i = 0; i < (long)x->N * x->N; i++) differ += x->v[li][i] != y->v[li][i];
+  return differ;
+}
+
+/* the storage of the finest matrices, zeroed: no nonzero value in any band */
+static long count_nonzeros(const FeastDomain *dom, const FeastBand9 *A) {
+  long nonzero = 0;
+  for (int li = 0; li < dom->nlocal; li++)
+    for (int k = 0; k < FEAST_NBANDS; k++)
+      for (long i = 0; i < (long)A[li].N * A[li].N; i++) nonzero += A[li].band[k][i] != 0.0;
+  return nonzero;
+}
+
+/* assembled in place (twice: first values, then the refresh's) against a copied matrix */
+static void check_in_place(const FeastDomain *dom, const FeastMask *mask) {
+  FeastConfig *cfg = NULL;
+  ScarcParams *p = make_params("double", "klu", &cfg);
+  FeastBand9 *A2 = assemble(dom, 0.02), *own = NULL;
+  Scarc *copied = NULL, *in_place = NULL;
+  FeastVec *x1 = NULL, *x2 = NULL;
+  CHECK_OK(feast_vec_create(dom, dom->finest, 1, &x1));
+  CHECK_OK(feast_vec_create(dom, dom->finest, 1, &x2));
+  CHECK_OK(scarc_create(dom, mask, p, &copied));
+  CHECK_OK(scarc_set_operator(copied, A2));
+  solve(copied, dom, mask, x1);
+  CHECK_OK(scarc_create(dom, mask, p, &in_place));
+  CHECK_OK(scarc_operator_storage(in_place, &own));
+  CHECK(count_nonzeros(dom, own) == 0);
+  assemble_into(dom, dom->finest, 1.0, own);
+  CHECK_OK(scarc_set_operator(in_place, own));
+  solve(in_place, dom, mask, x2); /* use the first values once */
+  FeastBand9 *again = NULL;
+  CHECK_OK(scarc_operator_storage(in_place, &again));
+  CHECK(again == own);
+  CHECK(count_nonzeros(dom, again) == 0);
+  FeastSolveParams sp = {.rtol = 1e-10, .max_iterations = 5, .divergence_factor = 1e4};
+  FeastSolveResult res;
+  CHECK(scarc_solve(in_place, "mg", &sp, x1, x2, &res) == FEAST_ERR_ARG); /* no operator now */
+  feast_error_clear();
+  assemble_into(dom, dom->finest, 0.02, again);
+  CHECK_OK(scarc_set_operator(in_place, again));
+  solve(in_place, dom, mask, x2);
+  const long differ = count_differences(x1, x2);
+  CHECK(differ == 0);
+  if (differ) fprintf(stderr, "in place: %ld values differ from the copied matrix's solution\n", differ);
+  scarc_destroy(&copied);
+  scarc_destroy(&in_place);
+  feast_vec_destroy(&x1);
+  feast_vec_destroy(&x2);
+  free_matrices(dom, A2);
+  scarc_params_destroy(&p);
+  feast_config_destroy(&cfg);
+}
+
 static void check_precision(const FeastDomain *dom, const FeastMask *mask, const char *precision,
                             const char *coarse_solver) {
   FeastConfig *cfg = NULL;
-  ScarcParams *p = NULL;
-  char over[64];
-  CHECK_OK(feast_config_create(&cfg));
-  CHECK_OK(feast_config_override(cfg, "solver.coarse_max_dofs=100"));
-  snprintf(over, sizeof over, "solver.local_precision=%s", precision);
-  CHECK_OK(feast_config_override(cfg, over));
-  snprintf(over, sizeof over, "solver.coarse_solver=%s", coarse_solver);
-  CHECK_OK(feast_config_override(cfg, over));
-  CHECK_OK(scarc_params_create(cfg, &p));
+  ScarcParams *p = make_params(precision, coarse_solver, &cfg);
   FeastBand9 *A1 = assemble(dom, 1.0), *A2 = assemble(dom, 0.02);
   Scarc *refreshed = NULL, *fresh = NULL;
   FeastVec *x1 = NULL, *x2 = NULL;
@@ -82,9 +152,7 @@ static void check_precision(const FeastDomain *dom, const FeastMask *mask, const
   CHECK_OK(scarc_create(dom, mask, p, &fresh));
   CHECK_OK(scarc_set_operator(fresh, A2));
   solve(fresh, dom, mask, x2);
-  long differ = 0;
-  for (int li = 0; li < dom->nlocal; li++)
-    for (long i = 0; i < (long)x1->N * x1->N; i++) differ += x1->v[li][i] != x2->v[li][i];
+  const long differ = count_differences(x1, x2);
   CHECK(differ == 0);
   if (differ)
     fprintf(stderr, "%s, %s: %ld values differ between the refreshed and the fresh solver\n", precision, coarse_solver,
@@ -185,6 +253,7 @@ static int run(void) {
   check_precision(dom, mask, "single", "klu");
   check_precision(dom, mask, "double", "umfpack");
   check_coarse_solvers(dom, mask);
+  check_in_place(dom, mask);
   feast_mask_destroy(&mask);
   feast_domain_destroy(&dom);
   feast_mesh_destroy(&mesh);
