@@ -312,17 +312,16 @@ static int setup_local_solvers(Scarc *s) {
   return st;
 }
 
-/* the finest level's matrices, made at the first call (zero: fresh pages) */
-static FeastBand9 *finest_storage(Scarc *s) {
-  ScarcLevel *lv = &s->lv[s->finest];
-  if (!lv->block && s->dom->nlocal && create_level_matrices(s, s->finest)) return NULL;
-  return raw_storage(s, s->finest, 0);
+/* *A <- the finest level's matrices, made at the first call (zero: fresh pages) */
+static int finest_storage(Scarc *s, FeastBand9 **A) {
+  if (!s->lv[s->finest].block && s->dom->nlocal) FEAST_CALL(create_level_matrices(s, s->finest));
+  *A = raw_storage(s, s->finest, 0);
+  return 0;
 }
 
 int scarc_operator_storage(Scarc *s, FeastBand9 **A) {
   const int fresh = !s->lv[s->finest].block;
-  *A = finest_storage(s);
-  FEAST_CHECK(*A || !s->dom->nlocal, FEAST_ERR_MEM, "ScaRC: no memory for the finest level's matrices");
+  FEAST_CALL(finest_storage(s, A));
   if (!fresh)
     for (int li = 0; li < s->dom->nlocal; li++) feast_band9_zero(&(*A)[li]);
   s->ready = 0;
@@ -330,8 +329,8 @@ int scarc_operator_storage(Scarc *s, FeastBand9 **A) {
 }
 
 static int set_operator(Scarc *s, const FeastBand9 *A) {
-  FeastBand9 *own = finest_storage(s);
-  FEAST_CHECK(own || !s->dom->nlocal, FEAST_ERR_MEM, "ScaRC: no memory for the finest level's matrices");
+  FeastBand9 *own;
+  FEAST_CALL(finest_storage(s, &own));
   if (A != own)
     for (int li = 0; li < s->dom->nlocal; li++) copy_values(&A[li], &own[li]);
   for (int l = s->finest; l >= s->coarse; l--) FEAST_CALL(build_level(s, l));

@@ -29,7 +29,8 @@ typedef struct Scarc Scarc;
 int scarc_create(const FeastDomain *dom, const FeastMask *mask, const ScarcParams *p, Scarc **s);
 void scarc_destroy(Scarc **s);
 /* The operator, given on the finest level: per local macro the raw partial matrix (the
- * macro's own cells, no boundary conditions). Coarser levels are Galerkin products
+ * macro's own cells, no boundary conditions); copied, unless A is the solver's own
+ * storage (scarc_operator_storage), which is taken in place. Coarser levels are Galerkin products
  * P^T A P computed macro by macro (the bilinear prolongation is macro-local, so the sum of
  * the macros' products is the global product), and the Dirichlet rows become identity
  * rows. The first call builds every structure (local multigrids and their backends, the
