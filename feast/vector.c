@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int feast_vec_create(const FeastDomain *dom, int level, int nb, FeastVec **xp) {
+/* the record of a vector without its storage */
+static int vec_record(const FeastDomain *dom, int level, int nb, FeastVec **xp) {
   FeastVec *x;
   FEAST_CALL(FEAST_ALLOC(1, &x));
   *xp = x;
@@ -16,15 +17,30 @@ int feast_vec_create(const FeastDomain *dom, int level, int nb, FeastVec **xp) {
   x->N = dom->levels[level].N;
   x->nb = nb;
   x->nlocal = dom->nlocal;
+  return FEAST_ALLOC(nb * dom->nlocal + 1, &x->v);
+}
+
+int feast_vec_create_set(const FeastDomain *dom, int level, int nb, int count, FeastVec **const *vecs) {
+  for (int i = 0; i < count; i++) FEAST_CALL(vec_record(dom, level, nb, vecs[i]));
   const int arrays = nb * dom->nlocal;
-  FEAST_CALL(FEAST_ALLOC(arrays + 1, &x->v));
-  if (!arrays) return 0;
+  if (!arrays || count < 1) return 0;
   /* one zeroed block for all arrays (huge pages once it reaches 2 MiB: one page fault per
    * 2 MiB instead of one per 4 KiB), each padded like feast_grid_alloc and starting on
    * the colour after the nine bands of a matrix (feast_alloc_coloured) */
-  const size_t pad = FEAST_PAD(x->N);
-  return feast_alloc_coloured_groups(arrays, 1, (size_t)x->N * x->N + 2 * pad, sizeof(double), pad,
-                                     FEAST_NBANDS, (char **)x->v, &x->block);
+  char **all;
+  FEAST_CALL(FEAST_ALLOC((size_t)count * arrays, &all));
+  const int N = dom->levels[level].N;
+  const size_t pad = FEAST_PAD(N);
+  const int rc = feast_alloc_coloured_groups(count * arrays, 1, (size_t)N * N + 2 * pad, sizeof(double), pad,
+                                             FEAST_NBANDS, all, &(*vecs[0])->block);
+  for (int i = 0; i < count && !rc; i++) memcpy((*vecs[i])->v, all + (size_t)i * arrays, sizeof(char *) * arrays);
+  free(all);
+  return rc;
+}
+
+int feast_vec_create(const FeastDomain *dom, int level, int nb, FeastVec **xp) {
+  FeastVec **one[] = {xp};
+  return feast_vec_create_set(dom, level, nb, 1, one);
 }
 
 void feast_vec_destroy(FeastVec **xp) {

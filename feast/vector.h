@@ -13,10 +13,15 @@ typedef struct {
   int level, N, nb, nlocal;
   double **v; /* v[b * nlocal + li]: block b on local macro li */
   int view;   /* 1: storage belongs to another vector (feast_vec_view) */
-  void *block; /* the storage of all v[] (one block) */
+  void *block; /* the storage of all v[] (one block; NULL in the others of a set) */
 } FeastVec;
 
+/* zeroed; all arrays in one block (huge pages from 2 MiB on) */
 int feast_vec_create(const FeastDomain *dom, int level, int nb, FeastVec **x);
+/* count vectors of one level in one block (fewer page faults, less rounding to whole
+ * pages than count blocks): *vecs[i] for i < count. The block belongs to *vecs[0]:
+ * destroy them together. */
+int feast_vec_create_set(const FeastDomain *dom, int level, int nb, int count, FeastVec **const *vecs);
 void feast_vec_destroy(FeastVec **x); /* a view is only detached */
 /* *view <- a one-block vector that is block b of x, sharing its storage (no copy): every
  * scalar operation and solver works on one field of a multi-field vector in place. Valid

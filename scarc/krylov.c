@@ -33,9 +33,7 @@ static int extras(Work *w, int n, FeastVec ***out) {
 int feast_krylov_work_create(const FeastVec *like, FeastKrylovWork **wp) {
   FEAST_CALL(FEAST_ALLOC(1, wp));
   FeastVec **all[] = WORK_VECTORS(&(*wp)->w);
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-    FEAST_CALL(feast_vec_create(like->dom, like->level, like->nb, all[i]));
-  return 0;
+  return feast_vec_create_set(like->dom, like->level, like->nb, (int)(sizeof all / sizeof all[0]), all);
 }
 
 void feast_krylov_work_destroy(FeastKrylovWork **wp) {

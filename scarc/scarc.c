@@ -156,17 +156,12 @@ static int create_level(Scarc *s, int l) {
   }
   /* x, b: the coarse-grid problem of the level above (none on the finest level, whose
    * V cycle works on the caller's vectors); d, c, q: the smoother's (none on the coarse
-   * level, which is solved directly) */
-  if (l < s->finest) {
-    FEAST_CALL(feast_vec_create(dom, l, 1, &lv->x));
-    FEAST_CALL(feast_vec_create(dom, l, 1, &lv->b));
-  }
-  if (l > s->coarse) {
-    FEAST_CALL(feast_vec_create(dom, l, 1, &lv->d));
-    FEAST_CALL(feast_vec_create(dom, l, 1, &lv->c));
-    FEAST_CALL(feast_vec_create(dom, l, 1, &lv->q));
-  }
-  return 0;
+   * level, which is solved directly); one set in one block */
+  FeastVec **vecs[5];
+  int n = 0;
+  if (l < s->finest) vecs[n++] = &lv->x, vecs[n++] = &lv->b;
+  if (l > s->coarse) vecs[n++] = &lv->d, vecs[n++] = &lv->c, vecs[n++] = &lv->q;
+  return feast_vec_create_set(dom, l, 1, n, vecs);
 }
 
 static int create(const FeastDomain *dom, const FeastMask *mask, const ScarcParams *p, Scarc **sp) {
