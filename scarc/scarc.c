@@ -133,12 +133,18 @@ static int choose_coarse(const FeastDomain *dom, long max_dofs) {
   return c;
 }
 
+/* where the raw partial matrix of level l and local macro li is built: Ac above the
+ * coarse level (it becomes consistent in place), A on it; after build_level the level's
+ * matrix (what the local hierarchies copy their insides from) */
+static FeastBand9 *raw_storage(Scarc *s, int l, int li) {
+  return l > s->coarse ? &s->lv[l].Ac[li] : &s->lv[l].A[li];
+}
+
 /* the storage of level l's matrices: the raw partial ones, later A or Ac (see ScarcLevel) */
 static int create_level_matrices(Scarc *s, int l) {
   const FeastDomain *dom = s->dom;
-  ScarcLevel *lv = &s->lv[l];
-  FeastBand9 *full = l > s->coarse ? lv->Ac : lv->A;
-  if (dom->nlocal) FEAST_CALL(feast_band9_create_batch(dom->nlocal, dom->levels[l].N, full, &lv->block));
+  if (dom->nlocal)
+    FEAST_CALL(feast_band9_create_batch(dom->nlocal, dom->levels[l].N, raw_storage(s, l, 0), &s->lv[l].block));
   return 0;
 }
 
@@ -238,13 +244,6 @@ static int make_consistent(Scarc *s, int l) {
 
 static void copy_values(const FeastBand9 *src, FeastBand9 *dst) {
   for (int k = 0; k < FEAST_NBANDS; k++) memcpy(dst->band[k], src->band[k], sizeof(double) * src->N * src->N);
-}
-
-/* where the raw partial matrix of level l and local macro li is built: Ac above the
- * coarse level (it becomes consistent in place), A on it; after build_level the level's
- * matrix (what the local hierarchies copy their insides from) */
-static FeastBand9 *raw_storage(Scarc *s, int l, int li) {
-  return l > s->coarse ? &s->lv[l].Ac[li] : &s->lv[l].A[li];
 }
 
 /* level l from its raw partial matrices (in raw_storage on entry): above the coarse
