@@ -14,11 +14,14 @@
 #   setup: the passes of the setup, each reading its input and writing its output once:
 #     for every level above the global coarse one the Galerkin product of its raw matrix
 #     (made consistent in place afterwards; the ring rows are negligible) and its local
-#     hierarchy Ac_l -> ... -> level lc (Galerkin products). The finest matrix is
-#     assembled into the solver's storage (scarc_operator_storage), so no copy of it.
-#     The coarse LU, the page faults of fresh memory and the interface sums are not in
-#     the model. (Older setups moved more: a copy of the finest matrix into the solver
-#     until 2026-11-25, before that a second full copy per level and backend copies.)
+#     hierarchy Ac_l -> ... -> level lc, whose levels compute only their frames (the
+#     insides are the global levels'; modelled as 16 N nodes read and written per
+#     product). The finest matrix is assembled into the solver's storage
+#     (scarc_operator_storage), so no copy of it. The coarse LU, the page faults of
+#     fresh memory and the interface sums are not in the model. (Older setups moved
+#     more: full local Galerkin levels with copied insides until 2026-11-25 evening, a
+#     copy of the finest matrix into the solver until 2026-11-25 morning, before that a
+#     second full copy per level and backend copies.)
 # usage: bench/setup.sh [L] [REPEAT] FEASTC... (from the repo root; bench_band9 from the
 #   folder of the first FEASTC)   e.g. bench/setup.sh 8 4 /tmp/feastc_old build/bin/feastc
 #   CAVITY_LEVEL=7 adds the cavity (Re 100) after each Poisson round: solver setup per
@@ -49,8 +52,9 @@ L, c, M, n = d["level"], d["coarse_level"], d["macros"], d["dofs"]
 nodes = lambda l: M * ((1 << l) + 1) ** 2           # macro nodes of level l
 lc = 3                                               # local coarse level (<= 200 nodes)
 row = 72
-def chain(top):                                      # Galerkin chain top -> lc: read + write
-    return sum(nodes(k) + nodes(k - 1) for k in range(top, lc, -1))
+frame = lambda l: M * 16 * ((1 << l) + 1)           # nodes a frame product moves on level l
+def chain(top):                                      # frame products top -> lc: read + write
+    return sum(frame(k) + frame(k - 1) for k in range(top, lc, -1))
 setup = 0
 for l in range(L, c, -1):
     setup += nodes(l) + nodes(l - 1) + chain(l)

@@ -28,7 +28,8 @@
  * during setup and update. */
 typedef struct {
   int level, coarse;                                 /* L and lc */
-  const FeastBand9 *A[FEAST_MAX_LEVEL + 1];          /* A[l], l = lc..L */
+  FeastBand9Framed A[FEAST_MAX_LEVEL + 1];           /* A[l], l = lc..L: A[L] whole, the
+                                                        others framed or whole */
   const unsigned char *fixed[FEAST_MAX_LEVEL + 1];   /* fixed[l], l = lc..L */
   const double *coarse_inv; /* A[lc]^-1, n x n column-major (n = N_lc^2) */
 } FeastLocalHierarchy;

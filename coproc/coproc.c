@@ -14,9 +14,11 @@ struct FeastLocalSolver {
   const FeastLocalBackend *be;
   void *data;
   int nmacros, level, lc;
-  FeastBand9 *galerkin;   /* nmacros * (level - lc): levels lc..level-1 of every macro */
+  FeastBand9 *whole;      /* nmacros * (level - lc): levels lc..level-1 of every macro that
+                             are kept whole (the others' slots unused) */
   const FeastBand9 **inside; /* the same layout: the problems' inside matrices (or NULL) */
-  void **gblock;          /* level - lc blocks: level lc + i of all macros in gblock[i] */
+  void **gblock;          /* level - lc blocks: level lc + i of all macros in gblock[i], their
+                             whole matrices or their frames */
   double *inv;            /* nmacros * n^2: inverses of the coarsest matrices (n nodes) */
   double *lu;             /* n^2 and n: work of the LU factorisation */
   long *piv;
@@ -91,7 +93,7 @@ static int check_params(const FeastLocalMGParams *p) {
 static void free_hierarchies(FeastLocalSolver *ls) {
   for (int i = 0; ls->gblock && i < ls->level - ls->lc; i++) feast_free_coloured(ls->gblock[i]);
   feast_free(&ls->gblock);
-  feast_free(&ls->galerkin);
+  feast_free(&ls->whole);
   feast_free(&ls->inside);
   feast_free(&ls->inv);
   feast_free(&ls->lu);
@@ -99,27 +101,53 @@ static void free_hierarchies(FeastLocalSolver *ls) {
   feast_free(&ls->h);
 }
 
-/* where level l (lc <= l < L) of macro m is kept in galerkin and inside */
+/* where level l (lc <= l < L) of macro m is kept in whole and inside */
 static long level_slot(const FeastLocalSolver *ls, int m, int l) { return (long)(l - ls->lc) * ls->nmacros + m; }
-
-/* the storage of level l (lc <= l < L) of macro m */
-static FeastBand9 *galerkin_level(const FeastLocalSolver *ls, int m, int l) { return &ls->galerkin[level_slot(ls, m, l)]; }
 
 /* the problem's matrix with the inside of level l of macro m, or NULL */
 static const FeastBand9 *problem_inside(const FeastLocalProblem *p, int l) { return p->inside ? p->inside[l] : NULL; }
 
+/* level l (lc <= l < L) is framed: every macro's problem gives its inside, and the level
+ * has one (N >= 5) */
+static int framed_level(const FeastLocalProblem *problems, int nmacros, int l) {
+  for (int m = 0; m < nmacros; m++)
+    if (!problem_inside(&problems[m], l)) return 0;
+  return feast_level_n(l) >= 5;
+}
+
+/* level l of every macro: its frame and the problem's inside, or a whole matrix of its own */
+static int alloc_level(FeastLocalSolver *ls, const FeastLocalProblem *problems, int l) {
+  const int M = ls->nmacros, N = feast_level_n(l);
+  void **block = &ls->gblock[l - ls->lc];
+  if (!framed_level(problems, M, l)) {
+    FEAST_CALL(feast_band9_create_batch(M, N, &ls->whole[level_slot(ls, 0, l)], block));
+    for (int m = 0; m < M; m++) ls->h[m].A[l] = (FeastBand9Framed){&ls->whole[level_slot(ls, m, l)], {NULL}};
+    return 0;
+  }
+  char **frames;
+  FEAST_CALL(FEAST_ALLOC((size_t)M * FEAST_NBANDS, &frames));
+  const int rc = feast_alloc_coloured_groups(M, FEAST_NBANDS, (size_t)feast_frame_len(N), sizeof(double), 0, 0,
+                                             frames, block);
+  for (int m = 0; m < M && !rc; m++) {
+    FeastBand9Framed *A = &ls->h[m].A[l];
+    A->inside = problem_inside(&problems[m], l);
+    for (int k = 0; k < FEAST_NBANDS; k++) A->frame[k] = (double *)(void *)frames[m * FEAST_NBANDS + k];
+  }
+  free(frames);
+  return rc;
+}
+
 /* Storage of the local hierarchies, made once per setup and reused by every update:
- * levels lc..L-1 of every macro, the coarse inverses and the work of their
- * factorisation, and the hierarchy records the backend sees (the problem's matrix and
- * masks, the storage above; values are set by set_values). */
+ * levels lc..L-1 of every macro (their frames where the problems give the insides, else
+ * whole), the coarse inverses and the work of their factorisation, and the hierarchy
+ * records the backend sees (the problem's matrix and masks, the storage above; values
+ * are set by set_values). */
 static int alloc_hierarchies(FeastLocalSolver *ls, const FeastLocalProblem *problems) {
   const int L = ls->level, lc = ls->lc;
   const long N = feast_level_n(lc), n = N * N;
-  FEAST_CALL(FEAST_ALLOC((long)ls->nmacros * (L - lc) + 1, &ls->galerkin));
+  FEAST_CALL(FEAST_ALLOC((long)ls->nmacros * (L - lc) + 1, &ls->whole));
   FEAST_CALL(FEAST_ALLOC((long)ls->nmacros * (L - lc) + 1, &ls->inside));
   FEAST_CALL(FEAST_ALLOC(L - lc + 1, &ls->gblock));
-  for (int l = lc; l < L && ls->nmacros; l++)
-    FEAST_CALL(feast_band9_create_batch(ls->nmacros, feast_level_n(l), galerkin_level(ls, 0, l), &ls->gblock[l - lc]));
   FEAST_CALL(FEAST_ALLOC((size_t)ls->nmacros * n * n + 1, &ls->inv));
   FEAST_CALL(FEAST_ALLOC(n * n, &ls->lu));
   FEAST_CALL(FEAST_ALLOC(n, &ls->piv));
@@ -128,29 +156,30 @@ static int alloc_hierarchies(FeastLocalSolver *ls, const FeastLocalProblem *prob
     FeastLocalHierarchy *h = &ls->h[m];
     h->level = L;
     h->coarse = lc;
-    h->A[L] = problems[m].A;
+    h->A[L] = (FeastBand9Framed){problems[m].A, {NULL}};
     h->coarse_inv = ls->inv + (size_t)m * n * n;
     for (int l = lc; l <= L; l++) h->fixed[l] = problems[m].fixed[l];
-    for (int l = lc; l < L; l++) {
-      h->A[l] = galerkin_level(ls, m, l);
-      ls->inside[level_slot(ls, m, l)] = problem_inside(&problems[m], l);
-    }
+    for (int l = lc; l < L; l++) ls->inside[level_slot(ls, m, l)] = problem_inside(&problems[m], l);
   }
+  for (int l = lc; l < L && ls->nmacros; l++) FEAST_CALL(alloc_level(ls, problems, l));
   return 0;
 }
 
 /* The coarse levels of every macro: Galerkin products A_{l-1} = P^T A_l P of the given
- * finest matrix (their insides copied where the problem gives them), into the storage
- * of alloc_hierarchies. A local problem's interface rows
+ * finest matrix (only their frames where the problem gives the insides), into the
+ * storage of alloc_hierarchies. A local problem's interface rows
  * keep all couplings that stay in the macro; rediscretised coarse matrices would weight
  * those rows differently on every level and cost the local multigrid its level
  * independence. */
 static int galerkin_levels(FeastLocalSolver *ls) {
   for (int m = 0; m < ls->nmacros; m++) {
-    const FeastLocalHierarchy *h = &ls->h[m];
-    for (int l = ls->level; l > ls->lc; l--)
-      FEAST_CALL(feast_band9_galerkin(h->A[l], h->fixed[l], h->fixed[l - 1], ls->inside[level_slot(ls, m, l - 1)],
-                                      galerkin_level(ls, m, l - 1)));
+    FeastLocalHierarchy *h = &ls->h[m];
+    for (int l = ls->level; l > ls->lc; l--) {
+      FeastBand9Framed *Ac = &h->A[l - 1];
+      if (Ac->frame[0]) FEAST_CALL(feast_band9_galerkin_frame(&h->A[l], h->fixed[l], h->fixed[l - 1], Ac));
+      else
+        FEAST_CALL(feast_band9_galerkin(&h->A[l], h->fixed[l], h->fixed[l - 1], &ls->whole[level_slot(ls, m, l - 1)]));
+    }
   }
   return 0;
 }
@@ -160,7 +189,7 @@ static int galerkin_levels(FeastLocalSolver *ls) {
 static int coarse_inverse(FeastLocalSolver *ls, int m) {
   const FeastLocalHierarchy *h = &ls->h[m];
   const long N = feast_level_n(h->coarse), n = N * N;
-  feast_band9_to_dense(h->A[h->coarse], ls->lu);
+  feast_band9_to_dense(&h->A[h->coarse], ls->lu);
   const int zero = feast_dense_lu(n, N + 1, N + 1, ls->lu, ls->piv);
   FEAST_CHECK(!zero, FEAST_ERR_SOLVER,
               "local multigrid: the coarsest matrix (level %d, %ld nodes) of macro %d of the batch is singular "
@@ -201,7 +230,7 @@ static int check_same_structure(const FeastLocalSolver *ls, const FeastLocalProb
   FEAST_CHECK(p->level == ls->level && p->A && p->A->N == feast_level_n(ls->level) && p->fixed, FEAST_ERR_ARG,
               "feast_local_update: macro %d of the batch: level %d, N = %d; the setup had level %d, N = %d", m,
               p->level, p->A ? p->A->N : 0, ls->level, feast_level_n(ls->level));
-  FEAST_CHECK(p->A == ls->h[m].A[ls->level], FEAST_ERR_ARG,
+  FEAST_CHECK(p->A == ls->h[m].A[ls->level].inside, FEAST_ERR_ARG,
               "feast_local_update: macro %d of the batch: not the matrix of the setup (the solver keeps it by "
               "reference; a new matrix needs feast_local_setup)",
               m);

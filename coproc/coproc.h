@@ -28,9 +28,12 @@ typedef struct {
   const FeastBand9 *const *inside;   /* optional (NULL, or NULL entries): inside[l], l < level,
                                         a matrix of level l whose rows and columns two or
                                         more nodes inside the macro are those of the
-                                        Galerkin level l (feast_band9_galerkin: copied, only
-                                        the frame is computed). Read at every setup and
-                                        update: must live as long as the solver */
+                                        Galerkin level l. Where every macro of the batch
+                                        gives one (and N >= 5), level l keeps only its own
+                                        frame and reads the inside there, in place
+                                        (feast_band9_galerkin_frame): it must live as long
+                                        as the solver, and new values in it take effect
+                                        with feast_local_update */
 } FeastLocalProblem;
 
 typedef struct {

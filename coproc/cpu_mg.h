@@ -8,6 +8,7 @@
 #define CAT(a, b) CAT2(a, b)
 #define LVL CAT(CpuLevel, SUF)
 #define MG CAT(CpuMG, SUF)
+#define PART CAT(CpuPart, SUF)
 #define ROW CAT(feast_band9_row, SUF)
 #define JACOBI CAT(feast_jacobi_point, SUF)
 #define PROLONG CAT(feast_prolongate_point, SUF)
@@ -16,7 +17,9 @@
 
 typedef struct {
   int N;
-  const REAL *band[FEAST_NBANDS]; /* what the sweeps read: the front end's or own */
+  const REAL *band[FEAST_NBANDS]; /* what the sweeps read: the front end's (the whole matrix
+                                     or the inside of a framed one) or own */
+  const REAL *frame[FEAST_NBANDS]; /* in place, a framed level: its frame, else NULL */
   REAL *own[FEAST_NBANDS];     /* converted copies (IN_PLACE = 0), else NULL */
   REAL *x, *b, *r;             /* padded grid vectors */
   REAL *sol, *d0;              /* finest level: accumulated correction, the defect */
@@ -41,14 +44,15 @@ typedef struct {
  * and the vectors take colours 9-13. The macros of a batch are solved one after the
  * other, so they share one set of work vectors per level: those of `shared` (macro 0's
  * level), or new ones when shared is NULL. */
-static int CAT(level_alloc, SUF)(LVL *v, const FeastBand9 *A, const unsigned char *fixed, const LVL *shared) {
-  const long n = (long)A->N * A->N, pad = FEAST_PAD(A->N);
+static int CAT(level_alloc, SUF)(LVL *v, const FeastBand9Framed *A, const unsigned char *fixed,
+                                 const LVL *shared) {
+  const long N = A->inside->N, n = N * N, pad = FEAST_PAD(N);
   REAL **vecs[] = {&v->x, &v->b, &v->r, &v->sol, &v->d0};
   enum { NVEC = sizeof vecs / sizeof vecs[0], NOWN = IN_PLACE ? 0 : FEAST_NBANDS };
   const int nvec = shared ? 0 : NVEC;
   char *arr[NOWN + NVEC];
   if (shared) *v = *shared; /* its vectors */
-  v->N = A->N;
+  v->N = (int)N;
   v->fixed = fixed;
   v->mem = NULL;
   if (NOWN + nvec > 0)
@@ -57,10 +61,12 @@ static int CAT(level_alloc, SUF)(LVL *v, const FeastBand9 *A, const unsigned cha
   for (int i = 0; i < nvec; i++) *vecs[i] = (REAL *)(void *)arr[NOWN + i];
   for (int k = 0; k < FEAST_NBANDS; k++) {
 #if IN_PLACE
-    v->band[k] = A->band[k];
+    v->band[k] = A->inside->band[k];
+    v->frame[k] = A->frame[k];
 #else
     v->own[k] = (REAL *)(void *)arr[k];
     v->band[k] = v->own[k];
+    v->frame[k] = NULL;
 #endif
   }
   return 0;
@@ -80,6 +86,13 @@ static void CAT(mg_destroy, SUF)(void **data) {
   feast_free(data);
 }
 
+/* band k of A converted to REAL: the inside's values, then the frame's over them */
+static void CAT(convert_band, SUF)(REAL *restrict dst, const FeastBand9Framed *A, int k) {
+  const long N = A->inside->N;
+  CAT(convert, SUF)(dst, A->inside->band[k], N * N);
+  for (long f = 0; A->frame[0] && f < feast_frame_len(N); f++) dst[feast_frame_node(N, f)] = (REAL)A->frame[k][f];
+}
+
 /* new values: converted into the own copies; in place there is nothing to do (the
  * front end wrote them where the sweeps read them) */
 static int CAT(mg_update, SUF)(void *data, const FeastLocalHierarchy *h) {
@@ -87,7 +100,7 @@ static int CAT(mg_update, SUF)(void *data, const FeastLocalHierarchy *h) {
   for (int m = 0; m < mg->nmacros && !IN_PLACE; m++) {
     for (int l = mg->lc; l <= mg->L; l++) {
       LVL *v = &mg->lv[m * (mg->L + 1) + l];
-      for (int k = 0; k < FEAST_NBANDS; k++) CAT(convert, SUF)(v->own[k], h[m].A[l]->band[k], (long)v->N * v->N);
+      for (int k = 0; k < FEAST_NBANDS; k++) CAT(convert_band, SUF)(v->own[k], &h[m].A[l], k);
     }
     CAT(convert, SUF)(mg->own_inv + (size_t)m * mg->nc * mg->nc, h[m].coarse_inv, mg->nc * mg->nc);
   }
@@ -104,7 +117,7 @@ static int CAT(mg_alloc, SUF)(MG *mg, int nmacros, const FeastLocalHierarchy *h,
   if (!IN_PLACE) FEAST_CALL(FEAST_ALLOC((size_t)nmacros * mg->nc * mg->nc + 1, &mg->own_inv));
   for (int m = 0; m < nmacros; m++) {
     for (int l = mg->lc; l <= mg->L; l++)
-      FEAST_CALL(CAT(level_alloc, SUF)(&mg->lv[m * (mg->L + 1) + l], h[m].A[l], h[m].fixed[l],
+      FEAST_CALL(CAT(level_alloc, SUF)(&mg->lv[m * (mg->L + 1) + l], &h[m].A[l], h[m].fixed[l],
                                        m ? &mg->lv[l] : NULL));
 #if IN_PLACE
     mg->lv[m * (mg->L + 1) + mg->lc].inv = h[m].coarse_inv;
@@ -126,35 +139,93 @@ static int CAT(mg_setup, SUF)(void **data, int nmacros, const FeastLocalHierarch
   return rc;
 }
 
-/* the band pointers of a level in a local array: stores through a restrict output can
- * not change them, so the sweeps below vectorise */
-static void CAT(bands_of, SUF)(const LVL *v, const REAL *band[FEAST_NBANDS]) {
-  for (int k = 0; k < FEAST_NBANDS; k++) band[k] = v->band[k];
+/* Part q of a level's rows: nodes base .. base + n - 1, whose band values are band[k][0
+ * .. n - 1] (a local copy of the pointers: stores through a restrict output can not
+ * change them, so the sweeps below vectorise). A whole matrix is one part. A framed one
+ * has three, taken in this order: rows 0-1 and rows N-2..N-1 from the frame, then rows
+ * 2..N-3 in full from the inside; a sweep then computes the frame's four columns of
+ * those rows (frame_column) again, over what the inside's values gave there. */
+typedef struct {
+  long base, n;
+  const REAL *band[FEAST_NBANDS];
+} PART;
+
+static int CAT(nparts, SUF)(const LVL *v) { return v->frame[0] ? 3 : 1; }
+
+static void CAT(part, SUF)(const LVL *v, int q, PART *p) {
+  const long N = v->N;
+  const REAL *const *src = v->frame;
+  long at; /* the part's first value in src */
+  if (!v->frame[0] || q == 2) {
+    src = v->band;
+    p->base = at = v->frame[0] ? 2 * N : 0;
+    p->n = v->frame[0] ? (N - 4) * N : N * N;
+  } else {
+    p->base = q ? (N - 2) * N : 0;
+    p->n = 2 * N;
+    at = q * 2 * N;
+  }
+  for (int k = 0; k < FEAST_NBANDS; k++) p->band[k] = src[k] + at;
 }
 
-/* r <- b - A x; returns ||r||^2 accumulated in double */
-static double CAT(defect, SUF)(const LVL *v, const REAL *restrict b, const REAL *restrict x, REAL *restrict r) {
-  const long N = v->N, n = N * N;
-  const REAL *band[FEAST_NBANDS];
-  CAT(bands_of, SUF)(v, band);
-  double rr = 0;
-  FEAST_IVDEP
-  for (long i = 0; i < n; i++) {
-    r[i] = b[i] - ROW(band, x, i, N);
-    rr += (double)r[i] * r[i];
+/* column c (0..3: columns 0, 1, N-2, N-1) of a framed level's rows 2..N-3, one run of
+ * its frame: the index of its first node (row 2); the band values of row 2 + t at
+ * fb[k][t]. The sweeps read the vectors of row 2 + t, node i, through pointers shifted
+ * by i - t, so that index t reaches both. */
+static long CAT(frame_column, SUF)(const LVL *v, int c, const REAL *fb[FEAST_NBANDS]) {
+  const long N = v->N;
+  for (int k = 0; k < FEAST_NBANDS; k++) fb[k] = v->frame[k] + 4 * N + c * (N - 4);
+  return 2 * N + (c < 2 ? c : N - 4 + c);
+}
+
+/* r <- b - A x */
+static void CAT(defect, SUF)(const LVL *v, const REAL *restrict b, const REAL *restrict x, REAL *restrict r) {
+  const long N = v->N;
+  for (int q = 0; q < CAT(nparts, SUF)(v); q++) {
+    PART p;
+    CAT(part, SUF)(v, q, &p);
+    const REAL *restrict bq = b + p.base, *restrict xq = x + p.base;
+    REAL *restrict rq = r + p.base;
+    FEAST_IVDEP
+    for (long i = 0; i < p.n; i++) rq[i] = bq[i] - ROW(p.band, xq, i, N);
   }
+  for (int c = 0; c < 4 && v->frame[0]; c++) {
+    const REAL *fb[FEAST_NBANDS];
+    const long first = CAT(frame_column, SUF)(v, c, fb);
+    for (long t = 0; t < N - 4; t++) {
+      const long s = first + t * (N - 1); /* node i = first + t N, shifted by t */
+      r[s + t] = b[s + t] - ROW(fb, x + s, t, N);
+    }
+  }
+}
+
+/* ||r||^2 accumulated in double */
+static double CAT(norm2, SUF)(const REAL *r, long n) {
+  double rr = 0;
+  for (long i = 0; i < n; i++) rr += (double)r[i] * r[i];
   return rr;
 }
 
 /* one damped Jacobi sweep r <- x + omega D^-1 (b - A x), then swap x and r */
 static void CAT(jacobi, SUF)(LVL *v, REAL omega) {
-  const long N = v->N, n = N * N;
-  const REAL *band[FEAST_NBANDS];
-  CAT(bands_of, SUF)(v, band);
-  const REAL *restrict x = v->x, *restrict b = v->b;
+  const long N = v->N;
+  for (int q = 0; q < CAT(nparts, SUF)(v); q++) {
+    PART p;
+    CAT(part, SUF)(v, q, &p);
+    const REAL *restrict xq = v->x + p.base, *restrict bq = v->b + p.base;
+    REAL *restrict rq = v->r + p.base;
+    FEAST_IVDEP
+    for (long i = 0; i < p.n; i++) rq[i] = JACOBI(p.band, bq, xq, i, N, omega);
+  }
   REAL *restrict r = v->r;
-  FEAST_IVDEP
-  for (long i = 0; i < n; i++) r[i] = JACOBI(band, b, x, i, N, omega);
+  for (int c = 0; c < 4 && v->frame[0]; c++) {
+    const REAL *fb[FEAST_NBANDS];
+    const long first = CAT(frame_column, SUF)(v, c, fb);
+    for (long t = 0; t < N - 4; t++) {
+      const long s = first + t * (N - 1);
+      r[s + t] = JACOBI(fb, v->b + s, v->x + s, t, N, omega);
+    }
+  }
   v->r = v->x;
   v->x = r;
 }
@@ -162,11 +233,20 @@ static void CAT(jacobi, SUF)(LVL *v, REAL omega) {
 /* the first damped Jacobi sweep from x = 0: x <- omega D^-1 b, what the full sweep gives
  * (A 0 = 0 exactly) without reading the off-diagonal bands */
 static void CAT(jacobi_from_zero, SUF)(LVL *v, REAL omega) {
-  const long n = (long)v->N * v->N;
-  const REAL *restrict diag = v->band[FEAST_BAND_DIAG], *restrict b = v->b;
+  for (int q = 0; q < CAT(nparts, SUF)(v); q++) {
+    PART p;
+    CAT(part, SUF)(v, q, &p);
+    const REAL *restrict diag = p.band[FEAST_BAND_DIAG], *restrict b = v->b + p.base;
+    REAL *restrict x = v->x + p.base;
+    FEAST_IVDEP
+    for (long i = 0; i < p.n; i++) x[i] = omega * b[i] / diag[i];
+  }
   REAL *restrict x = v->x;
-  FEAST_IVDEP
-  for (long i = 0; i < n; i++) x[i] = omega * b[i] / diag[i];
+  for (int c = 0; c < 4 && v->frame[0]; c++) {
+    const REAL *fb[FEAST_NBANDS];
+    const long first = CAT(frame_column, SUF)(v, c, fb);
+    for (long t = 0; t < v->N - 4; t++) x[first + t * v->N] = omega * v->b[first + t * v->N] / fb[FEAST_BAND_DIAG][t];
+  }
 }
 
 /* the exact coarse solve: x <- A^-1 b, one dense matvec with the inverse */
@@ -188,7 +268,7 @@ static void CAT(vcycle, SUF)(const MG *mg, LVL *lv, int l) {
   if (mg->prm.pre_smooth > 0) CAT(jacobi_from_zero, SUF)(v, omega);
   else memset(v->x, 0, sizeof(REAL) * n);
   for (int k = 1; k < mg->prm.pre_smooth; k++) CAT(jacobi, SUF)(v, omega);
-  (void)CAT(defect, SUF)(v, v->b, v->x, v->r);
+  CAT(defect, SUF)(v, v->b, v->x, v->r);
   for (int J = 0; J < c->N; J++)
     for (int I = 0; I < c->N; I++) {
       long k = (long)J * c->N + I;
@@ -221,7 +301,8 @@ static int CAT(solve_macro, SUF)(const MG *mg, int m, const double *d, double *c
   while (r > mg->prm.rtol * r0 && isfinite(r) && cycles < mg->prm.max_cycles) {
     CAT(vcycle, SUF)(mg, lv, mg->L);
     for (long i = 0; i < n; i++) sol[i] += v->x[i];
-    r = sqrt(CAT(defect, SUF)(v, d0, sol, v->b));
+    CAT(defect, SUF)(v, d0, sol, v->b);
+    r = sqrt(CAT(norm2, SUF)(v->b, n));
     cycles++;
   }
   *hit = r > mg->prm.rtol * r0 && isfinite(r);
@@ -249,6 +330,7 @@ static int CAT(mg_solve, SUF)(void *data, const double *const *d, double *const 
 #undef CAT
 #undef LVL
 #undef MG
+#undef PART
 #undef ROW
 #undef JACOBI
 #undef PROLONG

@@ -85,4 +85,39 @@ void feast_band9_ring_fix_rows(FeastBand9Ring *R, const unsigned char *fixed, co
  * feast_band9_matvec_part(A, x, y, 1) on the interior rows, bitwise the product of the
  * matrix whose interior is A's and whose ring is R) */
 void feast_band9_ring_matvec(const FeastBand9Ring *R, const double *x, double *y);
+/* A 9-band matrix kept in two parts: its inside (rows and columns 2 .. N-3) is that of
+ * another matrix of its size, `inside`, read in place; its frame (rows 0, 1, N-2, N-1
+ * in full and columns 0, 1, N-2, N-1 of the rows between) is its own, band-major,
+ * feast_frame_len(N) values per band. Matrices that differ only near the macro's edges
+ * share one inside this way: the levels of ScaRC's local hierarchies are the global
+ * levels' matrices but for their frames. frame[0] == NULL: no frame, `inside` is the
+ * whole matrix (N >= 5 with a frame). */
+typedef struct {
+  const FeastBand9 *inside;
+  double *frame[FEAST_NBANDS];
+} FeastBand9Framed;
+
+/* values per band of a frame: 2 full rows at the bottom and at the top, 4 per row between */
+static inline long feast_frame_len(long N) { return 8 * N - 16; }
+/* the frame slot of node (i, j), or -1 for an inside node. Order: rows 0 and 1, rows
+ * N-2 and N-1, then columns 0, 1, N-2, N-1 of the rows between, each as one run down
+ * the column (N - 4 values). */
+static inline long feast_frame_slot(long N, long i, long j) {
+  if (j < 2) return j * N + i;
+  if (j >= N - 2) return (j - N + 4) * N + i;
+  if (i < 2) return 4 * N + i * (N - 4) + j - 2;
+  if (i >= N - 2) return 4 * N + (i - N + 4) * (N - 4) + j - 2;
+  return -1;
+}
+/* the node index j N + i of frame slot f */
+static inline long feast_frame_node(long N, long f) {
+  if (f < 4 * N) return f < 2 * N ? f : f + (N - 4) * N;
+  const long q = f - 4 * N, c = q / (N - 4);
+  return (2 + q % (N - 4)) * N + (c < 2 ? c : N - 4 + c);
+}
+/* band k of A at node idx */
+static inline double feast_band9_framed_value(const FeastBand9Framed *A, int k, long idx) {
+  const long N = A->inside->N, f = A->frame[0] ? feast_frame_slot(N, idx % N, idx / N) : -1;
+  return f >= 0 ? A->frame[k][f] : A->inside->band[k][idx];
+}
 #endif

@@ -2,15 +2,15 @@
 #include <math.h>
 #include <string.h>
 
-void feast_band9_to_dense(const FeastBand9 *A, double *a) {
-  const long N = A->N, n = N * N;
+void feast_band9_to_dense(const FeastBand9Framed *A, double *a) {
+  const long N = A->inside->N, n = N * N;
   memset(a, 0, sizeof(double) * (size_t)(n * n));
   for (long j = 0; j < N; j++)
     for (long i = 0; i < N; i++) {
       const long row = j * N + i;
       for (int k = 0; k < FEAST_NBANDS; k++) {
         const long ci = i + k % 3 - 1, cj = j + k / 3 - 1;
-        if (ci >= 0 && cj >= 0 && ci < N && cj < N) a[row * n + cj * N + ci] = A->band[k][row];
+        if (ci >= 0 && cj >= 0 && ci < N && cj < N) a[row * n + cj * N + ci] = feast_band9_framed_value(A, k, row);
       }
     }
 }

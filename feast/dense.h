@@ -8,8 +8,8 @@
 #define FEAST_DENSE_H
 #include "feast/band9.h"
 
-/* a (n x n, n = N^2, row-major) <- A, zeros outside the 9 bands */
-void feast_band9_to_dense(const FeastBand9 *A, double *a);
+/* a (n x n, n = N^2, row-major) <- A (whole or framed), zeros outside the 9 bands */
+void feast_band9_to_dense(const FeastBand9Framed *A, double *a);
 /* P A = L U in place: row k of U and the multipliers of column k below the diagonal;
  * piv[k] = the row swapped with row k at step k (interchanges are applied to the
  * columns k.. only, as in LAPACK's gbtrf). Returns 0, or k+1 when column k has no

@@ -151,34 +151,58 @@ static int free_node(const unsigned char *fixed, long N, int tr, long i, long j)
   return x >= 0 && y >= 0 && x < N && y < N && !fixed[y * N + x];
 }
 
-/* the stored index of node (i, j) and band b of the oriented grid */
-static long node_index(long N, int tr, long i, long j) { return tr ? i * N + j : j * N + i; }
+/* free[dy + 1][c] = node (i0 - 1 + c, j + dy) of the oriented grid exists and is free,
+ * c = 0 .. len + 1, dy = -1, 0, 1: the checks of a row's couplings, made once per row */
+typedef unsigned char FreeRows[3][2 * CHUNK + 3];
+static void free_rows(const unsigned char *fixed, long N, int tr, long i0, long j, int len, FreeRows free) {
+  for (int dy = -1; dy <= 1; dy++)
+    for (int c = 0; c <= len + 1; c++) free[dy + 1][c] = (unsigned char)free_node(fixed, N, tr, i0 - 1 + c, j + dy);
+}
+
+/* band b of the oriented grid as stored */
 static int band_index(int tr, int b) { return tr ? feast_band_index(b / 3 - 1, b % 3 - 1) : b; }
 
-static void x_half_checked(const AxisTerms *T, const FeastBand9 *Af, const unsigned char *fixed_f, int tr, long j,
-                           int I0, int n, MaskedRow *m, XHalf *x) {
-  const long N = Af->N, i0 = 2L * I0 - 1;
-  unsigned char self[2 * CHUNK + 1]; /* the row's own nodes free: the same for every band */
-  for (int c = 0; c <= 2 * n; c++) self[c] = (unsigned char)free_node(fixed_f, N, tr, i0 + c, j);
+/* band k of A at node (x, y) of the stored grid */
+static double framed_at(const FeastBand9Framed *A, int k, long x, long y) {
+  const long N = A->inside->N, f = A->frame[0] ? feast_frame_slot(N, x, y) : -1;
+  return f >= 0 ? A->frame[k][f] : A->inside->band[k][y * N + x];
+}
+
+static void x_half_checked(const AxisTerms *T, const FeastBand9Framed *Af, const unsigned char *fixed_f, int tr,
+                           long j, int I0, int n, MaskedRow *m, XHalf *x) {
+  const long N = Af->inside->N, i0 = 2L * I0 - 1;
+  FreeRows free;
+  free_rows(fixed_f, N, tr, i0, j, 2 * n + 1, free);
   const double *f[FEAST_NBANDS];
   for (int b = 0; b < FEAST_NBANDS; b++) {
-    const int sx = b % 3 - 1, sy = b / 3 - 1;
-    const double *band = Af->band[band_index(tr, b)];
+    const int sx = b % 3 - 1, sy = b / 3 - 1, k = band_index(tr, b);
     for (int c = 0; c <= 2 * n; c++) {
       const long i = i0 + c;
-      const int keep = self[c] && free_node(fixed_f, N, tr, i + sx, j + sy);
-      m->v[b][c] = keep ? band[node_index(N, tr, i, j)] : 0.0;
+      const int keep = free[1][c + 1] && free[sy + 1][c + 1 + sx];
+      m->v[b][c] = keep ? framed_at(Af, k, tr ? j : i, tr ? i : j) : 0.0;
     }
     f[b] = m->v[b] + 1;
   }
   x_half(T, f, n, x);
 }
 
+/* where the product's entries near the edges go: into the whole matrix, or into the
+ * frame of a framed one */
+typedef struct {
+  long N;
+  double *const *band; /* the matrix's bands or the frame's */
+  int frame;
+} Product;
+
+static double *product_at(const Product *P, int k, long x, long y) {
+  return P->band[k] + (P->frame ? feast_frame_slot(P->N, x, y) : y * P->N + x);
+}
+
 /* row J of the oriented coarse grid, columns I0 .. I0 + n - 1, with every check: the
  * halves of the checked fine rows 2J - 1 .. 2J + 1, stored with the couplings of fixed
  * coarse rows and columns zero */
-static void row_checked(const AxisTerms *T, const FeastBand9 *Af, const unsigned char *fixed_f,
-                        const unsigned char *fixed_c, int tr, FeastBand9 *Ac, int J, int I0, int n) {
+static void row_checked(const AxisTerms *T, const FeastBand9Framed *Af, const unsigned char *fixed_f,
+                        const unsigned char *fixed_c, int tr, const Product *Ac, int J, int I0, int n) {
   const long Nc = Ac->N;
   XHalf buf[3];
   MaskedRow m;
@@ -186,13 +210,14 @@ static void row_checked(const AxisTerms *T, const FeastBand9 *Af, const unsigned
   for (int a = -1; a <= 1; a++) x_half_checked(T, Af, fixed_f, tr, 2L * J + a, I0, n, &m, &buf[a + 1]);
   for (int b = 0; b < FEAST_NBANDS; b++) out[b] = y[b];
   y_half(T, (const XHalf *const[3]){&buf[0], &buf[1], &buf[2]}, out, n);
+  FreeRows free;
+  free_rows(fixed_c, Nc, tr, I0, J, n, free);
   for (int b = 0; b < FEAST_NBANDS; b++) {
-    const int dx = b % 3 - 1, dy = b / 3 - 1;
-    double *band = Ac->band[band_index(tr, b)];
+    const int dx = b % 3 - 1, dy = b / 3 - 1, kb = band_index(tr, b);
     for (int k = 0; k < n; k++) {
       const long I = I0 + k;
-      const int keep = free_node(fixed_c, Nc, tr, I, J) && free_node(fixed_c, Nc, tr, I + dx, J + dy);
-      band[node_index(Nc, tr, I, J)] = keep ? y[b][k] : 0.0;
+      const int keep = free[1][k + 1] && free[dy + 1][k + 1 + dx];
+      *product_at(Ac, kb, tr ? J : I, tr ? I : J) = keep ? y[b][k] : 0.0;
     }
   }
 }
@@ -200,8 +225,8 @@ static void row_checked(const AxisTerms *T, const FeastBand9 *Af, const unsigned
 /* every coarse entry within two nodes of the macro's edges: rows 0, 1, Nc-2, Nc-1 and
  * (as rows of the transposed product) columns 0, 1, Nc-2, Nc-1 of the rows between,
  * in chunks of columns */
-static void galerkin_edges(const AxisTerms *T, const FeastBand9 *Af, const unsigned char *fixed_f,
-                           const unsigned char *fixed_c, FeastBand9 *Ac) {
+static void galerkin_edges(const AxisTerms *T, const FeastBand9Framed *Af, const unsigned char *fixed_f,
+                           const unsigned char *fixed_c, const Product *Ac) {
   const int Nc = Ac->N;
   for (int tr = 0; tr <= 1; tr++) {
     const int from = tr ? 2 : 0, to = tr ? Nc - 2 : Nc; /* the columns of the oriented rows */
@@ -213,26 +238,39 @@ static void galerkin_edges(const AxisTerms *T, const FeastBand9 *Af, const unsig
   }
 }
 
-/* the unchecked rows and columns 2 .. Nc-3 of src into Ac */
-static void copy_inside(const FeastBand9 *src, FeastBand9 *Ac) {
-  const long Nc = Ac->N;
-  for (int k = 0; k < FEAST_NBANDS; k++)
-    for (long J = 2; J < Nc - 2; J++)
-      memcpy(Ac->band[k] + J * Nc + 2, src->band[k] + J * Nc + 2, sizeof(double) * (size_t)(Nc - 4));
+/* the sizes of a product from Af into a coarse matrix of N nodes per side */
+static int check_sizes(const FeastBand9Framed *Af, int N) {
+  FEAST_CHECK(Af->inside && Af->inside->band[0], FEAST_ERR_ARG, "feast_band9_galerkin: no fine matrix");
+  const int Nf = Af->inside->N;
+  FEAST_CHECK(!Af->frame[0] || Nf >= 5, FEAST_ERR_ARG, "feast_band9_galerkin: a framed matrix needs N >= 5, got %d",
+              Nf);
+  FEAST_CHECK(N == (Nf + 1) / 2, FEAST_ERR_ARG, "feast_band9_galerkin: coarse matrix has N = %d, expected %d", N,
+              (Nf + 1) / 2);
+  return 0;
 }
 
-int feast_band9_galerkin(const FeastBand9 *Af, const unsigned char *fixed_f, const unsigned char *fixed_c,
-                         const FeastBand9 *inside, FeastBand9 *Ac) {
-  const int Nf = Af->N, Nc = (Nf + 1) / 2;
-  FEAST_CHECK(Ac->N == Nc && Ac->band[0], FEAST_ERR_ARG,
-              "feast_band9_galerkin: coarse matrix has N = %d, expected %d", Ac->N, Nc);
-  FEAST_CHECK(!inside || (inside->N == Nc && inside->band[0]), FEAST_ERR_ARG,
-              "feast_band9_galerkin: the matrix of the inside has N = %d, expected %d", inside->N, Nc);
+int feast_band9_galerkin(const FeastBand9Framed *Af, const unsigned char *fixed_f, const unsigned char *fixed_c,
+                         FeastBand9 *Ac) {
+  FEAST_CHECK(Ac->band[0], FEAST_ERR_ARG, "feast_band9_galerkin: no coarse matrix");
+  FEAST_CALL(check_sizes(Af, Ac->N));
   const AxisTerms T = axis_terms();
-  galerkin_edges(&T, Af, fixed_f, fixed_c, Ac);
-  if (inside) copy_inside(inside, Ac);
-  else galerkin_inside(&T, Af, Ac);
-  for (long I = 0; I < (long)Nc * Nc; I++)
+  const long Nc = Ac->N;
+  galerkin_edges(&T, Af, fixed_f, fixed_c, &(Product){Nc, Ac->band, 0});
+  galerkin_inside(&T, Af->inside, Ac);
+  for (long I = 0; I < Nc * Nc; I++)
     if (fixed_c[I]) Ac->band[FEAST_BAND_DIAG][I] = 1.0;
+  return 0;
+}
+
+int feast_band9_galerkin_frame(const FeastBand9Framed *Af, const unsigned char *fixed_f,
+                               const unsigned char *fixed_c, FeastBand9Framed *Ac) {
+  FEAST_CHECK(Ac->inside && Ac->frame[0] && Ac->inside->N >= 5, FEAST_ERR_ARG,
+              "feast_band9_galerkin_frame: the coarse matrix needs an inside and a frame (N >= 5)");
+  FEAST_CALL(check_sizes(Af, Ac->inside->N));
+  const AxisTerms T = axis_terms();
+  const long Nc = Ac->inside->N;
+  galerkin_edges(&T, Af, fixed_f, fixed_c, &(Product){Nc, Ac->frame, 1});
+  for (long f = 0; f < feast_frame_len(Nc); f++)
+    if (fixed_c[feast_frame_node(Nc, f)]) Ac->frame[FEAST_BAND_DIAG][f] = 1.0;
   return 0;
 }

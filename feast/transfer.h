@@ -12,18 +12,20 @@ void feast_grid_restrict(int Nf, const double *fine, double *coarse);
  * edges (Dirichlet nodes do): the rows and columns two or more nodes inside are computed
  * without checks by a stencil formula (no scatter) split into its x and y halves (117
  * multiply-adds per coarse node instead of 169, every read contiguous).
- * inside (may be NULL): a matrix of Ac's size whose rows and columns two or more nodes
- * inside are known to be the product's; they are copied (2 x 9 values moved per coarse
- * node instead of 4 x 9 read and the arithmetic), only the frame near the edges is
- * computed. The inside of P^T Af P reads only rows of Af three or more nodes inside, so
- * matrices that differ only near the macro's edges have products with the same inside:
- * ScaRC's local hierarchies take it from the consistent matrices of its coarser global
- * levels (bitwise equal: the same code computed them).
+ * Af may be framed (feast/band9.h): its frame is read where the product reaches it.
  * Ac is created by the caller with N = Nc = (Nf+1)/2 (FEAST_ERR_ARG otherwise); its
  * values are overwritten and nothing is allocated, so a refresh of the values reuses the
  * storage. Unlike rediscretisation, this keeps rows whose couplings leave the macro
  * (interface rows of a local problem) consistent across levels. */
 #include "feast/band9.h"
-int feast_band9_galerkin(const FeastBand9 *Af, const unsigned char *fixed_f, const unsigned char *fixed_c,
-                         const FeastBand9 *inside, FeastBand9 *Ac);
+int feast_band9_galerkin(const FeastBand9Framed *Af, const unsigned char *fixed_f, const unsigned char *fixed_c,
+                         FeastBand9 *Ac);
+/* Only the frame of the product, into Ac->frame (Nc >= 5), where Ac->inside is known to
+ * be the product's inside (fixed inside nodes with diagonal 1 included). The inside of
+ * P^T Af P reads only rows of Af three or more nodes inside, so matrices that differ only
+ * near the macro's edges have products with the same inside: ScaRC's local hierarchies
+ * share the insides of its global levels (bitwise: the same code computed them) and
+ * compute 8 Nc - 16 entries per band instead of Nc^2. */
+int feast_band9_galerkin_frame(const FeastBand9Framed *Af, const unsigned char *fixed_f,
+                               const unsigned char *fixed_c, FeastBand9Framed *Ac);
 #endif

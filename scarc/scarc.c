@@ -260,7 +260,8 @@ static int build_level(Scarc *s, int l) {
       continue;
     }
     feast_band9_ring_get(raw, &lv->R[li]);
-    FEAST_CALL(feast_band9_galerkin(raw, s->nomask[li], s->nomask[li], NULL, raw_storage(s, l - 1, li)));
+    const FeastBand9Framed whole = {raw, {NULL}};
+    FEAST_CALL(feast_band9_galerkin(&whole, s->nomask[li], s->nomask[li], raw_storage(s, l - 1, li)));
     feast_band9_ring_fix_rows(&lv->R[li], s->mask->fixed[l][li], dom->levels[l].owned[li]);
   }
   if (l == s->coarse) return 0;

@@ -93,12 +93,16 @@ template <typename T> struct Solver {
     const int l = lc + li;
     const long n = g.v.n;
     for (int m = 0; m < M; m++) {
-      const FeastBand9 *A = h[m].A[l];
-      FEAST_CHECK(A && A->N == g.v.N, FEAST_ERR_ARG,
+      const FeastBand9Framed *A = &h[m].A[l];
+      const FeastBand9 *in = A->inside;
+      FEAST_CHECK(in && in->N == g.v.N, FEAST_ERR_ARG,
                   "macro %d of the batch, level %d: no matrix or N = %d, expected %d", m, l,
-                  A ? A->N : 0, g.v.N);
+                  in ? in->N : 0, g.v.N);
       for (int k = 0; k < FEAST_NBANDS; k++) {
-        for (long i = 0; i < n; i++) tmp[i] = (T)A->band[k][i];
+        /* the inside's values, then a framed level's frame over them */
+        for (long i = 0; i < n; i++) tmp[i] = (T)in->band[k][i];
+        for (long f = 0; A->frame[0] && f < feast_frame_len(in->N); f++)
+          tmp[feast_frame_node(in->N, f)] = (T)A->frame[k][f];
         FEAST_CUDA_CALL(cudaMemcpy(g.bands + ((size_t)m * 9 + k) * (size_t)g.v.nal, tmp,
                                    sizeof(T) * n, cudaMemcpyHostToDevice));
       }

@@ -279,9 +279,11 @@ static void check_update(int L, const char *prec) {
 
 /* The levels of a "global" matrix G: the problem's matrix with new values in its three
  * outer rings of nodes, and its Galerkin products without masks. Solves of the
- * hierarchies with these insides = solves of the full products, bitwise; a changed
- * inside value changes them; an update with another inside matrix is FEAST_ERR_ARG. */
-static void check_inside(int L) {
+ * hierarchies with these insides (the levels framed: their frames computed, the insides
+ * read from G in place, or converted from both) = solves of the full products, bitwise;
+ * a changed inside value changes them; an update with another inside matrix is
+ * FEAST_ERR_ARG. */
+static void check_inside(int L, const char *prec) {
   Macro mc[NMACROS];
   double *d[NMACROS], *c_full[NMACROS], *c_in[NMACROS];
   FeastBand9 G[NMACROS][MAXL + 1];
@@ -299,15 +301,16 @@ static void check_inside(int L) {
     for (int j = 0; j < N; j++)
       for (int i = 0; i < N; i++)
         if (i < 3 || j < 3 || i >= N - 3 || j >= N - 3) G[m][L].band[FEAST_BAND_DIAG][j * N + i] += 1.0 + urand();
-    for (int l = L; l > 0; l--) CHECK_OK(feast_band9_galerkin(&G[m][l], none, none, NULL, &G[m][l - 1]));
+    for (int l = L; l > 0; l--)
+      CHECK_OK(feast_band9_galerkin(&(FeastBand9Framed){&G[m][l], {NULL}}, none, none, &G[m][l - 1]));
     for (int l = 0; l <= L; l++) inside[m][l] = &G[m][l];
     probs[m] = mc[m].prob;
     probs[m].inside = inside[m];
   }
   FeastLocalSolver *ls = NULL;
   FeastLocalMGStats s_full, s_in;
-  CHECK_OK(solve("cpu", "double", mc, d, c_full, &s_full));
-  CHECK_OK(feast_local_create("cpu", "double", &ls));
+  CHECK_OK(solve("cpu", prec, mc, d, c_full, &s_full));
+  CHECK_OK(feast_local_create("cpu", prec, &ls));
   CHECK_OK(feast_local_setup(ls, NMACROS, probs, &params));
   CHECK_OK(feast_local_solve(ls, (const double *const *)d, c_in, &s_in));
   int same = s_full.cycles == s_in.cycles;
@@ -408,7 +411,8 @@ static int run(void) {
   check_coarse_exact(5, FEAST_LOCAL_COARSE_MAX_NODES);
   check_update(6, "double");
   check_update(6, "single");
-  check_inside(6);
+  check_inside(6, "double");
+  check_inside(6, "single");
   check_transfer();
   check_errors();
   return 0;

@@ -9,13 +9,16 @@
  *   graphs on/off and repeated solves give bitwise the same corrections;
  *   a NaN in one macro's defect: that macro counts as nonfinite and gets c = 0, the
  *   others are bitwise what they were without it;
- *   feast_local_update with new values: bitwise the corrections of a fresh setup.
+ *   feast_local_update with new values: bitwise the corrections of a fresh setup;
+ *   levels framed on the insides of other matrices (frames and insides uploaded
+ *   together): bitwise the corrections of the whole levels.
  * Skips (77) without a device or without the CUDA backend. FEAST_TEST_MAX_LEVEL caps L
  * (for slow platforms such as the host emulator). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "coproc/coproc.h"
 #include "feast/band9.h"
 #include "feast/error.h"
+#include "feast/transfer.h"
 #include "feast_test.h"
 #include <math.h>
 #include <stdlib.h>
@@ -303,6 +306,47 @@ static void check_update(int L, const char *prec) {
   free_batch(&b);
 }
 
+/* The insides from a "global" hierarchy G: the finest matrix with new values in its
+ * three outer rings, and its Galerkin products without masks (which differ from the
+ * local levels only near the edges). With them the levels are framed and uploaded as
+ * frame over inside: bitwise the corrections of the whole levels (a frame not written
+ * over G's values would change them). */
+static void check_inside(int L, const char *prec) {
+  const int N = (1 << L) + 1;
+  const long n = (long)N * N;
+  const FeastLocalMGParams p = params(0.1, 16);
+  Batch b;
+  Result whole, framed;
+  FeastBand9 G[NMACROS][16];
+  const FeastBand9 *inside[NMACROS][16];
+  unsigned char *none = calloc((size_t)n, 1);
+  CHECK(none != NULL);
+  CHECK_OK(build_batch(L, conv1, &b));
+  CHECK_OK(alloc_result(N, &whole));
+  CHECK_OK(alloc_result(N, &framed));
+  CHECK_OK(run_solver("gpu", prec, &b, &p, b.d, &whole));
+  for (int m = 0; m < NMACROS; m++) {
+    for (int l = 0; l <= L; l++) CHECK_OK(feast_band9_create((1 << l) + 1, &G[m][l]));
+    for (int k = 0; k < FEAST_NBANDS; k++) memcpy(G[m][L].band[k], b.A[m].band[k], sizeof(double) * (size_t)n);
+    for (int j = 0; j < N; j++)
+      for (int i = 0; i < N; i++)
+        if (i < 3 || j < 3 || i >= N - 3 || j >= N - 3) G[m][L].band[FEAST_BAND_DIAG][j * N + i] += 1.0 + uniform();
+    for (int l = L; l > 0; l--)
+      CHECK_OK(feast_band9_galerkin(&(FeastBand9Framed){&G[m][l], {NULL}}, none, none, &G[m][l - 1]));
+    for (int l = 0; l <= L; l++) inside[m][l] = &G[m][l];
+    b.prob[m].inside = inside[m];
+  }
+  CHECK_OK(run_solver("gpu", prec, &b, &p, b.d, &framed));
+  CHECK(framed.st.cycles == whole.st.cycles);
+  for (int m = 0; m < NMACROS; m++) CHECK(bitwise_equal(framed.c[m], whole.c[m], n));
+  for (int m = 0; m < NMACROS; m++)
+    for (int l = 0; l <= L; l++) feast_band9_destroy(&G[m][l]);
+  free(none);
+  free_result(&whole);
+  free_result(&framed);
+  free_batch(&b);
+}
+
 /* Single precision against double: the float defect d - A x of an iterate x carries
  * rounding noise ~ eps_f |A| |x|, which A^{-1} amplifies ~ N for white noise (more
  * without Dirichlet edges, macro 2), so the difference grows ~3-4x per level: measured
@@ -343,6 +387,7 @@ static int run(void) {
       check_fixed_cycles(&nb, prec[k], tol[k]);
       check_production(&nb, prec[k], tol[k], &nclean);
       check_update(L, prec[k]);
+      check_inside(L, prec[k]);
       free_result(&clean);
       free_result(&nclean);
       free_batch(&b);

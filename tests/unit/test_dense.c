@@ -41,7 +41,7 @@ static void check_inverse(int N, double weight) {
   double *a = malloc(sizeof(double) * n * n), *lu = malloc(sizeof(double) * n * n);
   double *inv = malloc(sizeof(double) * n * n), *col = malloc(sizeof(double) * n);
   long *piv = malloc(sizeof(long) * n);
-  feast_band9_to_dense(&A, a);
+  feast_band9_to_dense(&(FeastBand9Framed){&A, {NULL}}, a);
   memcpy(lu, a, sizeof(double) * n * n);
   CHECK(feast_dense_lu(n, N + 1, N + 1, lu, piv) == 0);
   long swaps = 0;
@@ -85,7 +85,7 @@ static void check_singular(void) {
   for (int k = 0; k < FEAST_NBANDS; k++) A.band[k][7] = 0.0; /* row 7 empty: singular */
   double *lu = malloc(sizeof(double) * n * n);
   long *piv = malloc(sizeof(long) * n);
-  feast_band9_to_dense(&A, lu);
+  feast_band9_to_dense(&(FeastBand9Framed){&A, {NULL}}, lu);
   CHECK(feast_dense_lu(n, N + 1, N + 1, lu, piv) > 0);
   free(lu);
   free(piv);

@@ -99,7 +99,7 @@ static void check_galerkin(int Nc, int with_fixed) {
   masks(Nc, with_fixed, ff, fc);
   for (int k = 0; k < FEAST_NBANDS; k++) /* stale values are overwritten */
     for (int i = 0; i < Nc * Nc; i++) Ac.band[k][i] = 99.0;
-  CHECK_OK(feast_band9_galerkin(&Af, ff, fc, NULL, &Ac));
+  CHECK_OK(feast_band9_galerkin(&(FeastBand9Framed){&Af, {NULL}}, ff, fc, &Ac));
   double *P = dense_prolongation(Nc, ff, fc);
   const double dev = deviation(&Af, &Ac, P, fc);
   if (dev > 1e-13) fprintf(stderr, "Nc = %d, fixed %d: deviation %.3g\n", Nc, with_fixed, dev);
@@ -160,7 +160,7 @@ static void check_galerkin_wide(int Nc, int with_fixed) {
   unsigned char *ff = malloc((size_t)Nf * Nf), *fc = malloc((size_t)Nc * Nc);
   random_matrix(&Af);
   masks(Nc, with_fixed, ff, fc);
-  CHECK_OK(feast_band9_galerkin(&Af, ff, fc, NULL, &Ac));
+  CHECK_OK(feast_band9_galerkin(&(FeastBand9Framed){&Af, {NULL}}, ff, fc, &Ac));
   galerkin_by_terms(&Af, ff, fc, &Ref);
   double dev = 0.0;
   for (int k = 0; k < FEAST_NBANDS; k++)
@@ -174,10 +174,35 @@ static void check_galerkin_wide(int Nc, int with_fixed) {
   feast_band9_destroy(&Ref);
 }
 
-static int bitwise_equal(const FeastBand9 *A, const FeastBand9 *B) {
+/* every entry of A and of the framed B bitwise the same */
+static int bitwise_equal(const FeastBand9 *A, const FeastBand9Framed *B) {
   for (int k = 0; k < FEAST_NBANDS; k++)
-    if (memcmp(A->band[k], B->band[k], sizeof(double) * (size_t)A->N * A->N) != 0) return 0;
+    for (long i = 0; i < (long)A->N * A->N; i++) {
+      const double b = feast_band9_framed_value(B, k, i);
+      if (memcmp(&A->band[k][i], &b, sizeof b) != 0) return 0;
+    }
   return 1;
+}
+
+/* the frame numbering: slot and node are inverse, the slots are 0 .. len - 1, and the
+ * nodes two or more inside have none */
+static void check_frame_numbering(int N) {
+  long count = 0;
+  for (long j = 0; j < N; j++)
+    for (long i = 0; i < N; i++) {
+      const long f = feast_frame_slot(N, i, j);
+      const int inside = i >= 2 && j >= 2 && i < N - 2 && j < N - 2;
+      CHECK(inside ? f == -1 : f >= 0 && f < feast_frame_len(N) && feast_frame_node(N, f) == j * N + i);
+      count += f >= 0;
+    }
+  CHECK(count == feast_frame_len(N));
+}
+
+/* a framed matrix of N nodes per side on the inside `in`, its frame in `frame` */
+static FeastBand9Framed framed_on(const FeastBand9 *in, double *frame) {
+  FeastBand9Framed A = {in, {NULL}};
+  for (int k = 0; k < FEAST_NBANDS; k++) A.frame[k] = frame + k * feast_frame_len(in->N);
+  return A;
 }
 
 /* new random values in the rows within `width` nodes of the edges (their couplings
@@ -196,18 +221,22 @@ static void perturb_frame(FeastBand9 *A, int width) {
 
 /* G1 = P^T A P, G2 = P^T G1 P (no mask: a global hierarchy); B = A changed in its
  * frame (three fine rows: the widest the claim allows), with fixed edge nodes;
- * H1, H2 its hierarchy in full and with the insides from G1, G2: bitwise the same.
- * With a frame four rows wide the inside differs (the test can fail). */
+ * H1, H2 its hierarchy in full, C1, C2 with the insides of G1, G2 and only the frames
+ * computed (C2 from the framed C1): bitwise the same. With a frame four rows wide the
+ * inside differs (the test can fail). */
 static void check_inside_from(int Nc2, int width, int expect_equal) {
   const int Nc = 2 * Nc2 - 1, Nf = 2 * Nc - 1;
-  FeastBand9 A, B, G1, G2, H1, H2, C1, C2;
+  FeastBand9 A, B, G1, G2, H1, H2;
   CHECK_OK(feast_band9_create(Nf, &A));
   CHECK_OK(feast_band9_create(Nf, &B));
-  FeastBand9 *coarse[] = {&G1, &H1, &C1}, *coarser[] = {&G2, &H2, &C2};
-  for (int i = 0; i < 3; i++) {
+  FeastBand9 *coarse[] = {&G1, &H1}, *coarser[] = {&G2, &H2};
+  for (int i = 0; i < 2; i++) {
     CHECK_OK(feast_band9_create(Nc, coarse[i]));
     CHECK_OK(feast_band9_create(Nc2, coarser[i]));
   }
+  double *frame1 = malloc(sizeof(double) * FEAST_NBANDS * feast_frame_len(Nc));
+  double *frame2 = malloc(sizeof(double) * FEAST_NBANDS * feast_frame_len(Nc2));
+  FeastBand9Framed C1 = framed_on(&G1, frame1), C2 = framed_on(&G2, frame2);
   unsigned char *ff = malloc((size_t)Nf * Nf), *fc = malloc((size_t)Nc * Nc), *fc2 = malloc((size_t)Nc2 * Nc2);
   unsigned char *none = calloc((size_t)Nf * Nf, 1);
   random_matrix(&A);
@@ -216,20 +245,26 @@ static void check_inside_from(int Nc2, int width, int expect_equal) {
   masks(Nc, 1, ff, fc);
   for (int J = 0; J < Nc2; J++)
     for (int I = 0; I < Nc2; I++) fc2[J * Nc2 + I] = fc[2 * J * Nc + 2 * I];
-  CHECK_OK(feast_band9_galerkin(&A, none, none, NULL, &G1));
-  CHECK_OK(feast_band9_galerkin(&G1, none, none, NULL, &G2));
-  CHECK_OK(feast_band9_galerkin(&B, ff, fc, NULL, &H1));
-  CHECK_OK(feast_band9_galerkin(&H1, fc, fc2, NULL, &H2));
-  CHECK_OK(feast_band9_galerkin(&B, ff, fc, &G1, &C1));
-  CHECK_OK(feast_band9_galerkin(&C1, fc, fc2, &G2, &C2));
+  const FeastBand9Framed wA = {&A, {NULL}}, wB = {&B, {NULL}}, wG1 = {&G1, {NULL}}, wH1 = {&H1, {NULL}};
+  CHECK_OK(feast_band9_galerkin(&wA, none, none, &G1));
+  CHECK_OK(feast_band9_galerkin(&wG1, none, none, &G2));
+  CHECK_OK(feast_band9_galerkin(&wB, ff, fc, &H1));
+  CHECK_OK(feast_band9_galerkin(&wH1, fc, fc2, &H2));
+  CHECK_OK(feast_band9_galerkin_frame(&wB, ff, fc, &C1));
+  CHECK_OK(feast_band9_galerkin_frame(&C1, fc, fc2, &C2));
   CHECK(bitwise_equal(&H1, &C1) == expect_equal);
   CHECK(bitwise_equal(&H2, &C2) == expect_equal);
+  /* the whole product of a framed matrix is that of its whole equal */
+  CHECK_OK(feast_band9_galerkin(&C1, fc, fc2, &G2));
+  CHECK(bitwise_equal(&G2, &(FeastBand9Framed){&H2, {NULL}}) == expect_equal);
   free(ff);
   free(fc);
   free(fc2);
   free(none);
-  FeastBand9 *all[] = {&A, &B, &G1, &G2, &H1, &H2, &C1, &C2};
-  for (int i = 0; i < 8; i++) feast_band9_destroy(all[i]);
+  free(frame1);
+  free(frame2);
+  FeastBand9 *all[] = {&A, &B, &G1, &G2, &H1, &H2};
+  for (int i = 0; i < 6; i++) feast_band9_destroy(all[i]);
 }
 
 static int run(void) {
@@ -243,11 +278,16 @@ static int run(void) {
   for (size_t s = 0; s < sizeof coarser / sizeof coarser[0]; s++) check_inside_from(coarser[s], 3, 1);
   check_inside_from(9, 4, 0);
   check_inside_from(65, 4, 0);
+  const int numbered[] = {5, 6, 9, 33};
+  for (size_t s = 0; s < sizeof numbered / sizeof numbered[0]; s++) check_frame_numbering(numbered[s]);
   FeastBand9 Af, Ac;
   CHECK_OK(feast_band9_create(9, &Af));
   CHECK_OK(feast_band9_create(4, &Ac));
   unsigned char none[81] = {0};
-  CHECK_FAILS(feast_band9_galerkin(&Af, none, none, NULL, &Ac));
+  CHECK_FAILS(feast_band9_galerkin(&(FeastBand9Framed){&Af, {NULL}}, none, none, &Ac));
+  double frame[FEAST_NBANDS * 16];
+  FeastBand9Framed small = framed_on(&Ac, frame); /* N = 4: no room for a frame and an inside */
+  CHECK_FAILS(feast_band9_galerkin_frame(&(FeastBand9Framed){&Af, {NULL}}, none, none, &small));
   feast_band9_destroy(&Af);
   feast_band9_destroy(&Ac);
   return 0;
