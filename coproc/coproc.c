@@ -81,7 +81,7 @@ static int check_problem(const FeastLocalProblem *p, int level) {
 
 static int check_params(const FeastLocalMGParams *p) {
   FEAST_CHECK(p->pre_smooth >= 0 && p->post_smooth >= 0 && p->max_cycles >= 1 && p->coarse_max_dofs >= 1 &&
-                  p->jacobi_damping > 0 && p->rtol > 0,
+                  p->framed_min_nodes >= 0 && p->jacobi_damping > 0 && p->rtol > 0,
               FEAST_ERR_ARG, "local multigrid parameters out of range");
   FEAST_CHECK(p->coarse_max_dofs <= FEAST_LOCAL_COARSE_MAX_NODES, FEAST_ERR_CONFIG,
               "solver.local_coarse_max_dofs = %d: the coarsest local level is solved with a dense inverse "
@@ -108,18 +108,19 @@ static long level_slot(const FeastLocalSolver *ls, int m, int l) { return (long)
 static const FeastBand9 *problem_inside(const FeastLocalProblem *p, int l) { return p->inside ? p->inside[l] : NULL; }
 
 /* level l (lc <= l < L) is framed: every macro's problem gives its inside, and the level
- * has one (N >= 5) */
-static int framed_level(const FeastLocalProblem *problems, int nmacros, int l) {
+ * has one (N >= 5) and is large enough (params->framed_min_nodes) */
+static int framed_level(const FeastLocalProblem *problems, int nmacros, int l, const FeastLocalMGParams *params) {
   for (int m = 0; m < nmacros; m++)
     if (!problem_inside(&problems[m], l)) return 0;
-  return feast_level_n(l) >= 5;
+  return feast_level_n(l) >= 5 && feast_level_n(l) >= params->framed_min_nodes;
 }
 
 /* level l of every macro: its frame and the problem's inside, or a whole matrix of its own */
-static int alloc_level(FeastLocalSolver *ls, const FeastLocalProblem *problems, int l) {
+static int alloc_level(FeastLocalSolver *ls, const FeastLocalProblem *problems, int l,
+                       const FeastLocalMGParams *params) {
   const int M = ls->nmacros, N = feast_level_n(l);
   void **block = &ls->gblock[l - ls->lc];
-  if (!framed_level(problems, M, l)) {
+  if (!framed_level(problems, M, l, params)) {
     FEAST_CALL(feast_band9_create_batch(M, N, &ls->whole[level_slot(ls, 0, l)], block));
     for (int m = 0; m < M; m++) ls->h[m].A[l] = (FeastBand9Framed){&ls->whole[level_slot(ls, m, l)], {NULL}};
     return 0;
@@ -142,7 +143,8 @@ static int alloc_level(FeastLocalSolver *ls, const FeastLocalProblem *problems, 
  * whole), the coarse inverses and the work of their factorisation, and the hierarchy
  * records the backend sees (the problem's matrix and masks, the storage above; values
  * are set by set_values). */
-static int alloc_hierarchies(FeastLocalSolver *ls, const FeastLocalProblem *problems) {
+static int alloc_hierarchies(FeastLocalSolver *ls, const FeastLocalProblem *problems,
+                             const FeastLocalMGParams *params) {
   const int L = ls->level, lc = ls->lc;
   const long N = feast_level_n(lc), n = N * N;
   FEAST_CALL(FEAST_ALLOC((long)ls->nmacros * (L - lc) + 1, &ls->whole));
@@ -161,7 +163,7 @@ static int alloc_hierarchies(FeastLocalSolver *ls, const FeastLocalProblem *prob
     for (int l = lc; l <= L; l++) h->fixed[l] = problems[m].fixed[l];
     for (int l = lc; l < L; l++) ls->inside[level_slot(ls, m, l)] = problem_inside(&problems[m], l);
   }
-  for (int l = lc; l < L && ls->nmacros; l++) FEAST_CALL(alloc_level(ls, problems, l));
+  for (int l = lc; l < L && ls->nmacros; l++) FEAST_CALL(alloc_level(ls, problems, l, params));
   return 0;
 }
 
@@ -220,7 +222,7 @@ int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem
   ls->nmacros = nmacros;
   ls->level = level;
   ls->lc = feast_local_coarse_level(level, params->coarse_max_dofs);
-  FEAST_CALL(alloc_hierarchies(ls, problems));
+  FEAST_CALL(alloc_hierarchies(ls, problems, params));
   return set_values(ls, params);
 }
 
