@@ -46,8 +46,10 @@ typedef struct {
   int framed_min_nodes;          /* a level whose problems give its inside keeps only its frame
                                     if it has at least this many nodes per side (and 5);
                                     0: every such level. Framed sweeps compute the frame's
-                                    columns twice, which costs 15-65 % of a sweep on levels
-                                    that stay in cache (N <= 65), ~4 % above; ScaRC: 129 */
+                                    columns twice: on levels that stay in cache (N <= 65)
+                                    that is a large part of a sweep (every level framed:
+                                    local multigrid 5 % slower at Poisson L = 8, ~15 % in
+                                    the cavity at L = 7, BENCHMARKS.md); ScaRC: 129 */
 } FeastLocalMGParams;
 
 typedef struct {
