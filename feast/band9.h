@@ -115,9 +115,9 @@ static inline long feast_frame_node(long N, long f) {
   const long q = f - 4 * N, c = q / (N - 4);
   return (2 + q % (N - 4)) * N + (c < 2 ? c : N - 4 + c);
 }
-/* band k of A at node idx */
-static inline double feast_band9_framed_value(const FeastBand9Framed *A, int k, long idx) {
-  const long N = A->inside->N, f = A->frame[0] ? feast_frame_slot(N, idx % N, idx / N) : -1;
-  return f >= 0 ? A->frame[k][f] : A->inside->band[k][idx];
+/* band k of A at node (i, j) */
+static inline double feast_band9_framed_at(const FeastBand9Framed *A, int k, long i, long j) {
+  const long N = A->inside->N, f = A->frame[0] ? feast_frame_slot(N, i, j) : -1;
+  return f >= 0 ? A->frame[k][f] : A->inside->band[k][j * N + i];
 }
 #endif

@@ -10,7 +10,7 @@ void feast_band9_to_dense(const FeastBand9Framed *A, double *a) {
       const long row = j * N + i;
       for (int k = 0; k < FEAST_NBANDS; k++) {
         const long ci = i + k % 3 - 1, cj = j + k / 3 - 1;
-        if (ci >= 0 && cj >= 0 && ci < N && cj < N) a[row * n + cj * N + ci] = feast_band9_framed_value(A, k, row);
+        if (ci >= 0 && cj >= 0 && ci < N && cj < N) a[row * n + cj * N + ci] = feast_band9_framed_at(A, k, i, j);
       }
     }
 }

@@ -162,12 +162,6 @@ static void free_rows(const unsigned char *fixed, long N, int tr, long i0, long 
 /* band b of the oriented grid as stored */
 static int band_index(int tr, int b) { return tr ? feast_band_index(b / 3 - 1, b % 3 - 1) : b; }
 
-/* band k of A at node (x, y) of the stored grid */
-static double framed_at(const FeastBand9Framed *A, int k, long x, long y) {
-  const long N = A->inside->N, f = A->frame[0] ? feast_frame_slot(N, x, y) : -1;
-  return f >= 0 ? A->frame[k][f] : A->inside->band[k][y * N + x];
-}
-
 static void x_half_checked(const AxisTerms *T, const FeastBand9Framed *Af, const unsigned char *fixed_f, int tr,
                            long j, int I0, int n, MaskedRow *m, XHalf *x) {
   const long N = Af->inside->N, i0 = 2L * I0 - 1;
@@ -179,7 +173,7 @@ static void x_half_checked(const AxisTerms *T, const FeastBand9Framed *Af, const
     for (int c = 0; c <= 2 * n; c++) {
       const long i = i0 + c;
       const int keep = free[1][c + 1] && free[sy + 1][c + 1 + sx];
-      m->v[b][c] = keep ? framed_at(Af, k, tr ? j : i, tr ? i : j) : 0.0;
+      m->v[b][c] = keep ? feast_band9_framed_at(Af, k, tr ? j : i, tr ? i : j) : 0.0;
     }
     f[b] = m->v[b] + 1;
   }
