@@ -49,7 +49,8 @@ typedef struct {
                                     columns twice: on levels that stay in cache (N <= 65)
                                     that is a large part of a sweep (every level framed:
                                     local multigrid 5 % slower at Poisson L = 8, ~15 % in
-                                    the cavity at L = 7, BENCHMARKS.md); ScaRC: 129 */
+                                    the cavity at L = 7, BENCHMARKS.md); ScaRC:
+                                    solver.local_framed_min_nodes (129) */
 } FeastLocalMGParams;
 
 typedef struct {

@@ -158,6 +158,10 @@ const FeastKeySpec feast_config_keys[] = {
     INT_KEY("solver", "local_coarse_max_dofs", "200", 4, 1089,
             "local multigrid: coarsest level = the finest with at most this many unknowns, "
             "solved exactly (dense inverse, n^2 values per macro)"),
+    INT_KEY("solver", "local_framed_min_nodes", "129", 0, 1000000,
+            "local multigrid: levels with at least this many nodes per side keep only their two outer "
+            "rings of nodes and read the rest from ScaRC's global matrices (less memory and setup; "
+            "their sweeps redo the frame's columns); 0 = every level, 1000000 = none; same results"),
 
     /* ---- stokes / navier-stokes: the linear solver of every nonlinear step ---- */
     ENUM_KEY("linear", "krylov", "bicgstab", "bicgstab|ibicgstab|pipebicgsafe|fgmres",

@@ -83,7 +83,8 @@ int scarc_params_create(const FeastConfig *cfg, ScarcParams **pp) {
   p->local.max_cycles = (int)v;
   FEAST_CALL(feast_config_get_int(cfg, "solver.local_coarse_max_dofs", &v));
   p->local.coarse_max_dofs = (int)v;
-  p->local.framed_min_nodes = 129; /* level 7 up: see FeastLocalMGParams, BENCHMARKS.md */
+  FEAST_CALL(feast_config_get_int(cfg, "solver.local_framed_min_nodes", &v));
+  p->local.framed_min_nodes = (int)v;
   FEAST_CALL(feast_config_get_int(cfg, "solver.local_fixed_cycles", &v));
   if (v > 0) fixed_local_cycles(p, (int)v);
   /* the benchmark knob acts on every reduction of the run; every solver run reads its

@@ -40,4 +40,25 @@ for grid in square4x4 dfg24; do
   check "$grid converged" "'$(json converged)' == 'true'"
   check "$grid needs at most 2 more iterations than unitsquare8 ($n vs $ref)" "$n <= $ref + 2"
 done
+# Local hierarchies framed on the global levels (solver.local_framed_min_nodes) solve
+# bitwise like whole ones: every level framed against none, Poisson in double and single
+# local precision, and the cavity (nonsymmetric velocity blocks, refreshed every step;
+# a coarse grid of level 0: levels 1..5 are smoothed by local hierarchies, level 4 of
+# the finest one framed and swept).
+for prec in double single; do
+  res=()
+  for framed in 0 1000000; do
+    feastc_np 1 "$cfg" grid.level=6 solver.coarse_max_dofs=100 solver.local_precision=$prec \
+      solver.local_framed_min_nodes=$framed || fail=$((fail+1))
+    res+=("$(json global_mg_iterations) its, residual $(json final_residual)")
+  done
+  check "poisson/$prec, every level framed = none: ${res[0]} / ${res[1]}" "'${res[0]}' == '${res[1]}'"
+done
+res=()
+for framed in 0 1000000; do
+  feastc_np 1 "$FEAST_SRC/config/cavity.ini" grid.level=5 solver.coarse_max_dofs=30 \
+    solver.local_framed_min_nodes=$framed || fail=$((fail+1))
+  res+=("$(json linear_iterations) its, kinetic energy $(json kinetic_energy)")
+done
+check "cavity, every level framed = none: ${res[0]} / ${res[1]}" "'${res[0]}' == '${res[1]}'"
 finish
