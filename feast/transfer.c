@@ -2,7 +2,6 @@
 #include "feast/band9_kernels.h"
 #include "feast/error.h"
 #include "feast/hd.h"
-#include <string.h>
 
 void feast_grid_prolongate(int Nc, const double *coarse, double *fine) {
   const int Nf = 2 * Nc - 1;

@@ -1,7 +1,9 @@
 #include "feast_test.h"
 #include "feast/error.h"
+#include "feast/transfer.h"
 #include <math.h>
 #include <mpi.h>
+#include <stdlib.h>
 #include <string.h>
 
 int feast_test_failures = 0;
@@ -62,4 +64,20 @@ void feast_test_stencil(FeastBand9 *A, const unsigned char *fixed, double bx, do
       if (i + ux >= 0 && i + ux < N) A->band[feast_band_index(ux, 0)][idx] -= fabs(bx) * h;
       if (j + uy >= 0 && j + uy < N) A->band[feast_band_index(0, uy)][idx] -= fabs(by) * h;
     }
+}
+
+int feast_test_outer_hierarchy(const FeastBand9 *A, int L, double (*rnd)(void), FeastBand9 *G) {
+  const long N = A->N, n = N * N;
+  for (int l = 0; l <= L; l++) FEAST_CALL(feast_band9_create((1 << l) + 1, &G[l]));
+  for (int k = 0; k < FEAST_NBANDS; k++) memcpy(G[L].band[k], A->band[k], sizeof(double) * (size_t)n);
+  for (long j = 0; j < N; j++)
+    for (long i = 0; i < N; i++)
+      if (i < 3 || j < 3 || i >= N - 3 || j >= N - 3) G[L].band[FEAST_BAND_DIAG][j * N + i] += 1.0 + rnd();
+  unsigned char *none;
+  FEAST_CALL(FEAST_ALLOC(n, &none));
+  int rc = 0;
+  for (int l = L; l > 0 && !rc; l--)
+    rc = feast_band9_galerkin(&(FeastBand9Framed){&G[l], {NULL}}, none, none, &G[l - 1]);
+  free(none);
+  return rc;
 }

@@ -61,6 +61,12 @@ int feast_test_main(int argc, char **argv, int (*run)(void), const char *name);
  * term); identity rows at the nodes with fixed[node] != 0 */
 #include "feast/band9.h"
 void feast_test_stencil(FeastBand9 *A, const unsigned char *fixed, double bx, double by, double k);
+/* A "global" hierarchy G[0..L] for the insides of a local problem whose finest matrix is
+ * A (level L): G[L] is A with 1 + rnd() added to the diagonal in its three outer rings
+ * of nodes, G[l-1] the Galerkin product of G[l] without masks. The local hierarchy differs
+ * from it only near the edges, so their insides agree. G[l] are created here (release
+ * each with feast_band9_destroy). */
+int feast_test_outer_hierarchy(const FeastBand9 *A, int L, double (*rnd)(void), FeastBand9 *G);
 
 #define FEAST_TEST_MAIN(fn)                                                                    \
   int main(int argc, char **argv) { return feast_test_main(argc, argv, fn, __FILE__); }
