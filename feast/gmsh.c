@@ -266,17 +266,18 @@ static int read_node_block(Gmsh *g, long long total) {
   FEAST_CALL(feast_mesh_tok_int(r, 1, -INT_MAX, INT_MAX, "entity tag", &entity));
   FEAST_CALL(feast_mesh_tok_int(r, 2, 0, 1, "parametric flag", &parametric));
   FEAST_CALL(feast_mesh_tok_int(r, 3, 0, total - g->nnodes, "number of nodes in the block", &n));
-  Node *nodes = g->nodes + g->nnodes;
+  /* indexed from g->nodes: with no nodes at all it is NULL, and NULL + 0 is undefined */
+  const long long first = g->nnodes;
   for (long long k = 0; k < n; k++) {
     FEAST_CALL(feast_mesh_reader_expect(r, "a node tag"));
     FEAST_CALL(feast_mesh_reader_ntok(r, 1, "node TAG"));
-    FEAST_CALL(feast_mesh_tok_int(r, 0, 1, TAG_MAX, "node tag", &nodes[k].tag));
+    FEAST_CALL(feast_mesh_tok_int(r, 0, 1, TAG_MAX, "node tag", &g->nodes[first + k].tag));
   }
   int ncoord = 3 + (parametric ? (int)dim : 0);
   for (long long k = 0; k < n; k++) {
     FEAST_CALL(feast_mesh_reader_expect(r, "node coordinates 'X Y Z'"));
     FEAST_CALL(feast_mesh_reader_ntok(r, ncoord, parametric ? "node X Y Z and parameters" : "node X Y Z"));
-    FEAST_CALL(node_coords(r, 0, &nodes[k]));
+    FEAST_CALL(node_coords(r, 0, &g->nodes[first + k]));
   }
   g->nnodes += n;
   return 0;
