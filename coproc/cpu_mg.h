@@ -86,13 +86,6 @@ static void CAT(mg_destroy, SUF)(void **data) {
   feast_free(data);
 }
 
-/* band k of A converted to REAL: the inside's values, then the frame's over them */
-static void CAT(convert_band, SUF)(REAL *restrict dst, const FeastBand9Framed *A, int k) {
-  const long N = A->inside->N;
-  CAT(convert, SUF)(dst, A->inside->band[k], N * N);
-  for (long f = 0; A->frame[0] && f < feast_frame_len(N); f++) dst[feast_frame_node(N, f)] = (REAL)A->frame[k][f];
-}
-
 /* new values: converted into the own copies; in place there is nothing to do (the
  * front end wrote them where the sweeps read them) */
 static int CAT(mg_update, SUF)(void *data, const FeastLocalHierarchy *h) {
@@ -100,7 +93,7 @@ static int CAT(mg_update, SUF)(void *data, const FeastLocalHierarchy *h) {
   for (int m = 0; m < mg->nmacros && !IN_PLACE; m++) {
     for (int l = mg->lc; l <= mg->L; l++) {
       LVL *v = &mg->lv[m * (mg->L + 1) + l];
-      for (int k = 0; k < FEAST_NBANDS; k++) CAT(convert_band, SUF)(v->own[k], &h[m].A[l], k);
+      for (int k = 0; k < FEAST_NBANDS; k++) CAT(feast_band9_framed_expand, SUF)(&h[m].A[l], k, v->own[k]);
     }
     CAT(convert, SUF)(mg->own_inv + (size_t)m * mg->nc * mg->nc, h[m].coarse_inv, mg->nc * mg->nc);
   }

@@ -120,4 +120,17 @@ static inline double feast_band9_framed_at(const FeastBand9Framed *A, int k, lon
   const long N = A->inside->N, f = A->frame[0] ? feast_frame_slot(N, i, j) : -1;
   return f >= 0 ? A->frame[k][f] : A->inside->band[k][j * N + i];
 }
+/* dst[0 .. N^2-1] <- band k of A as a whole band: the inside's values, then the frame's
+ * over them, converted to T (what a backend that keeps its own copies sweeps: the CPU
+ * single and the CUDA ones) */
+#define FEAST_DEFINE_FRAMED_EXPAND(T, S)                                                       \
+  static inline void feast_band9_framed_expand_##S(const FeastBand9Framed *A, int k, T *dst) { \
+    const long N = A->inside->N;                                                               \
+    for (long i = 0; i < N * N; i++) dst[i] = (T)A->inside->band[k][i];                        \
+    for (long f = 0; A->frame[0] && f < feast_frame_len(N); f++)                               \
+      dst[feast_frame_node(N, f)] = (T)A->frame[k][f];                                         \
+  }
+FEAST_DEFINE_FRAMED_EXPAND(double, d)
+FEAST_DEFINE_FRAMED_EXPAND(float, f)
+#undef FEAST_DEFINE_FRAMED_EXPAND
 #endif

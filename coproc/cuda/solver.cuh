@@ -25,6 +25,10 @@ namespace { /* internal linkage: every .cu of this folder has its own copy */
 
 inline long round_up(long v, long to) { return (v + to - 1) / to * to; }
 
+/* band k of a framed matrix as a whole band in the working precision, by type */
+inline void framed_expand(const FeastBand9Framed *A, int k, float *dst) { feast_band9_framed_expand_f(A, k, dst); }
+inline void framed_expand(const FeastBand9Framed *A, int k, double *dst) { feast_band9_framed_expand_d(A, k, dst); }
+
 /* one level of all macros: device storage and launch sizes */
 template <typename T> struct Level {
   LevelView<T> v;          /* what the kernels see */
@@ -99,10 +103,7 @@ template <typename T> struct Solver {
                   "macro %d of the batch, level %d: no matrix or N = %d, expected %d", m, l,
                   in ? in->N : 0, g.v.N);
       for (int k = 0; k < FEAST_NBANDS; k++) {
-        /* the inside's values, then a framed level's frame over them */
-        for (long i = 0; i < n; i++) tmp[i] = (T)in->band[k][i];
-        for (long f = 0; A->frame[0] && f < feast_frame_len(in->N); f++)
-          tmp[feast_frame_node(in->N, f)] = (T)A->frame[k][f];
+        framed_expand(A, k, tmp);
         FEAST_CUDA_CALL(cudaMemcpy(g.bands + ((size_t)m * 9 + k) * (size_t)g.v.nal, tmp,
                                    sizeof(T) * n, cudaMemcpyHostToDevice));
       }
