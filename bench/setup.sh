@@ -10,7 +10,9 @@
 #   limit       = bytes / STREAM copy bandwidth: the phase at memory speed
 # Byte model (72 B = one 9-band row in double, per node of one macro):
 #   assembly: the raw matrix written and the coordinates read for it and for the
-#     right-hand side (72 + 2 x 16 + 8 B per macro node);
+#     right-hand side (72 + 2 x 16 + 8 B per macro node). The assembly timer holds the
+#     right-hand side too since 2026-11-25 (before, the matrix only: the right-hand side,
+#     then 0.14 s at L = 8, was in no timer); its sines are compute, not in the model;
 #   setup: the passes of the setup, each reading its input and writing its output once:
 #     for every level above the global coarse one the Galerkin product of its raw matrix
 #     (made consistent in place afterwards; the ring rows are negligible) and its local

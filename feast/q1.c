@@ -9,6 +9,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define Q1_MAXQP 9
@@ -104,21 +105,35 @@ static int q1_check_cells(int N, const double *xy, int macro) {
   return 0;
 }
 
+/* where quadrature point q of a cell lies, and its weight w |det J| (with det J > 0 on
+ * every checked cell): what integrals of functions need; q1_point adds the gradients */
+typedef struct {
+  double x, y, weight;
+  double xs, ys, xt, yt, det; /* dx/ds, dy/ds, dx/dt, dy/dt, det J */
+} Q1Map;
+
+static inline void q1_map(const Q1Rule *r, int q, const Q1Cell *c, Q1Map *m) {
+  const double s = r->s[q], t = r->t[q];
+  m->xs = c->a[0] + c->c[0] * t, m->ys = c->a[1] + c->c[1] * t;
+  m->xt = c->b[0] + c->c[0] * s, m->yt = c->b[1] + c->c[1] * s;
+  m->det = m->xs * m->yt - m->xt * m->ys;
+  m->x = c->p0[0] + c->a[0] * s + c->b[0] * t + c->c[0] * s * t;
+  m->y = c->p0[1] + c->a[1] * s + c->b[1] * t + c->c[1] * s * t;
+  m->weight = r->w[q] * m->det;
+}
+
 /* physical point, weight, basis values and gradients at quadrature point q:
  * grad phi = J^{-T} grad_ref phi, J^{-1} = adj(J) / det J */
 static inline void q1_point(const Q1Rule *r, int q, const Q1Cell *c, FeastQ1Point *p) {
-  const double s = r->s[q], t = r->t[q];
-  double xs = c->a[0] + c->c[0] * t, ys = c->a[1] + c->c[1] * t;
-  double xt = c->b[0] + c->c[0] * s, yt = c->b[1] + c->c[1] * s;
-  double det = xs * yt - xt * ys, inv = 1.0 / det;
-  p->x = c->p0[0] + c->a[0] * s + c->b[0] * t + c->c[0] * s * t;
-  p->y = c->p0[1] + c->a[1] * s + c->b[1] * t + c->c[1] * s * t;
-  p->weight = r->w[q] * det;
+  Q1Map m;
+  q1_map(r, q, c, &m);
+  const double inv = 1.0 / m.det;
+  p->x = m.x, p->y = m.y, p->weight = m.weight;
   for (int k = 0; k < 4; k++) {
     double ds = r->dref[q][k][0], dt = r->dref[q][k][1];
     p->phi[k] = r->phi[q][k];
-    p->dphi[k][0] = (yt * ds - ys * dt) * inv;
-    p->dphi[k][1] = (xs * dt - xt * ds) * inv;
+    p->dphi[k][0] = (m.yt * ds - m.ys * dt) * inv;
+    p->dphi[k][1] = (m.xs * dt - m.xt * ds) * inv;
   }
 }
 
@@ -297,32 +312,86 @@ int feast_q1_assemble(int N, const double *xy, int macro, FeastQ1Form form, void
   return feast_q1_assemble_cells(N, xy, macro, point_form, &pf, order, 1, &A, 0, NULL);
 }
 
-/* b_a += f phi_a w |J| */
+/* ---- integrals of functions: right-hand sides, lumped masses, L2 errors ----
+ * They need only where the quadrature points lie and their weights, not the gradients
+ * and centre data of a FeastQ1Cell. q1_for_rows gives a visitor those for a whole row
+ * of cells at a time, so that the function is called once per row (FeastQ1Function:
+ * a loop over points that vectorises) and not once per point. */
+typedef struct {
+  long N;               /* nodes per side */
+  int j, nq;            /* row j of cells (cells 0..N-2), nq points per cell */
+  const double *x, *y;  /* point q of cell i at [i nq + q] */
+  const double *weight; /* w_q |det J| there */
+  double *value;        /* room for a function's values at the row's points */
+} Q1Row;
+
+typedef void (*Q1RowVisit)(const Q1Row *row, const Q1Rule *r, void *ctx);
+
+/* node a of cell i of the row */
+static inline long q1_row_node(const Q1Row *row, int i, int a) {
+  return (long)(row->j + q1_dj[a]) * row->N + i + q1_di[a];
+}
+
+static int q1_for_rows(int N, const double *xy, int macro, int order, Q1RowVisit visit, void *ctx) {
+  FEAST_CALL(q1_check_args(N, xy, order));
+  FEAST_CALL(q1_check_cells(N, xy, macro));
+  Q1Rule r;
+  q1_rule(order, &r);
+  const long npts = (long)(N - 1) * r.nq;
+  double *buf;
+  FEAST_CALL(FEAST_ALLOC(4 * npts, &buf));
+  double *x = buf, *y = buf + npts, *w = buf + 2 * npts;
+  Q1Row row = {N, 0, r.nq, x, y, w, buf + 3 * npts};
+  for (int j = 0; j < N - 1; j++) {
+    for (int i = 0; i < N - 1; i++) {
+      Q1Cell c;
+      q1_cell(N, xy, i, j, &c);
+      for (int q = 0; q < r.nq; q++) {
+        Q1Map m;
+        q1_map(&r, q, &c, &m);
+        x[(long)i * r.nq + q] = m.x, y[(long)i * r.nq + q] = m.y, w[(long)i * r.nq + q] = m.weight;
+      }
+    }
+    row.j = j;
+    visit(&row, &r, ctx);
+  }
+  free(buf);
+  return 0;
+}
+
+/* b_a += sum_q f(x_q) phi_a(q) w_q (f = NULL: 1) */
 typedef struct {
   FeastQ1Function f;
   void *ctx;
-} RhsForm;
+  double *b;
+} RhsSum;
 
-static void rhs_form(const FeastQ1Cell *c, void *ctxp, double (*Aloc)[4][4], double (*bloc)[4]) {
-  const RhsForm *rf = ctxp;
-  for (int q = 0; q < c->nq; q++) {
-    const FeastQ1Point *p = &c->q[q];
-    const double fw = (rf->f ? rf->f(p->x, p->y, rf->ctx) : 1.0) * p->weight;
-    for (int a = 0; a < 4; a++) bloc[0][a] += fw * p->phi[a];
+static void rhs_row(const Q1Row *row, const Q1Rule *r, void *ctxp) {
+  const RhsSum *rs = ctxp;
+  const long cells = row->N - 1;
+  if (rs->f) rs->f(cells * row->nq, row->x, row->y, rs->ctx, row->value);
+  for (long i = 0; i < cells; i++) {
+    double bloc[4] = {0, 0, 0, 0};
+    for (int q = 0; q < row->nq; q++) {
+      const long k = i * row->nq + q;
+      const double fw = (rs->f ? row->value[k] : 1.0) * row->weight[k];
+      for (int a = 0; a < 4; a++) bloc[a] += fw * r->phi[q][a];
+    }
+    for (int a = 0; a < 4; a++) rs->b[q1_row_node(row, (int)i, a)] += bloc[a];
   }
 }
 
 int feast_q1_assemble_rhs(int N, const double *xy, int macro, FeastQ1Function f, void *ctx,
                           int order, double *b) {
   FEAST_CHECK(f != NULL && b != NULL, FEAST_ERR_ARG, "Q1 right-hand side: function or vector is NULL");
-  RhsForm rf = {f, ctx};
-  return feast_q1_assemble_cells(N, xy, macro, rhs_form, &rf, order, 0, NULL, 1, &b);
+  RhsSum rs = {f, ctx, b};
+  return q1_for_rows(N, xy, macro, order, rhs_row, &rs);
 }
 
 int feast_q1_lumped_mass(int N, const double *xy, int macro, double *m) {
   FEAST_CHECK(m != NULL, FEAST_ERR_ARG, "Q1 lumped mass: vector is NULL");
-  RhsForm rf = {NULL, NULL}; /* f = 1 */
-  return feast_q1_assemble_cells(N, xy, macro, rhs_form, &rf, 2, 0, NULL, 1, &m);
+  RhsSum rs = {NULL, NULL, m}; /* f = 1 */
+  return q1_for_rows(N, xy, macro, 2, rhs_row, &rs);
 }
 
 typedef struct {
@@ -332,16 +401,19 @@ typedef struct {
   double e2, n2;
 } L2Error;
 
-static void l2_error_cell(const FeastQ1Cell *c, void *ctxp) {
+static void l2_error_row(const Q1Row *row, const Q1Rule *r, void *ctxp) {
   L2Error *le = ctxp;
-  for (int q = 0; q < c->nq; q++) {
-    const FeastQ1Point *p = &c->q[q];
-    double uh = 0.0;
-    for (int a = 0; a < 4; a++) uh += le->uh[c->node[a]] * p->phi[a];
-    const double ue = le->u(p->x, p->y, le->ctx), d = uh - ue;
-    le->e2 += d * d * p->weight;   /* (u_h - u)^2 */
-    le->n2 += ue * ue * p->weight; /* u^2 */
-  }
+  const long cells = row->N - 1;
+  le->u(cells * row->nq, row->x, row->y, le->ctx, row->value);
+  for (long i = 0; i < cells; i++)
+    for (int q = 0; q < row->nq; q++) {
+      const long k = i * row->nq + q;
+      double uh = 0.0;
+      for (int a = 0; a < 4; a++) uh += le->uh[q1_row_node(row, (int)i, a)] * r->phi[q][a];
+      const double ue = row->value[k], d = uh - ue;
+      le->e2 += d * d * row->weight[k];   /* (u_h - u)^2 */
+      le->n2 += ue * ue * row->weight[k]; /* u^2 */
+    }
 }
 
 int feast_q1_l2_error(int N, const double *xy, const double *uh, FeastQ1Function u, void *ctx,
@@ -349,7 +421,7 @@ int feast_q1_l2_error(int N, const double *xy, const double *uh, FeastQ1Function
   FEAST_CHECK(uh != NULL && u != NULL && err2 != NULL && norm2 != NULL, FEAST_ERR_ARG,
               "Q1 L2 error: a NULL argument");
   L2Error le = {uh, u, ctx, 0.0, 0.0};
-  FEAST_CALL(q1_for_cells(N, xy, -1, order, l2_error_cell, &le));
+  FEAST_CALL(q1_for_rows(N, xy, -1, order, l2_error_row, &le));
   *err2 = le.e2;
   *norm2 = le.n2;
   return 0;

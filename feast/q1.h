@@ -32,8 +32,11 @@ typedef struct {
 /* element-level form over several coupled blocks in one pass: Aloc[k][a][b] += entry of
  * matrix k (test a, trial b), bloc[r][a] += entry of vector r; both zeroed per cell */
 typedef void (*FeastQ1CellForm)(const FeastQ1Cell *c, void *ctx, double (*Aloc)[4][4], double (*bloc)[4]);
-/* right-hand side f(x,y) */
-typedef double (*FeastQ1Function)(double x, double y, void *ctx);
+/* a function f(x, y) at n points at once: value[k] = f(x[k], y[k]), k < n. The Q1
+ * integrals call it once per row of cells (n = cells x quadrature points), so that its
+ * loop over the points vectorises, transcendental functions included (feast/vecmath.h);
+ * not finite where it cannot be evaluated */
+typedef void (*FeastQ1Function)(long n, const double *x, const double *y, void *ctx, double *value);
 
 /* quadrature: 2 = 2x2 Gauss (exact for Q1 stiffness on parallelograms), 3 = 3x3.
  * form = feast_q1_form_laplace is assembled without a call per point (closed form on

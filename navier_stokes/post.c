@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double zero_fn(double x, double y, void *ctx) { return 0.0; }
+static void zero_fn(long n, const double *x, const double *y, void *ctx, double *value) {
+  memset(value, 0, sizeof(double) * (size_t)n);
+}
 
 /* an expression minus a constant, as a Q1 function (a failed evaluation gives NaN) */
 typedef struct {
@@ -17,10 +19,12 @@ typedef struct {
   double shift;
 } Shifted;
 
-static double shifted_fn(double x, double y, void *ctx) {
+static void shifted_fn(long n, const double *x, const double *y, void *ctx, double *value) {
   Shifted *s = ctx;
-  double v;
-  return feast_expr_eval(s->e, x, y, &v) ? NAN : v - s->shift;
+  for (long k = 0; k < n; k++) {
+    double v;
+    value[k] = feast_expr_eval(s->e, x[k], y[k], &v) ? NAN : v - s->shift;
+  }
 }
 
 /* sum over all macros of int (field f of x - g)^2 (g = zero when e is NULL) */

@@ -126,9 +126,26 @@ static void test_uniform_stencils(void) {
   free(xy);
 }
 
-static double one(double x, double y, void *ctx) { return 1.0; }
-static double bilinear(double x, double y, void *ctx) { return 1.0 + 2.0 * x - 3.0 * y + 0.5 * x * y; }
-static double sines(double x, double y, void *ctx) { return sin(M_PI * x) * sin(M_PI * y); }
+static void one(long n, const double *x, const double *y, void *ctx, double *v) {
+  for (long k = 0; k < n; k++) v[k] = 1.0;
+}
+static void bilinear(long n, const double *x, const double *y, void *ctx, double *v) {
+  for (long k = 0; k < n; k++) v[k] = 1.0 + 2.0 * x[k] - 3.0 * y[k] + 0.5 * x[k] * y[k];
+}
+static void sines(long n, const double *x, const double *y, void *ctx, double *v) {
+  for (long k = 0; k < n; k++) v[k] = sin(M_PI * x[k]) * sin(M_PI * y[k]);
+}
+
+/* nodal interpolant of u */
+static double *interpolate(int N, const double *xy, FeastQ1Function u) {
+  double *uh = malloc(sizeof(double) * N * N), *x = malloc(sizeof(double) * N * N),
+         *y = malloc(sizeof(double) * N * N);
+  for (int n = 0; n < N * N; n++) x[n] = xy[2 * n], y[n] = xy[2 * n + 1];
+  u(N * N, x, y, NULL, uh);
+  free(x);
+  free(y);
+  return uh;
+}
 
 static void test_rhs(void) {
   const int N = 17;
@@ -154,11 +171,33 @@ static void test_rhs(void) {
   free(xy);
 }
 
-/* nodal interpolant of u */
-static double *interpolate(int N, const double *xy, double (*u)(double, double, void *)) {
-  double *uh = malloc(sizeof(double) * N * N);
-  for (int n = 0; n < N * N; n++) uh[n] = u(xy[2 * n], xy[2 * n + 1], NULL);
-  return uh;
+/* on a rectangle a bilinear f is in the Q1 space, and 3x3 Gauss integrates f phi_i and
+ * phi_j phi_i exactly: the right-hand side is the mass matrix times the interpolant, node
+ * by node (catches any node or point of a row of cells taken for another) */
+static void test_rhs_is_mass_times_interpolant(void) {
+  const double rect[4][2] = {{-1, 0.5}, {2, 0.5}, {2, 1.25}, {-1, 1.25}};
+  const int N = 13;
+  double *xy = macro_xy(N, rect, 0.0), *fh = interpolate(N, xy, bilinear), *x, *Mf;
+  double *b = calloc((size_t)N * N, sizeof(double));
+  CHECK_OK(feast_grid_alloc(N, &x));
+  CHECK_OK(feast_grid_alloc(N, &Mf));
+  memcpy(x, fh, sizeof(double) * N * N);
+  FeastBand9 M;
+  CHECK_OK(feast_band9_create(N, &M));
+  CHECK_OK(feast_q1_assemble(N, xy, 0, feast_q1_form_mass, NULL, 3, &M));
+  feast_band9_matvec(&M, x, Mf);
+  CHECK_OK(feast_q1_assemble_rhs(N, xy, 0, bilinear, NULL, 3, b));
+  double worst = 0.0, scale = 0.0;
+  for (int n = 0; n < N * N; n++) worst = fmax(worst, fabs(b[n] - Mf[n])), scale = fmax(scale, fabs(Mf[n]));
+  worst /= scale;
+  printf("  rhs of a bilinear f against M f_h: largest difference %.2e of the largest value\n", worst);
+  CHECK(worst < 1e-13);
+  feast_band9_destroy(&M);
+  feast_grid_free(N, &x);
+  feast_grid_free(N, &Mf);
+  free(b);
+  free(fh);
+  free(xy);
 }
 
 static void test_l2_error(void) {
@@ -330,6 +369,7 @@ static int run(void) {
   test_uniform_stencils();
   test_laplace_kernel();
   test_rhs();
+  test_rhs_is_mass_times_interpolant();
   test_l2_error();
   test_distorted();
   test_orientation();
