@@ -8,6 +8,11 @@
 #   ns/unknown  = phase time / unknowns
 #   bytes       = bytes the phase's passes move, per unknown (the model below)
 #   limit       = bytes / STREAM copy bandwidth: the phase at memory speed
+#   first touch = the part of the phase the kernel spent backing fresh memory (the
+#     run's "T.first_touch" timers, feast_prefault), with its MB. In this VM the host
+#     takes back free memory a few seconds after it was freed (free page reporting), so
+#     a run after a pause pays ~1.5 ms per MB there, a run right after another ~0.05;
+#     "work" columns are the phase without it
 # Byte model (72 B = one 9-band row in double, per node of one macro):
 #   assembly: the raw matrix written and the coordinates read for it and for the
 #     right-hand side (72 + 2 x 16 + 8 B per macro node). The assembly timer holds the
@@ -29,6 +34,7 @@
 #   CAVITY_LEVEL=7 adds the cavity (Re 100) after each Poisson round: solver setup per
 #   nonlinear step (the first setup included) against the same copy bandwidth.
 #   CPU=1 runs everything on that CPU (taskset; why: bench/peers.sh).
+#   COLD=30 sleeps that many seconds before every feastc run: every run cold (above).
 set -euo pipefail
 L=${1:-8}
 repeat=${2:-3}
@@ -40,10 +46,11 @@ pin=()
 [ -z "${CPU:-}" ] || pin=(taskset -c "$CPU")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "| run | binary | copy GB/s | assembly s | ns/unknown | limit s | setup s | ns/unknown | bytes/unknown | limit s | setup / limit | solve s | setup / solve | iterations |"
-echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| run | binary | copy GB/s | assembly s | first touch s (MB) | ns/unknown | work ns/unknown | limit s | setup s | first touch s (MB) | ns/unknown | work ns/unknown | bytes/unknown | limit s | work / limit | solve s | first touch s (MB) | setup / solve | work / work | iterations |"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for r in $(seq "$repeat"); do
   for b in "${bins[@]}"; do
+    [ -z "${COLD:-}" ] || sleep "$COLD"
     gbs=$("${pin[@]}" "$band9" copy | sed 's/.*: \([0-9.]*\) GB\/s/\1/')
     "${pin[@]}" "$b" config/poisson.ini grid.level="$L" solver.scarc_solver=cg output.verbosity=0 \
       output.summary="$tmp/p.json" >/dev/null
@@ -63,9 +70,13 @@ for l in range(L, c, -1):
 setup *= row
 ass = (row + 2 * 16 + 8) * nodes(L)
 a, s, lin = t["assembly"], t["solver_setup"], t["linear_solve"]
-print(f"| {sys.argv[2]} | {sys.argv[3]} | {gbs / 1e9:.1f} | {a:.3f} | {1e9 * a / n:.0f} | {ass / gbs:.4f} | "
-      f"{s:.3f} | {1e9 * s / n:.0f} | {setup / n:.0f} | {setup / gbs:.4f} | {s / (setup / gbs):.0f} | "
-      f"{lin:.3f} | {s / lin:.2f} | {d['global_mg_iterations']} |")
+ft, mb = d["amdahl"]["first_touch"], d["amdahl"]["first_touch_mb"]
+fa, fs, fl = ft["T_ass"], ft["T_setup"], ft["T_lin"]
+touch = lambda f, T: f"{f:.3f} ({mb[T]:.0f})"
+print(f"| {sys.argv[2]} | {sys.argv[3]} | {gbs / 1e9:.1f} | {a:.3f} | {touch(fa, 'T_ass')} | {1e9 * a / n:.0f} | "
+      f"{1e9 * (a - fa) / n:.0f} | {ass / gbs:.4f} | {s:.3f} | {touch(fs, 'T_setup')} | {1e9 * s / n:.0f} | "
+      f"{1e9 * (s - fs) / n:.0f} | {setup / n:.0f} | {setup / gbs:.4f} | {(s - fs) / (setup / gbs):.0f} | "
+      f"{lin:.3f} | {touch(fl, 'T_lin')} | {s / lin:.2f} | {(s - fs) / (lin - fl):.2f} | {d['global_mg_iterations']} |")
 PY
     if [ -n "${CAVITY_LEVEL:-}" ]; then
       "${pin[@]}" "$b" config/cavity.ini grid.level="$CAVITY_LEVEL" output.verbosity=0 output.summary="$tmp/c.json" >/dev/null

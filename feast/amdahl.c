@@ -21,6 +21,11 @@ void feast_amdahl_compute(const FeastTimerStats *stats, int n, int nonlinear, in
     if (t) a->t[i] = *t;
     else a->t[i].imbalance = 1.0;
     snprintf(a->t[i].name, sizeof a->t[i].name, "%s", timers[i]);
+    char touch[sizeof a->t[i].name];
+    snprintf(touch, sizeof touch, "%s" FEAST_FIRST_TOUCH, timers[i]);
+    const FeastTimerStats *f = feast_timer_stats_find(stats, n, touch);
+    a->touch_s[i] = f ? f->max : 0.0;
+    a->touch_mb[i] = f ? f->bytes_max / 1e6 : 0.0;
   }
   a->T_tot = a->t[0].max;
   a->T_lin = a->t[1].max;
@@ -50,6 +55,8 @@ int feast_amdahl_to_summary(const FeastAmdahl *a, FeastSummary *s) {
     FEAST_CALL(feast_summary_set_section_real(s, SEC ".imbalance", names[i], a->t[i].imbalance));
     FEAST_CALL(feast_summary_set_section_real(s, SEC ".rank0", names[i], a->t[i].rank0));
     FEAST_CALL(feast_summary_set_section_real(s, SEC ".mean", names[i], a->t[i].mean));
+    FEAST_CALL(feast_summary_set_section_real(s, SEC ".first_touch", names[i], a->touch_s[i]));
+    FEAST_CALL(feast_summary_set_section_real(s, SEC ".first_touch_mb", names[i], a->touch_mb[i]));
   }
   return 0;
 }
@@ -61,6 +68,10 @@ void feast_amdahl_print(const FeastAmdahl *a) {
             a->T_tot, a->T_ass, a->T_setup, a->T_lin, a->T_loc, a->T_coarse);
   feast_log(1, "    R_ass %.3f  R_lin %.3f  R_acc = T_loc/%s %.3f  S_max = 1/(1-R_acc) %.2f\n", a->R_ass, a->R_lin,
             a->nonlinear ? "T_tot" : "T_lin", a->R_acc, a->S_max);
+  if (a->touch_mb[0] > 0)
+    feast_log(1, "    of which first touch of fresh memory: T_ass %.3f (%.0f MB)  T_setup %.3f (%.0f MB)  T_lin %.3f "
+                 "(%.0f MB)\n", a->touch_s[3], a->touch_mb[3], a->touch_s[4], a->touch_mb[4], a->touch_s[1],
+              a->touch_mb[1]);
   if (a->ranks > 1)
     feast_log(1, "    imbalance: T_tot %.2f  T_ass %.2f  T_lin %.2f  T_loc %.2f\n", a->t[0].imbalance,
               a->t[3].imbalance, a->t[1].imbalance, a->t[2].imbalance);

@@ -13,6 +13,9 @@
  *   R_ass = T_ass / T_tot, R_lin = T_lin / T_tot
  *   S_max = 1 / (1 - R_acc): the largest speedup any accelerator of the local multigrids
  *           can give (Amdahl)
+ *   first touch: of each T, the part the kernel spent backing fresh memory (timers
+ *           "T.first_touch", feast_prefault), and its MB; in a virtual machine whose host
+ *           has taken back free memory this is most of a cold run's T_ass and T_setup
  *
  * Every T is the maximum over the ranks (the critical path); the ratios are formed from
  * these maxima. Since T_loc <= T_lin <= T_tot holds on every rank, it holds for the
@@ -31,6 +34,7 @@ typedef struct {
   double T_tot, T_lin, T_loc, T_ass, T_setup;
   double T_coarse;                  /* global coarse solve (part of T_lin), for the report */
   double R_acc, R_ass, R_lin, S_max;
+  double touch_s[FEAST_AMDAHL_NT], touch_mb[FEAST_AMDAHL_NT]; /* first touch within t[i] */
 } FeastAmdahl;
 
 /* the paper's names of t[0..FEAST_AMDAHL_NT): "T_tot", "T_lin", "T_loc", "T_ass", "T_setup" */
@@ -41,7 +45,8 @@ const char *feast_amdahl_name(int i);
 void feast_amdahl_compute(const FeastTimerStats *stats, int n, int nonlinear, int ranks, FeastAmdahl *a);
 
 /* "amdahl": {R_acc_of, ranks, T_*, R_*, S_max, "imbalance": {T_*: max/mean},
- * "rank0": {T_*: rank 0's value}, "mean": {T_*: mean over ranks}} */
+ * "rank0": {T_*: rank 0's value}, "mean": {T_*: mean over ranks},
+ * "first_touch": {T_*: s}, "first_touch_mb": {T_*: MB}} */
 int feast_amdahl_to_summary(const FeastAmdahl *a, FeastSummary *s);
 
 /* the end-of-run block (rank 0, verbosity >= 1) */

@@ -39,7 +39,7 @@ void feast_warn(const char *fmt, ...) {
 enum { MAX_TIMERS = 64 };
 static struct {
   char name[32];
-  double total, started;
+  double total, started, bytes;
   long calls;
   int depth;
 } timers[MAX_TIMERS];
@@ -81,6 +81,26 @@ long feast_timer_calls(const char *name) {
 }
 int feast_timer_count(void) { return ntimers; }
 const char *feast_timer_name(int i) { return i >= 0 && i < ntimers ? timers[i].name : ""; }
+void feast_timer_charge_first_touch(double seconds, double bytes) {
+  int running[MAX_TIMERS], n = 0;
+  for (int i = 0; i < ntimers; i++)
+    if (timers[i].depth > 0) running[n++] = i;
+  for (int k = 0; k < n; k++) {
+    char name[sizeof timers[0].name]; /* truncated as timer_find stores it */
+    snprintf(name, sizeof name, "%s" FEAST_FIRST_TOUCH, timers[running[k]].name);
+    const int j = timer_find(name, 1);
+    if (j < 0) continue;
+    timers[j].total += seconds;
+    timers[j].bytes += bytes;
+    timers[j].calls++;
+  }
+}
+
+double feast_timer_bytes(const char *name) {
+  int i = timer_find(name, 0);
+  return i < 0 ? 0.0 : timers[i].bytes;
+}
+
 void feast_timers_reset(void) {
   memset(timers, 0, sizeof timers);
   ntimers = 0;
@@ -111,11 +131,16 @@ int feast_timers_reduce(MPI_Comm comm, int cap, FeastTimerStats *stats, int *n) 
   if (extra) FEAST_MPI_CALL(MPI_Bcast(names[count], 32 * extra, MPI_CHAR, 0, comm));
   count += extra;
   double mine[MAX_TIMERS + NSTANDARD], mx[MAX_TIMERS + NSTANDARD], mn[MAX_TIMERS + NSTANDARD],
-      sum[MAX_TIMERS + NSTANDARD], r0[MAX_TIMERS + NSTANDARD];
-  for (int i = 0; i < count; i++) mine[i] = r0[i] = feast_timer_total(names[i]);
+      sum[MAX_TIMERS + NSTANDARD], r0[MAX_TIMERS + NSTANDARD], bytes[MAX_TIMERS + NSTANDARD],
+      bmx[MAX_TIMERS + NSTANDARD];
+  for (int i = 0; i < count; i++) {
+    mine[i] = r0[i] = feast_timer_total(names[i]);
+    bytes[i] = feast_timer_bytes(names[i]);
+  }
   FEAST_MPI_CALL(MPI_Allreduce(mine, mx, count, MPI_DOUBLE, MPI_MAX, comm));
   FEAST_MPI_CALL(MPI_Allreduce(mine, mn, count, MPI_DOUBLE, MPI_MIN, comm));
   FEAST_MPI_CALL(MPI_Allreduce(mine, sum, count, MPI_DOUBLE, MPI_SUM, comm));
+  FEAST_MPI_CALL(MPI_Allreduce(bytes, bmx, count, MPI_DOUBLE, MPI_MAX, comm));
   FEAST_MPI_CALL(MPI_Bcast(r0, count, MPI_DOUBLE, 0, comm));
   *n = count < cap ? count : cap;
   for (int i = 0; i < *n; i++) {
@@ -126,6 +151,7 @@ int feast_timers_reduce(MPI_Comm comm, int cap, FeastTimerStats *stats, int *n) 
     t->mean = sum[i] / size;
     t->rank0 = r0[i];
     t->imbalance = t->mean > 0 ? t->max / t->mean : 1.0;
+    t->bytes_max = bmx[i];
   }
   return 0;
 }

@@ -23,6 +23,15 @@ int feast_timer_count(void);
 const char *feast_timer_name(int i);
 void feast_timers_reset(void);
 
+/* First touch of fresh memory (feast_prefault): the seconds the kernel takes to back
+ * fresh pages, and their bytes, charged to every running timer T as the timer
+ * "T.first_touch" (FEAST_FIRST_TOUCH), whose total is those seconds. In a virtual
+ * machine whose host takes back free memory (free page reporting) this is most of a
+ * cold run's assembly and setup; on bare metal a few ms per 100 MB. */
+#define FEAST_FIRST_TOUCH ".first_touch"
+void feast_timer_charge_first_touch(double seconds, double bytes);
+double feast_timer_bytes(const char *name); /* bytes charged to a first-touch timer, 0 if none */
+
 /* One timer over the ranks of a communicator. Reports use the maximum (the rank on the
  * critical path), never rank 0's value alone; imbalance = max / mean (1 when all ranks
  * spent the same time, and when the mean is 0). */
@@ -30,6 +39,7 @@ typedef struct {
   char name[32];
   double max, min, mean, rank0; /* seconds */
   double imbalance;
+  double bytes_max; /* first-touch timers: the bytes charged, max over the ranks */
 } FeastTimerStats;
 
 /* Collective over comm (every rank must call it, e.g. at the end of the run): the

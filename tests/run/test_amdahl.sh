@@ -44,6 +44,14 @@ for k in T:
     check(f"{k}: max {mx:.4f} >= rank 0 {r0:.4f}, >= mean {mean:.4f}", mx >= r0 and mx >= mean >= 0)
     check(f"{k}: imbalance {imb:.3f} = max / mean >= 1",
           imb >= 1 and (close(imb, mx / mean) if mean > 0 else imb == 1))
+# first touch of fresh memory (feast_prefault): a part of each T, nested as the timers
+ft, mb = a["first_touch"], a["first_touch_mb"]
+for k in T:
+    check(f"{k}: first touch 0 <= {ft[k]:.4f} <= {T[k]:.4f} s, {mb[k]:.2f} MB >= 0",
+          0 <= ft[k] <= T[k] and mb[k] >= 0 and (mb[k] > 0 or ft[k] == 0))
+    check(f"{k}: first touch within T_tot's ({mb[k]:.2f} <= {mb['T_tot']:.2f} MB)",
+          ft[k] <= ft["T_tot"] and mb[k] <= mb["T_tot"])
+check(f"the run touched fresh memory ({mb['T_tot']:.2f} MB)", mb["T_tot"] > 0)
 # the printed block: the same figures, to the digits printed
 text = open(stdout).read()
 m = re.search(r"R_acc = T_loc/(T_\w+) ([0-9.]+)\s+S_max = 1/\(1-R_acc\) ([0-9.]+)", text)
@@ -52,6 +60,13 @@ if m:
     check(f"printed R_acc {m.group(2)} relative to {m.group(1)}",
           m.group(1) == base and abs(float(m.group(2)) - a["R_acc"]) <= 6e-4)
     check(f"printed S_max {m.group(3)}", abs(float(m.group(3)) - a["S_max"]) <= 6e-3)
+m = re.search(r"first touch of fresh memory: T_ass ([0-9.]+) \(([0-9]+) MB\)\s+T_setup ([0-9.]+) \(([0-9]+) MB\)"
+              r"\s+T_lin ([0-9.]+) \(([0-9]+) MB\)", text)
+check("the end-of-run block prints the first touch", m is not None)
+if m:
+    for i, k in enumerate(("T_ass", "T_setup", "T_lin")):
+        check(f"printed first touch of {k}: {m.group(2 * i + 1)} s, {m.group(2 * i + 2)} MB",
+              abs(float(m.group(2 * i + 1)) - ft[k]) <= 6e-4 and abs(float(m.group(2 * i + 2)) - mb[k]) <= 0.5)
 print("\n".join(res))
 EOF
 )
