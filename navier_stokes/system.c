@@ -12,7 +12,7 @@ static const int row_blocks[NS_NFIELDS][NS_NFIELDS] = {
 
 static int block_used(const NsProblem *ns, int k) { return ns->newton || (k != NS_A12 && k != NS_A21); }
 
-int ns_system_create(NsProblem *ns) {
+static int create_system(NsProblem *ns) {
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
   for (int k = 0; k < NS_NBLOCKS; k++) {
@@ -35,6 +35,15 @@ int ns_system_create(NsProblem *ns) {
   for (int f = 0; f < NS_NFIELDS; f++)
     FEAST_CALL(feast_bc_values(ns->bc[f], dom, ns->mask[f], ns->v->v + (long)f * dom->nlocal));
   return 0;
+}
+
+/* timed as assembly ("matrices and right-hand sides"): the blocks' and vectors' first
+ * touch, the lumped mass (cavity L = 8 in a cold run: 0.65 s, in no timer before) */
+int ns_system_create(NsProblem *ns) {
+  feast_timer_start(FEAST_T_ASSEMBLY);
+  const int st = create_system(ns);
+  feast_timer_stop(FEAST_T_ASSEMBLY);
+  return st;
 }
 
 void ns_system_destroy(NsProblem *ns) {
