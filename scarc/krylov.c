@@ -8,8 +8,11 @@
 
 enum { NEXTRA = 20 }; /* the pipelined methods' further vectors, made at their first use */
 
-/* work vectors shared by the methods */
+/* work vectors shared by the methods, each made at the first use of a method that needs
+ * it (NEED): CG needs 4 of the 7, FGMRES only r and its basis */
 typedef struct {
+  const FeastDomain *dom;
+  int level, nb;
   FeastVec *r, *z, *p, *q, *t, *rhat, *y;
   FeastVec *extra[NEXTRA];
   FeastVec **basis; /* fgmres: V_0..V_m, then Z_0..Z_m-1, made at the first use */
@@ -23,17 +26,34 @@ struct FeastKrylovWork {
 /* the first n extra vectors, created where missing */
 static int extras(Work *w, int n, FeastVec ***out) {
   for (int i = 0; i < n; i++)
-    if (!w->extra[i]) FEAST_CALL(feast_vec_create(w->r->dom, w->r->level, w->r->nb, &w->extra[i]));
+    if (!w->extra[i]) FEAST_CALL(feast_vec_create(w->dom, w->level, w->nb, &w->extra[i]));
   *out = w->extra;
   return 0;
 }
+
+/* the named vectors vecs[0..n) of w, those still missing made in one block */
+static int named(Work *w, int n, FeastVec **const vecs[]) {
+  FeastVec **missing[n];
+  int k = 0;
+  for (int i = 0; i < n; i++)
+    if (!*vecs[i]) missing[k++] = vecs[i];
+  return k ? feast_vec_create_set(w->dom, w->level, w->nb, k, missing) : 0;
+}
+#define NEED(w, ...)                                                                           \
+  do {                                                                                         \
+    FeastVec **const need_[] = {__VA_ARGS__};                                                  \
+    FEAST_CALL(named((w), (int)(sizeof need_ / sizeof need_[0]), need_));                      \
+  } while (0)
 
 #define WORK_VECTORS(w) {&(w)->r, &(w)->z, &(w)->p, &(w)->q, &(w)->t, &(w)->rhat, &(w)->y}
 
 int feast_krylov_work_create(const FeastVec *like, FeastKrylovWork **wp) {
   FEAST_CALL(FEAST_ALLOC(1, wp));
-  FeastVec **all[] = WORK_VECTORS(&(*wp)->w);
-  return feast_vec_create_set(like->dom, like->level, like->nb, (int)(sizeof all / sizeof all[0]), all);
+  Work *w = &(*wp)->w;
+  w->dom = like->dom;
+  w->level = like->level;
+  w->nb = like->nb;
+  return 0;
 }
 
 void feast_krylov_work_destroy(FeastKrylovWork **wp) {
@@ -146,6 +166,7 @@ static int initial(Solve *S, FeastVec *r, double *rnorm) {
 /* x += M (b - A x) */
 static int richardson(Solve *S) {
   Work *w = S->w;
+  NEED(w, &w->r, &w->z);
   double rnorm;
   if (initial(S, w->r, &rnorm)) return 0;
   loop_begin(S);
@@ -166,6 +187,7 @@ static int richardson(Solve *S) {
  * converging with it. Costs one more dot product, fused with the other. */
 static int cg(Solve *S) {
   Work *w = S->w;
+  NEED(w, &w->r, &w->z, &w->p, &w->q);
   double rnorm, rz, pq;
   if (initial(S, w->r, &rnorm)) return 0;
   FEAST_CALL(apply_M(S, w->r, w->z));
@@ -195,6 +217,7 @@ static int cg(Solve *S) {
  * ||s||, the fused t.s and t.t, ||r||) */
 static int bicgstab(Solve *S) {
   Work *w = S->w;
+  NEED(w, &w->r, &w->rhat, &w->p, &w->q, &w->y, &w->z, &w->t);
   double rnorm, rho = 1, alpha = 1, omega = 1;
   if (initial(S, w->r, &rnorm)) return 0;
   feast_vec_copy(w->r, w->rhat);
@@ -314,6 +337,7 @@ static int ibicgstab_start(Solve *S, FeastVec **e, IbcgScalars *c, double *rnorm
 
 static int ibicgstab(Solve *S) {
   Work *w = S->w;
+  NEED(w, &w->r, &w->rhat, &w->z);
   FeastVec **e;
   FEAST_CALL(extras(w, 8, &e));
   FeastVec *t = e[0], *p = e[1], *v = e[2], *q = e[3], *Pt = e[4], *Pv = e[5], *Mv = e[6], *Mt = e[7];
@@ -472,6 +496,7 @@ static int pipe_update(Solve *S, FeastVec **v, FeastVec **P, const PipeScalars *
 
 static int pipebicgsafe(Solve *S) {
   Work *w = S->w;
+  NEED(w, &w->r, &w->rhat, &w->z, &w->y);
   FeastVec **e;
   FEAST_CALL(extras(w, 2 * PB_N, &e));
   FeastVec **v = e, **P = e + PB_N, *r = w->r, *rs = w->rhat, *Ms = w->z;
@@ -569,7 +594,7 @@ static int fgmres_basis(Solve *S, int m, FeastVec ***V, FeastVec ***Z) {
     for (int i = w->nbasis; i < need; i++) {
       w->basis[i] = NULL;
       w->nbasis = i + 1;
-      FEAST_CALL(feast_vec_create(w->r->dom, w->r->level, w->r->nb, &w->basis[i]));
+      FEAST_CALL(feast_vec_create(w->dom, w->level, w->nb, &w->basis[i]));
     }
   }
   *V = w->basis;
@@ -622,6 +647,7 @@ static void fgmres_update(Solve *S, FeastVec **Z, const double *H, int m, const 
 
 static int fgmres(Solve *S) {
   Work *w = S->w;
+  NEED(w, &w->r);
   const int m = fgmres_restart(S->p->restart);
   FeastVec **V = NULL, **Z = NULL;
   double rnorm;
@@ -704,9 +730,9 @@ int feast_krylov_solve(const char *method, FeastLinOp A, FeastLinOp M, const Fea
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
     if (strcmp(methods[i].name, method) == 0) fn = methods[i].fn;
   FEAST_CHECK(fn, FEAST_ERR_CONFIG, "unknown solver '%s' (available: %s)", method, feast_krylov_methods());
-  FEAST_CHECK(!work || (work->w.r->nb == b->nb && work->w.r->level == b->level), FEAST_ERR_ARG,
+  FEAST_CHECK(!work || (work->w.nb == b->nb && work->w.level == b->level && work->w.dom == b->dom), FEAST_ERR_ARG,
               "Krylov work vectors of another shape (%d blocks, level %d) for a solve with %d blocks, level %d",
-              work ? work->w.r->nb : 0, work ? work->w.r->level : 0, b->nb, b->level);
+              work ? work->w.nb : 0, work ? work->w.level : 0, b->nb, b->level);
   memset(res, 0, sizeof *res);
   res->reason = "max_iterations";
   FeastKrylovWork *own = NULL;
