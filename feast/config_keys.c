@@ -178,8 +178,9 @@ const FeastKeySpec feast_config_keys[] = {
     ENUM_KEY("linear", "schur", "mass", "mass|pcd",
              "pressure Schur complement approximation of the preconditioner: mass = nu M_p^-1 (the "
              "FEAST paper; good when viscosity dominates), pcd = pressure convection-diffusion, "
-             "nu M_p^-1 + M_p^-1 N_p A_p^-1 (one more scalar ScaRC solve; for inflow/outflow problems "
-             "at higher cell Reynolds numbers, needs a part where the flow enters)"),
+             "nu M_p^-1 + M_p^-1 N_p A_p^-1 (one more scalar ScaRC solve; for higher cell Reynolds "
+             "numbers; needs a part where the flow enters, where A_p is zero, or an enclosed flow, where "
+             "A_p has Neumann conditions and one pinned node)"),
     REAL_KEY("linear", "rtol", "1e-2", 1e-16, 1,
              "stop the linear solve of a nonlinear step when its residual is reduced by this factor"),
     INT_KEY("linear", "max_iterations", "100", 1, 100000,

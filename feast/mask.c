@@ -42,6 +42,21 @@ static void mark_fixed(const FeastDomain *dom, const unsigned char *parts, int N
   }
 }
 
+/* m->nfixed: the fixed nodes of the finest level, counted at their owners, summed over
+ * the macros (no double counting of shared nodes) */
+static int count_fixed(const FeastDomain *dom, FeastMask *m) {
+  const FeastLevel *lev = &dom->levels[dom->finest];
+  double *count;
+  FEAST_CALL(FEAST_ALLOC(m->nlocal + 1, &count));
+  for (int li = 0; li < m->nlocal; li++)
+    for (long i = 0; i < (long)lev->N * lev->N; i++) count[li] += m->fixed[m->finest][li][i] && lev->owned[li][i];
+  double total = 0;
+  const int st = feast_domain_sum_macros(dom, 1, count, &total);
+  free(count);
+  m->nfixed = (int64_t)total;
+  return st;
+}
+
 int feast_mask_create(const FeastDomain *dom, const unsigned char *parts, FeastMask **mp) {
   FeastMask *m;
   FEAST_CALL(FEAST_ALLOC(1, &m));
@@ -60,17 +75,21 @@ int feast_mask_create(const FeastDomain *dom, const unsigned char *parts, FeastM
       mark_fixed(dom, m->parts, N, li, m->fixed[l][li]);
     }
   }
-  /* count at the owners, summed over macros (no double counting of shared nodes) */
-  const FeastLevel *lev = &dom->levels[dom->finest];
-  double *count;
-  FEAST_CALL(FEAST_ALLOC(m->nlocal + 1, &count));
+  m->pinned = -1;
+  return count_fixed(dom, m);
+}
+
+int feast_mask_pin(const FeastDomain *dom, int vertex, FeastMask *m) {
+  const FeastMesh *mesh = dom->mesh;
+  FEAST_CHECK(vertex >= 0 && vertex < mesh->nvertices, FEAST_ERR_ARG, "mask: no vertex %d to pin (mesh %s has %d)",
+              vertex, mesh->source, mesh->nvertices);
+  FEAST_CHECK(m->pinned < 0, FEAST_ERR_ARG, "mask: pins vertex %d already (one pin per mask)", m->pinned);
+  m->pinned = vertex;
   for (int li = 0; li < m->nlocal; li++)
-    for (long i = 0; i < (long)lev->N * lev->N; i++) count[li] += m->fixed[m->finest][li][i] && lev->owned[li][i];
-  double total = 0;
-  const int st = feast_domain_sum_macros(dom, 1, count, &total);
-  free(count);
-  m->nfixed = (int64_t)total;
-  return st;
+    for (int k = 0; k < 4; k++)
+      if (mesh->quads[4 * dom->local[li] + k] == vertex)
+        for (int l = 0; l <= m->finest; l++) m->fixed[l][li][feast_corner_node(k, dom->levels[l].N)] = 1;
+  return count_fixed(dom, m);
 }
 
 void feast_mask_destroy(FeastMask **mp) {
@@ -86,5 +105,5 @@ void feast_mask_destroy(FeastMask **mp) {
 }
 
 int feast_mask_same(const FeastMask *a, const FeastMask *b) {
-  return a->nparts == b->nparts && memcmp(a->parts, b->parts, (size_t)a->nparts) == 0;
+  return a->nparts == b->nparts && memcmp(a->parts, b->parts, (size_t)a->nparts) == 0 && a->pinned == b->pinned;
 }

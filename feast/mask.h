@@ -11,6 +11,7 @@ typedef struct {
   unsigned char *parts;   /* nparts: 1 if the part is Dirichlet for this field */
   unsigned char ***fixed; /* fixed[l][li][node], l = 0..finest */
   int64_t nfixed;         /* fixed nodes of the finest level, counted once globally */
+  int pinned;             /* a coarse mesh vertex fixed besides the parts (feast_mask_pin), or -1 */
 } FeastMask;
 
 /* parts: nparts flags (NULL = none) */
@@ -19,6 +20,10 @@ void feast_mask_destroy(FeastMask **m);
 /* "all", "" (none) or part names separated by spaces or commas -> flags; key names the
  * config key in messages; an unknown name is FEAST_ERR_CONFIG listing the mesh's parts */
 int feast_mask_parse_parts(const FeastMesh *mesh, const char *spec, const char *key, unsigned char *parts);
-/* 1 if both masks fix the same parts */
+/* also fix the nodes of coarse mesh vertex `vertex` on every level and macro that holds
+ * it (e.g. one pressure node of a pure Neumann problem, whose operator is singular
+ * otherwise); one pin per mask; collective over the domain's ranks (recounts nfixed) */
+int feast_mask_pin(const FeastDomain *dom, int vertex, FeastMask *m);
+/* 1 if both masks fix the same parts and pin the same vertex */
 int feast_mask_same(const FeastMask *a, const FeastMask *b);
 #endif

@@ -24,7 +24,7 @@ typedef struct NsProblem NsProblem;
  * expressions and parts, checked against the mesh */
 int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes);
 /* linear.schur = pcd: some part must have an inflow (pcd.c) */
-int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh);
+int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh, int enclosed);
 /* the Krylov method / preconditioner combination (linear.krylov, velocity.*, solver.smoother_step) */
 int ns_schur_check(const FeastConfig *cfg);
 int ns_create(const FeastConfig *cfg, const FeastDomain *dom, int stokes, NsProblem **ns);

@@ -1,5 +1,6 @@
 /* The pressure convection-diffusion (PCD) approximation of the Schur complement
- * (linear.schur = pcd), for flows with inflow and outflow such as the DFG benchmark.
+ * (linear.schur = pcd), for flows with an inflow (the DFG benchmark) and enclosed flows
+ * (the cavity).
  *
  * The preconditioner's pressure step solves S c_p = r, r = BT c_u - d_p, with
  * S = BT A^-1 B - C. The default (linear.schur = mass) takes S^-1 ~ nu M_p^-1, which is
@@ -13,6 +14,12 @@
  * of the paper unchanged, the correction needs one scalar Laplace solve and one matvec:
  *   A_p = (grad psi_b, grad psi_a), zero Dirichlet values on the inflow parts (Neumann
  *         elsewhere), solved by ScaRC like a velocity block (velocity.* tolerances);
+ *         an enclosed flow (velocity given on every part, no pressure value: the cavity)
+ *         has no inflow, and there A_p has Neumann conditions everywhere (Elman,
+ *         Silvester & Wathen, ch. 9) and one node pinned to zero (the first vertex of
+ *         the coarse mesh) so that ScaRC's coarse LU is regular. For a right-hand side of
+ *         zero sum (projected so) the pinned solution is the Neumann one plus a constant,
+ *         and N_p maps constants to zero: the pin changes nothing;
  *   N_p = (w . grad psi_b, psi_a), the Galerkin convection at the linearisation velocity;
  *   M_p the lumped pressure mass.
  * Q1/Q1 makes this cheap here: pressure and velocity live on the same grid, so A_p and
@@ -79,10 +86,10 @@ int ns_pcd_inflow_parts(const FeastConfig *cfg, const FeastMesh *mesh, unsigned 
   return 0;
 }
 
-int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh) {
+int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh, int enclosed) {
   int schur, count;
   FEAST_CALL(feast_config_get_enum(cfg, "linear.schur", &schur));
-  if (schur != 1) return 0;
+  if (schur != 1 || enclosed) return 0;
   unsigned char *inflow;
   FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &inflow));
   int st = ns_pcd_inflow_parts(cfg, mesh, inflow, &count);
@@ -90,9 +97,10 @@ int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh) {
   FEAST_CALL(st);
   char names[512];
   FEAST_CHECK(count > 0, FEAST_ERR_CONFIG,
-              "linear.schur = pcd (%s) needs an inflow: a boundary part whose Dirichlet velocity "
-              "(boundary.NAME.u, v) flows into the domain, int u.n < 0 (mesh %s has the parts %s); use "
-              "linear.schur = mass",
+              "linear.schur = pcd (%s) needs an inflow, a boundary part whose Dirichlet velocity "
+              "(boundary.NAME.u, v) flows into the domain, int u.n < 0, or an enclosed flow (the velocity "
+              "given on every part, the pressure nowhere); mesh %s has the parts %s, with an outflow but no "
+              "inflow; use linear.schur = mass",
               feast_config_origin(cfg, "linear.schur"), mesh->source, feast_mesh_part_names(mesh, names, sizeof names));
   return 0;
 }
@@ -123,6 +131,11 @@ int ns_pcd_create(NsProblem *ns) {
   if (!st) st = feast_mask_create(dom, inflow, &ns->pcd_mask);
   free(inflow);
   FEAST_CALL(st);
+  if (count == 0) { /* enclosed (ns_pcd_check): Neumann everywhere, one node pinned */
+    FEAST_CALL(feast_mask_pin(dom, dom->mesh->quads[0], ns->pcd_mask));
+    feast_log(2, "  linear.schur = pcd on an enclosed flow: A_p with Neumann conditions, pinned at vertex %d\n",
+              dom->mesh->quads[0]);
+  }
   FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->pcd_lap));
   FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->pcd_conv));
   for (int li = 0; li < dom->nlocal; li++) {
@@ -166,6 +179,7 @@ int ns_pcd_update(NsProblem *ns) {
 /* y <- N_p A_p^-1 r (r, y consistent one-block vectors) */
 int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
   feast_vec_copy(r, ns->pcd_r);
+  if (ns->pcd_mask->pinned >= 0) FEAST_CALL(ns_zero_sum(ns, ns->pcd_r)); /* compatible with Neumann */
   feast_vec_zero_fixed(ns->pcd_r, 0, ns->pcd_mask);
   feast_vec_zero(ns->pcd_z);
   FeastSolveResult res;

@@ -25,6 +25,14 @@ static int velocity_given(const FeastBC *u, const FeastBC *v, int nparts) {
   return 0;
 }
 
+/* the pressure is fixed only up to a constant when no part fixes it and the velocity is
+ * prescribed (both components) on every part: no natural outflow sets its level */
+static int pressure_free(FeastBC *const bc[NS_NFIELDS], int nparts) {
+  for (int q = 0; q < nparts; q++)
+    if (feast_bc_parts(bc[NS_P])[q] || !feast_bc_parts(bc[NS_U])[q] || !feast_bc_parts(bc[NS_V])[q]) return 0;
+  return 1;
+}
+
 int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
   FEAST_CHECK(!feast_config_is_set(cfg, "grid.dirichlet"), FEAST_ERR_CONFIG,
               "grid.dirichlet (%s) applies to problem.type = poisson; stokes and navier-stokes take their "
@@ -40,6 +48,7 @@ int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
                          "%s: no boundary part has a velocity value (boundary.NAME.u / boundary.NAME.v), so the "
                          "velocity is not determined (mesh %s has the parts %s)",
                          feast_config_path(cfg), mesh->source, feast_mesh_part_names(mesh, known, sizeof known));
+  const int enclosed = !st && pressure_free(bc, mesh->nparts);
   for (int f = 0; f < NS_NFIELDS; f++) feast_bc_destroy(&bc[f]);
   FEAST_CALL(st);
   const char *keys[] = {"problem.force_x", "problem.force_y", "problem.exact_u", "problem.exact_v", "problem.exact_p"};
@@ -49,17 +58,7 @@ int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
     feast_expr_destroy(&e);
   }
   FEAST_CALL(ns_schur_check(cfg));
-  return ns_pcd_check(cfg, mesh);
-}
-
-/* the pressure is fixed only up to a constant when no part fixes it and the velocity is
- * prescribed (both components) on every part: no natural outflow sets its level */
-static int pressure_nullspace(const NsProblem *ns) {
-  const int nparts = ns->dom->mesh->nparts;
-  for (int q = 0; q < nparts; q++)
-    if (feast_bc_parts(ns->bc[NS_P])[q] || !feast_bc_parts(ns->bc[NS_U])[q] || !feast_bc_parts(ns->bc[NS_V])[q])
-      return 0;
-  return 1;
+  return ns_pcd_check(cfg, mesh, enclosed);
 }
 
 static int read_params(NsProblem *ns) {
@@ -92,7 +91,7 @@ int ns_create(const FeastConfig *cfg, const FeastDomain *dom, int stokes, NsProb
     FEAST_CALL(feast_bc_create(cfg, dom->mesh, field_names[f], &ns->bc[f]));
     FEAST_CALL(feast_mask_create(dom, feast_bc_parts(ns->bc[f]), &ns->mask[f]));
   }
-  ns->nullspace = pressure_nullspace(ns);
+  ns->nullspace = pressure_free(ns->bc, dom->mesh->nparts);
   FEAST_CALL(ns_system_create(ns));
   return ns_schur_create(ns);
 }

@@ -116,16 +116,20 @@ int ns_system_apply(NsProblem *ns, const FeastVec *x, FeastVec *y) {
   return feast_vec_sum(y);
 }
 
+int ns_zero_sum(const NsProblem *ns, FeastVec *p) {
+  double sum;
+  FEAST_CALL(feast_vec_dot(p, ns->ones, &sum));
+  feast_vec_axpy(-sum / (double)ns->dom->levels[ns->level].nglobal, ns->ones, p);
+  return 0;
+}
+
 /* r_p <- r_p - mean(r_p): the continuity rows of the operator sum to zero on vectors that
  * vanish at the velocity Dirichlet nodes, so a consistent residual has no mean */
 int ns_project_residual(const NsProblem *ns, FeastVec *r) {
   if (!ns->nullspace) return 0;
   FeastVec p;
   feast_vec_view(r, NS_P, &p);
-  double sum;
-  FEAST_CALL(feast_vec_dot(&p, ns->ones, &sum));
-  feast_vec_axpy(-sum / (double)ns->dom->levels[ns->level].nglobal, ns->ones, &p);
-  return 0;
+  return ns_zero_sum(ns, &p);
 }
 
 /* p <- p - (int p) / |Omega|: with the lumped mass, sum_i m_i p_i = int p_h exactly */

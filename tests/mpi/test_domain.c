@@ -55,6 +55,42 @@ static void check_grid(const char *path, int level) {
   feast_mesh_destroy(&mesh);
 }
 
+static int vertex_at(const FeastMesh *mesh, double x, double y) {
+  for (int v = 0; v < mesh->nvertices; v++)
+    if (mesh->xy[2 * v] == x && mesh->xy[2 * v + 1] == y) return v;
+  return -1;
+}
+
+/* the same parts with the inner vertex (0.5, 0.5) pinned: fixed there too, on every
+ * level and on each of the four macros around it, counted once; masks with different
+ * pins differ; a second pin and a bad vertex are errors; a vertex on the fixed parts
+ * adds nothing */
+static void check_pinned(const FeastMesh *mesh, const FeastDomain *dom, const unsigned char *parts,
+                         const FeastMask *unpinned) {
+  FeastMask *mask = NULL;
+  CHECK_OK(feast_mask_create(dom, parts, &mask));
+  if (!mask || !unpinned) return;
+  CHECK(mask->pinned == -1 && feast_mask_same(mask, unpinned));
+  CHECK_OK(feast_mask_pin(dom, vertex_at(mesh, 0.5, 0.5), mask));
+  int bad = 0;
+  for (int l = 0; l <= 2; l++)
+    for (int li = 0; li < dom->nlocal; li++)
+      for (long i = 0; i < (long)dom->levels[l].N * dom->levels[l].N; i++) {
+        const double *p = &dom->levels[l].xy[li][2 * i];
+        bad += mask->fixed[l][li][i] != (p[0] == 0.0 || p[1] == 0.0 || (p[0] == 0.5 && p[1] == 0.5));
+      }
+  CHECK(bad == 0);
+  CHECK(mask->nfixed == 17 + 9 - 1 + 1);
+  CHECK(!feast_mask_same(mask, unpinned));
+  CHECK_FAILS(feast_mask_pin(dom, vertex_at(mesh, 0.0, 0.0), mask)); /* one pin per mask */
+  feast_mask_destroy(&mask);
+  CHECK_OK(feast_mask_create(dom, parts, &mask));
+  CHECK_FAILS(feast_mask_pin(dom, mesh->nvertices, mask));
+  CHECK_OK(feast_mask_pin(dom, vertex_at(mesh, 0.0, 0.0), mask)); /* fixed already: nothing new */
+  CHECK(mask && mask->nfixed == 17 + 9 - 1);
+  feast_mask_destroy(&mask);
+}
+
 static int run(void) {
   check_grid("grids/unitsquare8.feast", 3);
   check_grid("grids/dfg24.feast", 2);
@@ -80,6 +116,7 @@ static int run(void) {
     CHECK(bad == 0);
     CHECK(mask->nfixed == 17 + 9 - 1); /* level 2: 17 x 9 nodes */
   }
+  check_pinned(mesh, dom, parts, mask);
   feast_mask_destroy(&mask);
   feast_domain_destroy(&dom);
   feast_mesh_destroy(&mesh);

@@ -109,7 +109,6 @@ dfg_point_one_number.ini         | 1 |                                          
 dfg_recirculation_outside.ini    | 1 |                                           | 1 | dfg_recirculation_outside.ini:24&output.recirculation_from = 3 0.2&outside the domain
 dfg_schur_unknown.ini            | 1 |                                           | 1 | dfg_schur_unknown.ini:24&linear.schur&lsc
 dfg_schur_pcd_no_inflow.ini      | 1 |                                           | 1 | dfg_schur_pcd_no_inflow.ini:24&linear.schur = pcd&needs an inflow
--                                | 2 | @SRC@/config/cavity.ini linear.schur=pcd  | 1 | linear.schur = pcd (command line)&needs an inflow&bottom, right, top, left
 # ---- checkpoint / restart (output.checkpoint, output.checkpoint_interval, --restart) ----
 ckpt_interval_zero.ini           | 1 |                                           | 1 | ckpt_interval_zero.ini:29&output.checkpoint_interval&'0'
 ckpt_interval_negative.ini       | 1 |                                           | 1 | ckpt_interval_negative.ini:29&output.checkpoint_interval&-5
