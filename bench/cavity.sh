@@ -6,12 +6,17 @@
 # One run per line, one core (np 1) unless NP is set.
 # usage: bench/cavity.sh [BUILD_DIR] ["RE..."] ["LEVELS..."] ["METHODS..."]   (from the repo root)
 #   e.g. bench/cavity.sh build "100 250" "6 7 8" "fixed-point newton"
+#   SCHUR="mass pcd" runs every case with each Schur approximation (linear.schur; default
+#   mass), CPU=1 pins every run to that CPU (taskset).
 set -euo pipefail
 build=${1:-build}
 res=${2:-100 250}
 levels=${3:-6 7 8}
 methods=${4:-fixed-point newton}
 np=${NP:-1}
+schurs=${SCHUR:-mass}
+pin=()
+[ -z "${CPU:-}" ] || pin=(taskset -c "$CPU")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "| Re | L | dofs | method | steps | linear its | its/step | V cycles | kinetic energy | total (s) | assembly | solver setup | linear solve | local MG | other | assembly + setup share |"
@@ -19,9 +24,12 @@ echo "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:
 for re in $res; do
   for L in $levels; do
     for m in $methods; do
-      mpiexec --allow-run-as-root --oversubscribe -np "$np" "$build/bin/feastc" config/cavity.ini problem.re="$re" \
-        grid.level="$L" solver.nonlinear="$m" output.verbosity=0 output.summary="$tmp/s.json" >/dev/null || true
-      /usr/bin/python3 - "$tmp/s.json" "$re" "$L" "$m" <<'PY'
+      for schur in $schurs; do
+      "${pin[@]}" mpiexec --allow-run-as-root --oversubscribe -np "$np" "$build/bin/feastc" config/cavity.ini \
+        problem.re="$re" grid.level="$L" solver.nonlinear="$m" linear.schur="$schur" output.verbosity=0 \
+        output.summary="$tmp/s.json" >/dev/null || true
+      label=$m; [ "$schur" = mass ] || label="$m, $schur"
+      /usr/bin/python3 - "$tmp/s.json" "$re" "$L" "$label" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); t = d["timings"]
 tot = t["total"]; a = t.get("assembly", 0); s = t.get("solver_setup", 0); l = t.get("linear_solve", 0)
@@ -33,6 +41,7 @@ print(f"| {sys.argv[2]} | {sys.argv[3]} | {d['dofs']} | {sys.argv[4]}{conv} | {n
       f"{d['global_mg_iterations']} | {d['kinetic_energy']:.8f} | {tot:.2f} | {pct(a)} | {pct(s)} | {pct(l)} | "
       f"{pct(loc)} | {pct(other)} | {100 * (a + s) / tot:.0f}% |")
 PY
+      done
     done
   done
 done
