@@ -99,8 +99,8 @@ int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh, int enclosed) {
   FEAST_CHECK(count > 0, FEAST_ERR_CONFIG,
               "linear.schur = pcd (%s) needs an inflow, a boundary part whose Dirichlet velocity "
               "(boundary.NAME.u, v) flows into the domain, int u.n < 0, or an enclosed flow (the velocity "
-              "given on every part, the pressure nowhere); mesh %s has the parts %s, with an outflow but no "
-              "inflow; use linear.schur = mass",
+              "given on every part, the pressure nowhere); mesh %s has the parts %s, none an inflow, and one "
+              "of them has no velocity or a pressure value; use linear.schur = mass",
               feast_config_origin(cfg, "linear.schur"), mesh->source, feast_mesh_part_names(mesh, names, sizeof names));
   return 0;
 }
