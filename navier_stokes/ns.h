@@ -23,7 +23,8 @@ typedef struct NsProblem NsProblem;
 /* input phase (every rank, before the domain exists): the keys of the problem, boundary
  * expressions and parts, checked against the mesh */
 int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes);
-/* linear.schur = pcd: some part must have an inflow (pcd.c) */
+/* linear.schur = pcd: some part must have an inflow, or the flow must be enclosed (the
+ * velocity given on every part, the pressure nowhere) (pcd.c) */
 int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh, int enclosed);
 /* the Krylov method / preconditioner combination (linear.krylov, velocity.*, solver.smoother_step) */
 int ns_schur_check(const FeastConfig *cfg);

@@ -76,10 +76,10 @@ void ns_system_destroy(NsProblem *ns);
 int ns_system_assemble(NsProblem *ns, const FeastVec *w);
 /* y <- K x (x, y consistent 3-block vectors) */
 int ns_system_apply(NsProblem *ns, const FeastVec *x, FeastVec *y);
-/* remove the constant pressure mode: from a residual (Euclidean mean of the continuity
- * rows) or from a solution (lumped-mass mean, i.e. int p = 0) */
 /* p <- p - (sum_i p_i / n) 1: a consistent one-block pressure vector of zero sum */
 int ns_zero_sum(const NsProblem *ns, FeastVec *p);
+/* remove the constant pressure mode: from a residual (Euclidean mean of the continuity
+ * rows) or from a solution (lumped-mass mean, i.e. int p = 0) */
 int ns_project_residual(const NsProblem *ns, FeastVec *r);
 int ns_project_solution(const NsProblem *ns, FeastVec *x);
 
