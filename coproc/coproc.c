@@ -23,6 +23,7 @@ struct FeastLocalSolver {
   double *lu;             /* n^2 and n: work of the LU factorisation */
   long *piv;
   FeastLocalHierarchy *h; /* what the backend sees */
+  int upwind;             /* params->coarse_upwind of the setup */
 };
 
 static const FeastLocalBackend *const registry[] = {
@@ -178,9 +179,11 @@ static int galerkin_levels(FeastLocalSolver *ls) {
     FeastLocalHierarchy *h = &ls->h[m];
     for (int l = ls->level; l > ls->lc; l--) {
       FeastBand9Framed *Ac = &h->A[l - 1];
+      FeastBand9 *whole = &ls->whole[level_slot(ls, m, l - 1)];
       if (Ac->frame[0]) FEAST_CALL(feast_band9_galerkin_frame(&h->A[l], h->fixed[l], h->fixed[l - 1], Ac));
-      else
-        FEAST_CALL(feast_band9_galerkin(&h->A[l], h->fixed[l], h->fixed[l - 1], &ls->whole[level_slot(ls, m, l - 1)]));
+      else FEAST_CALL(feast_band9_galerkin(&h->A[l], h->fixed[l], h->fixed[l - 1], whole));
+      if (ls->upwind && Ac->frame[0]) feast_band9_upwind_frame(Ac);
+      else if (ls->upwind) feast_band9_upwind(whole);
     }
   }
   return 0;
@@ -222,6 +225,7 @@ int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem
   ls->nmacros = nmacros;
   ls->level = level;
   ls->lc = feast_local_coarse_level(level, params->coarse_max_dofs);
+  ls->upwind = params->coarse_upwind;
   FEAST_CALL(alloc_hierarchies(ls, problems, params));
   return set_values(ls, params);
 }

@@ -51,6 +51,8 @@ typedef struct {
                                     local multigrid 5 % slower at Poisson L = 8, ~15 % in
                                     the cavity at L = 7, BENCHMARKS.md); ScaRC:
                                     solver.local_framed_min_nodes (129) */
+  int coarse_upwind;             /* levels below the finest stabilised by feast_band9_upwind
+                                    (solver.coarse_stabilisation = upwind) */
 } FeastLocalMGParams;
 
 typedef struct {

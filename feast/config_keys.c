@@ -133,6 +133,13 @@ const FeastKeySpec feast_config_keys[] = {
     INT_KEY("solver", "coarse_max_dofs", "5000", 1, 100000000,
             "global coarse grid: the finest level with fewer unknowns than this, solved "
             "directly (solver.coarse_solver) on rank 0"),
+    ENUM_KEY("solver", "coarse_stabilisation", "none", "none|upwind",
+             "multigrid levels below the finest (global and local): none = plain Galerkin products "
+             "P^T A P; upwind = every pair of coupled nodes of a coarse matrix gets the diffusion "
+             "min(|a_ij - a_ji|/2, max(0, a_ij, a_ji)) (discrete upwinding of the convective, "
+             "skew-symmetric part; symmetric matrices are unchanged), for convection-dominated "
+             "velocity blocks whose Galerkin coarse levels lose the fine grid's SUPG (the cavity at "
+             "Re = 1000 from L = 6 needs it; at Re = 400 it costs iterations, BENCHMARKS.md)"),
     ENUM_KEY("solver", "coarse_solver", "klu", "klu|umfpack",
              "direct solver of the global coarse grid (SuiteSparse; both analyse the pattern "
              "once): klu = sparse LU with AMD ordering, refactored in place with the first "
@@ -161,7 +168,8 @@ const FeastKeySpec feast_config_keys[] = {
     INT_KEY("solver", "local_framed_min_nodes", "129", 0, 1000000,
             "local multigrid: levels with at least this many nodes per side keep only their two outer "
             "rings of nodes and read the rest from ScaRC's global matrices (less memory and setup; "
-            "their sweeps redo the frame's columns); 0 = every level, 1000000 = none; same results"),
+            "their sweeps redo the frame's columns); 0 = every level, 1000000 = none; the same results (bitwise; with "
+            "solver.coarse_stabilisation = upwind to solver tolerance)"),
 
     /* ---- stokes / navier-stokes: the linear solver of every nonlinear step ---- */
     ENUM_KEY("linear", "krylov", "bicgstab", "bicgstab|ibicgstab|pipebicgsafe|fgmres",

@@ -2,6 +2,7 @@
 #include "feast/band9_kernels.h"
 #include "feast/error.h"
 #include "feast/hd.h"
+#include <math.h>
 
 void feast_grid_prolongate(int Nc, const double *coarse, double *fine) {
   const int Nf = 2 * Nc - 1;
@@ -266,4 +267,59 @@ int feast_band9_galerkin_frame(const FeastBand9Framed *Af, const unsigned char *
   for (long f = 0; f < feast_frame_len(Nc); f++)
     if (fixed_c[feast_frame_node(Nc, f)]) Ac->frame[FEAST_BAND_DIAG][f] = 1.0;
   return 0;
+}
+
+/* the diffusion added to the pair (a_ij, a_ji): the positive part of its couplings, at
+ * most its skew-symmetric part */
+static double upwind_amount(double aij, double aji) {
+  return fmin(0.5 * fabs(aij - aji), fmax(fmax(aij, aji), 0.0));
+}
+
+/* the bands k = 5..8 reach the neighbours (i + dx, j + dy) with dy > 0 or dy = 0, dx > 0:
+ * each pair of nodes once */
+static int upper_neighbour(long N, long i, long j, int k, long *ni, long *nj) {
+  *ni = i + k % 3 - 1;
+  *nj = j + k / 3 - 1;
+  return *ni >= 0 && *ni < N && *nj < N;
+}
+
+void feast_band9_upwind(FeastBand9 *A) {
+  const long N = A->N;
+  double *const *b = A->band;
+  for (long j = 0; j < N; j++)
+    for (long i = 0; i < N; i++)
+      for (int k = FEAST_BAND_DIAG + 1; k < FEAST_NBANDS; k++) {
+        long ni, nj;
+        if (!upper_neighbour(N, i, j, k, &ni, &nj)) continue;
+        const long p = j * N + i, q = nj * N + ni;
+        const double d = upwind_amount(b[k][p], b[8 - k][q]);
+        b[k][p] -= d;
+        b[8 - k][q] -= d;
+        b[FEAST_BAND_DIAG][p] += d;
+        b[FEAST_BAND_DIAG][q] += d;
+      }
+}
+
+void feast_band9_upwind_frame(FeastBand9Framed *A) {
+  const long N = A->inside->N;
+  double *const *fr = A->frame;
+  for (long f = 0; f < feast_frame_len(N); f++) {
+    const long node = feast_frame_node(N, f), i = node % N, j = node / N;
+    for (int k = 0; k < FEAST_NBANDS; k++) {
+      const long ni = i + k % 3 - 1, nj = j + k / 3 - 1;
+      if (k == FEAST_BAND_DIAG || ni < 0 || ni >= N || nj < 0 || nj >= N) continue;
+      const long g = feast_frame_slot(N, ni, nj);
+      if (g < 0) { /* an inside node: its row is the inside's, stabilised already */
+        const double d = upwind_amount(fr[k][f], A->inside->band[8 - k][nj * N + ni]);
+        fr[k][f] -= d;
+        fr[FEAST_BAND_DIAG][f] += d;
+      } else if (k > FEAST_BAND_DIAG) { /* both in the frame: the pair once */
+        const double d = upwind_amount(fr[k][f], fr[8 - k][g]);
+        fr[k][f] -= d;
+        fr[8 - k][g] -= d;
+        fr[FEAST_BAND_DIAG][f] += d;
+        fr[FEAST_BAND_DIAG][g] += d;
+      }
+    }
+  }
 }

@@ -28,4 +28,23 @@ int feast_band9_galerkin(const FeastBand9Framed *Af, const unsigned char *fixed_
  * compute 8 Nc - 16 entries per band instead of Nc^2. */
 int feast_band9_galerkin_frame(const FeastBand9Framed *Af, const unsigned char *fixed_f,
                                const unsigned char *fixed_c, FeastBand9Framed *Ac);
+
+/* Stabilisation of a Galerkin coarse operator (solver.coarse_stabilisation = upwind).
+ * P^T A P keeps the artificial diffusion that the fine grid's stabilisation (SUPG) put
+ * in for its own cell size: on a level H = 2^k h below it a convection-dominated
+ * operator is under-stabilised, its couplings turn positive (central differences at mesh
+ * Peclet numbers far above 2), damped Jacobi diverges on it and the coarse correction
+ * oscillates (cavity Re = 1000: ScaRC's velocity solves stall from L = 6 on, where the
+ * local hierarchies reach 3 levels below the finest). Every pair of coupled nodes (i, j)
+ * gets the symmetric diffusion
+ *   d_ij = min(|a_ij - a_ji| / 2, max(0, a_ij, a_ji)):  a_ij -= d, a_ji -= d, a_ii += d, a_jj += d
+ * (Kuzmin's discrete upwinding, limited to the skew-symmetric part, the convection): row
+ * sums are kept, a positive coupling disappears as far as convection caused it, and a
+ * symmetric matrix (a Laplacian, also on stretched cells where its couplings are
+ * positive) is left unchanged. Applied to each macro's matrix (partial or local) of every
+ * level below the finest, so ScaRC's results stay the same on any number of ranks. */
+void feast_band9_upwind(FeastBand9 *A);
+/* The same on the frame of a framed matrix whose inside is stabilised already (pairs with
+ * one node inside use that node's stabilised coupling and change only the frame row). */
+void feast_band9_upwind_frame(FeastBand9Framed *A);
 #endif

@@ -85,6 +85,9 @@ int scarc_params_create(const FeastConfig *cfg, ScarcParams **pp) {
   p->local.coarse_max_dofs = (int)v;
   FEAST_CALL(feast_config_get_int(cfg, "solver.local_framed_min_nodes", &v));
   p->local.framed_min_nodes = (int)v;
+  int choice_upwind;
+  FEAST_CALL(feast_config_get_enum(cfg, "solver.coarse_stabilisation", &choice_upwind));
+  p->local.coarse_upwind = choice_upwind == 1; /* the global levels follow it too */
   FEAST_CALL(feast_config_get_int(cfg, "solver.local_fixed_cycles", &v));
   if (v > 0) fixed_local_cycles(p, (int)v);
   /* the benchmark knob acts on every reduction of the run; every solver run reads its
@@ -264,6 +267,7 @@ static int build_level(Scarc *s, int l) {
     feast_band9_ring_get(raw, &lv->R[li]);
     const FeastBand9Framed whole = {raw, {NULL}};
     FEAST_CALL(feast_band9_galerkin(&whole, s->nomask[li], s->nomask[li], raw_storage(s, l - 1, li)));
+    if (s->p.local.coarse_upwind) feast_band9_upwind(raw_storage(s, l - 1, li));
     feast_band9_ring_fix_rows(&lv->R[li], s->mask->fixed[l][li], dom->levels[l].owned[li]);
   }
   if (l == s->coarse) return 0;

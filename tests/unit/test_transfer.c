@@ -4,7 +4,9 @@
  * the stencil formula computes without checks; and on grids wider than one column chunk
  * of that formula against P^T A P summed term by term over the fine couplings. The
  * product with its inside copied from the product of a matrix that differs only near
- * the edges (ScaRC's local hierarchies) is bitwise the full product, over two levels. */
+ * the edges (ScaRC's local hierarchies) is bitwise the full product, over two levels.
+ * The coarse-level stabilisation (feast_band9_upwind and its frame variant): symmetric
+ * matrices unchanged, row sums kept, the diffusion of every pair as specified. */
 #include "feast/band9.h"
 #include "feast/error.h"
 #include "feast/transfer.h"
@@ -268,7 +270,94 @@ static void check_inside_from(int Nc2, int width, int expect_equal) {
   for (int i = 0; i < 6; i++) feast_band9_destroy(all[i]);
 }
 
+/* sum of row p's values */
+static double row_sum(const FeastBand9 *A, long p) {
+  double s = 0;
+  for (int k = 0; k < FEAST_NBANDS; k++) s += A->band[k][p];
+  return s;
+}
+
+/* feast_band9_upwind: a symmetric matrix is left bitwise alone; a nonsymmetric one keeps
+ * its row sums, every pair loses min(skew, positive part) on both couplings (so a pair
+ * made positive by convection alone ends up <= 0), and a hand-made pair gets exactly
+ * d = 0.5. The frame variant: pairs inside the frame as in the whole matrix, row sums
+ * kept, inside untouched. */
+static void check_upwind(int N) {
+  FeastBand9 S, A, U;
+  CHECK_OK(feast_band9_create(N, &S));
+  CHECK_OK(feast_band9_create(N, &A));
+  CHECK_OK(feast_band9_create(N, &U));
+  random_matrix(&A);
+  for (int j = 0; j < N; j++) /* S = (A + A^T) / 2 exactly symmetric */
+    for (int i = 0; i < N; i++)
+      for (int k = 0; k < FEAST_NBANDS; k++) {
+        const int ni = i + k % 3 - 1, nj = j + k / 3 - 1;
+        if (ni < 0 || nj < 0 || ni >= N || nj >= N) continue;
+        const long p = (long)j * N + i, q = (long)nj * N + ni;
+        S.band[k][p] = k == FEAST_BAND_DIAG ? A.band[k][p] : 0.5 * (A.band[k][p] + A.band[8 - k][q]);
+      }
+  for (int k = 0; k < FEAST_NBANDS; k++) memcpy(U.band[k], S.band[k], sizeof(double) * N * N);
+  feast_band9_upwind(&U);
+  CHECK(bitwise_equal(&U, &(FeastBand9Framed){&S, {NULL}}));
+  for (int k = 0; k < FEAST_NBANDS; k++) memcpy(U.band[k], A.band[k], sizeof(double) * N * N);
+  feast_band9_upwind(&U);
+  double dev = 0;
+  int wrong = 0;
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < N; i++) {
+      const long p = (long)j * N + i;
+      dev = fmax(dev, fabs(row_sum(&U, p) - row_sum(&A, p)));
+      for (int k = 0; k < FEAST_NBANDS; k++) {
+        const int ni = i + k % 3 - 1, nj = j + k / 3 - 1;
+        if (k == FEAST_BAND_DIAG || ni < 0 || nj < 0 || ni >= N || nj >= N) continue;
+        const long q = (long)nj * N + ni;
+        const double a = A.band[k][p], b = A.band[8 - k][q];
+        const double d = fmin(0.5 * fabs(a - b), fmax(fmax(a, b), 0.0));
+        wrong += U.band[k][p] != a - d;
+        wrong += a > 0 && b < -a && U.band[k][p] > 0; /* positive by convection alone */
+      }
+    }
+  CHECK(dev <= 1e-14 && wrong == 0);
+  /* the pair (0,0)-(1,0): a_ij = 0.5, a_ji = -1.5: skew 1, positive part 0.5 */
+  for (int k = 0; k < FEAST_NBANDS; k++) memset(U.band[k], 0, sizeof(double) * N * N);
+  U.band[5][0] = 0.5;
+  U.band[3][1] = -1.5;
+  U.band[FEAST_BAND_DIAG][0] = U.band[FEAST_BAND_DIAG][1] = 2.0;
+  feast_band9_upwind(&U);
+  CHECK(U.band[5][0] == 0.0 && U.band[3][1] == -2.0 && U.band[FEAST_BAND_DIAG][0] == 2.5 &&
+        U.band[FEAST_BAND_DIAG][1] == 2.5);
+  if (N >= 5) { /* the frame: inside = A upwinded (as ScaRC's global level), frame = A's */
+    for (int k = 0; k < FEAST_NBANDS; k++) memcpy(U.band[k], A.band[k], sizeof(double) * N * N);
+    feast_band9_upwind(&U);
+    double *frame = malloc(sizeof(double) * FEAST_NBANDS * feast_frame_len(N));
+    FeastBand9Framed F = framed_on(&U, frame);
+    for (long f = 0; f < feast_frame_len(N); f++)
+      for (int k = 0; k < FEAST_NBANDS; k++) F.frame[k][f] = A.band[k][feast_frame_node(N, f)];
+    feast_band9_upwind_frame(&F);
+    double sums = 0;
+    int differ = 0;
+    for (long f = 0; f < feast_frame_len(N); f++) {
+      const long p = feast_frame_node(N, f), i = p % N, j = p / N;
+      double s = 0;
+      for (int k = 0; k < FEAST_NBANDS; k++) {
+        s += F.frame[k][f];
+        const long ni = i + k % 3 - 1, nj = j + k / 3 - 1;
+        const int in_frame = ni >= 0 && nj >= 0 && ni < N && nj < N && feast_frame_slot(N, ni, nj) >= 0;
+        if (k != FEAST_BAND_DIAG && in_frame) differ += F.frame[k][f] != U.band[k][p];
+      }
+      sums = fmax(sums, fabs(s - row_sum(&A, p)));
+    }
+    CHECK(sums <= 1e-14 && differ == 0);
+    free(frame);
+  }
+  feast_band9_destroy(&S);
+  feast_band9_destroy(&A);
+  feast_band9_destroy(&U);
+}
+
 static int run(void) {
+  const int upwind_sizes[] = {2, 5, 9, 17};
+  for (size_t s = 0; s < sizeof upwind_sizes / sizeof upwind_sizes[0]; s++) check_upwind(upwind_sizes[s]);
   const int sizes[] = {2, 3, 5, 6, 9, 17};
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
     for (int f = 0; f <= 1; f++) check_galerkin(sizes[s], f);
