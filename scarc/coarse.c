@@ -118,7 +118,7 @@ static int klu_values(ScarcCoarse *c) {
   if (!c->knum) return klu_full(c);
   const int ok = klu_l_refactor(c->Ap, c->Ai, c->Ax, c->ksym, c->knum, &c->kc) && klu_l_rcond(c->ksym, c->knum, &c->kc);
   if (ok && c->kc.rcond >= 1e-3 * c->rcond_full) return 0;
-  feast_log(2, "coarse grid: KLU refactorisation lost accuracy (rcond %.3g, was %.3g): full factorisation",
+  feast_log(2, "coarse grid: KLU refactorisation lost accuracy (rcond %.3g, was %.3g): full factorisation\n",
             c->kc.rcond, c->rcond_full);
   return klu_full(c);
 }
