@@ -33,8 +33,8 @@ int feast_band9_galerkin_frame(const FeastBand9Framed *Af, const unsigned char *
  * P^T A P keeps the artificial diffusion that the fine grid's stabilisation (SUPG) put
  * in for its own cell size: on a level H = 2^k h below it a convection-dominated
  * operator is under-stabilised, its couplings turn positive (central differences at mesh
- * Peclet numbers far above 2), damped Jacobi diverges on it and the coarse correction
- * oscillates (cavity Re = 1000: ScaRC's velocity solves stall from L = 6 on, where the
+ * Peclet numbers far above 2), a poor coarse-grid operator for Jacobi-smoothed
+ * multigrid (cavity Re = 1000: ScaRC's velocity solves stall from L = 6 on, where the
  * local hierarchies reach 3 levels below the finest). Every pair of coupled nodes (i, j)
  * gets the symmetric diffusion
  *   d_ij = min(|a_ij - a_ji| / 2, max(0, a_ij, a_ji)):  a_ij -= d, a_ji -= d, a_ii += d, a_jj += d
