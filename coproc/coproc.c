@@ -182,8 +182,9 @@ static int galerkin_levels(FeastLocalSolver *ls) {
       FeastBand9 *whole = &ls->whole[level_slot(ls, m, l - 1)];
       if (Ac->frame[0]) FEAST_CALL(feast_band9_galerkin_frame(&h->A[l], h->fixed[l], h->fixed[l - 1], Ac));
       else FEAST_CALL(feast_band9_galerkin(&h->A[l], h->fixed[l], h->fixed[l - 1], whole));
-      if (ls->upwind && Ac->frame[0]) feast_band9_upwind_frame(Ac);
-      else if (ls->upwind) feast_band9_upwind(whole);
+      if (!ls->upwind) continue;
+      if (Ac->frame[0]) feast_band9_upwind_frame(Ac);
+      else feast_band9_upwind(whole);
     }
   }
   return 0;

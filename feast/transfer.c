@@ -269,18 +269,23 @@ int feast_band9_galerkin_frame(const FeastBand9Framed *Af, const unsigned char *
   return 0;
 }
 
-/* the diffusion added to the pair (a_ij, a_ji): the positive part of its couplings, at
- * most its skew-symmetric part */
-static double upwind_amount(double aij, double aji) {
-  return fmin(0.5 * fabs(aij - aji), fmax(fmax(aij, aji), 0.0));
+/* the pair (a_ij, a_ji) gets d = min(skew part, positive part) of symmetric diffusion:
+ * a_ij -= d, a_ji -= d, a_ii += d, a_jj += d; aji_row = 0: row j is not this matrix's (an
+ * inside row of a framed one, stabilised already), only row i changes */
+static void upwind_pair(double *aij, double *aii, double *aji, double *ajj, int aji_row) {
+  const double d = fmin(0.5 * fabs(*aij - *aji), fmax(fmax(*aij, *aji), 0.0));
+  *aij -= d;
+  *aii += d;
+  if (!aji_row) return;
+  *aji -= d;
+  *ajj += d;
 }
 
-/* the bands k = 5..8 reach the neighbours (i + dx, j + dy) with dy > 0 or dy = 0, dx > 0:
- * each pair of nodes once */
-static int upper_neighbour(long N, long i, long j, int k, long *ni, long *nj) {
+/* the node (ni, nj) that band k of node (i, j) couples to; 0 if it lies outside the grid */
+static int neighbour(long N, long i, long j, int k, long *ni, long *nj) {
   *ni = i + k % 3 - 1;
   *nj = j + k / 3 - 1;
-  return *ni >= 0 && *ni < N && *nj < N;
+  return *ni >= 0 && *ni < N && *nj >= 0 && *nj < N;
 }
 
 void feast_band9_upwind(FeastBand9 *A) {
@@ -288,15 +293,11 @@ void feast_band9_upwind(FeastBand9 *A) {
   double *const *b = A->band;
   for (long j = 0; j < N; j++)
     for (long i = 0; i < N; i++)
-      for (int k = FEAST_BAND_DIAG + 1; k < FEAST_NBANDS; k++) {
+      for (int k = FEAST_BAND_DIAG + 1; k < FEAST_NBANDS; k++) { /* each pair once */
         long ni, nj;
-        if (!upper_neighbour(N, i, j, k, &ni, &nj)) continue;
+        if (!neighbour(N, i, j, k, &ni, &nj)) continue;
         const long p = j * N + i, q = nj * N + ni;
-        const double d = upwind_amount(b[k][p], b[8 - k][q]);
-        b[k][p] -= d;
-        b[8 - k][q] -= d;
-        b[FEAST_BAND_DIAG][p] += d;
-        b[FEAST_BAND_DIAG][q] += d;
+        upwind_pair(&b[k][p], &b[FEAST_BAND_DIAG][p], &b[8 - k][q], &b[FEAST_BAND_DIAG][q], 1);
       }
 }
 
@@ -306,19 +307,14 @@ void feast_band9_upwind_frame(FeastBand9Framed *A) {
   for (long f = 0; f < feast_frame_len(N); f++) {
     const long node = feast_frame_node(N, f), i = node % N, j = node / N;
     for (int k = 0; k < FEAST_NBANDS; k++) {
-      const long ni = i + k % 3 - 1, nj = j + k / 3 - 1;
-      if (k == FEAST_BAND_DIAG || ni < 0 || ni >= N || nj < 0 || nj >= N) continue;
+      long ni, nj;
+      if (k == FEAST_BAND_DIAG || !neighbour(N, i, j, k, &ni, &nj)) continue;
       const long g = feast_frame_slot(N, ni, nj);
       if (g < 0) { /* an inside node: its row is the inside's, stabilised already */
-        const double d = upwind_amount(fr[k][f], A->inside->band[8 - k][nj * N + ni]);
-        fr[k][f] -= d;
-        fr[FEAST_BAND_DIAG][f] += d;
+        double aji = A->inside->band[8 - k][nj * N + ni];
+        upwind_pair(&fr[k][f], &fr[FEAST_BAND_DIAG][f], &aji, NULL, 0);
       } else if (k > FEAST_BAND_DIAG) { /* both in the frame: the pair once */
-        const double d = upwind_amount(fr[k][f], fr[8 - k][g]);
-        fr[k][f] -= d;
-        fr[8 - k][g] -= d;
-        fr[FEAST_BAND_DIAG][f] += d;
-        fr[FEAST_BAND_DIAG][g] += d;
+        upwind_pair(&fr[k][f], &fr[FEAST_BAND_DIAG][f], &fr[8 - k][g], &fr[FEAST_BAND_DIAG][g], 1);
       }
     }
   }

@@ -85,9 +85,8 @@ int scarc_params_create(const FeastConfig *cfg, ScarcParams **pp) {
   p->local.coarse_max_dofs = (int)v;
   FEAST_CALL(feast_config_get_int(cfg, "solver.local_framed_min_nodes", &v));
   p->local.framed_min_nodes = (int)v;
-  int choice_upwind;
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.coarse_stabilisation", &choice_upwind));
-  p->local.coarse_upwind = choice_upwind == 1; /* the global levels follow it too */
+  FEAST_CALL(feast_config_get_enum(cfg, "solver.coarse_stabilisation", &choice));
+  p->local.coarse_upwind = choice == 1; /* the global levels follow it too */
   FEAST_CALL(feast_config_get_int(cfg, "solver.local_fixed_cycles", &v));
   if (v > 0) fixed_local_cycles(p, (int)v);
   /* the benchmark knob acts on every reduction of the run; every solver run reads its
