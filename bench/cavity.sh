@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# MPI ranks that share a core yield instead of spinning (a busy machine, oversubscription)
+export OMPI_MCA_mpi_yield_when_idle=1
 # The lid-driven cavity (config/cavity.ini) at several Reynolds numbers and levels, with
 # fixed-point defect correction and Newton: nonlinear steps, linear (BiCGStab) iterations,
 # global ScaRC V cycles, kinetic energy, and where the time goes (seconds and shares of

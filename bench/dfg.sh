@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# MPI ranks that share a core yield instead of spinning (a busy machine, oversubscription)
+export OMPI_MCA_mpi_yield_when_idle=1
 # The DFG benchmark 2D-1 (config/dfg.ini) on levels L..: drag and lift coefficients,
 # pressure difference with their errors against the reference values (Nabh 1998 /
 # FEATFLOW: c_D = 5.57953523384, c_L = 0.010618948146, delta p = 0.11752016697), the

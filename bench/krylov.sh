@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# MPI ranks that share a core yield instead of spinning (a busy machine, oversubscription)
+export OMPI_MCA_mpi_yield_when_idle=1
 # Outer Krylov variants (bicgstab, ibicgstab, pipebicgsafe): iterations, time per
 # iteration, and the share of the linear solve spent waiting in global reductions and
 # interface exchanges (timers comm_reduce, comm_exchange: all waits of the run's solve,

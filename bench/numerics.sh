@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# MPI ranks that share a core yield instead of spinning (a busy machine, oversubscription)
+export OMPI_MCA_mpi_yield_when_idle=1
 # Solver numerics by time to solution (issue #12, item 3): one problem solved with
 # several solver settings, the settings alternating run by run so that they share the
 # load, REPEAT rounds; per setting the median over the rounds of solver setup, linear

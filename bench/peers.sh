@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# MPI ranks that share a core yield instead of spinning (a busy machine, oversubscription)
+export OMPI_MCA_mpi_yield_when_idle=1
 # ScaRC (feastc, one core) against what a user would otherwise pick, on the very same
 # Poisson system exported by feastc itself, in one run: UMFPACK (umfpack_dl) and, where
 # bench_boomeramg was built (libhypre-dev installed), CG preconditioned by hypre's

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# MPI ranks that share a core yield instead of spinning (a busy machine, oversubscription)
+export OMPI_MCA_mpi_yield_when_idle=1
 # Assembly and ScaRC setup against the memory bandwidth (issue #12): Poisson on
 # grids/unitsquare8 at level L (one core, config/poisson.ini, flexible CG), next to a
 # STREAM copy measured in the same run (bench_band9 copy, before every feastc run), and

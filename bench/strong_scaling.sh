@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# MPI ranks that share a core yield instead of spinning (a busy machine, oversubscription)
+export OMPI_MCA_mpi_yield_when_idle=1
 # Strong scaling of the Poisson solve (ScaRC, standalone MG, local MG on the CPU in double)
 # on unitsquare8: the same problem on 1 and more ranks, one after the other in one run,
 # best of REPEAT runs each. Prints a Markdown table: linear-solve time, speedup and parallel
