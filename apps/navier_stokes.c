@@ -1,5 +1,6 @@
 /* problem.type = stokes | navier-stokes: the solver of navier_stokes/ns.h, its outputs
  * and the summary. */
+#include "apps/navier_stokes_time.h"
 #include "apps/problem.h"
 #include "feast/error.h"
 #include "feast/log.h"
@@ -9,10 +10,10 @@
 #include <math.h>
 #include <string.h>
 
-static int outputs(const FeastProblemContext *app, NsProblem *ns) {
+static int outputs(const FeastProblemContext *app, NsProblem *ns, int vtk) {
   char path[4096];
   FEAST_CALL(feast_config_get_path(app->cfg, "output.vtk", path, sizeof path));
-  if (path[0]) {
+  if (path[0] && vtk) {
     FEAST_CALL(ns_write_vtk(ns, path));
     feast_log(1, "  vtk: %s.pvtu\n", path);
   }
@@ -97,10 +98,26 @@ static int interrupted(const FeastProblemContext *app, const NsResult *res) {
                          path, path[0] ? "; continue with --restart and that file" : "");
 }
 
+/* time.scheme set: the time steps, then the outputs of the last (good) state */
+static int run_time(const FeastProblemContext *app, NsProblem *ns) {
+  FEAST_CHECK(!app->restart, FEAST_ERR_USAGE,
+              "--restart: a time-dependent run (time.scheme) cannot continue from a checkpoint yet");
+  int final_vtk;
+  const int st = ns_app_time_run(app, ns, &final_vtk);
+  if (st && st != FEAST_ERR_NOT_CONVERGED) return st;
+  const int out = outputs(app, ns, final_vtk);
+  return out ? out : st;
+}
+
 static int run(const FeastProblemContext *app, int stokes) {
   NsProblem *ns = NULL;
   NsResult res;
   int st = ns_create(app->cfg, app->dom, stokes, &ns);
+  if (!st && ns_time_dependent(app->cfg)) {
+    st = run_time(app, ns);
+    ns_destroy(&ns);
+    return st;
+  }
   if (!st && app->restart) st = ns_restore(ns, app->restart);
   if (!st) st = ns_solve(ns, &res);
   if (!st) st = report(app, ns, &res);
@@ -110,7 +127,7 @@ static int run(const FeastProblemContext *app, int stokes) {
     return st;
   }
   if (!st) st = report_benchmark(app, ns);
-  if (!st) st = outputs(app, ns); /* the last iterate is written also when not converged */
+  if (!st) st = outputs(app, ns, 1); /* the last iterate is written also when not converged */
   if (!st && !res.converged)
     st = feast_error_set(FEAST_ERR_NOT_CONVERGED, __FILE__, __LINE__,
                          "the nonlinear solver stopped without converging: reason '%s' after %d steps "
@@ -123,6 +140,13 @@ static int run(const FeastProblemContext *app, int stokes) {
 /* the files beside summary, VTK and checkpoint: the centre lines */
 static int output_files(const FeastConfig *cfg, FeastPaths *paths) {
   char prefix[4096], file[4200];
+  FEAST_CALL(feast_config_get_path(cfg, "output.timeseries", file, sizeof file));
+  if (file[0]) FEAST_CALL(feast_paths_add_output(paths, "output.timeseries", file));
+  FEAST_CALL(feast_config_get_path(cfg, "output.vtk", prefix, sizeof prefix));
+  if (prefix[0] && feast_config_is_set(cfg, "output.vtk_every")) {
+    snprintf(file, sizeof file, "%s.pvd", prefix);
+    FEAST_CALL(feast_paths_add_atomic_output(paths, "output.vtk", file));
+  }
   FEAST_CALL(feast_config_get_path(cfg, "output.centerlines", prefix, sizeof prefix));
   for (int k = 0; prefix[0] && k < 2; k++) {
     FEAST_CALL(ns_centerline_file_name(prefix, k, file, sizeof file));
@@ -133,6 +157,11 @@ static int output_files(const FeastConfig *cfg, FeastPaths *paths) {
 
 static int check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
   FEAST_CALL(ns_check(cfg, mesh, stokes));
+  FEAST_CHECK(!ns_time_dependent(cfg) || !feast_config_is_set(cfg, "output.checkpoint"), FEAST_ERR_CONFIG,
+              "output.checkpoint (%s): time-dependent runs (time.scheme, %s) cannot write checkpoints yet",
+              feast_config_origin(cfg, "output.checkpoint"), feast_config_origin(cfg, "time.scheme"));
+  FEAST_CHECK(ns_time_dependent(cfg) || !feast_config_is_set(cfg, "output.vtk_every"), FEAST_ERR_CONFIG,
+              "output.vtk_every (%s) needs a time-dependent run (time.scheme)", feast_config_origin(cfg, "output.vtk_every"));
   return ns_check_benchmark(cfg, mesh);
 }
 static int stokes_check(const FeastConfig *cfg, const FeastMesh *mesh) { return check(cfg, mesh, 1); }

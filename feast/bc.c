@@ -122,6 +122,16 @@ void feast_bc_destroy(FeastBC **bcp) {
 }
 
 const char *feast_bc_field(const FeastBC *bc) { return bc->field; }
+
+void feast_bc_set_time(FeastBC *bc, double t) {
+  for (int q = 0; q < bc->nparts; q++) feast_expr_set_time(bc->value[q], t);
+}
+
+int feast_bc_time_dependent(const FeastBC *bc) {
+  for (int q = 0; q < bc->nparts; q++)
+    if (feast_expr_uses_time(bc->value[q])) return 1;
+  return 0;
+}
 const unsigned char *feast_bc_parts(const FeastBC *bc) { return bc->parts; }
 
 /* the part that sets the value at node (i,j) of macro m: a corner takes its vertex's

@@ -1,6 +1,6 @@
 /* The boundary conditions of one field of a problem (e.g. the velocity component "u"):
  * which boundary parts carry Dirichlet values for it - those with a config value
- * boundary.NAME.<field>, an expression in x and y - and the value at every Dirichlet
+ * boundary.NAME.<field>, an expression in x, y and t - and the value at every Dirichlet
  * node. Parts without a value are natural (do-nothing) for the field. Parts meet only at
  * mesh vertices: there the part with the higher boundary.NAME.priority sets the value,
  * and parts of equal priority must give the same value (else a config error naming
@@ -24,6 +24,10 @@ void feast_bc_destroy(FeastBC **bc);
 const char *feast_bc_field(const FeastBC *bc);
 /* nparts flags: 1 where the part is Dirichlet for the field (for feast_mask_create) */
 const unsigned char *feast_bc_parts(const FeastBC *bc);
+/* later values (feast_bc_values) at time t (the expressions' variable t; 0 until set) */
+void feast_bc_set_time(FeastBC *bc, double t);
+/* 1 if some Dirichlet value of the field names t */
+int feast_bc_time_dependent(const FeastBC *bc);
 /* v[li][node] <- the Dirichlet value at every fixed node of the finest level of mask
  * (the mask made from feast_bc_parts); other nodes are not touched */
 int feast_bc_values(FeastBC *bc, const FeastDomain *dom, const FeastMask *mask, double *const *v);

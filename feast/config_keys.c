@@ -207,6 +207,32 @@ const FeastKeySpec feast_config_keys[] = {
             "at velocity.rtol, except under linear.krylov = ibicgstab | pipebicgsafe, which need a linear "
             "preconditioner and use 2 (logged)"),
 
+    /* ---- stokes / navier-stokes: time-dependent runs (navier_stokes/timestep.c) ---- */
+    ENUM_KEY("time", "scheme", "none", "none|backward-euler|crank-nicolson|fs-theta|bdf2",
+             "navier-stokes: none = the stationary problem; else a run of time steps from time.start to "
+             "time.end, each a nonlinear problem solved as the stationary one: backward-euler (order 1), "
+             "crank-nicolson (theta = 1/2), fs-theta (fractional-step theta, three substeps per step, "
+             "FEATFLOW's scheme), bdf2 (the first step backward Euler); consistent mass matrix, the "
+             "pressure fully implicit"),
+    REAL_KEY("time", "dt", NULL, 1e-300, 1e300, "the time step (required with time.scheme; > 0)"),
+    REAL_KEY("time", "start", "0", -1e300, 1e300,
+             "the initial time (also the time t of every expression of a stationary run)"),
+    REAL_KEY("time", "end", NULL, -1e300, 1e300,
+             "the final time (required with time.scheme; > time.start); the last step ends there exactly "
+             "(the number of steps is (end - start) / dt rounded up, the step shortened to fit)"),
+    ENUM_KEY("time", "tau_dt", "on", "off|on",
+             "on = the SUPG/PSPG parameter tau has Tezduyar's time-step term, tau = ((2 alpha_0/dt)^2 + "
+             "(2|u|/h)^2 + (4 nu/h^2)^2)^(-1/2): less stabilisation at small dt, and a spatial discretisation "
+             "that changes with dt; off = tau of the stationary problem (the discretisation in space the same "
+             "for every dt: what temporal convergence studies need)"),
+    INT_KEY("time", "steps_max", "100000", 1, 1000000000,
+            "the most time steps a run may take: a run that would need more is refused at input"),
+    STRING_KEY("initial", "u", "0", "navier-stokes, time-dependent: the initial velocity u(x, y) at time.start"),
+    STRING_KEY("initial", "v", "0", "navier-stokes, time-dependent: the initial velocity v(x, y) at time.start"),
+    ENUM_KEY("initial", "stationary", "false", "false|true",
+             "navier-stokes, time-dependent: true = start from the stationary solution at time.start "
+             "(initial.u / v are its first iterate)"),
+
     /* ---- outputs ---- */
     PATH_KEY("output", "summary", "",
              "JSON run summary (sizes, iterations, residuals, timings); empty = none"),
@@ -228,6 +254,14 @@ const FeastKeySpec feast_config_keys[] = {
     REAL2_KEY("output", "recirculation_from", NULL,
               "stokes/navier-stokes: point \"x y\" (the rear end of a body): recirculation_length in the summary "
               "is the distance along +x to where u changes sign from negative to >= 0 (0: no recirculation)"),
+    PATH_KEY("output", "timeseries", "",
+             "navier-stokes, time-dependent: CSV file, one line per time step: t, dt, drag and lift "
+             "coefficients and pressure difference (with output.forces_on / pressure_point_a, b), nonlinear "
+             "steps, linear iterations, seconds; empty = none"),
+    INT_KEY("output", "vtk_every", NULL, 1, 1000000000,
+            "navier-stokes, time-dependent: with output.vtk = P, a snapshot P_NNNNNN.pvtu every this many "
+            "steps (and the last) and P.pvd, the collection with their times, for ParaView; unset: P.pvtu "
+            "at the end only"),
     PATH_KEY("output", "matrix_market", "",
              "Matrix Market file for the assembled global matrix (`A.mtx` also writes "
              "`A_rhs.mtx`, the right-hand side); empty = none"),

@@ -10,7 +10,7 @@
  *
  * Compiling: mupSetExpr only stores the text. mupGetExprVarNum parses it with undefined
  * names allowed and lists every name used as a variable (syntax errors surface here); any
- * name but x and y is refused, and an expression with none is a constant. mupEvalMulti then
+ * name but x, y and t is refused, and an expression with none is a constant. mupEvalMulti then
  * builds the bytecode and counts the results ("1, 2" has two). After that mupEval runs the
  * bytecode on the bound x and y without allocating. */
 #include "feast/expr.h"
@@ -29,8 +29,9 @@ enum {
 
 struct FeastExpr {
   muParserHandle_t mu;
-  double x, y;  /* muparser's variables x and y point here */
-  int constant; /* uses neither x nor y */
+  double x, y, t; /* muparser's variables x, y and t point here */
+  int constant;    /* uses none of x, y, t */
+  int uses_time;   /* names t */
   double value; /* the value when constant */
   char *text;
   char *what;
@@ -105,7 +106,9 @@ static int mu_error(const FeastExpr *e, const char *doing) {
 }
 
 /* 1 if name is a variable an expression may use */
-static int known_variable(const char *name) { return strcmp(name, "x") == 0 || strcmp(name, "y") == 0; }
+static int known_variable(const char *name) {
+  return strcmp(name, "x") == 0 || strcmp(name, "y") == 0 || strcmp(name, "t") == 0;
+}
 
 /* an error naming the first unknown variable (in the text, with its position, when
  * evaluating reports it; else the one muparser listed) */
@@ -125,7 +128,7 @@ static int unknown_variable(FeastExpr *e, const char *listed) {
       pos = position(e->text, mupGetErrorPos(e->mu));
     }
   }
-  FEAST_ERROR(FEAST_ERR_CONFIG, "%s = '%s': unknown variable '%s'%s (an expression may use x, y and pi)", e->what,
+  FEAST_ERROR(FEAST_ERR_CONFIG, "%s = '%s': unknown variable '%s'%s (an expression may use x, y, t and pi)", e->what,
               clip(e->text, c), name, at(pos, p));
 }
 
@@ -179,6 +182,8 @@ static int compile(FeastExpr *e) {
   if (mupError(e->mu)) return mu_error(e, " (defining x)");
   mupDefineVar(e->mu, "y", &e->y);
   if (mupError(e->mu)) return mu_error(e, " (defining y)");
+  mupDefineVar(e->mu, "t", &e->t);
+  if (mupError(e->mu)) return mu_error(e, " (defining t)");
   mupDefineConst(e->mu, "pi", M_PI);
   if (mupError(e->mu)) return mu_error(e, " (defining pi)");
   mupSetExpr(e->mu, e->text);
@@ -194,6 +199,7 @@ static int compile(FeastExpr *e) {
     if (mupError(e->mu)) return mu_error(e, "");
     FEAST_CHECK(name, FEAST_ERR_INTERNAL, "%s: muparser lists no name for variable %d of %d", e->what, i, nvar);
     if (!known_variable(name)) return unknown_variable(e, name);
+    if (strcmp(name, "t") == 0) e->uses_time = 1;
   }
   e->constant = nvar == 0;
 
@@ -244,6 +250,9 @@ int feast_expr_eval(FeastExpr *e, double x, double y, double *value) {
   if (mupError(e->mu)) return mu_error(e, "");
   if (!isfinite(v)) {
     char c[CLIP + 4];
+    if (e->uses_time)
+      FEAST_ERROR(FEAST_ERR_CONFIG, "%s = '%s': value is not finite (%g) at (x, y) = (%.9g, %.9g), t = %.9g",
+                  e->what, clip(e->text, c), v, x, y, e->t);
     FEAST_ERROR(FEAST_ERR_CONFIG, "%s = '%s': value is not finite (%g) at (x, y) = (%.9g, %.9g)", e->what,
                 clip(e->text, c), v, x, y);
   }
@@ -252,6 +261,12 @@ int feast_expr_eval(FeastExpr *e, double x, double y, double *value) {
 }
 
 int feast_expr_is_constant(const FeastExpr *e) { return e && e->constant; }
+
+int feast_expr_uses_time(const FeastExpr *e) { return e && e->uses_time; }
+
+void feast_expr_set_time(FeastExpr *e, double t) {
+  if (e) e->t = t;
+}
 
 const char *feast_expr_text(const FeastExpr *e) { return e ? e->text : ""; }
 

@@ -1,4 +1,5 @@
 #include "feast/vtk.h"
+#include "feast/atomic.h"
 #include "feast/error.h"
 #include "feast/mesh.h"
 #include <errno.h>
@@ -249,4 +250,23 @@ int feast_vtk_write(const char *base, int level, int nlocal, const int *macro_id
   FEAST_CHECK(first_bad == nranks, FEAST_ERR_FILE, "VTK output %s failed on rank %d",
               base ? base : "", first_bad);
   return 0;
+}
+
+int feast_vtk_write_pvd(const char *path, int n, const char *const *files, const double *times) {
+  FEAST_CHECK(path && *path && n >= 0 && (n == 0 || (files && times)), FEAST_ERR_ARG, "PVD output: invalid arguments");
+  size_t cap = 256, len = 0;
+  for (int k = 0; k < n; k++) cap += strlen(files[k]) + 96;
+  char *text;
+  FEAST_CALL(FEAST_ALLOC(cap, &text));
+  len += (size_t)snprintf(text + len, cap - len,
+                          "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"%s\">\n"
+                          "  <Collection>\n",
+                          byte_order());
+  for (int k = 0; k < n; k++)
+    len += (size_t)snprintf(text + len, cap - len, "    <DataSet timestep=\"%.17g\" part=\"0\" file=\"%s\"/>\n",
+                            times[k], files[k]);
+  len += (size_t)snprintf(text + len, cap - len, "  </Collection>\n</VTKFile>\n");
+  const int st = feast_write_atomic(path, "output.vtk (collection)", text, len);
+  free(text);
+  return st;
 }

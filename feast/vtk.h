@@ -22,6 +22,10 @@ typedef struct {
 /* the files of output prefix base: rank r's piece "base_r<r>.vtu" (rank = -1: the
  * ParaView index "base.pvtu"); the name in buf, FEAST_ERR_CONFIG when it does not fit */
 int feast_vtk_file_name(const char *base, int rank, char *buf, size_t size);
+/* the ParaView collection `path` (.pvd) of n snapshots: files[k] (names relative to the
+ * folder of path) at times[k]; written atomically (feast/atomic.h) by the calling process
+ * alone (rank 0) */
+int feast_vtk_write_pvd(const char *path, int n, const char *const *files, const double *times);
 int feast_vtk_write(const char *base, int level, int nlocal, const int *macro_ids,
                     const double *const *coords, int nfields, const FeastVtkField *fields,
                     MPI_Comm comm);

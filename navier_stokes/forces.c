@@ -153,12 +153,14 @@ int ns_force(const NsProblem *ns, const char *part, double force[2]) {
   free(flags);
   if (!st) st = FEAST_ALLOC(2 * dom->nlocal + 2, &part_sums);
   for (int li = 0; li < dom->nlocal && !st; li++) {
-    ForceCtx fc = {{ns->nu, 0, feast_vec_block(ns->v, NS_U, li), feast_vec_block(ns->v, NS_V, li),
-                    {ns->force[0], ns->force[1]}, 0},
+    /* the residual of the momentum equations at the new level: du/dt (a time step) and
+     * every stationary term at full weight, no Newton terms (they cancel at w = u) */
+    ForceCtx fc = {ns_form_at(ns, ns->v, li),
                    {feast_vec_block(ns->v, NS_U, li), feast_vec_block(ns->v, NS_V, li), feast_vec_block(ns->v, NS_P, li)},
                    mask->fixed[ns->level][li],
                    {0.0, 0.0}};
-    if (ns->stokes) fc.form.w1 = fc.form.w2 = NULL;
+    fc.form.newton = 0;
+    fc.form.theta = 1.0;
     st = feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], force_cell, &fc, 3, 0, NULL, 0, NULL);
     if (!st) st = fc.form.status;
     part_sums[li] = fc.f[0];

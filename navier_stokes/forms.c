@@ -8,12 +8,17 @@ static double min_height(const FeastQ1Cell *c) {
   return c->centre.weight / fmax(ls, lt);
 }
 
-double ns_tau(const FeastQ1Cell *c, const double w[2], double nu) {
+NsForm ns_form_steady(double nu, int newton, const double *w1, const double *w2, FeastExpr *const force[2]) {
+  return (NsForm){.nu = nu, .newton = newton, .w1 = w1, .w2 = w2, .force = {force[0], force[1]}, .theta = 1.0};
+}
+
+double ns_tau(const FeastQ1Cell *c, const double w[2], double nu, double mass) {
   const double h = min_height(c);
   double adv = 0.0; /* sum_a |w . grad phi_a| = 2 |w| / h_w */
   for (int a = 0; a < 4; a++) adv += fabs(w[0] * c->centre.dphi[a][0] + w[1] * c->centre.dphi[a][1]);
   const double visc = 4.0 * nu / (h * h);
-  return 1.0 / sqrt(adv * adv + visc * visc);
+  if (mass == 0.0) return 1.0 / sqrt(adv * adv + visc * visc);
+  return 1.0 / sqrt(4.0 * mass * mass + adv * adv + visc * visc);
 }
 
 /* value and gradient of a grid field at a point of cell c */
@@ -34,10 +39,10 @@ static double force_at(NsForm *f, int d, const FeastQ1Point *p) {
   return v;
 }
 
-/* the contributions of one quadrature point (weight W) */
-static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const double gw[2][2], double tau,
-                  double (*A)[4][4], double (*b)[4]) {
-  const double W = p->weight, nu = f->nu;
+/* the contributions of one quadrature point (weight W); sq: the known part of du/dt there */
+static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const double gw[2][2], const double sq[2],
+                  double tau, double (*A)[4][4], double (*b)[4]) {
+  const double W = p->weight, nu = f->nu, th = f->theta, mass = f->mass;
   const double fx = force_at(f, 0, p), fy = force_at(f, 1, p);
   double conv[4]; /* w . grad phi_a: trial convection and SUPG test direction */
   for (int a = 0; a < 4; a++) conv[a] = w[0] * p->dphi[a][0] + w[1] * p->dphi[a][1];
@@ -46,28 +51,35 @@ static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const dou
     for (int c = 0; c < 4; c++) {
       const double pc = p->phi[c], dxc = p->dphi[c][0], dyc = p->dphi[c][1];
       const double lap = dxa * dxc + dya * dyc;
-      const double a_ii = nu * lap + conv[c] * pa + tau * conv[c] * conv[a];
+      double a_ii = th * (nu * lap + conv[c] * pa + tau * conv[c] * conv[a]);
+      double bt1 = -pa * dxc - tau * conv[c] * dxa, bt2 = -pa * dyc - tau * conv[c] * dya;
+      if (mass != 0.0) { /* mass (phi_c, phi_a + tau w.grad phi_a), -tau mass (phi_c, grad psi_a) */
+        a_ii += mass * pc * (pa + tau * conv[a]);
+        bt1 -= tau * mass * pc * dxa;
+        bt2 -= tau * mass * pc * dya;
+      }
       A[NS_A11][a][c] += W * a_ii;
       A[NS_A22][a][c] += W * a_ii;
       A[NS_B1][a][c] += W * (-pc * dxa + tau * dxc * conv[a]);
       A[NS_B2][a][c] += W * (-pc * dya + tau * dyc * conv[a]);
-      A[NS_BT1][a][c] += W * (-pa * dxc - tau * conv[c] * dxa);
-      A[NS_BT2][a][c] += W * (-pa * dyc - tau * conv[c] * dya);
+      A[NS_BT1][a][c] += W * bt1;
+      A[NS_BT2][a][c] += W * bt2;
       A[NS_C][a][c] -= W * tau * lap;
-      if (f->newton) { /* (d_j w_i phi_c, phi_a) */
-        const double m = W * pa * pc;
+      if (f->newton) { /* theta (d_j w_i phi_c, phi_a) */
+        const double m = W * th * pa * pc;
         A[NS_A11][a][c] += m * gw[0][0];
         A[NS_A12][a][c] += m * gw[0][1];
         A[NS_A21][a][c] += m * gw[1][0];
         A[NS_A22][a][c] += m * gw[1][1];
       }
     }
-    b[NS_F1][a] += W * fx * (pa + tau * conv[a]);
-    b[NS_F2][a] += W * fy * (pa + tau * conv[a]);
-    b[NS_G][a] -= W * tau * (fx * dxa + fy * dya);
-    if (f->newton) { /* ((w . grad) w, phi_a) */
-      b[NS_F1][a] += W * pa * (w[0] * gw[0][0] + w[1] * gw[0][1]);
-      b[NS_F2][a] += W * pa * (w[0] * gw[1][0] + w[1] * gw[1][1]);
+    /* (theta f - s, phi_a + tau w.grad phi_a), -tau (f - s, grad psi_a) */
+    b[NS_F1][a] += W * (th * fx - sq[0]) * (pa + tau * conv[a]);
+    b[NS_F2][a] += W * (th * fy - sq[1]) * (pa + tau * conv[a]);
+    b[NS_G][a] -= W * tau * ((fx - sq[0]) * dxa + (fy - sq[1]) * dya);
+    if (f->newton) { /* theta ((w . grad) w, phi_a) */
+      b[NS_F1][a] += W * th * pa * (w[0] * gw[0][0] + w[1] * gw[0][1]);
+      b[NS_F2][a] += W * th * pa * (w[0] * gw[1][0] + w[1] * gw[1][1]);
     }
   }
 }
@@ -77,11 +89,13 @@ void ns_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4])
   double wc[2], g[2];
   field_at(c, &c->centre, f->w1, &wc[0], g);
   field_at(c, &c->centre, f->w2, &wc[1], g);
-  const double tau = ns_tau(c, wc, f->nu);
+  const double tau = ns_tau(c, wc, f->nu, f->tau_rate);
   for (int q = 0; q < c->nq; q++) {
-    double w[2], gw[2][2];
+    double w[2], gw[2][2], sq[2], gs[2];
     field_at(c, &c->q[q], f->w1, &w[0], gw[0]);
     field_at(c, &c->q[q], f->w2, &w[1], gw[1]);
-    point(f, &c->q[q], w, gw, tau, A, b);
+    field_at(c, &c->q[q], f->s1, &sq[0], gs);
+    field_at(c, &c->q[q], f->s2, &sq[1], gs);
+    point(f, &c->q[q], w, gw, sq, tau, A, b);
   }
 }

@@ -16,7 +16,17 @@
  * The residual-based terms drop -nu Laplace u_h, which vanishes on parallelogram cells.
  * Newton adds the derivative of the Galerkin convection: A_ij(a,b) += (d_j w_i phi_b,
  * phi_a), and the right-hand side term ((w.grad) w, phi_a) that keeps the defect that of
- * the nonlinear problem; tau and the stabilisation terms stay linearised at w. */
+ * the nonlinear problem; tau and the stabilisation terms stay linearised at w.
+ *
+ * A time step (navier_stokes/timestep.c) approximates du/dt by mass u + s (mass =
+ * alpha_0/dt, s from the old levels: backward Euler, BDF2, a theta-step) and weights the
+ * momentum terms other than the pressure by theta (the rest of the theta-scheme is an
+ * explicit right-hand side the caller adds). The residual-based terms keep their
+ * consistency: du/dt enters the SUPG and PSPG residuals as well:
+ *   A_ii(a,b) = theta [..stationary..] + mass (phi_b, phi_a + tau w.grad phi_a)
+ *   BT1(a,b) += -tau mass (phi_b, d_x psi_a)
+ *   f1(a)     = (theta f_x - s_x, phi_a + tau w.grad phi_a),  g(a) = -tau (f - s, grad psi_a)
+ * The pressure terms (B, C) keep weight 1: the pressure is fully implicit. */
 #ifndef FEAST_NS_FORMS_H
 #define FEAST_NS_FORMS_H
 #include "feast/expr.h"
@@ -31,18 +41,29 @@ typedef struct {
   const double *w1, *w2;  /* linearisation velocity on this macro (grid vectors), NULL: w = 0 */
   FeastExpr *force[2];    /* body force, NULL: 0 */
   int status;             /* first error of a force evaluation (the form cannot return one) */
+  /* a time step (ns_form_steady: theta 1, the rest 0 / NULL): du/dt ~ mass u + s */
+  double theta;           /* weight of the viscous, convective and force terms of the momentum rows */
+  double mass;            /* alpha_0 / dt: the coefficient of the new velocity in du/dt */
+  double tau_rate;        /* the rate in tau (ns_tau's mass): mass, or 0 (time.tau_dt = off) */
+  const double *s1, *s2;  /* the known part s of du/dt on this macro (grid vectors), NULL: 0 */
 } NsForm;
+
+/* the form of the stationary problem */
+NsForm ns_form_steady(double nu, int newton, const double *w1, const double *w2, FeastExpr *const force[2]);
 
 /* The stabilisation parameter of a cell (SUPG and PSPG alike), after Tezduyar & Osawa,
  * "Finite element stabilization parameters computed from element matrices and vectors",
  * CMAME 190 (2000), with the anisotropic length scales of Apel, Knopp & Lube,
  * "Stabilized finite element methods with anisotropic mesh refinement for the Oseen
  * problem", Appl. Numer. Math. 58 (2008):
- *   tau = ( (2 |w| / h_w)^2 + (4 nu / h_min^2)^2 )^(-1/2)
+ *   tau = ( (2 mass)^2 + (2 |w| / h_w)^2 + (4 nu / h_min^2)^2 )^(-1/2)
+ * (mass = alpha_0 / dt in a time step, the standard 2/dt term of Tezduyar; 0 for the
+ * stationary problem): at small dt, tau -> dt / (2 alpha_0), so the SUPG and PSPG terms
+ * shrink with dt
  * h_w = 2 |w| / sum_a |w . grad phi_a| is the cell length in the flow direction (Tezduyar's
  * h_UGN), h_min the smallest height of the cell (area over its longest mid-line), both at
  * the cell centre; on a stretched cell the viscous limit follows the short side. */
-double ns_tau(const FeastQ1Cell *cell, const double w[2], double nu);
+double ns_tau(const FeastQ1Cell *cell, const double w[2], double nu, double mass);
 /* the cell form (ctx: NsForm): matrices in the NS_* order, vectors NS_F1, NS_F2, NS_G */
 void ns_form(const FeastQ1Cell *c, void *ctx, double (*Aloc)[4][4], double (*bloc)[4]);
 #endif

@@ -67,6 +67,60 @@ int ns_write_centerlines(const NsProblem *ns, const char *prefix);
 /* the file of centre line k (0: PREFIX_u.csv, 1: PREFIX_v.csv) */
 int ns_centerline_file_name(const char *prefix, int k, char *buf, size_t size);
 
+/* ---- time-dependent runs (timestep.c) ---- */
+typedef enum {
+  NS_TIME_NONE,           /* the stationary problem */
+  NS_TIME_BACKWARD_EULER, /* order 1 */
+  NS_TIME_CRANK_NICOLSON, /* theta = 1/2, order 2 */
+  NS_TIME_FS_THETA,       /* fractional-step theta (Glowinski; FEATFLOW), three substeps, order 2 */
+  NS_TIME_BDF2            /* the first step backward Euler, order 2 */
+} NsTimeScheme;
+
+typedef struct {
+  NsTimeScheme scheme;
+  double dt, start, end;   /* the step, shortened at the last step to end exactly at `end` */
+  long steps_max;          /* a run needing more steps is refused (ns_time_check) */
+  int initial_stationary;  /* start from the stationary solution at `start` */
+  int tau_dt;              /* the SUPG/PSPG parameter has the 2 alpha_0/dt term (forms.h) */
+} NsTimeParams;
+
+/* after each time step: what the caller's monitor sees */
+typedef struct {
+  long step;               /* 1, 2, ... */
+  long steps;              /* of the whole run */
+  double t, dt;            /* the time reached, the step taken */
+  int nonlinear_steps;     /* nonlinear steps of this time step (all substeps) */
+  long linear_iterations;  /* Krylov iterations of this time step */
+  double seconds;          /* wall time of this time step */
+} NsStepInfo;
+
+/* called on every rank after every time step (ns->v holds the new solution); a nonzero
+ * status stops the run with that status */
+typedef int (*NsStepMonitor)(void *ctx, const NsProblem *ns, const NsStepInfo *info);
+
+typedef struct {
+  int converged;           /* every step's nonlinear solve converged, end reached */
+  const char *reason;      /* converged, step_failed (the step's nonlinear solver: nonlinear_reason), interrupted */
+  const char *nonlinear_reason;
+  long steps;              /* time steps done */
+  double t;                /* the time of the solution in ns->v (the last good one) */
+  long nonlinear_iterations, linear_iterations; /* of all steps */
+  long velocity_vcycles;
+  int stop_signal;
+} NsTimeResult;
+
+/* 1 if the config asks for a time-dependent run (time.scheme != none) */
+int ns_time_dependent(const FeastConfig *cfg);
+/* input phase: the time keys (dt > 0, end > start, the steps within steps_max) */
+int ns_time_check(const FeastConfig *cfg);
+int ns_time_params_from_config(const FeastConfig *cfg, NsTimeParams *p);
+/* the initial state (initial.u / v, or the stationary solution) and the time steps to
+ * p->end; collective. A step whose nonlinear solve fails (NaN, divergence, no
+ * convergence) ends the run with ns->v the last good solution. */
+int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, void *ctx, NsTimeResult *res);
+/* the time of the solution in ns->v */
+double ns_time(const NsProblem *ns);
+
 /* ---- benchmark quantities (forces.c): the DFG flow around a cylinder and the like ---- */
 /* input phase: output.forces_on names a part with a Dirichlet velocity, the points
  * output.pressure_point_a / _b (both or neither) and output.recirculation_from lie in the

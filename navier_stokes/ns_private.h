@@ -26,11 +26,30 @@ typedef struct {
   double *linear_per_step;      /* Krylov iterations of each step (steps values) */
 } NsState;
 
+/* the terms a time step adds to the stationary system (timestep.c sets them; on = 0: the
+ * stationary problem). With du/dt ~ mass u + s the momentum rows of the step are
+ *   mass M u + s + theta [A(u) u - f(t_new)] + B p + explicit_weight r_old = 0
+ * (M with SUPG weights, forms.h), the continuity rows those of the stationary system at
+ * t_new with du/dt in the PSPG residual */
+typedef struct {
+  int on;
+  double t;               /* the time of the new level (of the boundary values and forces) */
+  double theta;           /* weight of the implicit momentum terms */
+  double explicit_weight; /* 1 - theta: weight of r_old (0: r_old unused) */
+  double mass;            /* alpha_0 / dt */
+  int tau_dt;             /* time.tau_dt = on: the stabilisation parameter has the 2 mass term */
+  FeastVec *s;            /* the known part of du/dt: u, v blocks */
+  FeastVec *r_old;        /* the momentum residual A(u_old) u_old - f(t_old) without pressure */
+  FeastVec *u1, *u2;      /* the solutions at the start of the (sub)step and one step before */
+} NsTimeTerms;
+
 struct NsProblem {
   const FeastConfig *cfg;
   const FeastDomain *dom;
   int level;
   int stokes, newton, nullspace;
+  int time_dependent;           /* time.scheme is set: a run of time steps (timestep.c) */
+  NsTimeTerms time;
   double nu;
   FeastBC *bc[NS_NFIELDS];
   FeastMask *mask[NS_NFIELDS];
@@ -56,19 +75,29 @@ struct NsProblem {
    * objects of this process are added to it */
   int restored;
   NsState resume;
-  /* the PCD Schur approximation (pcd.c), with linear.schur = pcd */
+  /* the PCD Schur approximation (pcd.c), with linear.schur = pcd; a time-dependent run
+   * always has A_p (Cahouet-Chabard: mass A_p^-1 in the pressure step), N_p only with pcd */
   int pcd;
+  int pressure_laplace;         /* A_p and its solver exist */
   FeastMask *pcd_mask;          /* inflow nodes: zero Dirichlet values of A_p */
   FeastBand9 *pcd_lap, *pcd_conv; /* A_p, N_p per local macro */
   Scarc *pcd_scarc;             /* A_p^-1 */
   FeastVec *pcd_r, *pcd_z, *pcd_y; /* one-block work vectors */
 };
 
+/* solve.c: the nonlinear iteration of one time step (no checkpoints or signals, progress
+ * at verbosity 2), from the iterate in ns->v */
+int ns_solve_step(NsProblem *ns, NsResult *res);
+
 /* checkpoint.c: the state and the iterate (global node order, so any rank count can
  * continue it) into a checkpoint file, atomically; collective */
 int ns_checkpoint_write(const NsProblem *ns, const NsState *state, const char *path);
 
 /* system.c */
+/* the cell form of local macro li linearised at w (3-block vector), with the time terms */
+NsForm ns_form_at(const NsProblem *ns, const FeastVec *w, int li);
+/* the time of every expression: boundary values, forces, exact solutions */
+void ns_set_time(NsProblem *ns, double t);
 int ns_system_create(NsProblem *ns);
 void ns_system_destroy(NsProblem *ns);
 /* blocks and right-hand side at the linearisation velocity w (3-block vector), with the
@@ -96,6 +125,7 @@ int ns_pcd_inflow_parts(const FeastConfig *cfg, const FeastMesh *mesh, unsigned 
 void ns_pcd_destroy(NsProblem *ns);
 /* N_p at the current iterate */
 int ns_pcd_update(NsProblem *ns);
-/* y <- N_p A_p^-1 r (consistent one-block vectors) */
+/* y <- theta N_p A_p^-1 r + mass M_p A_p^-1 r (consistent one-block vectors; N_p with
+ * linear.schur = pcd, the mass term in a time step) */
 int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y);
 #endif

@@ -49,9 +49,9 @@ static int edge_flux(FeastExpr *eu, FeastExpr *ev, const double *a, const double
   return 0;
 }
 
-/* int u.n ds over part q of the coarse mesh (its edges as chords), from the config's
- * boundary.NAME.u / v; 0 when the part has no Dirichlet velocity */
-static int part_flux(const FeastConfig *cfg, const FeastMesh *mesh, int q, double *flux) {
+/* int u.n ds over part q of the coarse mesh (its edges as chords) at time t, from the
+ * config's boundary.NAME.u / v; 0 when the part has no Dirichlet velocity */
+static int part_flux(const FeastConfig *cfg, const FeastMesh *mesh, int q, double t, double *flux) {
   char ku[128], kv[128];
   snprintf(ku, sizeof ku, "boundary.%s.u", mesh->parts[q].name);
   snprintf(kv, sizeof kv, "boundary.%s.v", mesh->parts[q].name);
@@ -60,6 +60,8 @@ static int part_flux(const FeastConfig *cfg, const FeastMesh *mesh, int q, doubl
   FeastExpr *eu = NULL, *ev = NULL;
   int st = feast_expr_from_config(cfg, ku, &eu);
   if (!st) st = feast_expr_from_config(cfg, kv, &ev);
+  feast_expr_set_time(eu, t);
+  feast_expr_set_time(ev, t);
   for (int e = 0; e < mesh->nedges && !st; e++) {
     if (mesh->edge_part[e] != q) continue;
     const int m = mesh->edge_macros[2 * e];
@@ -73,14 +75,26 @@ static int part_flux(const FeastConfig *cfg, const FeastMesh *mesh, int q, doubl
   return st;
 }
 
-/* the inflow parts: a Dirichlet velocity with net inflow, int u.n ds < 0 (decided from the
- * config and the coarse mesh alone, so every rank, rank count and level agrees) */
+enum { FLUX_TIMES = 17 }; /* the times of a time-dependent run at which the fluxes are sampled */
+
+/* the inflow parts: a Dirichlet velocity with net inflow, int u.n ds < 0, at time.start
+ * (default 0) or, in a time-dependent run, at some of FLUX_TIMES equidistant times in
+ * [time.start, time.end] (an inflow that starts from rest, as DFG 2D-3's, is one);
+ * decided from the config and the coarse mesh alone, so every rank, rank count and
+ * level agrees */
 int ns_pcd_inflow_parts(const FeastConfig *cfg, const FeastMesh *mesh, unsigned char *inflow, int *count) {
+  double t0, t1 = 0.0;
+  FEAST_CALL(feast_config_get_real(cfg, "time.start", &t0));
+  const int samples = ns_time_dependent(cfg) && feast_config_is_set(cfg, "time.end") ? FLUX_TIMES : 1;
+  if (samples > 1) FEAST_CALL(feast_config_get_real(cfg, "time.end", &t1));
   *count = 0;
   for (int q = 0; q < mesh->nparts; q++) {
-    double flux;
-    FEAST_CALL(part_flux(cfg, mesh, q, &flux));
-    inflow[q] = flux < 0.0;
+    inflow[q] = 0;
+    for (int k = 0; k < samples && !inflow[q]; k++) {
+      double flux;
+      FEAST_CALL(part_flux(cfg, mesh, q, samples > 1 ? t0 + (t1 - t0) * k / (samples - 1) : t0, &flux));
+      inflow[q] = flux < 0.0;
+    }
     *count += inflow[q];
   }
   return 0;
@@ -89,7 +103,8 @@ int ns_pcd_inflow_parts(const FeastConfig *cfg, const FeastMesh *mesh, unsigned 
 int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh, int enclosed) {
   int schur, count;
   FEAST_CALL(feast_config_get_enum(cfg, "linear.schur", &schur));
-  if (schur != 1 || enclosed) return 0;
+  const int time_dependent = ns_time_dependent(cfg);
+  if ((schur != 1 && !time_dependent) || enclosed) return 0;
   unsigned char *inflow;
   FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &inflow));
   int st = ns_pcd_inflow_parts(cfg, mesh, inflow, &count);
@@ -97,11 +112,14 @@ int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh, int enclosed) {
   FEAST_CALL(st);
   char names[512];
   FEAST_CHECK(count > 0, FEAST_ERR_CONFIG,
-              "linear.schur = pcd (%s) needs an inflow, a boundary part whose Dirichlet velocity "
+              "%s (%s) needs an inflow, a boundary part whose Dirichlet velocity "
               "(boundary.NAME.u, v) flows into the domain, int u.n < 0, or an enclosed flow (the velocity "
-              "given on every part, the pressure nowhere); mesh %s has the parts %s, none an inflow, and one "
-              "of them has no velocity or a pressure value; use linear.schur = mass",
-              feast_config_origin(cfg, "linear.schur"), mesh->source, feast_mesh_part_names(mesh, names, sizeof names));
+              "given on every part, the pressure nowhere), for the pressure Laplacian A_p of its Schur "
+              "complement approximation; mesh %s has the parts %s, none an inflow, and one "
+              "of them has no velocity or a pressure value%s",
+              schur == 1 ? "linear.schur = pcd" : "a time-dependent run (time.scheme)",
+              feast_config_origin(cfg, schur == 1 ? "linear.schur" : "time.scheme"), mesh->source,
+              feast_mesh_part_names(mesh, names, sizeof names), schur == 1 && !time_dependent ? "; use linear.schur = mass" : "");
   return 0;
 }
 
@@ -140,7 +158,7 @@ int ns_pcd_create(NsProblem *ns) {
   FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->pcd_conv));
   for (int li = 0; li < dom->nlocal; li++) {
     FEAST_CALL(feast_band9_create(lev->N, &ns->pcd_lap[li]));
-    FEAST_CALL(feast_band9_create(lev->N, &ns->pcd_conv[li]));
+    if (ns->pcd) FEAST_CALL(feast_band9_create(lev->N, &ns->pcd_conv[li]));
     FEAST_CALL(feast_q1_assemble(lev->N, lev->xy[li], dom->local[li], feast_q1_form_laplace, NULL, 2,
                                  &ns->pcd_lap[li]));
   }
@@ -164,6 +182,7 @@ void ns_pcd_destroy(NsProblem *ns) {
 }
 
 int ns_pcd_update(NsProblem *ns) {
+  if (!ns->pcd) return 0; /* A_p alone (a time step with linear.schur = mass) */
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
   for (int li = 0; li < dom->nlocal; li++) {
@@ -176,7 +195,7 @@ int ns_pcd_update(NsProblem *ns) {
   return 0;
 }
 
-/* y <- N_p A_p^-1 r (r, y consistent one-block vectors) */
+/* y <- theta N_p A_p^-1 r + mass M_p A_p^-1 r (r, y consistent one-block vectors) */
 int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
   feast_vec_copy(r, ns->pcd_r);
   if (ns->pcd_mask->pinned >= 0) FEAST_CALL(ns_zero_sum(ns, ns->pcd_r)); /* compatible with Neumann */
@@ -184,6 +203,19 @@ int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
   feast_vec_zero(ns->pcd_z);
   FeastSolveResult res;
   FEAST_CALL(scarc_solve(ns->pcd_scarc, ns->velocity_method, &ns->velocity_sp, ns->pcd_r, ns->pcd_z, &res));
-  for (int li = 0; li < ns->dom->nlocal; li++) feast_band9_matvec(&ns->pcd_conv[li], ns->pcd_z->v[li], y->v[li]);
-  return feast_vec_sum(y);
+  if (ns->pcd) {
+    for (int li = 0; li < ns->dom->nlocal; li++) feast_band9_matvec(&ns->pcd_conv[li], ns->pcd_z->v[li], y->v[li]);
+    FEAST_CALL(feast_vec_sum(y));
+    if (ns->time.on && ns->time.theta != 1.0) feast_vec_scale(ns->time.theta, y);
+  } else {
+    feast_vec_zero(y);
+  }
+  if (!ns->time.on) return 0;
+  const long n = (long)y->N * y->N;
+  for (int li = 0; li < ns->dom->nlocal; li++) { /* y += mass m z */
+    double *yl = y->v[li];
+    const double *m = ns->mass->v[li], *z = ns->pcd_z->v[li];
+    for (long i = 0; i < n; i++) yl[i] += ns->time.mass * m[i] * z[i];
+  }
+  return 0;
 }

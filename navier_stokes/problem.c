@@ -58,6 +58,7 @@ int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
     feast_expr_destroy(&e);
   }
   FEAST_CALL(ns_schur_check(cfg));
+  FEAST_CALL(ns_time_check(cfg));
   return ns_pcd_check(cfg, mesh, enclosed);
 }
 
@@ -71,6 +72,7 @@ static int read_params(NsProblem *ns) {
   FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear", &nonlinear));
   ns->nu = U * L / re;
   ns->newton = !ns->stokes && nonlinear == 1;
+  ns->time_dependent = ns_time_dependent(cfg);
   FEAST_CALL(optional_expr(cfg, "problem.force_x", 1, &ns->force[0]));
   FEAST_CALL(optional_expr(cfg, "problem.force_y", 1, &ns->force[1]));
   const char *exact[NS_NFIELDS] = {"problem.exact_u", "problem.exact_v", "problem.exact_p"};
@@ -92,6 +94,10 @@ int ns_create(const FeastConfig *cfg, const FeastDomain *dom, int stokes, NsProb
     FEAST_CALL(feast_mask_create(dom, feast_bc_parts(ns->bc[f]), &ns->mask[f]));
   }
   ns->nullspace = pressure_free(ns->bc, dom->mesh->nparts);
+  double start; /* the time t of every expression: time.start until a time step sets another */
+  FEAST_CALL(feast_config_get_real(cfg, "time.start", &start));
+  ns->time.t = start;
+  ns_set_time(ns, start);
   FEAST_CALL(ns_system_create(ns));
   return ns_schur_create(ns);
 }

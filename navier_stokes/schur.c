@@ -66,7 +66,8 @@ int ns_schur_create(NsProblem *ns) {
   int schur;
   FEAST_CALL(feast_config_get_enum(cfg, "linear.schur", &schur));
   ns->pcd = schur == 1;
-  if (ns->pcd) FEAST_CALL(ns_pcd_create(ns));
+  ns->pressure_laplace = ns->pcd || ns->time_dependent;
+  if (ns->pressure_laplace) FEAST_CALL(ns_pcd_create(ns));
   if (!ns->newton && feast_mask_same(ns->mask[NS_U], ns->mask[NS_V])) {
     ns->scarc[1] = ns->scarc[0];
     return 0;
@@ -85,7 +86,7 @@ void ns_schur_destroy(NsProblem *ns) {
 int ns_schur_update(NsProblem *ns) {
   FEAST_CALL(scarc_set_operator(ns->scarc[0], ns->blk[NS_A11]));
   if (ns->scarc[1] != ns->scarc[0]) FEAST_CALL(scarc_set_operator(ns->scarc[1], ns->blk[NS_A22]));
-  return ns->pcd ? ns_pcd_update(ns) : 0;
+  return ns->pcd ? ns_pcd_update(ns) : 0; /* A_p does not change */
 }
 
 /* c_f <- A_ff^-1 d_f by ScaRC from zero; a solver failure (NaN, breakdown) leaves a NaN
@@ -103,8 +104,10 @@ static int velocity_solve(NsProblem *ns, int f, const FeastVec *d, FeastVec *c) 
   return 0;
 }
 
-/* c_p <- S~^-1 r, r = BT1 c_u + BT2 c_v - d_p: nu r / m (m: lumped mass), plus
- * N_p A_p^-1 r / m with linear.schur = pcd; c_p = d_p at fixed pressure nodes */
+/* c_p <- S~^-1 r, r = BT1 c_u + BT2 c_v - d_p: theta nu r / m (m: lumped mass), plus
+ * theta N_p A_p^-1 r / m with linear.schur = pcd, plus mass A_p^-1 r in a time step
+ * (Cahouet & Chabard: the velocity block mass M + theta (nu L + N) commuted past the
+ * divergence, F_p = mass M_p + theta (nu A_p + N_p)); c_p = d_p at fixed pressure nodes */
 static int pressure_update(NsProblem *ns, const FeastVec *d, FeastVec *c) {
   const FeastDomain *dom = ns->dom;
   const long n = (long)c->N * c->N;
@@ -119,12 +122,14 @@ static int pressure_update(NsProblem *ns, const FeastVec *d, FeastVec *c) {
   FeastVec dpv;
   feast_vec_view(d, NS_P, &dpv);
   feast_vec_axpy(-1.0, &dpv, &cp); /* r */
-  if (ns->pcd) FEAST_CALL(ns_pcd_apply(ns, &cp, ns->pcd_y));
+  const int laplace = ns->pressure_laplace && (ns->pcd || ns->time.on);
+  if (laplace) FEAST_CALL(ns_pcd_apply(ns, &cp, ns->pcd_y));
+  const double nu = ns->time.on ? ns->time.theta * ns->nu : ns->nu;
   for (int li = 0; li < dom->nlocal; li++) {
     double *p = feast_vec_block(c, NS_P, li);
-    const double *dp = feast_vec_block(d, NS_P, li), *m = ns->mass->v[li], *y = ns->pcd ? ns->pcd_y->v[li] : NULL;
+    const double *dp = feast_vec_block(d, NS_P, li), *m = ns->mass->v[li], *y = laplace ? ns->pcd_y->v[li] : NULL;
     const unsigned char *fixed = ns->mask[NS_P]->fixed[ns->level][li];
-    for (long i = 0; i < n; i++) p[i] = fixed[i] ? dp[i] : (ns->nu * p[i] + (y ? y[i] : 0.0)) / m[i];
+    for (long i = 0; i < n; i++) p[i] = fixed[i] ? dp[i] : (nu * p[i] + (y ? y[i] : 0.0)) / m[i];
   }
   return ns_project_solution(ns, c);
 }

@@ -18,6 +18,7 @@ typedef struct {
   char checkpoint[4096]; /* output.checkpoint, "" = none */
   long checkpoint_interval;
   int random_start; /* solver.initial_guess = random: the linear solves start from a hash */
+  int inner;        /* one time step: no checkpoints, no signals, progress at verbosity 2 */
 } NonlinearParams;
 
 static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
@@ -96,10 +97,12 @@ static int stop(const NonlinearParams *p, double r, int steps, NsResult *res) {
   return 1;
 }
 
-static void progress(int step, double r, const NsResult *res, int linear_its, double lambda, double seconds) {
+static void progress(const NonlinearParams *p, int step, double r, const NsResult *res, int linear_its, double lambda,
+                     double seconds) {
   char step_length[32] = "";
   if (step > 0 && lambda != 1.0) snprintf(step_length, sizeof step_length, "  step length %.4g", lambda);
-  feast_log(1, "  step %3d  nonlinear residual %.6e  rel %.3e  linear its %3d%s  %.3f s\n", step, r,
+  feast_log(p->inner ? 2 : 1, "  %sstep %3d  nonlinear residual %.6e  rel %.3e  linear its %3d%s  %.3f s\n",
+            p->inner ? "  " : "", step, r,
             res->initial_residual > 0 ? r / res->initial_residual : 0.0, linear_its, step_length, seconds);
 }
 
@@ -147,6 +150,7 @@ static void scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long 
 /* after each step: a checkpoint every checkpoint_interval steps; a stop signal on any
  * rank (collective) writes one too and ends the iteration as "interrupted" */
 static int after_step(NsProblem *ns, const NonlinearParams *p, NsResult *res, double r, double lambda) {
+  if (p->inner) return 0; /* the time stepper checkpoints and takes signals between time steps */
   const int steps = res->nonlinear_iterations;
   int signal_number;
   FEAST_CALL(feast_signals_agree(ns->dom->comm, &signal_number));
@@ -156,7 +160,7 @@ static int after_step(NsProblem *ns, const NonlinearParams *p, NsResult *res, do
     FEAST_CALL(ns_checkpoint_write(ns, &s, p->checkpoint));
   }
   if (signal_number) {
-    progress(steps, r, res, (int)ns->linear_per_step[steps - 1], lambda, 0.0);
+    progress(p, steps, r, res, (int)ns->linear_per_step[steps - 1], lambda, 0.0);
     res->final_residual = r;
     res->reason = "interrupted";
     res->stop_signal = signal_number;
@@ -166,7 +170,7 @@ static int after_step(NsProblem *ns, const NonlinearParams *p, NsResult *res, do
 
 /* the start: step 0 of a fresh run, or the state of a restored one */
 static int start(NsProblem *ns, const NonlinearParams *p, NsResult *res, double *r) {
-  const NsState *from = ns->restored ? &ns->resume : NULL;
+  const NsState *from = ns->restored && !p->inner ? &ns->resume : NULL;
   const int first = from ? from->steps : 0;
   memset(res, 0, sizeof *res);
   res->reason = "max_iterations";
@@ -185,14 +189,15 @@ static int start(NsProblem *ns, const NonlinearParams *p, NsResult *res, double 
   return 0;
 }
 
-int ns_solve(NsProblem *ns, NsResult *res) {
+static int solve(NsProblem *ns, NsResult *res, int inner) {
   NonlinearParams p;
   FEAST_CALL(nonlinear_params(ns->cfg, &p));
-  double t0 = feast_wtime(), r, lambda = ns->restored ? ns->resume.lambda : 1.0;
+  p.inner = inner;
+  double t0 = feast_wtime(), r, lambda = ns->restored && !inner ? ns->resume.lambda : 1.0;
   FEAST_CALL(start(ns, &p, res, &r));
   long its_here = 0; /* linear iterations of this process (a restored run's are in res already) */
   for (int step = res->nonlinear_iterations;; step++) {
-    progress(step, r, res, step ? (int)ns->linear_per_step[step - 1] : 0, lambda, feast_wtime() - t0);
+    progress(&p, step, r, res, step ? (int)ns->linear_per_step[step - 1] : 0, lambda, feast_wtime() - t0);
     if (stop(&p, r, step, res)) break;
     t0 = feast_wtime();
     FEAST_CALL(ns_schur_update(ns));
@@ -224,3 +229,6 @@ int ns_solve(NsProblem *ns, NsResult *res) {
   res->local_cycles_per_solve = solves ? (double)cycles / solves : 0.0;
   return 0;
 }
+
+int ns_solve(NsProblem *ns, NsResult *res) { return solve(ns, res, 0); }
+int ns_solve_step(NsProblem *ns, NsResult *res) { return solve(ns, res, 1); }

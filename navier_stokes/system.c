@@ -51,7 +51,8 @@ void ns_system_destroy(NsProblem *ns) {
     for (int li = 0; ns->blk[k] && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->blk[k][li]);
     feast_free(&ns->blk[k]);
   }
-  FeastVec **vecs[] = {&ns->h, &ns->v, &ns->d, &ns->c, &ns->t, &ns->v_old, &ns->mass, &ns->ones};
+  FeastVec **vecs[] = {&ns->h,      &ns->v,          &ns->d,        &ns->c,        &ns->t,      &ns->v_old,
+                       &ns->mass,   &ns->ones,       &ns->time.s,   &ns->time.r_old, &ns->time.u1, &ns->time.u2};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) feast_vec_destroy(vecs[i]);
 }
 
@@ -63,6 +64,31 @@ static void fix_rows(NsProblem *ns, int f, int li) {
     const int k = row_blocks[f][col];
     if (ns->blk[k]) feast_band9_fix_rows(&ns->blk[k][li], fixed, col == f ? ns->dom->levels[ns->level].owned[li] : NULL);
   }
+}
+
+NsForm ns_form_at(const NsProblem *ns, const FeastVec *w, int li) {
+  NsForm form = ns_form_steady(ns->nu, ns->newton, NULL, NULL, ns->force);
+  if (!ns->stokes) {
+    form.w1 = feast_vec_block(w, NS_U, li);
+    form.w2 = feast_vec_block(w, NS_V, li);
+  }
+  if (ns->time.on) {
+    form.theta = ns->time.theta;
+    form.mass = ns->time.mass;
+    form.tau_rate = ns->time.tau_dt ? ns->time.mass : 0.0;
+    form.s1 = feast_vec_block(ns->time.s, NS_U, li);
+    form.s2 = feast_vec_block(ns->time.s, NS_V, li);
+  }
+  return form;
+}
+
+void ns_set_time(NsProblem *ns, double t) {
+  for (int f = 0; f < NS_NFIELDS; f++) {
+    feast_bc_set_time(ns->bc[f], t);
+    feast_expr_set_time(ns->exact[f], t);
+  }
+  feast_expr_set_time(ns->force[0], t);
+  feast_expr_set_time(ns->force[1], t);
 }
 
 static int assemble_macro(NsProblem *ns, const FeastVec *w, int li) {
@@ -78,11 +104,7 @@ static int assemble_macro(NsProblem *ns, const FeastVec *w, int li) {
     b[r] = feast_vec_block(ns->h, r, li);
     memset(b[r], 0, sizeof(double) * lev->N * lev->N);
   }
-  NsForm form = {ns->nu, ns->newton, NULL, NULL, {ns->force[0], ns->force[1]}, 0};
-  if (!ns->stokes) {
-    form.w1 = feast_vec_block(w, NS_U, li);
-    form.w2 = feast_vec_block(w, NS_V, li);
-  }
+  NsForm form = ns_form_at(ns, w, li);
   FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], ns_form, &form, 3, NS_NBLOCKS, A,
                                      NS_NRHS, b));
   return form.status;
@@ -94,6 +116,13 @@ int ns_system_assemble(NsProblem *ns, const FeastVec *w) {
   int st = 0;
   for (int li = 0; li < dom->nlocal && !st; li++) st = assemble_macro(ns, w, li);
   if (!st) st = feast_vec_sum(ns->h);
+  if (!st && ns->time.on && ns->time.explicit_weight != 0.0) /* h_u,v -= (1 - theta) r_old */
+    for (int f = NS_U; f <= NS_V; f++) {
+      FeastVec hf, rf;
+      feast_vec_view(ns->h, f, &hf);
+      feast_vec_view(ns->time.r_old, f, &rf);
+      feast_vec_axpy(-ns->time.explicit_weight, &rf, &hf);
+    }
   for (int f = 0; f < NS_NFIELDS && !st; f++) {
     st = feast_bc_values(ns->bc[f], dom, ns->mask[f], ns->h->v + (long)f * dom->nlocal);
     for (int li = 0; li < dom->nlocal && !st; li++) fix_rows(ns, f, li);

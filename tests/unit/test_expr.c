@@ -116,7 +116,7 @@ static void test_errors(void) {
   EXPECT_ERROR("2*Sin(x)", "unknown function 'Sin' at position 3");
   EXPECT_ERROR("x(1)", "unexpected parenthesis '(' at position 2");
   /* unknown names, with the position of the first in the text */
-  EXPECT_ERROR("x + z", w, "unknown variable 'z' at position 5 (an expression may use x, y and pi)");
+  EXPECT_ERROR("x + z", w, "unknown variable 'z' at position 5 (an expression may use x, y, t and pi)");
   EXPECT_ERROR("b*t + a", "unknown variable 'b' at position 1");
   EXPECT_ERROR("nan", "unknown variable 'nan'");
   EXPECT_ERROR("sin", "unknown variable 'sin'");
@@ -244,6 +244,43 @@ static void test_config(void) {
 }
 
 /* many evaluations (the per-quadrature-point use) agree with C */
+/* the time t: 0 until set, then the value set; the DFG 2D-3 inflow; a t-only expression
+ * is not constant; a non-finite value names t */
+static void test_time(void) {
+  FeastExpr *e = NULL, *c = NULL;
+  CHECK_OK(feast_expr_create("4*1.5*sin(pi*t/8)*y*(0.41-y)/0.41^2", "inflow", &e));
+  CHECK_OK(feast_expr_create("x + y", "steady", &c));
+  if (!e || !c) return;
+  CHECK(feast_expr_uses_time(e) && !feast_expr_is_constant(e));
+  CHECK(!feast_expr_uses_time(c));
+  double v = -1;
+  CHECK_OK(feast_expr_eval(e, 0.0, 0.2, &v));
+  CHECK(v == 0.0);
+  for (double t = 0.5; t <= 8.0; t += 1.25) {
+    feast_expr_set_time(e, t);
+    CHECK_OK(feast_expr_eval(e, 0.0, 0.2, &v));
+    CHECK_CLOSE(v, 4 * 1.5 * sin(M_PI * t / 8) * 0.2 * 0.21 / (0.41 * 0.41), 1e-14);
+  }
+  feast_expr_destroy(&e);
+  feast_expr_destroy(&c);
+  CHECK_OK(feast_expr_create("t", "t alone", &e));
+  if (e) {
+    CHECK(!feast_expr_is_constant(e) && feast_expr_uses_time(e));
+    feast_expr_set_time(e, 2.5);
+    CHECK_OK(feast_expr_eval(e, 7, 7, &v));
+    CHECK(v == 2.5);
+    feast_expr_destroy(&e);
+  }
+  CHECK_OK(feast_expr_create("1/(t-1)", "pole", &e));
+  if (e) {
+    feast_expr_set_time(e, 1.0);
+    CHECK(feast_expr_eval(e, 0, 0, &v) == FEAST_ERR_CONFIG);
+    CHECK(strstr(feast_error_message(), "t = 1") != NULL);
+    feast_error_clear();
+    feast_expr_destroy(&e);
+  }
+}
+
 static void test_many(void) {
   FeastExpr *e = NULL;
   CHECK_OK(feast_expr_create("sin(pi*x)*cos(pi*y)", "many", &e));
@@ -264,6 +301,7 @@ static int run(void) {
   test_errors();
   test_not_finite();
   test_config();
+  test_time();
   test_many();
   return 0;
 }

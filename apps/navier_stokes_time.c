@@ -1,0 +1,251 @@
+/* A time-dependent navier-stokes run (time.scheme set): the time steps of
+ * navier_stokes/ns.h (ns_time_run) with what the application does after each step:
+ * the benchmark quantities (drag and lift coefficients, pressure difference), one CSV
+ * line (output.timeseries), VTK snapshots with a ParaView collection (output.vtk,
+ * output.vtk_every), a progress line with the time left; and at the end the summary's
+ * benchmark quantities (navier_stokes/series.h). */
+#include "apps/navier_stokes_time.h"
+#include "feast/error.h"
+#include "feast/log.h"
+#include "feast/signals.h"
+#include "feast/vtk.h"
+#include "navier_stokes/series.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PATH_MAX_LEN = 4096 };
+
+typedef struct {
+  const FeastProblemContext *app;
+  const char *forces_on;             /* output.forces_on, "" = none */
+  int pressure_points;               /* output.pressure_point_a and _b set */
+  double pa[2], pb[2];
+  FILE *csv;                         /* output.timeseries (rank 0) */
+  char csv_path[PATH_MAX_LEN];
+  char vtk[PATH_MAX_LEN];            /* output.vtk with output.vtk_every, "" = no snapshots */
+  long vtk_every;
+  long n;                            /* samples so far */
+  double *t, *cd, *cl, *dp, *sec;    /* the series, one value per step */
+  long nsnap;
+  char **snap_files;
+  double *snap_t;
+  double started;                    /* wall time of the first step's start */
+} Monitor;
+
+/* the drag/lift coefficients and the pressure difference of the current solution (NaN
+ * where not asked for) */
+static int quantities(Monitor *m, const NsProblem *ns, double *cd, double *cl, double *dp) {
+  *cd = *cl = *dp = NAN;
+  if (m->forces_on[0]) {
+    double c[2];
+    FEAST_CALL(ns_force_coefficients(ns, m->forces_on, c));
+    *cd = c[0], *cl = c[1];
+  }
+  if (m->pressure_points) {
+    double a, b;
+    FEAST_CALL(ns_pressure_at(ns, m->pa, "output.pressure_point_a", &a));
+    FEAST_CALL(ns_pressure_at(ns, m->pb, "output.pressure_point_b", &b));
+    *dp = a - b;
+  }
+  return 0;
+}
+
+/* "P_000012" for snapshot step k of prefix P, and its ParaView index name relative to P's folder */
+static int snapshot(Monitor *m, const NsProblem *ns, long k, double t) {
+  char base[PATH_MAX_LEN + 16], file[PATH_MAX_LEN + 32];
+  snprintf(base, sizeof base, "%s_%06ld", m->vtk, k);
+  FEAST_CALL(ns_write_vtk(ns, base));
+  if (m->app->rank != 0) return 0;
+  FEAST_CALL(feast_vtk_file_name(base, -1, file, sizeof file));
+  const char *slash = strrchr(file, '/');
+  const char *rel = slash ? slash + 1 : file;
+  FEAST_CALL(FEAST_ALLOC(strlen(rel) + 1, &m->snap_files[m->nsnap]));
+  memcpy(m->snap_files[m->nsnap], rel, strlen(rel) + 1);
+  m->snap_t[m->nsnap++] = t;
+  char pvd[PATH_MAX_LEN + 8];
+  snprintf(pvd, sizeof pvd, "%s.pvd", m->vtk);
+  return feast_vtk_write_pvd(pvd, (int)m->nsnap, (const char *const *)m->snap_files, m->snap_t);
+}
+
+static void time_left(double seconds, char *buf, size_t size) {
+  if (seconds < 120) snprintf(buf, size, "%.0f s", seconds);
+  else if (seconds < 7200) snprintf(buf, size, "%.1f min", seconds / 60);
+  else snprintf(buf, size, "%.1f h", seconds / 3600);
+}
+
+static int after_step(void *ctx, const NsProblem *ns, const NsStepInfo *s) {
+  Monitor *m = ctx;
+  if (!m->t) { /* the arrays for the whole run, once */
+    const long n = s->steps + 1;
+    FEAST_CALL(FEAST_ALLOC(n, &m->t));
+    FEAST_CALL(FEAST_ALLOC(n, &m->cd));
+    FEAST_CALL(FEAST_ALLOC(n, &m->cl));
+    FEAST_CALL(FEAST_ALLOC(n, &m->dp));
+    FEAST_CALL(FEAST_ALLOC(n, &m->sec));
+    FEAST_CALL(FEAST_ALLOC(n, &m->snap_files));
+    FEAST_CALL(FEAST_ALLOC(n, &m->snap_t));
+    m->started = feast_wtime() - s->seconds;
+  }
+  double cd, cl, dp;
+  FEAST_CALL(quantities(m, ns, &cd, &cl, &dp));
+  const long i = m->n++;
+  m->t[i] = s->t, m->cd[i] = cd, m->cl[i] = cl, m->dp[i] = dp, m->sec[i] = s->seconds;
+  if (m->csv) {
+    fprintf(m->csv, "%.17g,%.17g,%.17g,%.17g,%.17g,%d,%ld,%.6f\n", s->t, s->dt, cd, cl, dp, s->nonlinear_steps,
+            s->linear_iterations, s->seconds);
+    FEAST_CHECK(fflush(m->csv) == 0, FEAST_ERR_FILE, "output.timeseries %s: cannot write: %s", m->csv_path,
+                strerror(errno));
+  }
+  if (m->vtk[0] && (s->step % m->vtk_every == 0 || s->step == s->steps)) FEAST_CALL(snapshot(m, ns, s->step, s->t));
+  const double spent = feast_wtime() - m->started;
+  char left[32];
+  time_left(spent / (double)s->step * (double)(s->steps - s->step), left, sizeof left);
+  feast_log(1, "  step %6ld/%ld  t %-10.6g c_D %-12.8g c_L %-12.8g dp %-12.8g nonlinear %d  linear %3ld  %6.3f s  (%s left)\n",
+            s->step, s->steps, s->t, cd, cl, dp, s->nonlinear_steps, s->linear_iterations, s->seconds, left);
+  return 0;
+}
+
+static int monitor_open(const FeastProblemContext *app, Monitor *m) {
+  memset(m, 0, sizeof *m);
+  m->app = app;
+  const FeastConfig *cfg = app->cfg;
+  FEAST_CALL(feast_config_get_string(cfg, "output.forces_on", &m->forces_on));
+  m->pressure_points = feast_config_is_set(cfg, "output.pressure_point_a");
+  if (m->pressure_points) {
+    FEAST_CALL(feast_config_get_real2(cfg, "output.pressure_point_a", m->pa));
+    FEAST_CALL(feast_config_get_real2(cfg, "output.pressure_point_b", m->pb));
+  }
+  if (feast_config_is_set(cfg, "output.vtk_every")) {
+    FEAST_CALL(feast_config_get_path(cfg, "output.vtk", m->vtk, sizeof m->vtk));
+    FEAST_CALL(feast_config_get_int(cfg, "output.vtk_every", &m->vtk_every));
+  }
+  FEAST_CALL(feast_config_get_path(cfg, "output.timeseries", m->csv_path, sizeof m->csv_path));
+  if (!m->csv_path[0] || app->rank != 0) return 0;
+  m->csv = fopen(m->csv_path, "w");
+  FEAST_CHECK(m->csv, FEAST_ERR_FILE, "output.timeseries = %s (%s): cannot write: %s", m->csv_path,
+              feast_config_origin(cfg, "output.timeseries"), strerror(errno));
+  fprintf(m->csv, "t,dt,drag_coefficient,lift_coefficient,pressure_difference,nonlinear_steps,linear_iterations,seconds\n");
+  return 0;
+}
+
+static void monitor_close(Monitor *m) {
+  if (m->csv) fclose(m->csv);
+  for (long k = 0; k < m->nsnap; k++) free(m->snap_files[k]);
+  void *arrays[] = {m->t, m->cd, m->cl, m->dp, m->sec, m->snap_files, m->snap_t};
+  for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
+}
+
+/* summary key PREFIX_max / _min with their times */
+static void extrema(FeastSummary *s, const char *prefix, const Monitor *m, const double *y) {
+  char key[96], key_time[104];
+  for (int sign = 1; sign >= -1; sign -= 2) {
+    const NsSeriesPoint p = ns_series_extremum(m->t, y, m->n, sign);
+    snprintf(key, sizeof key, "%s_%s", prefix, sign > 0 ? "max" : "min");
+    snprintf(key_time, sizeof key_time, "%s_time", key);
+    feast_summary_set_real(s, key, p.value);
+    feast_summary_set_real(s, key_time, p.time);
+    feast_log(1, "  %-24s %.10f at t = %.6f\n", key, p.value, p.time);
+  }
+}
+
+/* the Strouhal number D f / U of the lift and the pressure difference half a period after
+ * the last lift maximum (DFG 2D-2) */
+static int periodic(const FeastProblemContext *app, const Monitor *m) {
+  long periods;
+  const double f = ns_series_frequency(m->t, m->cl, m->n, &periods);
+  if (f <= 0.0) {
+    feast_log(1, "  no periodic lift signal (fewer than 3 maxima in the second half of the run): no Strouhal number\n");
+    return 0;
+  }
+  double U, D;
+  FEAST_CALL(feast_config_get_real(app->cfg, "problem.reference_velocity", &U));
+  FEAST_CALL(feast_config_get_real(app->cfg, "problem.reference_length", &D));
+  feast_summary_set_real(app->summary, "strouhal_number", D * f / U);
+  feast_summary_set_int(app->summary, "strouhal_periods", periods);
+  feast_log(1, "  strouhal_number %.8f (frequency %.8f over %ld periods)\n", D * f / U, f, periods);
+  if (!m->pressure_points) return 0;
+  NsSeriesPoint maxima[2048];
+  const long k = ns_series_maxima(m->t, m->cl, m->n, m->t[0], maxima, 2048);
+  for (long j = k - 1; j >= 0; j--) {
+    const double s = maxima[j].time + 0.5 / f;
+    if (s > m->t[m->n - 1]) continue;
+    const double dp = ns_series_at(m->t, m->dp, m->n, s);
+    feast_summary_set_real(app->summary, "pressure_difference_at_lift_half_period", dp);
+    feast_summary_set_real(app->summary, "pressure_difference_at_lift_half_period_time", s);
+    feast_log(1, "  pressure_difference_at_lift_half_period %.10f at t = %.6f\n", dp, s);
+    break;
+  }
+  return 0;
+}
+
+static int report(const FeastProblemContext *app, const NsProblem *ns, const NsTimeParams *p, const NsTimeResult *r,
+                  const Monitor *m) {
+  FeastSummary *s = app->summary;
+  feast_summary_set_bool(s, "converged", r->converged);
+  feast_summary_set_string(s, "reason", r->reason);
+  if (r->nonlinear_reason) feast_summary_set_string(s, "nonlinear_reason", r->nonlinear_reason);
+  double re, ke;
+  FEAST_CALL(feast_config_get_real(app->cfg, "problem.re", &re));
+  FEAST_CALL(ns_kinetic_energy(ns, &ke));
+  feast_summary_set_real(s, "re", re);
+  feast_summary_set_real(s, "viscosity", ns_viscosity(ns));
+  feast_summary_set_int(s, "time_steps", r->steps);
+  feast_summary_set_real(s, "time", r->t);
+  feast_summary_set_real(s, "time_step", p->dt);
+  feast_summary_set_int(s, "nonlinear_iterations", r->nonlinear_iterations);
+  feast_summary_set_int(s, "linear_iterations", r->linear_iterations);
+  feast_summary_set_int(s, "global_mg_iterations", r->velocity_vcycles);
+  feast_summary_set_real(s, "kinetic_energy", ke);
+  double eu, ep;
+  FEAST_CALL(ns_errors(ns, &eu, &ep));
+  if (!isnan(eu)) feast_summary_set_real(s, "velocity_l2_error", eu);
+  if (!isnan(ep)) feast_summary_set_real(s, "pressure_l2_error", ep);
+  feast_log(1, "  %ld time steps to t = %.6g: %ld nonlinear steps, %ld linear iterations, kinetic energy %.10e\n",
+            r->steps, r->t, r->nonlinear_iterations, r->linear_iterations, ke);
+  if (!isnan(eu) || !isnan(ep)) feast_log(1, "  l2 errors at t = %.6g: velocity %.6e, pressure %.6e\n", r->t, eu, ep);
+  if (m->n == 0) return 0;
+  if (m->forces_on[0]) {
+    extrema(s, "drag_coefficient", m, m->cd);
+    extrema(s, "lift_coefficient", m, m->cl);
+    feast_summary_set_real(s, "drag_coefficient", m->cd[m->n - 1]);
+    feast_summary_set_real(s, "lift_coefficient", m->cl[m->n - 1]);
+    FEAST_CALL(periodic(app, m));
+  }
+  if (m->pressure_points) {
+    feast_summary_set_real(s, "pressure_difference_final", m->dp[m->n - 1]);
+    feast_summary_set_real(s, "pressure_difference", m->dp[m->n - 1]);
+    feast_log(1, "  pressure_difference_final %.10f at t = %.6f\n", m->dp[m->n - 1], m->t[m->n - 1]);
+  }
+  return 0;
+}
+
+/* the end of a run that did not reach time.end: a failed step (exit 2) or a signal (6) */
+static int unfinished(const NsTimeResult *r) {
+  if (r->stop_signal)
+    return feast_error_set(FEAST_ERR_INTERRUPTED, __FILE__, __LINE__,
+                           "stopped by %s after time step %ld (t = %.6g): no checkpoint (time-dependent runs cannot "
+                           "continue from one yet)",
+                           feast_signal_name(r->stop_signal), r->steps, r->t);
+  return feast_error_set(FEAST_ERR_NOT_CONVERGED, __FILE__, __LINE__,
+                         "time step %ld failed (the nonlinear solver stopped: '%s'); the outputs hold the last good "
+                         "state, t = %.6g. Try a smaller time.dt, or solver.nonlinear_max_iterations / linear.schur = pcd",
+                         r->steps + 1, r->nonlinear_reason ? r->nonlinear_reason : r->reason, r->t);
+}
+
+int ns_app_time_run(const FeastProblemContext *app, NsProblem *ns, int *final_vtk) {
+  NsTimeParams p;
+  FEAST_CALL(ns_time_params_from_config(app->cfg, &p));
+  Monitor m;
+  NsTimeResult r = {0};
+  int st = monitor_open(app, &m);
+  if (!st) st = ns_time_run(ns, &p, after_step, &m, &r);
+  if (!st) st = report(app, ns, &p, &r, &m);
+  /* output.vtk at the end: without snapshots, or the last good state of a failed run */
+  *final_vtk = !r.stop_signal && (!m.vtk[0] || !r.converged);
+  monitor_close(&m);
+  if (!st && !r.converged) st = unfinished(&r);
+  return st;
+}

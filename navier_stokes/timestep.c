@@ -1,0 +1,275 @@
+/* Time-dependent Navier-Stokes: du/dt + (u.grad) u - nu Laplace u + grad p = f(t),
+ * div u = 0, by one-step schemes whose every step (or substep) is the nonlinear problem
+ *   mass M u + s + theta [A(u) u - f(t_new)] + (1 - theta) r_old + B p = 0,
+ *   continuity rows at t_new (with du/dt in the PSPG residual),
+ * du/dt ~ mass u + s = (alpha_0 u + alpha_1 u_n + alpha_2 u_n-1) / dt, solved by the very
+ * nonlinear iteration, forms, block preconditioner and ScaRC solvers of the stationary
+ * problem (solve.c, forms.c, schur.c): the time terms are folded into the assembly
+ * (system.c, ns_form_at) and into the pressure Schur approximation (Cahouet-Chabard).
+ *   backward-euler   theta = 1,   alpha = (1, -1, 0)
+ *   crank-nicolson   theta = 1/2, alpha = (1, -1, 0)
+ *   bdf2             theta = 1,   alpha = ((1+2w)/(1+w), -(1+w), w^2/(1+w)), w = dt/dt_prev
+ *                    (variable steps: the shortened last one), the first step backward Euler
+ *   fs-theta         three substeps of lengths th k, (1 - 2 th) k, th k (th = 1 - 1/sqrt 2),
+ *                    implicit weights a, b, a (a = (1 - 2 th)/(1 - th), b = 1 - a) (Bristeau,
+ *                    Glowinski & Periaux 1987; Turek, "Efficient solvers for incompressible
+ *                    flow problems", 1999)
+ * The pressure is fully implicit (weight 1, a Lagrange multiplier of the step): with
+ * crank-nicolson and fs-theta it belongs to the interior of the (sub)step, with
+ * backward-euler and bdf2 to its end. The mass matrix is the consistent one (with its
+ * SUPG/PSPG weights, forms.h): lumping would cost the phase accuracy the DFG benchmarks
+ * measure (the Strouhal number) and break the consistency of the stabilisation.
+ * Each step starts from the last solution with the new boundary values (no
+ * extrapolation: the nonlinear iteration needs 1-3 steps from there at the benchmark's
+ * time steps). r_old = A(u_n) u_n - f(t_n) (momentum rows, no pressure) is assembled once
+ * per theta-(sub)step with theta < 1. */
+#include "feast/error.h"
+#include "feast/log.h"
+#include "feast/signals.h"
+#include "navier_stokes/ns_private.h"
+#include <math.h>
+#include <string.h>
+
+int ns_time_dependent(const FeastConfig *cfg) {
+  int scheme = NS_TIME_NONE;
+  if (feast_config_get_enum(cfg, "time.scheme", &scheme)) return 0;
+  return scheme != NS_TIME_NONE;
+}
+
+/* steps from start to end: (end - start) / dt rounded up, a last step shorter than
+ * 1e-9 dt merged into the one before */
+static long step_count(double start, double end, double dt) {
+  const double n = (end - start) / dt;
+  return n < 1.0 ? 1 : (long)ceil(n - 1e-9);
+}
+
+int ns_time_params_from_config(const FeastConfig *cfg, NsTimeParams *p) {
+  memset(p, 0, sizeof *p);
+  int v;
+  FEAST_CALL(feast_config_get_enum(cfg, "time.scheme", &v));
+  p->scheme = (NsTimeScheme)v;
+  FEAST_CALL(feast_config_get_real(cfg, "time.start", &p->start));
+  if (p->scheme == NS_TIME_NONE) return 0;
+  FEAST_CALL(feast_config_get_real(cfg, "time.dt", &p->dt));
+  FEAST_CALL(feast_config_get_real(cfg, "time.end", &p->end));
+  FEAST_CALL(feast_config_get_int(cfg, "time.steps_max", &p->steps_max));
+  FEAST_CALL(feast_config_get_enum(cfg, "initial.stationary", &v));
+  p->initial_stationary = v == 1;
+  FEAST_CALL(feast_config_get_enum(cfg, "time.tau_dt", &v));
+  p->tau_dt = v == 1;
+  return 0;
+}
+
+int ns_time_check(const FeastConfig *cfg) {
+  if (!ns_time_dependent(cfg)) return 0;
+  NsTimeParams p;
+  FEAST_CALL(ns_time_params_from_config(cfg, &p));
+  FEAST_CHECK(p.end > p.start, FEAST_ERR_CONFIG, "time.end = %g (%s) must be greater than time.start = %g (%s)", p.end,
+              feast_config_origin(cfg, "time.end"), p.start, feast_config_origin(cfg, "time.start"));
+  const double n = (p.end - p.start) / p.dt;
+  FEAST_CHECK(n <= (double)p.steps_max && step_count(p.start, p.end, p.dt) <= p.steps_max, FEAST_ERR_CONFIG,
+              "time.dt = %g (%s) from time.start = %g to time.end = %g takes %.0f steps, more than time.steps_max = %ld "
+              "(%s); raise time.steps_max or time.dt",
+              p.dt, feast_config_origin(cfg, "time.dt"), p.start, p.end, ceil(n), p.steps_max,
+              feast_config_origin(cfg, "time.steps_max"));
+  const char *keys[] = {"initial.u", "initial.v"};
+  for (int k = 0; k < 2; k++) {
+    FeastExpr *e;
+    FEAST_CALL(feast_expr_from_config(cfg, keys[k], &e));
+    feast_expr_destroy(&e);
+  }
+  return 0;
+}
+
+double ns_time(const NsProblem *ns) { return ns->time.t; }
+
+/* the vectors of a time run (made once: nothing is allocated per step) */
+static int create_state(NsProblem *ns) {
+  FeastVec **vecs[] = {&ns->time.s, &ns->time.r_old, &ns->time.u1, &ns->time.u2};
+  for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
+    if (!*vecs[i]) FEAST_CALL(feast_vec_create(ns->dom, ns->level, NS_NFIELDS, vecs[i]));
+  return 0;
+}
+
+/* v <- the Dirichlet values of every field at the time set (ns_set_time) */
+static int boundary_values(NsProblem *ns, FeastVec *v) {
+  for (int f = 0; f < NS_NFIELDS; f++)
+    FEAST_CALL(feast_bc_values(ns->bc[f], ns->dom, ns->mask[f], v->v + (long)f * ns->dom->nlocal));
+  return 0;
+}
+
+/* v <- (initial.u, initial.v, 0) with the boundary values at `start` */
+static int initial_values(NsProblem *ns, double start) {
+  const FeastDomain *dom = ns->dom;
+  const FeastLevel *lev = &dom->levels[ns->level];
+  const char *keys[] = {"initial.u", "initial.v"};
+  feast_vec_zero(ns->v);
+  for (int f = 0; f < 2; f++) {
+    FeastExpr *e;
+    FEAST_CALL(feast_expr_from_config(ns->cfg, keys[f], &e));
+    feast_expr_set_time(e, start);
+    int st = 0;
+    for (int li = 0; li < dom->nlocal && !st; li++) {
+      double *x = feast_vec_block(ns->v, NS_U + f, li);
+      for (long i = 0; i < (long)lev->N * lev->N && !st; i++)
+        st = feast_expr_eval(e, lev->xy[li][2 * i], lev->xy[li][2 * i + 1], &x[i]);
+    }
+    feast_expr_destroy(&e);
+    FEAST_CALL(st);
+  }
+  ns_set_time(ns, start);
+  return boundary_values(ns, ns->v);
+}
+
+/* zero the pressure block of x */
+static void zero_pressure(FeastVec *x) {
+  FeastVec p;
+  feast_vec_view(x, NS_P, &p);
+  feast_vec_zero(&p);
+}
+
+/* r_old <- A(u1) u1 - f(t_old) in the momentum rows (no pressure term), the stationary
+ * residual at the old level (its Dirichlet rows u1 - g(t_old) = 0) */
+static int old_residual(NsProblem *ns, double t_old) {
+  ns->time.on = 0;
+  ns_set_time(ns, t_old);
+  FEAST_CALL(ns_system_assemble(ns, ns->time.u1));
+  feast_vec_copy(ns->time.u1, ns->c);
+  zero_pressure(ns->c);
+  FEAST_CALL(ns_system_apply(ns, ns->c, ns->time.r_old));
+  feast_vec_axpy(-1.0, ns->h, ns->time.r_old);
+  zero_pressure(ns->time.r_old);
+  return 0;
+}
+
+/* the counts of one time step, summed over its substeps */
+typedef struct {
+  int nonlinear;
+  long linear;
+  NsResult last; /* of the last nonlinear solve */
+} StepCounts;
+
+/* one (sub)step from t_old (solution u1, and u2 one step before) of length dt:
+ * du/dt ~ (alpha[0] u + alpha[1] u1 + alpha[2] u2) / dt, implicit weight theta; *ok = 0
+ * when its nonlinear solve did not converge */
+static int substep(NsProblem *ns, double t_old, double dt, double theta, const double alpha[3], StepCounts *c,
+                   int *ok) {
+  if (theta < 1.0) FEAST_CALL(old_residual(ns, t_old));
+  /* s = (alpha_1 u1 + alpha_2 u2) / dt */
+  feast_vec_zero(ns->time.s);
+  feast_vec_axpy(alpha[1] / dt, ns->time.u1, ns->time.s);
+  if (alpha[2] != 0.0) feast_vec_axpy(alpha[2] / dt, ns->time.u2, ns->time.s);
+  zero_pressure(ns->time.s);
+  ns->time.on = 1;
+  ns->time.t = t_old + dt;
+  ns->time.theta = theta;
+  ns->time.explicit_weight = 1.0 - theta;
+  ns->time.mass = alpha[0] / dt;
+  ns_set_time(ns, ns->time.t);
+  FEAST_CALL(boundary_values(ns, ns->v)); /* the start: the last solution, the new boundary values */
+  FEAST_CALL(ns_solve_step(ns, &c->last));
+  c->nonlinear += c->last.nonlinear_iterations;
+  c->linear += c->last.linear_iterations;
+  *ok = c->last.converged;
+  return 0;
+}
+
+/* one time step of the scheme from t to t + dt (dt_prev: the step before, 0 at the first);
+ * on entry ns->v is the solution at t */
+static int time_step(NsProblem *ns, NsTimeScheme scheme, double t, double dt, double dt_prev, StepCounts *c, int *ok) {
+  static const double one_step[3] = {1.0, -1.0, 0.0};
+  memset(c, 0, sizeof *c);
+  if (scheme == NS_TIME_BDF2) feast_vec_copy(ns->time.u1, ns->time.u2); /* u_n-1 */
+  feast_vec_copy(ns->v, ns->time.u1);                                    /* u_n */
+  switch (scheme) {
+  case NS_TIME_BACKWARD_EULER: return substep(ns, t, dt, 1.0, one_step, c, ok);
+  case NS_TIME_CRANK_NICOLSON: return substep(ns, t, dt, 0.5, one_step, c, ok);
+  case NS_TIME_BDF2: {
+    if (dt_prev <= 0.0) return substep(ns, t, dt, 1.0, one_step, c, ok);
+    const double w = dt / dt_prev, alpha[3] = {(1.0 + 2.0 * w) / (1.0 + w), -(1.0 + w), w * w / (1.0 + w)};
+    return substep(ns, t, dt, 1.0, alpha, c, ok);
+  }
+  case NS_TIME_FS_THETA: {
+    const double th = 1.0 - sqrt(0.5), a = (1.0 - 2.0 * th) / (1.0 - th), b = 1.0 - a;
+    const double len[3] = {th * dt, (1.0 - 2.0 * th) * dt, th * dt}, weight[3] = {a, b, a};
+    double ts = t;
+    for (int k = 0; k < 3; k++) {
+      if (k) feast_vec_copy(ns->v, ns->time.u1);
+      FEAST_CALL(substep(ns, ts, len[k], weight[k], one_step, c, ok));
+      if (!*ok) return 0;
+      ts = k == 2 ? t + dt : ts + len[k];
+    }
+    ns->time.t = t + dt; /* exactly, not the sum of the substeps' rounded lengths */
+    return 0;
+  }
+  default: FEAST_ERROR(FEAST_ERR_ARG, "ns_time_run: time.scheme none is the stationary problem (ns_solve)");
+  }
+}
+
+/* the start at p->start: initial.u / v, or the stationary solution from there */
+static int initial_state(NsProblem *ns, const NsTimeParams *p) {
+  ns->time.on = 0;
+  ns->time.t = p->start;
+  FEAST_CALL(initial_values(ns, p->start));
+  if (!p->initial_stationary) return 0;
+  feast_log(1, "  initial state: the stationary solution at t = %g\n", p->start);
+  NsResult r;
+  FEAST_CALL(ns_solve_step(ns, &r));
+  FEAST_CHECK(r.converged, FEAST_ERR_NOT_CONVERGED,
+              "initial.stationary = true: the stationary solve at t = %g did not converge (reason '%s' after %d "
+              "steps, residual %.3e, initial %.3e); start from initial.u / v instead (initial.stationary = false)",
+              p->start, r.reason, r.nonlinear_iterations, r.final_residual, r.initial_residual);
+  feast_log(1, "  stationary start: %d nonlinear steps, %ld linear iterations\n", r.nonlinear_iterations,
+            r.linear_iterations);
+  return 0;
+}
+
+int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, void *ctx, NsTimeResult *res) {
+  memset(res, 0, sizeof *res);
+  res->reason = "converged";
+  res->converged = 1;
+  FEAST_CHECK(p->dt > 0.0 && p->end > p->start, FEAST_ERR_ARG, "ns_time_run: dt = %g, [start, end] = [%g, %g]", p->dt,
+              p->start, p->end);
+  FEAST_CALL(create_state(ns));
+  ns->time.tau_dt = p->tau_dt;
+  FEAST_CALL(initial_state(ns, p));
+  res->t = p->start;
+  const long n = step_count(p->start, p->end, p->dt);
+  double t = p->start, dt_prev = 0.0;
+  for (long k = 1; k <= n; k++) {
+    const double t1 = k == n ? p->end : p->start + (double)k * p->dt, dt = t1 - t, w0 = feast_wtime();
+    StepCounts c;
+    int ok;
+    FEAST_CALL(time_step(ns, p->scheme, t, dt, dt_prev, &c, &ok));
+    res->nonlinear_iterations += c.nonlinear;
+    res->linear_iterations += c.linear;
+    res->velocity_vcycles = c.last.velocity_vcycles;
+    if (!ok) { /* the last good state back */
+      feast_vec_copy(ns->time.u1, ns->v);
+      ns->time.t = t;
+      res->converged = 0;
+      res->reason = "step_failed";
+      res->nonlinear_reason = c.last.reason;
+      feast_log(1, "  time step %ld (t = %.6g -> %.6g) failed: nonlinear solver '%s' (residual %.3e, initial %.3e); "
+                   "the solution at t = %.6g is kept\n",
+                k, t, t1, c.last.reason, c.last.final_residual, c.last.initial_residual, t);
+      return 0;
+    }
+    ns->time.t = t1;
+    res->steps = k;
+    res->t = t1;
+    const NsStepInfo info = {k, n, t1, dt, c.nonlinear, c.linear, feast_wtime() - w0};
+    if (monitor) FEAST_CALL(monitor(ctx, ns, &info));
+    int signal_number;
+    FEAST_CALL(feast_signals_agree(ns->dom->comm, &signal_number));
+    if (signal_number && k < n) {
+      res->converged = 0;
+      res->reason = "interrupted";
+      res->stop_signal = signal_number;
+      return 0;
+    }
+    t = t1;
+    dt_prev = dt;
+  }
+  return 0;
+}
