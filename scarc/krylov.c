@@ -694,6 +694,11 @@ static int fgmres(Solve *S) {
   return st;
 }
 
+void feast_solve_params_defaults(FeastSolveParams *p) {
+  *p = (FeastSolveParams){.rtol = 1e-8, .max_iterations = 100, .divergence_factor = 1e4,
+                          .replace_drop = 1.4901161193847656e-08};
+}
+
 /* The registry: one row per FeastKrylovMethod, in enum order (checked at compile time by
  * the array size); the names, the by-name lookup and feast_krylov_methods() come from it. */
 static const struct {

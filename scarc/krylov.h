@@ -52,6 +52,10 @@ typedef struct {
                                from x = 0 with a linear M is then a linear operator of b) */
   int restart;              /* fgmres: iterations per cycle (basis size m; 0: 30) */
 } FeastSolveParams;
+/* the [solver] schema's defaults: rtol 1e-8, max_iterations 100, divergence_factor 1e4,
+ * replace_drop sqrt(eps); everything else 0 (no monitor, no label, no replacement every
+ * k iterations, no reference norm, no fixed iteration count, fgmres restart 30) */
+void feast_solve_params_defaults(FeastSolveParams *p);
 
 typedef struct {
   int converged;

@@ -6,7 +6,8 @@
  * scarc_params_make_linear, with ibicgstab. Then the config adapter: an empty config
  * gives exactly the defaults (and bitwise the same solve), a prefix inherits the solver.
  * keys it does not set, scarc_linear_required refuses an explicit adaptive step; and the
- * Krylov registry: names and enums both ways, the method list built from it. */
+ * Krylov registry: names and enums both ways, the method list built from it; the Krylov
+ * defaults (feast_solve_params_defaults) are the schema's. */
 #include "feast/config.h"
 #include "feast/error.h"
 #include "feast/mask.h"
@@ -61,7 +62,9 @@ static Outcome poisson(const FeastMesh *mesh, int L, const ScarcParams *p, Feast
   CHECK_OK(feast_vec_sum(b));
   feast_vec_zero_fixed(b, 0, mask);
   feast_vec_zero(x);
-  FeastSolveParams sp = {.rtol = 1e-8, .max_iterations = 100, .divergence_factor = 1e4, .label = "poisson"};
+  FeastSolveParams sp;
+  feast_solve_params_defaults(&sp);
+  sp.label = "poisson";
   FeastSolveResult res;
   CHECK_OK(scarc_solve(s, m, &sp, b, x, &res));
   o.iterations = res.iterations;
@@ -135,6 +138,16 @@ static void check_adapter(const FeastMesh *mesh) {
   const Outcome o2 = poisson(mesh, 5, &p, FEAST_KRYLOV_RICHARDSON);
   CHECK(o1.converged && o1.iterations == o2.iterations && o1.final_residual == o2.final_residual &&
         o1.l2_error == o2.l2_error);
+  /* the Krylov defaults are the schema's [solver] ones */
+  FeastSolveParams sp;
+  feast_solve_params_defaults(&sp);
+  double rtol = 0, divergence = 0, drop = 0;
+  long maxit = 0;
+  CHECK_OK(feast_config_get_real(cfg, "solver.rtol", &rtol));
+  CHECK_OK(feast_config_get_int(cfg, "solver.max_iterations", &maxit));
+  CHECK_OK(feast_config_get_real(cfg, "solver.divergence_factor", &divergence));
+  CHECK_OK(feast_config_get_real(cfg, "solver.residual_replacement_drop", &drop));
+  CHECK(sp.rtol == rtol && sp.max_iterations == maxit && sp.divergence_factor == divergence && sp.replace_drop == drop);
   /* a prefix inherits the solver. keys it does not set (no velocity.mg_* keys exist) */
   CHECK_OK(feast_config_override(cfg, "solver.mg_pre_smooth=2"));
   CHECK_OK(feast_config_override(cfg, "solver.coarse_solver=umfpack"));
