@@ -172,10 +172,12 @@ static int navier_stokes_run(const FeastProblemContext *app) { return run(app, 0
 /* the basis vectors of linear.krylov (fgmres: 2 linear.restart + 1) of the 3 fields */
 static double krylov_bytes_per_node(const FeastConfig *cfg) {
   const char *krylov;
+  FeastKrylovMethod method;
   long restart;
-  if (feast_config_get_string(cfg, "linear.krylov", &krylov) || feast_config_get_int(cfg, "linear.restart", &restart))
+  if (feast_config_get_string(cfg, "linear.krylov", &krylov) || feast_config_get_int(cfg, "linear.restart", &restart) ||
+      feast_krylov_method_from_name(krylov, &method))
     return 0.0;
-  return (double)feast_krylov_basis_vectors(krylov, (int)restart) * 3 * sizeof(double);
+  return (double)feast_krylov_basis_vectors(method, (int)restart) * 3 * sizeof(double);
 }
 
 /* measured: 1,620 bytes per node for fixed point at L = 7 on unitsquare8 (peak resident

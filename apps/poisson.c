@@ -12,6 +12,7 @@
 #include "feast/vtk.h"
 #include "scarc/krylov.h"
 #include "scarc/scarc.h"
+#include "scarc/scarc_config.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,10 +152,12 @@ static int write_vtk(const FeastProblemContext *app, const FeastVec *x) {
 }
 
 static int solve(const FeastProblemContext *app, Scarc *scarc, const FeastVec *b, FeastVec *x, FeastSolveResult *res) {
-  const char *method;
+  const char *name;
   long maxit;
   FeastSolveParams sp = {0};
-  FEAST_CALL(feast_config_get_string(app->cfg, "solver.scarc_solver", &method));
+  FeastKrylovMethod method;
+  FEAST_CALL(feast_config_get_string(app->cfg, "solver.scarc_solver", &name));
+  FEAST_CALL(scarc_method_from_name(name, &method));
   FEAST_CALL(feast_config_get_real(app->cfg, "solver.rtol", &sp.rtol));
   FEAST_CALL(feast_config_get_int(app->cfg, "solver.max_iterations", &maxit));
   FEAST_CALL(feast_config_get_real(app->cfg, "solver.divergence_factor", &sp.divergence_factor));
@@ -166,9 +169,11 @@ static int solve(const FeastProblemContext *app, Scarc *scarc, const FeastVec *b
   sp.label = "scarc";
   FeastLinOp M;
   FeastFaultOp hook;
-  FEAST_CALL(feast_fault_op(app->cfg, app->rank, scarc_preconditioner(scarc), &hook, &M));
+  FeastFaultParams fault;
+  FEAST_CALL(feast_fault_params_from_config(app->cfg, &fault));
+  FEAST_CALL(feast_fault_op(&fault, app->rank, scarc_preconditioner(scarc), &hook, &M));
   feast_timer_start(FEAST_T_LINEAR);
-  int st = feast_krylov_solve(scarc_krylov_method(method), scarc_operator(scarc), M, b, x, &sp, NULL, res);
+  int st = feast_krylov_solve(method, scarc_operator(scarc), M, b, x, &sp, NULL, res);
   feast_timer_stop(FEAST_T_LINEAR);
   return st;
 }
@@ -199,9 +204,12 @@ static void report(const FeastProblemContext *app, const Scarc *scarc, const Fea
 
 /* ibicgstab and pipebicgsafe need the V cycle to be a linear map (scarc_linear_required) */
 static int linear_v_cycle(const FeastConfig *cfg, ScarcParams *p) {
-  const char *method;
-  FEAST_CALL(feast_config_get_string(cfg, "solver.scarc_solver", &method));
-  return feast_krylov_needs_linear_preconditioner(method) ? scarc_linear_required(cfg, "solver.scarc_solver", p) : 0;
+  const char *name;
+  FeastKrylovMethod method;
+  FEAST_CALL(feast_config_get_string(cfg, "solver.scarc_solver", &name));
+  FEAST_CALL(scarc_method_from_name(name, &method));
+  if (!feast_krylov_needs_linear_preconditioner(method)) return 0;
+  return scarc_linear_required(cfg, "solver.", "solver.scarc_solver", p);
 }
 
 /* input phase: grid.dirichlet names parts of the mesh; the solver combination */
@@ -229,7 +237,7 @@ static int create_mask(const FeastProblemContext *app, FeastMask **mask) {
 
 static int poisson_run(const FeastProblemContext *app) {
   const FeastDomain *dom = app->dom;
-  ScarcParams *p = NULL;
+  ScarcParams p;
   FeastMask *mask = NULL;
   FeastBand9 *A = NULL;
   Scarc *scarc = NULL;
@@ -240,9 +248,9 @@ static int poisson_run(const FeastProblemContext *app) {
   FEAST_CALL(feast_config_get_real2(app->cfg, "problem.convection", conv));
   FEAST_CALL(feast_config_get_enum(app->cfg, "solver.initial_guess", &start));
   int st = create_mask(app, &mask);
-  if (!st) st = scarc_params_create(app->cfg, &p);
-  if (!st) st = linear_v_cycle(app->cfg, p);
-  if (!st) st = scarc_create(dom, mask, p, &scarc);
+  if (!st) st = scarc_params_from_config(app->cfg, "solver.", &p);
+  if (!st) st = linear_v_cycle(app->cfg, &p);
+  if (!st) st = scarc_create(dom, mask, &p, &scarc);
   if (!st) st = assemble_matrix(dom, conv, scarc, &A);
   if (!st) st = scarc_set_operator(scarc, A);
   if (!st) st = assemble_rhs(dom, mask, conv, start == 1, &b, &x);
@@ -259,7 +267,6 @@ static int poisson_run(const FeastProblemContext *app) {
   feast_vec_destroy(&b);
   feast_vec_destroy(&x);
   scarc_destroy(&scarc);
-  scarc_params_destroy(&p);
   feast_mask_destroy(&mask);
   return st;
 }

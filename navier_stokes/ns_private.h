@@ -9,6 +9,7 @@
 #include "navier_stokes/ns.h"
 #include "scarc/krylov.h"
 #include "scarc/scarc.h"
+#include "scarc/scarc_config.h"
 
 enum { NS_U, NS_V, NS_P, NS_NFIELDS };
 
@@ -63,9 +64,9 @@ struct NsProblem {
   FeastVec *mass;               /* lumped pressure mass, consistent (one block) */
   FeastVec *ones;               /* 1 everywhere (one block) */
   /* the preconditioner */
-  ScarcParams *scarc_params;
+  ScarcParams scarc_params;
   Scarc *scarc[2];              /* velocity blocks; scarc[1] == scarc[0] when shared */
-  char velocity_method[16];
+  FeastKrylovMethod velocity_method;
   FeastSolveParams velocity_sp;
   FeastFaultOp fault;
   FeastLinOp precond;           /* K_s (wrapped by the debug.inject hook) */

@@ -165,7 +165,7 @@ int ns_pcd_create(NsProblem *ns) {
   FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->pcd_r));
   FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->pcd_z));
   FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->pcd_y));
-  FEAST_CALL(scarc_create(dom, ns->pcd_mask, ns->scarc_params, &ns->pcd_scarc));
+  FEAST_CALL(scarc_create(dom, ns->pcd_mask, &ns->scarc_params, &ns->pcd_scarc));
   return scarc_set_operator(ns->pcd_scarc, ns->pcd_lap);
 }
 

@@ -19,11 +19,14 @@ static int apply(void *ctx, const FeastVec *d, FeastVec *c);
  * input-phase check only. */
 static int linear_preconditioner(const FeastConfig *cfg, ScarcParams *p, FeastSolveParams *sp) {
   const char *krylov, *velocity;
+  FeastKrylovMethod krylov_method, velocity_method;
   FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", &krylov));
   FEAST_CALL(feast_config_get_string(cfg, "velocity.scarc_solver", &velocity));
-  if (feast_krylov_needs_linear_preconditioner(velocity))
-    FEAST_CALL(scarc_linear_required(cfg, "velocity.scarc_solver", p));
-  if (!feast_krylov_needs_linear_preconditioner(krylov)) return 0;
+  FEAST_CALL(feast_krylov_method_from_name(krylov, &krylov_method));
+  FEAST_CALL(scarc_method_from_name(velocity, &velocity_method));
+  if (feast_krylov_needs_linear_preconditioner(velocity_method))
+    FEAST_CALL(scarc_linear_required(cfg, "solver.", "velocity.scarc_solver", p));
+  if (!feast_krylov_needs_linear_preconditioner(krylov_method)) return 0;
   FEAST_CHECK(strcmp(velocity, "mg") == 0, FEAST_ERR_CONFIG,
               "%s: velocity.scarc_solver = %s makes the Schur preconditioner a nonlinear map (a Krylov "
               "solve depends nonlinearly on its right-hand side), which linear.krylov = %s (%s) cannot be "
@@ -31,7 +34,7 @@ static int linear_preconditioner(const FeastConfig *cfg, ScarcParams *p, FeastSo
               "velocity.fixed_iterations)",
               feast_config_origin(cfg, "velocity.scarc_solver"), velocity, krylov,
               feast_config_origin(cfg, "linear.krylov"));
-  FEAST_CALL(scarc_linear_required(cfg, "linear.krylov", p));
+  FEAST_CALL(scarc_linear_required(cfg, "solver.", "linear.krylov", p));
   if (sp && sp->fixed_iterations == 0) {
     sp->fixed_iterations = 2;
     feast_log(1, "  velocity.fixed_iterations = 0: 2 multigrid cycles per velocity solve, as linear.krylov = %s "
@@ -47,7 +50,7 @@ int ns_schur_create(NsProblem *ns) {
   const char *method;
   long maxit;
   FEAST_CALL(feast_config_get_string(cfg, "velocity.scarc_solver", &method));
-  snprintf(ns->velocity_method, sizeof ns->velocity_method, "%s", method);
+  FEAST_CALL(scarc_method_from_name(method, &ns->velocity_method));
   memset(&ns->velocity_sp, 0, sizeof ns->velocity_sp);
   FEAST_CALL(feast_config_get_real(cfg, "velocity.rtol", &ns->velocity_sp.rtol));
   FEAST_CALL(feast_config_get_int(cfg, "velocity.max_iterations", &maxit));
@@ -57,12 +60,14 @@ int ns_schur_create(NsProblem *ns) {
   FEAST_CALL(feast_config_get_real(cfg, "solver.divergence_factor", &ns->velocity_sp.divergence_factor));
   ns->velocity_sp.label = "velocity";
   /* the test hook debug.inject wraps the whole preconditioner */
-  FEAST_CALL(feast_fault_op(cfg, ns->dom->rank, (FeastLinOp){apply, ns}, &ns->fault, &ns->precond));
-  FEAST_CALL(scarc_params_create(cfg, &ns->scarc_params));
-  FEAST_CALL(linear_preconditioner(cfg, ns->scarc_params, &ns->velocity_sp));
+  FeastFaultParams fault;
+  FEAST_CALL(feast_fault_params_from_config(cfg, &fault));
+  FEAST_CALL(feast_fault_op(&fault, ns->dom->rank, (FeastLinOp){apply, ns}, &ns->fault, &ns->precond));
+  FEAST_CALL(scarc_params_from_config(cfg, "solver.", &ns->scarc_params));
+  FEAST_CALL(linear_preconditioner(cfg, &ns->scarc_params, &ns->velocity_sp));
   if (ns->velocity_sp.max_iterations < ns->velocity_sp.fixed_iterations)
     ns->velocity_sp.max_iterations = ns->velocity_sp.fixed_iterations;
-  FEAST_CALL(scarc_create(ns->dom, ns->mask[NS_U], ns->scarc_params, &ns->scarc[0]));
+  FEAST_CALL(scarc_create(ns->dom, ns->mask[NS_U], &ns->scarc_params, &ns->scarc[0]));
   int schur;
   FEAST_CALL(feast_config_get_enum(cfg, "linear.schur", &schur));
   ns->pcd = schur == 1;
@@ -72,7 +77,7 @@ int ns_schur_create(NsProblem *ns) {
     ns->scarc[1] = ns->scarc[0];
     return 0;
   }
-  return scarc_create(ns->dom, ns->mask[NS_V], ns->scarc_params, &ns->scarc[1]);
+  return scarc_create(ns->dom, ns->mask[NS_V], &ns->scarc_params, &ns->scarc[1]);
 }
 
 void ns_schur_destroy(NsProblem *ns) {
@@ -80,7 +85,6 @@ void ns_schur_destroy(NsProblem *ns) {
   scarc_destroy(&ns->scarc[0]);
   scarc_destroy(&ns->scarc[1]);
   ns_pcd_destroy(ns);
-  scarc_params_destroy(&ns->scarc_params);
 }
 
 int ns_schur_update(NsProblem *ns) {

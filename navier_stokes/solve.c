@@ -14,7 +14,7 @@ typedef struct {
   double rtol, damping, divergence;
   int max_steps, line_search;
   FeastSolveParams linear;
-  const char *krylov;
+  FeastKrylovMethod krylov;
   char checkpoint[4096]; /* output.checkpoint, "" = none */
   long checkpoint_interval;
   int random_start; /* solver.initial_guess = random: the linear solves start from a hash */
@@ -32,7 +32,9 @@ static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
   int ls;
   FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear_line_search", &ls));
   p->line_search = ls == 0; /* backtracking|none */
-  FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", &p->krylov));
+  const char *krylov;
+  FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", &krylov));
+  FEAST_CALL(feast_krylov_method_from_name(krylov, &p->krylov));
   int start;
   FEAST_CALL(feast_config_get_enum(cfg, "solver.initial_guess", &start));
   p->random_start = start == 1;

@@ -10,8 +10,8 @@
 #define FEAST_SCARC_COARSE_H
 #include "feast/band9.h"
 #include "feast/domain.h"
+#include "scarc/scarc.h" /* ScarcCoarseSolver */
 
-typedef enum { SCARC_COARSE_KLU, SCARC_COARSE_UMFPACK } ScarcCoarseSolver;
 typedef struct ScarcCoarse ScarcCoarse;
 int scarc_coarse_create(const FeastDomain *dom, int level, const FeastBand9 *A, ScarcCoarseSolver method,
                         ScarcCoarse **c);

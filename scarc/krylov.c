@@ -549,22 +549,18 @@ static int fault_apply(void *ctx, const FeastVec *x, FeastVec *y) {
   FeastFaultOp *h = ctx;
   FEAST_CALL(h->inner.apply(h->inner.ctx, x, y));
   if (++h->calls != 2 || !h->on_this_rank) return 0;
-  if (h->mode == 2)
+  if (h->mode == FEAST_FAULT_FAIL)
     FEAST_ERROR(FEAST_ERR_INTERNAL, "injected failure (debug.inject = fail) on rank %d", feast_log_rank());
-  if (h->mode == 1 && y->nlocal > 0) y->v[0][0] = NAN;
+  if (h->mode == FEAST_FAULT_NAN && y->nlocal > 0) y->v[0][0] = NAN;
   return 0;
 }
 
-int feast_fault_op(const FeastConfig *cfg, int rank, FeastLinOp inner, FeastFaultOp *hook, FeastLinOp *wrapped) {
-  const char *mode;
-  long on;
-  FEAST_CALL(feast_config_get_string(cfg, "debug.inject", &mode));
-  FEAST_CALL(feast_config_get_int(cfg, "debug.inject_rank", &on));
+int feast_fault_op(const FeastFaultParams *fp, int rank, FeastLinOp inner, FeastFaultOp *hook, FeastLinOp *wrapped) {
   hook->inner = inner;
-  hook->mode = strcmp(mode, "nan") == 0 ? 1 : strcmp(mode, "fail") == 0 ? 2 : 0;
-  hook->on_this_rank = on == rank;
+  hook->mode = fp ? fp->mode : FEAST_FAULT_NONE;
+  hook->on_this_rank = fp && fp->rank == rank;
   hook->calls = 0;
-  *wrapped = hook->mode ? (FeastLinOp){fault_apply, hook} : inner;
+  *wrapped = hook->mode != FEAST_FAULT_NONE ? (FeastLinOp){fault_apply, hook} : inner;
   return 0;
 }
 
@@ -580,13 +576,13 @@ enum { FGMRES_DEFAULT_RESTART = 30 };
 
 static int fgmres_restart(int restart) { return restart > 0 ? restart : FGMRES_DEFAULT_RESTART; }
 
-int feast_krylov_basis_vectors(const char *method, int restart) {
-  return strcmp(method, "fgmres") == 0 ? 2 * fgmres_restart(restart) + 1 : 0;
+int feast_krylov_basis_vectors(FeastKrylovMethod method, int restart) {
+  return method == FEAST_KRYLOV_FGMRES ? 2 * fgmres_restart(restart) + 1 : 0;
 }
 
 static int fgmres_basis(Solve *S, int m, FeastVec ***V, FeastVec ***Z) {
   Work *w = S->w;
-  const int need = feast_krylov_basis_vectors("fgmres", m);
+  const int need = feast_krylov_basis_vectors(FEAST_KRYLOV_FGMRES, m);
   if (w->nbasis < need) {
     FeastVec **b = realloc(w->basis, (size_t)need * sizeof *b);
     FEAST_CHECK(b, FEAST_ERR_MEM, "fgmres: no memory for %d basis vectors", need);
@@ -698,17 +694,53 @@ static int fgmres(Solve *S) {
   return st;
 }
 
+void feast_solve_params_defaults(FeastSolveParams *p) {
+  *p = (FeastSolveParams){.rtol = 1e-8, .max_iterations = 100, .divergence_factor = 1e4,
+                          .replace_drop = 1.4901161193847656e-08};
+}
+
+/* The registry: one row per FeastKrylovMethod, in enum order (checked at compile time by
+ * the array size); the names, the by-name lookup and feast_krylov_methods() come from it. */
 static const struct {
   const char *name;
   Method fn;
-} methods[] = {{"richardson", richardson}, {"cg", cg}, {"bicgstab", bicgstab}, {"ibicgstab", ibicgstab},
-               {"pipebicgsafe", pipebicgsafe}, {"fgmres", fgmres}};
+  int needs_linear; /* recurrences that assume a linear (fixed) preconditioner */
+} methods[] = {
+    [FEAST_KRYLOV_RICHARDSON] = {"richardson", richardson, 0},
+    [FEAST_KRYLOV_CG] = {"cg", cg, 0},
+    [FEAST_KRYLOV_BICGSTAB] = {"bicgstab", bicgstab, 0},
+    [FEAST_KRYLOV_IBICGSTAB] = {"ibicgstab", ibicgstab, 1},
+    [FEAST_KRYLOV_PIPEBICGSAFE] = {"pipebicgsafe", pipebicgsafe, 1},
+    [FEAST_KRYLOV_FGMRES] = {"fgmres", fgmres, 0},
+};
+_Static_assert(sizeof methods / sizeof methods[0] == FEAST_KRYLOV_NMETHODS, "one registry row per method");
 
-int feast_krylov_needs_linear_preconditioner(const char *method) {
-  return strcmp(method, "ibicgstab") == 0 || strcmp(method, "pipebicgsafe") == 0;
+static int valid(FeastKrylovMethod m) { return (int)m >= 0 && m < FEAST_KRYLOV_NMETHODS; }
+
+const char *feast_krylov_method_name(FeastKrylovMethod m) { return valid(m) ? methods[m].name : "?"; }
+
+int feast_krylov_method_from_name(const char *name, FeastKrylovMethod *m) {
+  for (int i = 0; i < FEAST_KRYLOV_NMETHODS; i++)
+    if (name && strcmp(methods[i].name, name) == 0) {
+      *m = (FeastKrylovMethod)i;
+      return 0;
+    }
+  FEAST_ERROR(FEAST_ERR_CONFIG, "unknown solver '%s' (available: %s)", name ? name : "(null)", feast_krylov_methods());
 }
 
-const char *feast_krylov_methods(void) { return "richardson cg bicgstab ibicgstab pipebicgsafe fgmres"; }
+int feast_krylov_needs_linear_preconditioner(FeastKrylovMethod method) {
+  return valid(method) && methods[method].needs_linear;
+}
+
+const char *feast_krylov_methods(void) {
+  static char list[128];
+  if (!list[0]) {
+    size_t n = 0;
+    for (int i = 0; i < FEAST_KRYLOV_NMETHODS; i++)
+      n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? " " : "", methods[i].name);
+  }
+  return list;
+}
 
 /* per iteration of the loop: the method's own reductions and the exchanges of the
  * operator and the method (the preconditioner's are its own business: ScaRC's V cycle) */
@@ -724,12 +756,11 @@ static void report_counts(const Solve *S) {
   res->exchanges_per_iteration = (double)own.exchanges / res->iterations;
 }
 
-int feast_krylov_solve(const char *method, FeastLinOp A, FeastLinOp M, const FeastVec *b,
+int feast_krylov_solve(FeastKrylovMethod method, FeastLinOp A, FeastLinOp M, const FeastVec *b,
                        FeastVec *x, const FeastSolveParams *p, FeastKrylovWork *work, FeastSolveResult *res) {
-  Method fn = NULL;
-  for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-    if (strcmp(methods[i].name, method) == 0) fn = methods[i].fn;
-  FEAST_CHECK(fn, FEAST_ERR_CONFIG, "unknown solver '%s' (available: %s)", method, feast_krylov_methods());
+  FEAST_CHECK(valid(method), FEAST_ERR_ARG, "feast_krylov_solve: no method %d (available: %s)", (int)method,
+              feast_krylov_methods());
+  const Method fn = methods[method].fn;
   FEAST_CHECK(!work || (work->w.nb == b->nb && work->w.level == b->level && work->w.dom == b->dom), FEAST_ERR_ARG,
               "Krylov work vectors of another shape (%d blocks, level %d) for a solve with %d blocks, level %d",
               work ? work->w.nb : 0, work ? work->w.level : 0, b->nb, b->level);

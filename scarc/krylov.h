@@ -4,12 +4,29 @@
  * "ibicgstab" (one fused global reduction per iteration) and "pipebicgsafe" (one
  * non-blocking reduction per iteration, overlapped with the preconditioner and the
  * matrix-vector product), and "fgmres" (flexible restarted GMRES: a residual that never
- * grows, for preconditioners that change between applications); all right-preconditioned. Methods are registered by name. Every method checks
- * for NaN/Inf, divergence and its iteration limit and stops with a reason. */
+ * grows, for preconditioners that change between applications); all right-preconditioned.
+ * Methods are C enums (FeastKrylovMethod) with one registry (enum, name, properties) that
+ * the by-name lookup of the config adapters and feast_krylov_methods() are built from.
+ * Every method checks for NaN/Inf, divergence and its iteration limit and stops with a
+ * reason. Nothing here reads a config: the adapters are in scarc/scarc_config.h. */
 #ifndef FEAST_KRYLOV_H
 #define FEAST_KRYLOV_H
-#include "feast/config.h"
 #include "feast/vector.h"
+
+/* the methods, in the order of the registry */
+typedef enum {
+  FEAST_KRYLOV_RICHARDSON,   /* "richardson" */
+  FEAST_KRYLOV_CG,           /* "cg" */
+  FEAST_KRYLOV_BICGSTAB,     /* "bicgstab" */
+  FEAST_KRYLOV_IBICGSTAB,    /* "ibicgstab" */
+  FEAST_KRYLOV_PIPEBICGSAFE, /* "pipebicgsafe" */
+  FEAST_KRYLOV_FGMRES,       /* "fgmres" */
+  FEAST_KRYLOV_NMETHODS
+} FeastKrylovMethod;
+/* the registry's name of m ("bicgstab"); "?" for a value outside the enum */
+const char *feast_krylov_method_name(FeastKrylovMethod m);
+/* *m <- the method called name; FEAST_ERR_CONFIG naming the known ones otherwise */
+int feast_krylov_method_from_name(const char *name, FeastKrylovMethod *m);
 
 typedef struct {
   int (*apply)(void *ctx, const FeastVec *x, FeastVec *y); /* y <- Op(x) */
@@ -35,6 +52,10 @@ typedef struct {
                                from x = 0 with a linear M is then a linear operator of b) */
   int restart;              /* fgmres: iterations per cycle (basis size m; 0: 30) */
 } FeastSolveParams;
+/* the [solver] schema's defaults: rtol 1e-8, max_iterations 100, divergence_factor 1e4,
+ * replace_drop sqrt(eps); everything else 0 (no monitor, no label, no replacement every
+ * k iterations, no reference norm, no fixed iteration count, fgmres restart 30) */
+void feast_solve_params_defaults(FeastSolveParams *p);
 
 typedef struct {
   int converged;
@@ -50,16 +71,22 @@ typedef struct {
   double reductions_per_iteration, operator_reductions_per_iteration, exchanges_per_iteration;
 } FeastSolveResult;
 
-/* Test hook (debug.inject = nan | fail, debug.inject_rank = R): wraps an operator so that
- * its second application on rank R puts a NaN into the result (nan) or fails (fail), to
- * test the failure paths; with debug.inject = none, *wrapped = inner. */
+/* Test hook: wraps an operator so that its second application on rank fp->rank puts a NaN
+ * into the result (FEAST_FAULT_NAN) or fails (FEAST_FAULT_FAIL), to test the failure
+ * paths; with FEAST_FAULT_NONE (or fp = NULL), *wrapped = inner. `rank` is this process's.
+ * Config: debug.inject, debug.inject_rank (feast_fault_params_from_config). */
+typedef enum { FEAST_FAULT_NONE, FEAST_FAULT_NAN, FEAST_FAULT_FAIL } FeastFaultMode;
+typedef struct {
+  FeastFaultMode mode; /* FEAST_FAULT_NONE */
+  int rank;            /* the rank it acts on: 0 */
+} FeastFaultParams;
 typedef struct {
   FeastLinOp inner;
-  int mode; /* 0 none, 1 nan, 2 fail */
+  FeastFaultMode mode;
   int on_this_rank;
   long calls;
 } FeastFaultOp;
-int feast_fault_op(const FeastConfig *cfg, int rank, FeastLinOp inner, FeastFaultOp *hook, FeastLinOp *wrapped);
+int feast_fault_op(const FeastFaultParams *fp, int rank, FeastLinOp inner, FeastFaultOp *hook, FeastLinOp *wrapped);
 
 /* the work vectors of the methods, for solves with vectors shaped like `like` (domain,
  * level, blocks); a solver called many times (inside a preconditioner) keeps one, so
@@ -70,15 +97,15 @@ void feast_krylov_work_destroy(FeastKrylovWork **work);
 
 /* x <- approx A^-1 b by method, preconditioned (right) by M; x holds the start. work:
  * from feast_krylov_work_create for vectors shaped like b, or NULL (allocated here) */
-int feast_krylov_solve(const char *method, FeastLinOp A, FeastLinOp M, const FeastVec *b,
+int feast_krylov_solve(FeastKrylovMethod method, FeastLinOp A, FeastLinOp M, const FeastVec *b,
                        FeastVec *x, const FeastSolveParams *p, FeastKrylovWork *work, FeastSolveResult *res);
 /* 1 for the methods whose recurrences assume a linear (fixed) preconditioner: ibicgstab
  * and pipebicgsafe; a nonlinear one (adaptive smoother step, inner solves to a tolerance)
  * makes them stall or diverge. classical bicgstab and the flexible cg tolerate one. */
-int feast_krylov_needs_linear_preconditioner(const char *method);
+int feast_krylov_needs_linear_preconditioner(FeastKrylovMethod method);
 /* the basis vectors a method keeps besides the common work vectors, for a solve with
  * FeastSolveParams.restart = restart (fgmres: 2 m + 1; the others: 0) */
-int feast_krylov_basis_vectors(const char *method, int restart);
-/* "richardson cg bicgstab ibicgstab pipebicgsafe fgmres" */
+int feast_krylov_basis_vectors(FeastKrylovMethod method, int restart);
+/* "richardson cg bicgstab ibicgstab pipebicgsafe fgmres" (the registry's names) */
 const char *feast_krylov_methods(void);
 #endif

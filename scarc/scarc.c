@@ -1,6 +1,5 @@
 #include "scarc/scarc.h"
 #include "coproc/coproc.h"
-#include "feast/commstat.h"
 #include "feast/error.h"
 #include "feast/exchange.h"
 #include "feast/log.h"
@@ -9,17 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct ScarcParams {
-  int pre_smooth, post_smooth;  /* global V cycle: 1, 0 */
-  double damping;               /* additive Schwarz damping: 1 */
-  int overlap;                  /* solver.overlap = on: matvec interiors while the exchange runs */
-  int fixed_step;               /* solver.smoother_step = fixed: the step is damping (a linear V cycle) */
-  long coarse_max_dofs;         /* global coarse level: finest with fewer unknowns: 5000 */
-  ScarcCoarseSolver coarse_solver; /* its direct solver: klu */
-  char target[8], precision[8]; /* local backend: "cpu"/"gpu", "auto"/"double"/"single" */
-  FeastLocalMGParams local;
-};
 
 /* Above the coarse level the partial operator of a macro (Dirichlet rows
  * owner-identity) equals its consistent local matrix Ac except in the boundary ring, so
@@ -38,6 +26,7 @@ struct Scarc {
   const FeastDomain *dom;
   const FeastMask *mask;
   ScarcParams p;
+  FeastLocalMGParams local;    /* the local multigrids' parameters (from p) */
   int coarse, finest, ready;
   ScarcLevel *lv;              /* index = level */
   unsigned char **nomask;      /* per local macro: zeros of the finest size (raw Galerkin products) */
@@ -48,84 +37,61 @@ struct Scarc {
   ScarcStats stats;
 };
 
-/* every local solve runs exactly n cycles (no tolerance test: a linear map) */
-static void fixed_local_cycles(ScarcParams *p, int n) {
-  p->local.rtol = 1e-300;
-  p->local.max_cycles = n;
+void scarc_params_defaults(ScarcParams *p) {
+  *p = (ScarcParams){
+      .mg_pre_smooth = 1,
+      .mg_post_smooth = 0,
+      .smoother_damping = 1.0,
+      .smoother_step = SCARC_STEP_AUTO,
+      .overlap = 0,
+      .coarse_max_dofs = 5000,
+      .coarse_solver = SCARC_COARSE_KLU,
+      .coarse_stabilisation = SCARC_STABILISATION_NONE,
+      .target = SCARC_TARGET_CPU,
+      .local_precision = SCARC_PRECISION_AUTO,
+      .local_pre_smooth = 4,
+      .local_post_smooth = 4,
+      .local_jacobi_damping = 0.7,
+      .local_rtol = 0.1,
+      .local_max_cycles = 16,
+      .local_fixed_cycles = 0,
+      .local_coarse_max_dofs = 200,
+      .local_framed_min_nodes = 129,
+  };
 }
 
-int scarc_params_create(const FeastConfig *cfg, ScarcParams **pp) {
-  ScarcParams *p;
-  FEAST_CALL(FEAST_ALLOC(1, &p));
-  *pp = p;
-  long v;
-  const char *s;
-  FEAST_CALL(feast_config_get_int(cfg, "solver.mg_pre_smooth", &v));
-  p->pre_smooth = (int)v;
-  FEAST_CALL(feast_config_get_int(cfg, "solver.mg_post_smooth", &v));
-  p->post_smooth = (int)v;
-  FEAST_CALL(feast_config_get_real(cfg, "solver.smoother_damping", &p->damping));
-  FEAST_CALL(feast_config_get_int(cfg, "solver.coarse_max_dofs", &p->coarse_max_dofs));
-  int choice;
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.coarse_solver", &choice));
-  p->coarse_solver = choice == 0 ? SCARC_COARSE_KLU : SCARC_COARSE_UMFPACK;
-  FEAST_CALL(feast_config_get_string(cfg, "solver.target", &s));
-  snprintf(p->target, sizeof p->target, "%s", s);
-  FEAST_CALL(feast_config_get_string(cfg, "solver.local_precision", &s));
-  snprintf(p->precision, sizeof p->precision, "%s", s);
-  FEAST_CALL(feast_config_get_int(cfg, "solver.local_pre_smooth", &v));
-  p->local.pre_smooth = (int)v;
-  FEAST_CALL(feast_config_get_int(cfg, "solver.local_post_smooth", &v));
-  p->local.post_smooth = (int)v;
-  FEAST_CALL(feast_config_get_real(cfg, "solver.local_jacobi_damping", &p->local.jacobi_damping));
-  FEAST_CALL(feast_config_get_real(cfg, "solver.local_rtol", &p->local.rtol));
-  FEAST_CALL(feast_config_get_int(cfg, "solver.local_max_cycles", &v));
-  p->local.max_cycles = (int)v;
-  FEAST_CALL(feast_config_get_int(cfg, "solver.local_coarse_max_dofs", &v));
-  p->local.coarse_max_dofs = (int)v;
-  FEAST_CALL(feast_config_get_int(cfg, "solver.local_framed_min_nodes", &v));
-  p->local.framed_min_nodes = (int)v;
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.coarse_stabilisation", &choice));
-  p->local.coarse_upwind = choice == 1; /* the global levels follow it too */
-  FEAST_CALL(feast_config_get_int(cfg, "solver.local_fixed_cycles", &v));
-  if (v > 0) fixed_local_cycles(p, (int)v);
-  /* the benchmark knob acts on every reduction of the run; every solver run reads its
-   * solver parameters here, so this is where it is set */
-  int step;
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.smoother_step", &step));
-  p->fixed_step = step == 2;
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.overlap", &step));
-  p->overlap = step == 1; /* auto (0) is adaptive until scarc_linear_required says otherwise */
-  double latency_us;
-  FEAST_CALL(feast_config_get_real(cfg, "debug.reduction_latency_us", &latency_us));
-  feast_comm_set_reduction_latency(latency_us * 1e-6);
-  return 0;
+void scarc_params_make_linear(ScarcParams *p, const char *why) {
+  if (p->smoother_step != SCARC_STEP_FIXED) {
+    feast_log(1, "  smoother step %s: fixed, as %s needs a linear preconditioner\n",
+              p->smoother_step == SCARC_STEP_AUTO ? "auto" : "adaptive", why);
+    p->smoother_step = SCARC_STEP_FIXED;
+  }
+  if (p->local_fixed_cycles == 0) {
+    p->local_fixed_cycles = 2;
+    feast_log(1, "  local fixed cycles 0: 2 local multigrid cycles per macro solve, as %s needs a linear "
+                 "preconditioner\n", why);
+  }
 }
 
-void scarc_params_destroy(ScarcParams **p) { feast_free(p); }
+const char *scarc_target_name(ScarcTarget t) { return t == SCARC_TARGET_GPU ? "gpu" : "cpu"; }
+const char *scarc_precision_name(ScarcPrecision p) {
+  return p == SCARC_PRECISION_DOUBLE ? "double" : p == SCARC_PRECISION_SINGLE ? "single" : "auto";
+}
 
-int scarc_linear_required(const FeastConfig *cfg, const char *key, ScarcParams *p) {
-  int step;
-  const char *method;
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.smoother_step", &step));
-  FEAST_CALL(feast_config_get_string(cfg, key, &method));
-  FEAST_CHECK(step != 1, FEAST_ERR_CONFIG,
-              "%s: solver.smoother_step = adaptive makes the ScaRC V cycle a nonlinear map, which %s = %s (%s) "
-              "cannot be preconditioned with (its recurrences assume a linear preconditioner: it would stall or "
-              "diverge); set solver.smoother_step = fixed, or auto (the default)",
-              feast_config_origin(cfg, "solver.smoother_step"), key, method, feast_config_origin(cfg, key));
-  if (p && !p->fixed_step) {
-    p->fixed_step = 1;
-    feast_log(1, "  solver.smoother_step = auto: fixed, as %s = %s needs a linear preconditioner\n", key, method);
-  }
-  long cycles;
-  FEAST_CALL(feast_config_get_int(cfg, "solver.local_fixed_cycles", &cycles));
-  if (p && cycles == 0 && p->local.rtol != 1e-300) {
-    fixed_local_cycles(p, 2);
-    feast_log(1, "  solver.local_fixed_cycles = 0: 2 local multigrid cycles per macro solve, as %s = %s needs a "
-                 "linear preconditioner\n", key, method);
-  }
-  return 0;
+/* the local multigrids' parameters; local_fixed_cycles = n > 0: every local solve runs
+ * exactly n cycles (no tolerance test: a linear map) */
+static FeastLocalMGParams local_params(const ScarcParams *p) {
+  const int fixed = p->local_fixed_cycles > 0;
+  return (FeastLocalMGParams){
+      .pre_smooth = p->local_pre_smooth,
+      .post_smooth = p->local_post_smooth,
+      .jacobi_damping = p->local_jacobi_damping,
+      .rtol = fixed ? 1e-300 : p->local_rtol,
+      .max_cycles = fixed ? p->local_fixed_cycles : p->local_max_cycles,
+      .coarse_max_dofs = p->local_coarse_max_dofs,
+      .framed_min_nodes = p->local_framed_min_nodes,
+      .coarse_upwind = p->coarse_stabilisation == SCARC_STABILISATION_UPWIND, /* the global levels follow it too */
+  };
 }
 
 /* the global coarse level: the finest level with fewer than coarse_max_dofs unknowns
@@ -183,6 +149,7 @@ static int create(const FeastDomain *dom, const FeastMask *mask, const ScarcPara
   s->dom = dom;
   s->mask = mask;
   s->p = *p;
+  s->local = local_params(p);
   s->finest = dom->finest;
   s->coarse = choose_coarse(dom, p->coarse_max_dofs);
   FEAST_CALL(FEAST_ALLOC(s->finest + 1, &s->lv));
@@ -266,7 +233,7 @@ static int build_level(Scarc *s, int l) {
     feast_band9_ring_get(raw, &lv->R[li]);
     const FeastBand9Framed whole = {raw, {NULL}};
     FEAST_CALL(feast_band9_galerkin(&whole, s->nomask[li], s->nomask[li], raw_storage(s, l - 1, li)));
-    if (s->p.local.coarse_upwind) feast_band9_upwind(raw_storage(s, l - 1, li));
+    if (s->local.coarse_upwind) feast_band9_upwind(raw_storage(s, l - 1, li));
     feast_band9_ring_fix_rows(&lv->R[li], s->mask->fixed[l][li], dom->levels[l].owned[li]);
   }
   if (l == s->coarse) return 0;
@@ -302,8 +269,9 @@ static int setup_local_solvers(Scarc *s) {
     if (s->lv[l].local) {
       st = feast_local_update(s->lv[l].local, probs);
     } else {
-      st = feast_local_create(s->p.target, s->p.precision, &s->lv[l].local);
-      if (!st) st = feast_local_setup(s->lv[l].local, dom->nlocal, probs, &s->p.local);
+      st = feast_local_create(scarc_target_name(s->p.target), scarc_precision_name(s->p.local_precision),
+                              &s->lv[l].local);
+      if (!st) st = feast_local_setup(s->lv[l].local, dom->nlocal, probs, &s->local);
     }
   }
   free(inside);
@@ -414,16 +382,16 @@ int scarc_matvec(Scarc *s, const FeastVec *x, FeastVec *y) { return matvec_level
 static int smoother_step(Scarc *s, int l, double *alpha) {
   ScarcLevel *lv = &s->lv[l];
   FEAST_CALL(matvec_level(s, l, lv->c, lv->q));
-  if (s->p.fixed_step) {
-    *alpha = s->p.damping;
+  if (s->p.smoother_step == SCARC_STEP_FIXED) {
+    *alpha = s->p.smoother_damping;
     return 0;
   }
   const FeastVec *xs[2] = {lv->d, lv->q}, *ys[2] = {lv->q, lv->q};
   double dots[2];
   FEAST_CALL(feast_vec_dots(2, xs, ys, dots));
-  *alpha = dots[1] > 0 ? dots[0] / dots[1] : s->p.damping;
+  *alpha = dots[1] > 0 ? dots[0] / dots[1] : s->p.smoother_damping;
   if (!(*alpha > 0)) *alpha = 0.0;
-  if (*alpha > 2.0 * s->p.damping) *alpha = 2.0 * s->p.damping;
+  if (*alpha > 2.0 * s->p.smoother_damping) *alpha = 2.0 * s->p.smoother_damping;
   return 0;
 }
 
@@ -489,8 +457,8 @@ static int vcycle(Scarc *s, int l, const FeastVec *b, FeastVec *x, int x_zero) {
   if (l == s->coarse) return scarc_coarse_solve(s->coarse_solver, b->v, x->v);
   ScarcLevel *lv = &s->lv[l], *lc = &s->lv[l - 1];
   double alpha = 0;
-  for (int k = 0; k < s->p.pre_smooth; k++) FEAST_CALL(smooth(s, l, b, x, x_zero && k == 0, &alpha));
-  restriction_defect(s, l, b, x, s->p.pre_smooth > 0, alpha);
+  for (int k = 0; k < s->p.mg_pre_smooth; k++) FEAST_CALL(smooth(s, l, b, x, x_zero && k == 0, &alpha));
+  restriction_defect(s, l, b, x, s->p.mg_pre_smooth > 0, alpha);
   for (int li = 0; li < s->dom->nlocal; li++)
     feast_grid_restrict(lv->d->N, lv->d->v[li], lc->b->v[li]);
   FEAST_CALL(feast_vec_sum(lc->b));
@@ -500,7 +468,7 @@ static int vcycle(Scarc *s, int l, const FeastVec *b, FeastVec *x, int x_zero) {
   for (int li = 0; li < s->dom->nlocal; li++)
     feast_grid_prolongate(lc->x->N, lc->x->v[li], lv->c->v[li]);
   feast_vec_axpy(1.0, lv->c, x);
-  for (int k = 0; k < s->p.post_smooth; k++) FEAST_CALL(smooth(s, l, b, x, 0, &alpha));
+  for (int k = 0; k < s->p.mg_post_smooth; k++) FEAST_CALL(smooth(s, l, b, x, 0, &alpha));
   return 0;
 }
 
@@ -517,14 +485,10 @@ static int apply_vcycle(void *ctx, const FeastVec *x, FeastVec *y) { return scar
 FeastLinOp scarc_operator(Scarc *s) { return (FeastLinOp){apply_operator, s}; }
 FeastLinOp scarc_preconditioner(Scarc *s) { return (FeastLinOp){apply_vcycle, s}; }
 
-const char *scarc_krylov_method(const char *scarc_solver) {
-  return strcmp(scarc_solver, "mg") == 0 ? "richardson" : scarc_solver;
-}
-
-int scarc_solve(Scarc *s, const char *method, const FeastSolveParams *sp, const FeastVec *b, FeastVec *x,
+int scarc_solve(Scarc *s, FeastKrylovMethod method, const FeastSolveParams *sp, const FeastVec *b, FeastVec *x,
                 FeastSolveResult *res) {
   if (!s->work) FEAST_CALL(feast_krylov_work_create(b, &s->work));
-  return feast_krylov_solve(scarc_krylov_method(method), scarc_operator(s), scarc_preconditioner(s), b, x, sp,
+  return feast_krylov_solve(method, scarc_operator(s), scarc_preconditioner(s), b, x, sp,
                             s->work, res);
 }
 

@@ -4,25 +4,66 @@
  * are averaged and damped), with the global coarse grid solved directly (UMFPACK). It
  * solves one scalar field: a problem with several fields (the velocity components of
  * Navier-Stokes) uses one ScaRC per field on block views of its vectors.
- * This header is all an application sees of the solver: where the local multigrids run
- * (solver.target) is set in the config and never visible here. */
+ * This header is all an application sees of the solver, and it knows no config file: the
+ * solver is driven by ScarcParams (scarc_params_defaults, then set what differs);
+ * scarc/scarc_config.h fills them from a config ([solver] keys, or another prefix). */
 #ifndef FEAST_SCARC_H
 #define FEAST_SCARC_H
 #include "feast/band9.h"
-#include "feast/config.h"
 #include "feast/domain.h"
 #include "feast/mask.h"
 #include "feast/vector.h"
 #include "scarc/krylov.h"
 
-typedef struct ScarcParams ScarcParams; /* from the [solver] section of the config */
-int scarc_params_create(const FeastConfig *cfg, ScarcParams **p);
-void scarc_params_destroy(ScarcParams **p);
-/* The method named by config key `key` (solver.scarc_solver, linear.krylov, ...) needs a
- * linear preconditioner (feast_krylov_needs_linear_preconditioner): an explicit
- * solver.smoother_step = adaptive is a config error naming both keys; auto becomes fixed
- * in p (logged once); p = NULL only checks (the input phase). */
-int scarc_linear_required(const FeastConfig *cfg, const char *key, ScarcParams *p);
+/* The parameters of one ScaRC solver: a plain struct; scarc_params_defaults gives the
+ * defaults below (those of the config schema's [solver] keys, named after each field: the
+ * field mg_pre_smooth is solver.mg_pre_smooth). Choices are enums, their values in the
+ * schema's order. The solver copies them at scarc_create. */
+typedef enum { SCARC_COARSE_KLU, SCARC_COARSE_UMFPACK } ScarcCoarseSolver;       /* klu|umfpack */
+typedef enum { SCARC_STEP_AUTO, SCARC_STEP_ADAPTIVE, SCARC_STEP_FIXED } ScarcSmootherStep; /* auto|adaptive|fixed */
+typedef enum { SCARC_TARGET_CPU, SCARC_TARGET_GPU } ScarcTarget;                 /* cpu|gpu */
+typedef enum { SCARC_PRECISION_AUTO, SCARC_PRECISION_DOUBLE, SCARC_PRECISION_SINGLE } ScarcPrecision;
+                                                                      /* auto|double|single */
+typedef enum { SCARC_STABILISATION_NONE, SCARC_STABILISATION_UPWIND } ScarcCoarseStabilisation; /* none|upwind */
+typedef struct {
+  /* the global multigrid */
+  int mg_pre_smooth, mg_post_smooth; /* additive Schwarz steps per level before / after the
+                                        coarse-grid correction: 1, 0 */
+  double smoother_damping;           /* damping of the Schwarz correction (the fixed step; the
+                                        adaptive one is at most twice it): 1 */
+  ScarcSmootherStep smoother_step;   /* AUTO: adaptive (minimises the residual along the step,
+                                        a nonlinear V cycle) until scarc_params_make_linear
+                                        makes it FIXED; ADAPTIVE, FIXED: as named */
+  int overlap;                       /* 1: matvec interiors while the interface exchange runs
+                                        (bitwise the same results): 0 */
+  long coarse_max_dofs;              /* global coarse level: the finest with fewer unknowns: 5000 */
+  ScarcCoarseSolver coarse_solver;   /* its direct solver: KLU */
+  ScarcCoarseStabilisation coarse_stabilisation; /* levels below the finest (global and
+                                        local): NONE (plain Galerkin products) or UPWIND */
+  /* the local multigrids of the macros */
+  ScarcTarget target;                /* where they run: CPU (GPU: scarc_target_available) */
+  ScarcPrecision local_precision;    /* AUTO: double on the CPU, single on the GPU */
+  int local_pre_smooth, local_post_smooth; /* damped Jacobi steps per level: 4, 4 */
+  double local_jacobi_damping;       /* 0.7 */
+  double local_rtol;                 /* stop a local solve at this residual reduction: 0.1 */
+  int local_max_cycles;              /* at most this many V cycles per local solve: 16 */
+  int local_fixed_cycles;            /* > 0: exactly this many V cycles per local solve (no
+                                        tolerance test: a linear map); 0: local_rtol */
+  int local_coarse_max_dofs;         /* coarsest local level: the finest with at most this
+                                        many unknowns, solved exactly: 200 */
+  int local_framed_min_nodes;        /* levels with at least this many nodes per side keep only
+                                        their frame (the same results): 129 */
+} ScarcParams;
+void scarc_params_defaults(ScarcParams *p);
+/* Makes the V cycle a linear map of the right-hand side, as the methods with
+ * feast_krylov_needs_linear_preconditioner need: smoother_step AUTO becomes FIXED and
+ * local_fixed_cycles 0 becomes 2 (each change logged once, naming `why`, e.g.
+ * "solver.scarc_solver = ibicgstab"). An ADAPTIVE step becomes FIXED too: a caller that
+ * must refuse it checks before (scarc_linear_required does, for a config). */
+void scarc_params_make_linear(ScarcParams *p, const char *why);
+/* the names of the choices ("cpu", "single", ...), as the config spells them */
+const char *scarc_target_name(ScarcTarget t);
+const char *scarc_precision_name(ScarcPrecision p);
 
 typedef struct Scarc Scarc;
 /* a solver for the field whose Dirichlet nodes are mask (kept by reference) */
@@ -55,12 +96,11 @@ int scarc_precondition(Scarc *s, const FeastVec *b, FeastVec *x);
 /* the operator and the V cycle as linear operators for scarc/krylov.h */
 FeastLinOp scarc_operator(Scarc *s);
 FeastLinOp scarc_preconditioner(Scarc *s);
-/* solver.scarc_solver -> the Krylov method: "mg" runs the V cycle as a stationary
- * iteration ("richardson"), "cg" / "bicgstab" use it as preconditioner */
-const char *scarc_krylov_method(const char *scarc_solver);
-/* the solve with one of those methods; x holds the start on entry. A nonzero status is a
- * failure; not converging is res->converged = 0 with res->reason. */
-int scarc_solve(Scarc *s, const char *method, const FeastSolveParams *sp, const FeastVec *b, FeastVec *x,
+/* the solve with a Krylov method and the V cycle as its preconditioner (RICHARDSON: the
+ * V cycle as a stationary iteration, standalone multigrid: scarc_solver = mg); x holds
+ * the start on entry. A nonzero status is a failure; not converging is
+ * res->converged = 0 with res->reason. */
+int scarc_solve(Scarc *s, FeastKrylovMethod method, const FeastSolveParams *sp, const FeastVec *b, FeastVec *x,
                 FeastSolveResult *res);
 /* *A <- the partial matrices of the finest level with their Dirichlet rows (for export;
  * assembled into storage of the solver at the first call, valid until the next call
@@ -77,8 +117,8 @@ void scarc_stats(const Scarc *s, ScarcStats *st);
 
 /* what this build offers, for --version and messages: "cpu(double,single) gpu(single)" */
 const char *scarc_backends(void);
-/* 1 if solver.target = target can run here (gpu: a CUDA backend and a device) */
+/* 1 if target ("cpu", "gpu") can run here (gpu: a CUDA backend and a device) */
 int scarc_target_available(const char *target);
-/* the precision the local multigrids run in for a target and solver.local_precision */
+/* the precision the local multigrids run in for a target and a local precision (names) */
 const char *scarc_resolve_precision(const char *target, const char *precision);
 #endif

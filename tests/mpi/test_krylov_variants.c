@@ -188,6 +188,13 @@ static double rel_diff(const FeastVec *a, const FeastVec *b, FeastVec *tmp) {
   return sqrt(dot(tmp, tmp) / dot(b, b));
 }
 
+/* the registry's method called name */
+static FeastKrylovMethod by_name(const char *name) {
+  FeastKrylovMethod m = FEAST_KRYLOV_RICHARDSON;
+  CHECK_OK(feast_krylov_method_from_name(name, &m));
+  return m;
+}
+
 static void check_method(const char *method, const FeastVec *b, FeastVec **ref, Vecs *w, double tol) {
   FeastSolveParams sp = {.rtol = 1e-300, .max_iterations = 1, .divergence_factor = 1e300, .label = method};
   FeastKrylovWork *work = NULL;
@@ -197,7 +204,7 @@ static void check_method(const char *method, const FeastVec *b, FeastVec **ref, 
     sp.max_iterations = k;
     FeastSolveResult res;
     feast_vec_copy(ref[0], w->v[13]);
-    CHECK_OK(feast_krylov_solve(method, K, M, b, w->v[13], &sp, work, &res));
+    CHECK_OK(feast_krylov_solve(by_name(method), K, M, b, w->v[13], &sp, work, &res));
     CHECK(res.iterations == k);
     const double d = rel_diff(w->v[13], ref[k], w->v[14]);
     worst = fmax(worst, d);
@@ -216,7 +223,7 @@ static void check_converges(const char *method, const FeastVec *b, const FeastVe
   FeastSolveParams sp = {.rtol = 1e-10, .max_iterations = 500, .divergence_factor = 1e30, .label = method};
   FeastSolveResult res;
   feast_vec_copy(x0, w->v[13]);
-  CHECK_OK(feast_krylov_solve(method, K, M, b, w->v[13], &sp, NULL, &res));
+  CHECK_OK(feast_krylov_solve(by_name(method), K, M, b, w->v[13], &sp, NULL, &res));
   CHECK(res.converged);
   apply_K(NULL, w->v[13], w->v[14]);
   feast_vec_aypx(-1.0, b, w->v[14]);
@@ -289,14 +296,14 @@ static void check_fgmres(const FeastVec *b, const FeastVec *x0, Vecs *w) {
     FeastSolveResult res;
     sp.max_iterations = k;
     feast_vec_copy(x0, x);
-    CHECK_OK(feast_krylov_solve("fgmres", K, M, b, x, &sp, NULL, &res));
+    CHECK_OK(feast_krylov_solve(FEAST_KRYLOV_FGMRES, K, M, b, x, &sp, NULL, &res));
     CHECK(res.iterations == k);
     CHECK(res.reductions_per_iteration == 3.0);
     ref_gmres(b, x0, k, xr, w);
     worst = fmax(worst, rel_diff(x, xr, tmp));
     varying_calls = 0;
     feast_vec_copy(x0, x);
-    CHECK_OK(feast_krylov_solve("fgmres", K, (FeastLinOp){apply_M_varying, NULL}, b, x, &sp, NULL, &res));
+    CHECK_OK(feast_krylov_solve(FEAST_KRYLOV_FGMRES, K, (FeastLinOp){apply_M_varying, NULL}, b, x, &sp, NULL, &res));
     const double rt = true_residual(b, x, tmp);
     CHECK(fabs(rt - res.final_residual) <= 1e-8 * res.initial_residual);
     CHECK(res.final_residual <= last);
@@ -308,7 +315,7 @@ static void check_fgmres(const FeastVec *b, const FeastVec *x0, Vecs *w) {
   FeastSolveResult res;
   varying_calls = 0;
   feast_vec_copy(x0, x);
-  CHECK_OK(feast_krylov_solve("fgmres", K, (FeastLinOp){apply_M_varying, NULL}, b, x, &sp, NULL, &res));
+  CHECK_OK(feast_krylov_solve(FEAST_KRYLOV_FGMRES, K, (FeastLinOp){apply_M_varying, NULL}, b, x, &sp, NULL, &res));
   CHECK(res.converged);
   CHECK(true_residual(b, x, tmp) <= 1.0001e-10 * res.initial_residual);
   if (feast_test_rank() == 0) printf("  %-13s FGMRES(5), varying M: converged in %d iterations\n", "fgmres", res.iterations);

@@ -7,6 +7,7 @@
 #include "feast/q1.h"
 #include "feast_test.h"
 #include "scarc/scarc.h"
+#include "scarc/scarc_config.h"
 #include <math.h>
 #include <stdlib.h>
 
@@ -21,13 +22,14 @@ static FeastBand9 *laplace(const FeastDomain *dom, int L) {
   return A;
 }
 
-/* the ScaRC parameters of a config with these overrides */
-static ScarcParams *params(const char *const *overrides, int n) {
+/* the ScaRC parameters of a config with these overrides (through the config adapter) */
+static ScarcParams params(const char *const *overrides, int n) {
   FeastConfig *cfg = NULL;
-  ScarcParams *p = NULL;
+  ScarcParams p;
+  scarc_params_defaults(&p);
   CHECK_OK(feast_config_create(&cfg));
   for (int i = 0; i < n; i++) CHECK_OK(feast_config_override(cfg, overrides[i]));
-  CHECK_OK(scarc_params_create(cfg, &p));
+  CHECK_OK(scarc_params_from_config(cfg, "solver.", &p));
   feast_config_destroy(&cfg);
   return p;
 }
@@ -49,7 +51,7 @@ static int run(void) {
   Scarc *s = NULL;
   FeastMask *mask = NULL;
   const char *const overrides[] = {"solver.coarse_max_dofs=50", "solver.local_max_cycles=8"};
-  ScarcParams *p = params(overrides, 2);
+  const ScarcParams params_ = params(overrides, 2), *p = &params_;
   const int L = 3;
   CHECK_OK(feast_mesh_read("grids/dfg24.feast", NULL, &mesh));
   CHECK_OK(feast_domain_create(mesh, L, MPI_COMM_WORLD, &dom));
@@ -92,7 +94,6 @@ static int run(void) {
   CHECK(wrong == 0);
   if (wrong) fprintf(stderr, "%ld of %ld local matrix entries differ from the global matrix\n", wrong, compared);
   scarc_destroy(&s);
-  scarc_params_destroy(&p);
   feast_mask_destroy(&mask);
   feast_domain_destroy(&dom);
   feast_mesh_destroy(&mesh);

@@ -59,22 +59,18 @@ static void solve(Scarc *s, const FeastDomain *dom, const FeastMask *mask, Feast
   feast_vec_zero(x);
   FeastSolveParams sp = {.rtol = 1e-10, .max_iterations = 60, .divergence_factor = 1e4};
   FeastSolveResult res;
-  CHECK_OK(scarc_solve(s, "mg", &sp, b, x, &res));
+  CHECK_OK(scarc_solve(s, FEAST_KRYLOV_RICHARDSON, &sp, b, x, &res));
   CHECK(res.converged);
   feast_vec_destroy(&b);
 }
 
 /* the solver parameters of these tests: global coarse grid of at most 100 unknowns */
-static ScarcParams *make_params(const char *precision, const char *coarse_solver, FeastConfig **cfg) {
-  ScarcParams *p = NULL;
-  char over[64];
-  CHECK_OK(feast_config_create(cfg));
-  CHECK_OK(feast_config_override(*cfg, "solver.coarse_max_dofs=100"));
-  snprintf(over, sizeof over, "solver.local_precision=%s", precision);
-  CHECK_OK(feast_config_override(*cfg, over));
-  snprintf(over, sizeof over, "solver.coarse_solver=%s", coarse_solver);
-  CHECK_OK(feast_config_override(*cfg, over));
-  CHECK_OK(scarc_params_create(*cfg, &p));
+static ScarcParams make_params(ScarcPrecision precision, ScarcCoarseSolver coarse_solver) {
+  ScarcParams p;
+  scarc_params_defaults(&p);
+  p.coarse_max_dofs = 100;
+  p.local_precision = precision;
+  p.coarse_solver = coarse_solver;
   return p;
 }
 
@@ -96,8 +92,7 @@ static long count_nonzeros(const FeastDomain *dom, const FeastBand9 *A) {
 
 /* assembled in place (twice: first values, then the refresh's) against a copied matrix */
 static void check_in_place(const FeastDomain *dom, const FeastMask *mask) {
-  FeastConfig *cfg = NULL;
-  ScarcParams *p = make_params("double", "klu", &cfg);
+  const ScarcParams params = make_params(SCARC_PRECISION_DOUBLE, SCARC_COARSE_KLU), *p = &params;
   FeastBand9 *A2 = assemble(dom, 0.02), *own = NULL;
   Scarc *copied = NULL, *in_place = NULL;
   FeastVec *x1 = NULL, *x2 = NULL;
@@ -118,7 +113,7 @@ static void check_in_place(const FeastDomain *dom, const FeastMask *mask) {
   CHECK(count_nonzeros(dom, again) == 0);
   FeastSolveParams sp = {.rtol = 1e-10, .max_iterations = 5, .divergence_factor = 1e4};
   FeastSolveResult res;
-  CHECK(scarc_solve(in_place, "mg", &sp, x1, x2, &res) == FEAST_ERR_ARG); /* no operator now */
+  CHECK(scarc_solve(in_place, FEAST_KRYLOV_RICHARDSON, &sp, x1, x2, &res) == FEAST_ERR_ARG); /* no operator now */
   feast_error_clear();
   assemble_into(dom, dom->finest, 0.02, again);
   CHECK_OK(scarc_set_operator(in_place, again));
@@ -131,14 +126,11 @@ static void check_in_place(const FeastDomain *dom, const FeastMask *mask) {
   feast_vec_destroy(&x1);
   feast_vec_destroy(&x2);
   free_matrices(dom, A2);
-  scarc_params_destroy(&p);
-  feast_config_destroy(&cfg);
 }
 
-static void check_precision(const FeastDomain *dom, const FeastMask *mask, const char *precision,
-                            const char *coarse_solver) {
-  FeastConfig *cfg = NULL;
-  ScarcParams *p = make_params(precision, coarse_solver, &cfg);
+static void check_precision(const FeastDomain *dom, const FeastMask *mask, ScarcPrecision precision,
+                            ScarcCoarseSolver coarse_solver) {
+  const ScarcParams params = make_params(precision, coarse_solver), *p = &params;
   FeastBand9 *A1 = assemble(dom, 1.0), *A2 = assemble(dom, 0.02);
   Scarc *refreshed = NULL, *fresh = NULL;
   FeastVec *x1 = NULL, *x2 = NULL;
@@ -155,16 +147,14 @@ static void check_precision(const FeastDomain *dom, const FeastMask *mask, const
   const long differ = count_differences(x1, x2);
   CHECK(differ == 0);
   if (differ)
-    fprintf(stderr, "%s, %s: %ld values differ between the refreshed and the fresh solver\n", precision, coarse_solver,
-            differ);
+    fprintf(stderr, "%s, %s: %ld values differ between the refreshed and the fresh solver\n",
+            scarc_precision_name(precision), coarse_solver == SCARC_COARSE_KLU ? "klu" : "umfpack", differ);
   scarc_destroy(&refreshed);
   scarc_destroy(&fresh);
   feast_vec_destroy(&x1);
   feast_vec_destroy(&x2);
   free_matrices(dom, A1);
   free_matrices(dom, A2);
-  scarc_params_destroy(&p);
-  feast_config_destroy(&cfg);
 }
 
 /* x <- A^-1 b on level l (b = 1 at every node) by the coarse grid solver c */
@@ -249,9 +239,9 @@ static int run(void) {
   CHECK_OK(feast_mask_parse_parts(mesh, "all", "test", parts));
   CHECK_OK(feast_mask_create(dom, parts, &mask));
   if (!mask) return 1;
-  check_precision(dom, mask, "double", "klu");
-  check_precision(dom, mask, "single", "klu");
-  check_precision(dom, mask, "double", "umfpack");
+  check_precision(dom, mask, SCARC_PRECISION_DOUBLE, SCARC_COARSE_KLU);
+  check_precision(dom, mask, SCARC_PRECISION_SINGLE, SCARC_COARSE_KLU);
+  check_precision(dom, mask, SCARC_PRECISION_DOUBLE, SCARC_COARSE_UMFPACK);
   check_coarse_solvers(dom, mask);
   check_in_place(dom, mask);
   feast_mask_destroy(&mask);

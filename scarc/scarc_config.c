@@ -1,0 +1,137 @@
+/* The config adapter of scarc/: the only file of the layer that reads a FeastConfig
+ * (scarc/scarc_config.h). */
+#include "scarc/scarc_config.h"
+#include "feast/commstat.h"
+#include "feast/error.h"
+#include <stdio.h>
+#include <string.h>
+
+enum { KEY_MAX = 96 };
+
+/* buf <- the key that holds ScaRC setting `key` under prefix: "<prefix><key>" where set,
+ * else "solver.<key>" (see scarc_config.h) */
+static const char *key_name(const FeastConfig *cfg, const char *prefix, const char *key, char buf[KEY_MAX]) {
+  snprintf(buf, KEY_MAX, "%s%s", prefix, key);
+  if (strcmp(prefix, "solver.") != 0 && !feast_config_is_set(cfg, buf)) snprintf(buf, KEY_MAX, "solver.%s", key);
+  return buf;
+}
+
+static int get_int(const FeastConfig *cfg, const char *prefix, const char *key, int *v) {
+  char name[KEY_MAX];
+  long l;
+  FEAST_CALL(feast_config_get_int(cfg, key_name(cfg, prefix, key, name), &l));
+  *v = (int)l;
+  return 0;
+}
+
+static int get_long(const FeastConfig *cfg, const char *prefix, const char *key, long *v) {
+  char name[KEY_MAX];
+  return feast_config_get_int(cfg, key_name(cfg, prefix, key, name), v);
+}
+
+static int get_real(const FeastConfig *cfg, const char *prefix, const char *key, double *v) {
+  char name[KEY_MAX];
+  return feast_config_get_real(cfg, key_name(cfg, prefix, key, name), v);
+}
+
+/* *v <- the index of the key's value in names[0..n) (a choice's enum value); a value the
+ * schema allows but this code does not know is an error naming the key */
+static int get_choice(const FeastConfig *cfg, const char *prefix, const char *key, const char *const *names, int n,
+                      int *v) {
+  char name[KEY_MAX];
+  const char *s;
+  FEAST_CALL(feast_config_get_string(cfg, key_name(cfg, prefix, key, name), &s));
+  for (int i = 0; i < n; i++)
+    if (strcmp(s, names[i]) == 0) {
+      *v = i;
+      return 0;
+    }
+  FEAST_ERROR(FEAST_ERR_CONFIG, "%s: %s = %s is not a choice ScaRC knows", feast_config_origin(cfg, name), name, s);
+}
+#define GET_CHOICE(cfg, prefix, key, names, out)                                                 \
+  do {                                                                                           \
+    int choice_ = 0;                                                                             \
+    const int n_ = (int)(sizeof(names) / sizeof(names)[0]);                                      \
+    FEAST_CALL(get_choice((cfg), (prefix), (key), (names), n_, &choice_));                       \
+    *(out) = choice_;                                                                            \
+  } while (0)
+
+/* the names of the enums' values, in enum order */
+static const char *const coarse_solvers[] = {[SCARC_COARSE_KLU] = "klu", [SCARC_COARSE_UMFPACK] = "umfpack"};
+static const char *const steps[] = {[SCARC_STEP_AUTO] = "auto", [SCARC_STEP_ADAPTIVE] = "adaptive",
+                                    [SCARC_STEP_FIXED] = "fixed"};
+static const char *const targets[] = {[SCARC_TARGET_CPU] = "cpu", [SCARC_TARGET_GPU] = "gpu"};
+static const char *const precisions[] = {[SCARC_PRECISION_AUTO] = "auto", [SCARC_PRECISION_DOUBLE] = "double",
+                                         [SCARC_PRECISION_SINGLE] = "single"};
+static const char *const stabilisations[] = {[SCARC_STABILISATION_NONE] = "none",
+                                             [SCARC_STABILISATION_UPWIND] = "upwind"};
+static const char *const on_off[] = {"off", "on"};
+
+int scarc_params_from_config(const FeastConfig *cfg, const char *prefix, ScarcParams *p) {
+  FEAST_CHECK(cfg && prefix && p, FEAST_ERR_ARG, "scarc_params_from_config: NULL argument");
+  scarc_params_defaults(p);
+  FEAST_CALL(get_int(cfg, prefix, "mg_pre_smooth", &p->mg_pre_smooth));
+  FEAST_CALL(get_int(cfg, prefix, "mg_post_smooth", &p->mg_post_smooth));
+  FEAST_CALL(get_real(cfg, prefix, "smoother_damping", &p->smoother_damping));
+  GET_CHOICE(cfg, prefix, "smoother_step", steps, &p->smoother_step);
+  GET_CHOICE(cfg, prefix, "overlap", on_off, &p->overlap);
+  FEAST_CALL(get_long(cfg, prefix, "coarse_max_dofs", &p->coarse_max_dofs));
+  GET_CHOICE(cfg, prefix, "coarse_solver", coarse_solvers, &p->coarse_solver);
+  GET_CHOICE(cfg, prefix, "coarse_stabilisation", stabilisations, &p->coarse_stabilisation);
+  GET_CHOICE(cfg, prefix, "target", targets, &p->target);
+  GET_CHOICE(cfg, prefix, "local_precision", precisions, &p->local_precision);
+  FEAST_CALL(get_int(cfg, prefix, "local_pre_smooth", &p->local_pre_smooth));
+  FEAST_CALL(get_int(cfg, prefix, "local_post_smooth", &p->local_post_smooth));
+  FEAST_CALL(get_real(cfg, prefix, "local_jacobi_damping", &p->local_jacobi_damping));
+  FEAST_CALL(get_real(cfg, prefix, "local_rtol", &p->local_rtol));
+  FEAST_CALL(get_int(cfg, prefix, "local_max_cycles", &p->local_max_cycles));
+  FEAST_CALL(get_int(cfg, prefix, "local_fixed_cycles", &p->local_fixed_cycles));
+  FEAST_CALL(get_int(cfg, prefix, "local_coarse_max_dofs", &p->local_coarse_max_dofs));
+  FEAST_CALL(get_int(cfg, prefix, "local_framed_min_nodes", &p->local_framed_min_nodes));
+  /* the benchmark knob acts on every reduction of the run; every solver run reads its
+   * solver parameters here, so this is where it is set */
+  double latency_us;
+  FEAST_CALL(feast_config_get_real(cfg, "debug.reduction_latency_us", &latency_us));
+  feast_comm_set_reduction_latency(latency_us * 1e-6);
+  return 0;
+}
+
+int scarc_linear_required(const FeastConfig *cfg, const char *prefix, const char *key, ScarcParams *p) {
+  char step_key[KEY_MAX];
+  const char *step, *method;
+  FEAST_CALL(feast_config_get_string(cfg, key_name(cfg, prefix, "smoother_step", step_key), &step));
+  FEAST_CALL(feast_config_get_string(cfg, key, &method));
+  FEAST_CHECK(strcmp(step, "adaptive") != 0, FEAST_ERR_CONFIG,
+              "%s: %s = adaptive makes the ScaRC V cycle a nonlinear map, which %s = %s (%s) "
+              "cannot be preconditioned with (its recurrences assume a linear preconditioner: it would stall or "
+              "diverge); set %s = fixed, or auto (the default)",
+              feast_config_origin(cfg, step_key), step_key, key, method, feast_config_origin(cfg, key), step_key);
+  if (p) {
+    char why[2 * KEY_MAX];
+    snprintf(why, sizeof why, "%s = %s", key, method);
+    scarc_params_make_linear(p, why);
+  }
+  return 0;
+}
+
+int scarc_method_from_name(const char *scarc_solver, FeastKrylovMethod *m) {
+  if (scarc_solver && strcmp(scarc_solver, "mg") == 0) {
+    *m = FEAST_KRYLOV_RICHARDSON;
+    return 0;
+  }
+  return feast_krylov_method_from_name(scarc_solver, m);
+}
+
+int feast_fault_params_from_config(const FeastConfig *cfg, FeastFaultParams *fp) {
+  static const char *const modes[] = {[FEAST_FAULT_NONE] = "none", [FEAST_FAULT_NAN] = "nan",
+                                      [FEAST_FAULT_FAIL] = "fail"};
+  const char *mode;
+  long rank;
+  FEAST_CALL(feast_config_get_string(cfg, "debug.inject", &mode));
+  FEAST_CALL(feast_config_get_int(cfg, "debug.inject_rank", &rank));
+  fp->mode = FEAST_FAULT_NONE;
+  for (int i = 0; i < (int)(sizeof modes / sizeof modes[0]); i++)
+    if (strcmp(mode, modes[i]) == 0) fp->mode = (FeastFaultMode)i;
+  fp->rank = (int)rank;
+  return 0;
+}
