@@ -31,7 +31,7 @@ typedef struct {
  * LEVEL and output.verbosity = 0; written to a temporary file of this process, read,
  * removed. The problem on communicator comm (MPI_COMM_SELF: all macros on this rank, a
  * serial reference inside an MPI test). 0 on success. */
-static int ns_case_create(const char *mesh, int level, const char *text, int stokes, MPI_Comm comm, NsCase *c) {
+static inline int ns_case_create(const char *mesh, int level, const char *text, int stokes, MPI_Comm comm, NsCase *c) {
   memset(c, 0, sizeof *c);
   /* the source tree (absolute: relative paths resolve against the config file's folder) */
   char src[4096];
@@ -61,7 +61,7 @@ static int ns_case_create(const char *mesh, int level, const char *text, int sto
   return st;
 }
 
-static void ns_case_destroy(NsCase *c) {
+static inline void ns_case_destroy(NsCase *c) {
   ns_destroy(&c->ns);
   feast_domain_destroy(&c->dom);
   feast_mesh_destroy(&c->mesh);
@@ -71,7 +71,7 @@ static void ns_case_destroy(NsCase *c) {
 typedef double (*NsField)(double x, double y);
 
 /* x <- the nodal interpolant of (u, v, p) (NULL: 0) on every copy of every node */
-static void ns_interpolate(const NsProblem *ns, FeastVec *x, NsField u, NsField v, NsField p) {
+static inline void ns_interpolate(const NsProblem *ns, FeastVec *x, NsField u, NsField v, NsField p) {
   const FeastLevel *lev = &ns->dom->levels[ns->level];
   const NsField f[NS_NFIELDS] = {u, v, p};
   for (int k = 0; k < NS_NFIELDS; k++)
@@ -83,7 +83,7 @@ static void ns_interpolate(const NsProblem *ns, FeastVec *x, NsField u, NsField 
 }
 
 /* max over all nodes of |x_f - y_f| for field f (collective) */
-static double ns_max_diff(const FeastVec *x, const FeastVec *y, int f) {
+static inline double ns_max_diff(const FeastVec *x, const FeastVec *y, int f) {
   double m = 0.0, g;
   for (int li = 0; li < x->nlocal; li++) {
     const double *a = feast_vec_block(x, f, li), *b = feast_vec_block(y, f, li);
@@ -95,7 +95,7 @@ static double ns_max_diff(const FeastVec *x, const FeastVec *y, int f) {
 
 /* the number of values of field f of x (distributed) that differ in any bit from those
  * of the serial y (all macros local) at the same macro and node (collective over x's) */
-static long ns_count_bit_differences(const FeastVec *x, const FeastVec *y, int f) {
+static inline long ns_count_bit_differences(const FeastVec *x, const FeastVec *y, int f) {
   long d = 0, g;
   for (int li = 0; li < x->nlocal; li++) {
     const int m = x->dom->local[li], lj = y->dom->local_of[m];
@@ -108,7 +108,7 @@ static long ns_count_bit_differences(const FeastVec *x, const FeastVec *y, int f
 
 /* |h - K x| after the projection of the constant pressure mode (ns_project_residual),
  * and |h|: the system assembled at x's velocity */
-static int ns_defect_at(NsProblem *ns, const FeastVec *x, double *defect, double *rhs) {
+static inline int ns_defect_at(NsProblem *ns, const FeastVec *x, double *defect, double *rhs) {
   FEAST_CALL(ns_system_assemble(ns, x));
   FEAST_CALL(ns_system_apply(ns, x, ns->d));
   feast_vec_aypx(-1.0, ns->h, ns->d);
