@@ -13,9 +13,11 @@
  * mean where it is free) to 1e-9; the force on the bottom wall (ns_force, the consistent
  * reaction force) of the Couette flow is exactly (nu, 0) and on the top (-nu, 0)
  * (pseudo-traction nu du/dn - p n = (-nu, 0) on the bottom, zero on the side walls, so the
- * corner tapers add nothing): 1e-13 at the interpolant, 1e-9 after the solve; and the
- * forces and the solved fields are the same bits as those of the same problem on
- * MPI_COMM_SELF (all macros on one rank). */
+ * corner tapers add nothing): 1e-13 at the interpolant, 1e-9 after the solve; for the
+ * stagnation flow ns_errors (0), ns_kinetic_energy (1/3) and ns_pressure_at (the exact
+ * value less the mean 3/2) to 1e-9; and the forces, these quantities and the solved
+ * fields are the same bits as those of the same problem on MPI_COMM_SELF (all macros on
+ * one rank). */
 #include "ns_testing.h"
 
 static double lin_x(double x, double y) { return (void)y, x; }
@@ -24,7 +26,7 @@ static double p_lin(double x, double y) { return x + 2.0 * y; }
 static double ident_y(double x, double y) { return (void)x, y; }
 
 static const char *stagnation =
-    "[problem]\nre = 10\nforce_x = x + 1\nforce_y = y + 2\n"
+    "[problem]\nre = 10\nforce_x = x + 1\nforce_y = y + 2\nexact_u = x\nexact_v = -y\nexact_p = x + 2*y\n"
     "[boundary.bottom]\nu = x\nv = -y\n[boundary.top]\nu = x\nv = -y\n"
     "[boundary.left]\nu = x\nv = -y\n[boundary.right]\nu = x\nv = -y\n"
     "[solver]\nnonlinear = %s\nnonlinear_rtol = 1e-13\nnonlinear_max_iterations = 30\n"
@@ -90,6 +92,19 @@ static void check_case(int stagn, int stokes, const char *nonlinear) {
     CHECK(fabs(fb[0] - nu) <= 1e-9 && fabs(fb[1]) <= 1e-9);
     CHECK(fabs(ft[0] + nu) <= 1e-9 && fabs(ft[1]) <= 1e-9);
   }
+  /* post-processing of the stagnation flow: L2 errors (problem.exact_*, pressure with zero
+   * mean) 0, kinetic energy 1/2 int x^2 + y^2 = 1/3, p(0.37, 0.61) = 0.37 + 1.22 - 1.5 */
+  double eu = 0.0, ep = 0.0, ke = 0.0, pa = 0.0;
+  const double at[2] = {0.37, 0.61};
+  if (stagn) {
+    CHECK_OK(ns_errors(ns, &eu, &ep));
+    CHECK(eu <= 1e-9 && ep <= 1e-9);
+    CHECK_OK(ns_kinetic_energy(ns, &ke));
+    CHECK(fabs(ke - 1.0 / 3.0) <= 1e-9);
+    CHECK_OK(ns_pressure_at(ns, at, "test point", &pa));
+    CHECK(fabs(pa - (0.37 + 1.22 - 1.5)) <= 1e-9);
+    if (feast_test_rank() == 0) printf("  l2 errors %.2e %.2e, kinetic energy - 1/3 = %.2e, p(0.37, 0.61) - 0.09 = %.2e\n", eu, ep, ke - 1.0 / 3.0, pa - 0.09);
+  }
   if (feast_test_rank() == 0)
     printf("%-17s %-11s: defect %.2e (|h| %.2e), %d steps %ld its, max errors %.2e %.2e %.2e, F_bottom - (nu,0) = "
            "(%.2e, %.2e)\n",
@@ -107,6 +122,12 @@ static void check_case(int stagn, int stokes, const char *nonlinear) {
       double sb[2];
       CHECK_OK(ns_force(s.ns, "bottom", sb));
       CHECK(memcmp(sb, fb, sizeof sb) == 0);
+    } else {
+      double su, sp, ske, spa;
+      CHECK_OK(ns_errors(s.ns, &su, &sp));
+      CHECK_OK(ns_kinetic_energy(s.ns, &ske));
+      CHECK_OK(ns_pressure_at(s.ns, at, "test point", &spa));
+      CHECK(su == eu && sp == ep && ske == ke && spa == pa);
     }
     if (differ && feast_test_rank() == 0) fprintf(stderr, "%s: %ld macro fields differ from one rank's\n", name, differ);
   } else {
