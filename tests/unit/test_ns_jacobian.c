@@ -1,0 +1,245 @@
+/* The Newton linearisation of the element form ns_form (navier_stokes/forms.h) against
+ * finite differences of the nonlinear residual, on one general quadrilateral macro at
+ * level 2 with jittered interior nodes (16 cells, none a parallelogram), body force
+ * (sin x + y^2, x y - 1).
+ *
+ * The nonlinear residual of the discretisation is the fixed-point system assembled at
+ * the iterate itself,
+ *   F(x) = K(u) x - h(u),   x = (u, v, p), K, h: ns_form with newton = 0 and w = u,
+ * and Newton's matrix at w is J(w) = K_newton(w) (ns_form with newton = 1). forms.h
+ * says what J differentiates: the Galerkin convection (w . grad) u in both arguments;
+ * tau and the SUPG/PSPG terms stay linearised at w (frozen). So
+ *   F'(x) d = J(u) d + G d,   G d = the derivative of the SUPG/PSPG terms in w,
+ * and G = O(tau |w| / h) relative to Newton's term. Checked:
+ *  1. the Newton right-hand side keeps the defect: K_newton(u) x - h_newton(u) equals
+ *     K(u) x - h(u) to round-off (1e-13 relative), nu = 1e-2, 1, 1e2, with and without
+ *     force (the added ((w.grad)w, phi) on both sides cancels at w = u);
+ *  2. the Newton terms (J(w) - K(w)) d are linear in w to round-off (1e-13 of |J d|):
+ *     true of ((d . grad) w, phi), false of any tau-dependent term;
+ *  3. the central difference D = (F(x + e d) - F(x - e d)) / 2e (e = 1e-4; exact for the
+ *     quadratic Galerkin part, O(e^2) for the smooth frozen part) against J d, the gap
+ *     measured relative to the size of Newton's terms |J d - K d|: below 1e-3 at
+ *     nu = 1e3 (measured 3.7e-4), and it is the frozen part alone: it falls with tau,
+ *     ten times nu giving a tenth of the gap (ratio in [0.08, 0.12]); a Newton term with
+ *     the velocity gradient transposed (A12 and A21 exchanged) is off by O(1) (> 0.5).
+ * Not asserted, printed: in the convective regime (nu = 1e-2, cell Peclet number ~ 25
+ * here) the frozen SUPG/PSPG derivative is larger than Newton's Galerkin terms (gap ~ 2):
+ * Newton's matrix is then far from F', which bounds what Newton can do on coarse grids. */
+#include "feast/error.h"
+#include "feast/expr.h"
+#include "feast/q1.h"
+#include "feast_test.h"
+#include "navier_stokes/forms.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { N = 5, NN = N * N, NF = 3 };
+
+static const int row_blocks[NF][NF] = {{NS_A11, NS_A12, NS_B1}, {NS_A21, NS_A22, NS_B2}, {NS_BT1, NS_BT2, NS_C}};
+
+static double xy[2 * NN];
+
+/* a general quadrilateral macro with jittered interior nodes */
+static void make_macro(void) {
+  const double c[4][2] = {{0, 0}, {2, 0.2}, {1.7, 1.5}, {0.3, 1.1}};
+  unsigned seed = 777u;
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < N; i++) {
+      const double s = (double)i / (N - 1), t = (double)j / (N - 1);
+      for (int d = 0; d < 2; d++) {
+        double v = (1 - s) * (1 - t) * c[0][d] + s * (1 - t) * c[1][d] + s * t * c[2][d] + (1 - s) * t * c[3][d];
+        seed = seed * 1103515245u + 12345u;
+        const double r = ((seed >> 8) & 0xffff) / 65535.0 - 0.5;
+        if (i > 0 && j > 0 && i < N - 1 && j < N - 1) v += 0.25 * r / (N - 1);
+        xy[2 * (j * N + i) + d] = v;
+      }
+    }
+}
+
+typedef struct {
+  FeastBand9 A[NS_NBLOCKS];
+  double b[NS_NRHS][NN];
+} System;
+
+static void system_create(System *s) {
+  for (int k = 0; k < NS_NBLOCKS; k++) CHECK_OK(feast_band9_create(N, &s->A[k]));
+}
+static void system_destroy(System *s) {
+  for (int k = 0; k < NS_NBLOCKS; k++) feast_band9_destroy(&s->A[k]);
+}
+
+/* the blocks and right-hand sides of ns_form at velocity w (x[0], x[1]) */
+static void assemble(System *s, double nu, int newton, const double *w1, const double *w2, FeastExpr *const *force) {
+  FeastBand9 *A[NS_NBLOCKS];
+  double *b[NS_NRHS];
+  for (int k = 0; k < NS_NBLOCKS; k++) feast_band9_zero(&s->A[k]), A[k] = &s->A[k];
+  for (int r = 0; r < NS_NRHS; r++) memset(s->b[r], 0, sizeof s->b[r]), b[r] = s->b[r];
+  NsForm form = {nu, newton, w1, w2, {force ? force[0] : NULL, force ? force[1] : NULL}, 0};
+  CHECK_OK(feast_q1_assemble_cells(N, xy, 0, ns_form, &form, 3, NS_NBLOCKS, A, NS_NRHS, b));
+  CHECK(form.status == 0);
+}
+
+/* y += A x on an unpadded grid vector */
+static void matvec_add(const FeastBand9 *A, const double *x, double *y) {
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < N; i++)
+      for (int k = 0; k < FEAST_NBANDS; k++) {
+        const int ci = i + k % 3 - 1, cj = j + k / 3 - 1;
+        if (ci >= 0 && cj >= 0 && ci < N && cj < N) y[j * N + i] += A->band[k][j * N + i] * x[cj * N + ci];
+      }
+}
+
+/* y <- K x - (with_rhs ? h : 0) */
+static void apply(const System *s, const double x[NF][NN], int with_rhs, double y[NF][NN]) {
+  for (int f = 0; f < NF; f++) {
+    for (int n = 0; n < NN; n++) y[f][n] = with_rhs ? -s->b[f][n] : 0.0;
+    for (int c = 0; c < NF; c++) matvec_add(&s->A[row_blocks[f][c]], x[c], y[f]);
+  }
+}
+
+/* F(x) = K(u) x - h(u) (fixed-point form at w = u) */
+static void residual(System *s, double nu, FeastExpr *const *force, const double x[NF][NN], double y[NF][NN]) {
+  assemble(s, nu, 0, x[0], x[1], force);
+  apply(s, x, 1, y);
+}
+
+static double norm(const double x[NF][NN]) {
+  double s = 0.0;
+  for (int f = 0; f < NF; f++)
+    for (int n = 0; n < NN; n++) s += x[f][n] * x[f][n];
+  return sqrt(s);
+}
+
+static double dist(const double x[NF][NN], const double y[NF][NN]) {
+  double s = 0.0;
+  for (int f = 0; f < NF; f++)
+    for (int n = 0; n < NN; n++) s += (x[f][n] - y[f][n]) * (x[f][n] - y[f][n]);
+  return sqrt(s);
+}
+
+/* a smooth nonlinear state and a pseudo-random direction */
+static void make_state(double x[NF][NN], double d[NF][NN]) {
+  unsigned seed = 4242u;
+  for (int n = 0; n < NN; n++) {
+    const double X = xy[2 * n], Y = xy[2 * n + 1];
+    x[0][n] = sin(1.3 * X + 0.4) * cos(0.7 * Y) + 0.5;
+    x[1][n] = -0.6 * cos(0.9 * X) * sin(1.1 * Y + 0.2) + 0.3 * X;
+    x[2][n] = X * Y - 0.4 * X + 0.2;
+    for (int f = 0; f < NF; f++) {
+      seed = seed * 1103515245u + 12345u;
+      d[f][n] = ((seed >> 8) & 0xffff) / 32767.5 - 1.0;
+    }
+  }
+}
+
+typedef struct {
+  double gap;        /* |D - J d| / |J d| */
+  double newton;     /* |J d - K d| / |J d|: the size of Newton's terms */
+  double transposed; /* |D - J^T-variant d| / |J d|: a Newton term with grad w transposed */
+} FdResult;
+
+/* J d (Newton at u), K d (fixed point at u), the central difference of F, and the Newton
+ * term with the velocity gradient transposed (A12 <-> A21 entries swapped): the check
+ * must tell it from the right one */
+static FdResult fd_check(double nu, FeastExpr *const *force, double eps) {
+  static double x[NF][NN], d[NF][NN], xp[NF][NN], xm[NF][NN], Fp[NF][NN], Fm[NF][NN], D[NF][NN], Jd[NF][NN],
+      Kd[NF][NN], Td[NF][NN];
+  make_state(x, d);
+  System s;
+  system_create(&s);
+  for (int f = 0; f < NF; f++)
+    for (int n = 0; n < NN; n++) xp[f][n] = x[f][n] + eps * d[f][n], xm[f][n] = x[f][n] - eps * d[f][n];
+  residual(&s, nu, force, xp, Fp);
+  residual(&s, nu, force, xm, Fm);
+  for (int f = 0; f < NF; f++)
+    for (int n = 0; n < NN; n++) D[f][n] = (Fp[f][n] - Fm[f][n]) / (2.0 * eps);
+  assemble(&s, nu, 1, x[0], x[1], force);
+  apply(&s, d, 0, Jd);
+  /* a wrong Newton term: A12 and A21 exchanged, i.e. the velocity gradient transposed */
+  {
+    FeastBand9 tmp = s.A[NS_A12];
+    s.A[NS_A12] = s.A[NS_A21];
+    s.A[NS_A21] = tmp;
+    apply(&s, d, 0, Td);
+    tmp = s.A[NS_A12];
+    s.A[NS_A12] = s.A[NS_A21];
+    s.A[NS_A21] = tmp;
+  }
+  assemble(&s, nu, 0, x[0], x[1], force);
+  apply(&s, d, 0, Kd);
+  const double nt = dist(Jd, Kd);
+  FdResult r = {dist(D, Jd) / nt, nt / norm(Jd), dist(D, Td) / nt};
+  system_destroy(&s);
+  return r;
+}
+
+/* 1: the Newton right-hand side keeps the nonlinear defect */
+static void check_defect_kept(double nu, FeastExpr *const *force) {
+  static double x[NF][NN], d[NF][NN], Ff[NF][NN], Fn[NF][NN];
+  make_state(x, d);
+  System s;
+  system_create(&s);
+  assemble(&s, nu, 0, x[0], x[1], force);
+  apply(&s, x, 1, Ff);
+  assemble(&s, nu, 1, x[0], x[1], force);
+  apply(&s, x, 1, Fn);
+  const double rel = dist(Ff, Fn) / norm(Ff);
+  CHECK(rel < 1e-13);
+  if (!(rel < 1e-13)) fprintf(stderr, "nu = %g: Newton's defect differs from the fixed point's by %.3e\n", nu, rel);
+  system_destroy(&s);
+}
+
+/* 4: the Newton terms (J(w) - K(w)) are linear in w: with tau in them they would not be */
+static void check_newton_linear_in_w(double nu) {
+  static double x[NF][NN], d[NF][NN], w2[NF][NN], w12[NF][NN], y1[NF][NN], y2[NF][NN], y12[NF][NN], k[NF][NN];
+  make_state(x, d);
+  for (int f = 0; f < NF; f++)
+    for (int n = 0; n < NN; n++) w2[f][n] = 0.7 * d[f][n], w12[f][n] = x[f][n] + w2[f][n];
+  System s;
+  system_create(&s);
+  const double (*ws[3])[NN] = {x, w2, w12};
+  double (*ys[3])[NN] = {y1, y2, y12};
+  for (int c = 0; c < 3; c++) {
+    assemble(&s, nu, 1, ws[c][0], ws[c][1], NULL);
+    apply(&s, d, 0, ys[c]);
+    assemble(&s, nu, 0, ws[c][0], ws[c][1], NULL);
+    apply(&s, d, 0, k);
+    for (int f = 0; f < NF; f++)
+      for (int n = 0; n < NN; n++) ys[c][f][n] -= k[f][n];
+  }
+  for (int f = 0; f < NF; f++)
+    for (int n = 0; n < NN; n++) y1[f][n] += y2[f][n];
+  assemble(&s, nu, 1, w12[0], w12[1], NULL);
+  apply(&s, d, 0, k); /* J(w1 + w2) d: the scale of the round-off */
+  const double rel = dist(y1, y12) / norm(k);
+  CHECK(rel < 1e-13);
+  if (!(rel < 1e-13)) fprintf(stderr, "nu = %g: Newton's terms are not linear in w: %.3e\n", nu, rel);
+  system_destroy(&s);
+}
+
+static int run(void) {
+  make_macro();
+  FeastExpr *force[2] = {NULL, NULL};
+  CHECK_OK(feast_expr_create("sin(x) + y*y", "force_x", &force[0]));
+  CHECK_OK(feast_expr_create("x*y - 1", "force_y", &force[1]));
+  for (double nu = 1e-2; nu < 2e3; nu *= 100.0) {
+    check_defect_kept(nu, force);
+    check_defect_kept(nu, NULL);
+    check_newton_linear_in_w(nu);
+  }
+  /* 2 and 3 */
+  const double eps = 1e-4;
+  FdResult r1 = fd_check(1e2, force, eps), r2 = fd_check(1e3, force, eps), r3 = fd_check(1e-2, force, eps);
+  CHECK(r2.gap < 1e-3);
+  CHECK(r2.gap / r1.gap > 0.08 && r2.gap / r1.gap < 0.12);
+  CHECK(r1.transposed > 0.5 && r2.transposed > 0.5);
+  printf("nu = 1e2:  gap %.3e  newton terms %.3e  transposed %.3e\n", r1.gap, r1.newton, r1.transposed);
+  printf("nu = 1e3:  gap %.3e  newton terms %.3e  transposed %.3e\n", r2.gap, r2.newton, r2.transposed);
+  printf("nu = 1e-2: gap %.3e  newton terms %.3e  transposed %.3e\n", r3.gap, r3.newton, r3.transposed);
+  feast_expr_destroy(&force[0]);
+  feast_expr_destroy(&force[1]);
+  return 0;
+}
+
+FEAST_TEST_MAIN(run)
