@@ -42,11 +42,14 @@ static void check_tau(void) {
   FeastQ1Cell c;
   cell_of(rect, &c);
   const double zero[2] = {0, 0}, wx[2] = {U, 0}, wy[2] = {0, U};
-  CHECK_CLOSE(ns_tau(&c, zero, nu), hy * hy / (4.0 * nu), 1e-14);
-  CHECK_CLOSE(ns_tau(&c, wx, 1e-300), hx / (2.0 * U), 1e-14);
-  CHECK_CLOSE(ns_tau(&c, wy, 1e-300), hy / (2.0 * U), 1e-14);
+  CHECK_CLOSE(ns_tau(&c, zero, nu, 0.0), hy * hy / (4.0 * nu), 1e-14);
+  CHECK_CLOSE(ns_tau(&c, wx, 1e-300, 0.0), hx / (2.0 * U), 1e-14);
+  CHECK_CLOSE(ns_tau(&c, wy, 1e-300, 0.0), hy / (2.0 * U), 1e-14);
   const double adv = 2.0 * U / hx, visc = 4.0 * nu / (hy * hy);
-  CHECK_CLOSE(ns_tau(&c, wx, nu), 1.0 / sqrt(adv * adv + visc * visc), 1e-14);
+  CHECK_CLOSE(ns_tau(&c, wx, nu, 0.0), 1.0 / sqrt(adv * adv + visc * visc), 1e-14);
+  /* a time step's rate alpha_0/dt = m: Tezduyar's (2 m)^2 term; tau -> 1/(2 m) as m grows */
+  CHECK_CLOSE(ns_tau(&c, wx, nu, 40.0), 1.0 / sqrt(6400.0 + adv * adv + visc * visc), 1e-14);
+  CHECK_CLOSE(ns_tau(&c, wx, nu, 1e12) * 2e12, 1.0, 1e-10);
   /* rotated by 0.7 rad about (0.3, -0.2), w rotated with it */
   const double a = 0.7, ca = cos(a), sa = sin(a);
   double rot[4][2];
@@ -57,7 +60,7 @@ static void check_tau(void) {
   FeastQ1Cell r;
   cell_of(rot, &r);
   const double w[2] = {1.3, -0.4}, wr[2] = {ca * w[0] - sa * w[1], sa * w[0] + ca * w[1]};
-  CHECK_CLOSE(ns_tau(&r, wr, nu), ns_tau(&c, w, nu), 1e-14);
+  CHECK_CLOSE(ns_tau(&r, wr, nu, 0.0), ns_tau(&c, w, nu, 0.0), 1e-14);
 }
 
 static double xy[2 * NN];
@@ -103,7 +106,7 @@ static void assemble(Blocks *B, double nu, const double *w1, const double *w2) {
     CHECK_OK(feast_band9_create(N, &B->A[k]));
     A[k] = &B->A[k];
   }
-  NsForm form = {nu, 0, w1, w2, {NULL, NULL}, 0};
+  NsForm form = ns_form_steady(nu, 0, w1, w2, (FeastExpr *[2]){NULL, NULL});
   CHECK_OK(feast_q1_assemble_cells(N, xy, 0, ns_form, &form, 3, NS_NBLOCKS, A, NS_NRHS, bp));
   for (int k = 0; k < NS_NBLOCKS; k++) dense(&B->A[k], B->M[k]), feast_band9_destroy(&B->A[k]);
   for (int r = 0; r < NS_NRHS; r++)

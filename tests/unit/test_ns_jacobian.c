@@ -75,7 +75,7 @@ static void assemble(System *s, double nu, int newton, const double *w1, const d
   double *b[NS_NRHS];
   for (int k = 0; k < NS_NBLOCKS; k++) feast_band9_zero(&s->A[k]), A[k] = &s->A[k];
   for (int r = 0; r < NS_NRHS; r++) memset(s->b[r], 0, sizeof s->b[r]), b[r] = s->b[r];
-  NsForm form = {nu, newton, w1, w2, {force ? force[0] : NULL, force ? force[1] : NULL}, 0};
+  NsForm form = ns_form_steady(nu, newton, w1, w2, (FeastExpr *[2]){force ? force[0] : NULL, force ? force[1] : NULL});
   CHECK_OK(feast_q1_assemble_cells(N, xy, 0, ns_form, &form, 3, NS_NBLOCKS, A, NS_NRHS, b));
   CHECK(form.status == 0);
 }
