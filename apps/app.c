@@ -224,6 +224,10 @@ static int report_sizes(FeastApp *app, int dry_run) {
   feast_summary_set_int(app->summary, "nodes", nodes);
   feast_summary_set_int(app->summary, "dofs", dofs);
   feast_summary_set_real(app->summary, "memory_estimate_gib", need / 1073741824.0);
+  if (dry_run && feast_log_verbosity() >= 2 && app->rank == 0) {
+    feast_log(2, "  config values set (the rest are defaults):\n");
+    FEAST_CALL(feast_config_write_values(app->cfg, stdout));
+  }
   if (dry_run) return 0;
   FEAST_CHECK(limit <= 0 || need <= limit, FEAST_ERR_LIMIT,
               "grid.level = %d needs about %.3g GiB (estimate), more than the limit of %.3g GiB (%s); "

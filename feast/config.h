@@ -2,7 +2,15 @@
  * command-line overrides "section.key=value". Every key is declared once in the schema
  * (feast/config_keys.c) with its type, default, range and help text; reading a file
  * rejects unknown sections/keys (naming the closest valid one), duplicate keys, and
- * values of the wrong type or out of range, always naming file:line, key and value. */
+ * values of the wrong type or out of range, always naming file:line, key and value.
+ *
+ * Includes: lines "include = FILE" before the first [section] of a file read FILE
+ * (relative to the including file's folder) at that point, so the including file's own
+ * values replace the included ones (no duplicate error; a key twice in one file still
+ * is one). Includes nest (at most 16 deep); a cycle, or a file that cannot be read, is
+ * an error naming the include line (and the chain); an error inside an included file
+ * names that file:line and "(included from a.ini:1)"; relative PATH values resolve
+ * against the folder of the file that set them. Command-line overrides win over all. */
 #ifndef FEAST_CONFIG_H
 #define FEAST_CONFIG_H
 #include <stddef.h>
@@ -13,8 +21,9 @@ typedef enum {
   FEAST_KEY_REAL,   /* finite real in [min, max] */
   FEAST_KEY_STRING, /* free text (may be empty) */
   FEAST_KEY_ENUM,   /* one of choices "a|b|c" */
-  FEAST_KEY_PATH,   /* file path; relative paths resolve against the config file's folder
-                       (or the working directory for command-line overrides); "" = unset */
+  FEAST_KEY_PATH,   /* file path; relative paths resolve against the folder of the config
+                       file that set it (the working directory for command-line overrides);
+                       "" = unset */
   FEAST_KEY_REAL2   /* two finite reals "x y" or "x, y" */
 } FeastKeyType;
 
@@ -35,7 +44,7 @@ typedef struct FeastConfig FeastConfig;
 
 int feast_config_create(FeastConfig **cfg);
 void feast_config_destroy(FeastConfig **cfg);
-/* parse and validate a file; may be called once per config object */
+/* parse and validate a file (and the files it includes); once per config object */
 int feast_config_read(FeastConfig *cfg, const char *path);
 /* "section.key=value" from the command line; replaces a value read from the file */
 int feast_config_override(FeastConfig *cfg, const char *assignment);
@@ -55,6 +64,10 @@ const char *feast_config_origin(const FeastConfig *cfg, const char *name);
 int feast_config_sections(const FeastConfig *cfg, const char *prefix, int *count,
                           const char *const **names);
 const char *feast_config_path(const FeastConfig *cfg); /* the file read, "" if none */
+
+/* the values set (by the files or the command line), one "section.key = value  (origin)"
+ * line each, sections in file order; PATH values resolved (feastc --dry-run at verbosity 2) */
+int feast_config_write_values(const FeastConfig *cfg, FILE *out);
 
 /* the key table as Markdown (README) */
 void feast_config_write_markdown(FILE *out);
