@@ -59,7 +59,10 @@ static int parse_args(int argc, char **argv, Args *a, int *done) {
       *done = 1;
       return 0;
     } else if (strcmp(s, "--help-config") == 0) {
-      if (feast_log_rank() == 0) feast_config_write_markdown(stdout);
+      FeastConfig *schema = NULL;
+      FEAST_CALL(feast_app_config_create(&schema));
+      if (feast_log_rank() == 0) feast_config_write_markdown(schema, stdout);
+      feast_config_destroy(&schema);
       *done = 1;
       return 0;
     } else if (strcmp(s, "--dry-run") == 0) {
@@ -124,7 +127,7 @@ double feast_app_memory_estimate(const FeastMesh *mesh, int level, double bytes_
 }
 
 static int load_input(FeastApp *app, const Args *a) {
-  FEAST_CALL(feast_config_create(&app->cfg));
+  FEAST_CALL(feast_app_config_create(&app->cfg));
   FEAST_CALL(feast_config_read(app->cfg, a->config));
   for (int i = 0; i < a->noverrides; i++) FEAST_CALL(feast_config_override(app->cfg, a->overrides[i]));
   long verbosity, level;

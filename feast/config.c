@@ -20,6 +20,7 @@ enum {
   MAX_ENTRIES = 16384,  /* values set by the file and the command line together */
   MAX_DEPTH = 16,       /* nesting of included files */
   MAX_FILES = 256,      /* files read for one config (the file and its includes) */
+  MAX_TABLES = 16,      /* key tables of a schema (the core's and one per layer) */
   CLIP = 80,            /* characters of user text quoted in a message */
   DIST_LEN = 48         /* characters compared for "did you mean" */
 };
@@ -34,7 +35,7 @@ typedef struct {
 
 /* one assignment; a later one (command line, or the including file) supersedes it */
 typedef struct {
-  int spec;         /* index in feast_config_keys */
+  int spec;         /* index in the schema (spec_at) */
   int section;      /* index in cfg->sections */
   int file;         /* which file read set it (0 = the file, 1.. its includes); -1: command line */
   int line;         /* line in the file; 0 for the command line */
@@ -56,12 +57,23 @@ struct FeastConfig {
   char *base; /* its folder ("" when it has none: paths stay relative to the cwd) */
   char **bases; /* the folders of the included files (entries point into them) */
   int nfiles, capbases; /* files read (the file and its includes); nfiles - 1 bases */
+  const FeastKeyTable *tables[MAX_TABLES]; /* the schema: the core's keys, then each layer's */
+  int ntables, nkeys;
   Entry *entries;
   int nentries, capentries;
   char **sections; /* in order of first appearance */
   int nsections, capsections;
   Listing *listing;
 };
+
+/* key k of the schema: the core's keys, then those of each table added */
+static const FeastKeySpec *spec_at(const FeastConfig *cfg, int k) {
+  for (int t = 0; t < cfg->ntables; t++) {
+    if (k < cfg->tables[t]->nkeys) return &cfg->tables[t]->keys[k];
+    k -= cfg->tables[t]->nkeys;
+  }
+  return NULL;
+}
 
 /* where a value comes from while it is being set */
 typedef struct {
@@ -197,23 +209,23 @@ static int section_matches(const char *pattern, const char *s) {
   return strcmp(pattern, s) == 0;
 }
 
-static int section_known(const char *s) {
-  for (int k = 0; k < feast_config_nkeys; k++)
-    if (section_matches(feast_config_keys[k].section, s)) return 1;
+static int section_known(const FeastConfig *cfg, const char *s) {
+  for (int k = 0; k < cfg->nkeys; k++)
+    if (section_matches(spec_at(cfg, k)->section, s)) return 1;
   return 0;
 }
 
 /* index of section.key in the schema, -1 if none */
-static int find_spec(const char *section, const char *key) {
-  for (int k = 0; k < feast_config_nkeys; k++)
-    if (strcmp(feast_config_keys[k].key, key) == 0 && section_matches(feast_config_keys[k].section, section))
+static int find_spec(const FeastConfig *cfg, const char *section, const char *key) {
+  for (int k = 0; k < cfg->nkeys; k++)
+    if (strcmp(spec_at(cfg, k)->key, key) == 0 && section_matches(spec_at(cfg, k)->section, section))
       return k;
   return -1;
 }
 
 /* "section.key" of schema key k, in section s where it matches, else as documented */
-static const char *spec_name(int k, const char *s, char *buf, size_t n) {
-  const FeastKeySpec *spec = &feast_config_keys[k];
+static const char *spec_name(const FeastConfig *cfg, int k, const char *s, char *buf, size_t n) {
+  const FeastKeySpec *spec = spec_at(cfg, k);
   size_t p = pattern_prefix(spec->section);
   if (s && section_matches(spec->section, s)) snprintf(buf, n, "%s.%s", s, spec->key);
   else if (p) snprintf(buf, n, "%.*sNAME.%s", (int)p, spec->section, spec->key);
@@ -234,29 +246,29 @@ static int closer(const char *a, const char *b, int *bestd) {
 
 /* the valid key closest to section.key (section NULL: outside any section); in a known
  * section, its own keys first, else the very key in another section */
-static const char *suggest_key(const char *section, const char *key, char *buf, size_t n) {
-  int best = 0, bestd = 1 << 30, known = section && section_known(section);
+static const char *suggest_key(const FeastConfig *cfg, const char *section, const char *key, char *buf, size_t n) {
+  int best = 0, bestd = 1 << 30, known = section && section_known(cfg, section);
   char full[2 * MAX_NAME + 4], cand[2 * MAX_NAME + 4];
   snprintf(full, sizeof full, "%s.%s", section ? section : "", key);
-  for (int k = 0; k < feast_config_nkeys; k++) {
-    const FeastKeySpec *spec = &feast_config_keys[k];
+  for (int k = 0; k < cfg->nkeys; k++) {
+    const FeastKeySpec *spec = spec_at(cfg, k);
     int hit;
-    if (!known && section) hit = closer(full, spec_name(k, NULL, cand, sizeof cand), &bestd);
+    if (!known && section) hit = closer(full, spec_name(cfg, k, NULL, cand, sizeof cand), &bestd);
     else if (!known || section_matches(spec->section, section)) hit = closer(key, spec->key, &bestd);
     else if ((hit = strcmp(key, spec->key) == 0 && bestd > 1)) bestd = 1; /* counts as one edit */
     if (hit) best = k;
   }
-  return spec_name(best, known ? section : NULL, buf, n);
+  return spec_name(cfg, best, known ? section : NULL, buf, n);
 }
 
 /* the valid section name closest to s */
-static const char *suggest_section(const char *s, char *buf, size_t n) {
+static const char *suggest_section(const FeastConfig *cfg, const char *s, char *buf, size_t n) {
   int bestd = 1 << 30;
   char cand[2 * MAX_NAME + 4];
   const char *dot = strchr(s, '.');
-  snprintf(buf, n, "%s", feast_config_keys[0].section);
-  for (int k = 0; k < feast_config_nkeys; k++) {
-    const char *pattern = feast_config_keys[k].section;
+  snprintf(buf, n, "%s", spec_at(cfg, 0)->section);
+  for (int k = 0; k < cfg->nkeys; k++) {
+    const char *pattern = spec_at(cfg, k)->section;
     size_t p = pattern_prefix(pattern);
     if (p) snprintf(cand, sizeof cand, "%.*s%s", (int)p, pattern, dot && valid_part_name(dot + 1) ? dot + 1 : "NAME");
     else snprintf(cand, sizeof cand, "%s", pattern);
@@ -446,11 +458,11 @@ static int set_value(FeastConfig *cfg, const char *section, const char *key, con
   char name[2 * MAX_NAME + 4], why_buf[160];
   FEAST_CHECK(strlen(key) <= MAX_NAME, FEAST_ERR_CONFIG, "%s: key name '%s' is longer than %d characters",
               o->where, clip(key, &c1), MAX_NAME);
-  int k = find_spec(section, key);
+  int k = find_spec(cfg, section, key);
   if (k < 0)
     FEAST_ERROR(FEAST_ERR_CONFIG, "%s: unknown key '%s.%s' (did you mean '%s'?)", o->where, section,
-                clip(key, &c1), suggest_key(section, key, name, sizeof name));
-  const FeastKeySpec *spec = &feast_config_keys[k];
+                clip(key, &c1), suggest_key(cfg, section, key, name, sizeof name));
+  const FeastKeySpec *spec = spec_at(cfg, k);
   Value v;
   const char *why = parse_value(spec, text, &v);
   if (why)
@@ -514,10 +526,10 @@ static int split_value(const char *where, char *rest, char **value) {
 }
 
 /* the NAME of a section "boundary.NAME": letters, digits, '_', '-' */
-static int check_part_name(const char *where, const char *section) {
+static int check_part_name(const FeastConfig *cfg, const char *where, const char *section) {
   Clip c1;
-  for (int k = 0; k < feast_config_nkeys; k++) {
-    const char *pattern = feast_config_keys[k].section;
+  for (int k = 0; k < cfg->nkeys; k++) {
+    const char *pattern = spec_at(cfg, k)->section;
     size_t p = pattern_prefix(pattern);
     if (p && strncmp(pattern, section, p) == 0 && !valid_part_name(section + p))
       FEAST_ERROR(FEAST_ERR_CONFIG, "%s: invalid name '%s' in section [%s] (use letters, digits, '_' and '-')",
@@ -541,10 +553,10 @@ static int parse_header(FeastConfig *cfg, const char *where, char *line, int *se
   FEAST_CHECK(*name, FEAST_ERR_CONFIG, "%s: empty section name '[]'", where);
   FEAST_CHECK(strlen(name) <= MAX_NAME, FEAST_ERR_CONFIG, "%s: section name '%s' is longer than %d characters",
               where, clip(name, &c1), MAX_NAME);
-  FEAST_CALL(check_part_name(where, name));
-  if (!section_known(name))
+  FEAST_CALL(check_part_name(cfg, where, name));
+  if (!section_known(cfg, name))
     FEAST_ERROR(FEAST_ERR_CONFIG, "%s: unknown section '[%s]' (did you mean '[%s]'?)", where, name,
-                suggest_section(name, near, sizeof near));
+                suggest_section(cfg, name, near, sizeof near));
   return add_section(cfg, name, section);
 }
 
@@ -585,7 +597,7 @@ static int parse_line(FeastConfig *cfg, const Source *src, const Origin *o, char
   }
   if (*section < 0)
     FEAST_ERROR(FEAST_ERR_CONFIG, "%s: key '%s' outside any [section] (did you mean '%s'?)", o->where,
-                clip(key, &c1), suggest_key(NULL, key, near, sizeof near));
+                clip(key, &c1), suggest_key(cfg, NULL, key, near, sizeof near));
   FEAST_CALL(split_value(o->where, eq + 1, &value));
   return set_value(cfg, cfg->sections[*section], key, value, o);
 }
@@ -760,7 +772,41 @@ int feast_config_create(FeastConfig **cfg) {
   FEAST_CALL(FEAST_ALLOC(1, cfg));
   int st = FEAST_ALLOC(1, &(*cfg)->listing);
   if (st) feast_free(cfg);
+  else (*cfg)->tables[0] = &feast_core_keys, (*cfg)->ntables = 1, (*cfg)->nkeys = feast_core_keys.nkeys;
   return st;
+}
+
+int feast_config_add_keys(FeastConfig *cfg, const FeastKeyTable *table) {
+  FEAST_CHECK(cfg && table && (table->keys || !table->nkeys) && table->nkeys >= 0, FEAST_ERR_ARG,
+              "config_add_keys: NULL or empty argument");
+  const char *layer = table->layer ? table->layer : "?";
+  for (int t = 0; t < cfg->ntables; t++)
+    if (cfg->tables[t] == table) return 0;
+  FEAST_CHECK(!cfg->path && !cfg->nentries, FEAST_ERR_ARG,
+              "config_add_keys: the keys of %s added after values were read or set (add every table first)", layer);
+  FEAST_CHECK(cfg->ntables < MAX_TABLES, FEAST_ERR_ARG, "config_add_keys: more than %d key tables", MAX_TABLES);
+  for (int i = 0; i < table->nkeys; i++) {
+    const FeastKeySpec *a = &table->keys[i];
+    FEAST_CHECK(a->section && a->key && a->help, FEAST_ERR_ARG, "config_add_keys: key %d of %s incomplete", i, layer);
+    for (int j = 0; j < cfg->nkeys + i; j++) {
+      const FeastKeySpec *b = j < cfg->nkeys ? spec_at(cfg, j) : &table->keys[j - cfg->nkeys];
+      if (strcmp(a->section, b->section) != 0 || strcmp(a->key, b->key) != 0) continue;
+      const char *other = layer;
+      for (int t = 0, n = 0; j < cfg->nkeys && t < cfg->ntables; n += cfg->tables[t++]->nkeys)
+        if (j >= n && j < n + cfg->tables[t]->nkeys) other = cfg->tables[t]->layer ? cfg->tables[t]->layer : "?";
+      FEAST_ERROR(FEAST_ERR_ARG, "config_add_keys: key %s.%s of %s is already declared by %s", a->section, a->key,
+                  layer, other);
+    }
+  }
+  cfg->tables[cfg->ntables++] = table;
+  cfg->nkeys += table->nkeys;
+  return 0;
+}
+
+int feast_config_key_count(const FeastConfig *cfg) { return cfg ? cfg->nkeys : 0; }
+
+const FeastKeySpec *feast_config_key_spec(const FeastConfig *cfg, int k) {
+  return cfg && k >= 0 && k < cfg->nkeys ? spec_at(cfg, k) : NULL;
 }
 
 void feast_config_destroy(FeastConfig **cfg) {
@@ -821,14 +867,14 @@ int feast_config_override(FeastConfig *cfg, const char *assignment) {
   char *dot = strrchr(name, '.');
   if (!dot || dot == name || !dot[1])
     FEAST_ERROR(FEAST_ERR_CONFIG, "%s: '%s' is not section.key=value (did you mean '%s'?)", CMDLINE,
-                clip(assignment, &c1), suggest_key(NULL, dot && dot[1] ? dot + 1 : name, near, sizeof near));
+                clip(assignment, &c1), suggest_key(cfg, NULL, dot && dot[1] ? dot + 1 : name, near, sizeof near));
   *dot = 0;
   FEAST_CHECK(strlen(name) <= MAX_NAME, FEAST_ERR_CONFIG, "%s: section name in '%s' is longer than %d characters",
               CMDLINE, clip(assignment, &c1), MAX_NAME);
-  FEAST_CALL(check_part_name(CMDLINE, name));
-  if (!section_known(name))
+  FEAST_CALL(check_part_name(cfg, CMDLINE, name));
+  if (!section_known(cfg, name))
     FEAST_ERROR(FEAST_ERR_CONFIG, "%s: unknown key '%s.%s' (did you mean '%s'?)", CMDLINE, name, clip(dot + 1, &c1),
-                suggest_key(name, dot + 1, near, sizeof near));
+                suggest_key(cfg, name, dot + 1, near, sizeof near));
   Origin o = {CMDLINE, -1, 0, ""};
   return set_value(cfg, name, dot + 1, value, &o);
 }
@@ -848,9 +894,9 @@ static int lookup(const FeastConfig *cfg, const char *name, Key *key) {
   if (!cfg || !dot || dot == name || (size_t)(dot - name) > MAX_NAME) return -1;
   memcpy(key->section, name, (size_t)(dot - name));
   key->section[dot - name] = 0;
-  int k = find_spec(key->section, dot + 1);
+  int k = find_spec(cfg, key->section, dot + 1);
   if (k < 0) return -1;
-  key->spec = &feast_config_keys[k];
+  key->spec = spec_at(cfg, k);
   int s = find_section(cfg, key->section);
   key->entry = s >= 0 ? current(cfg, s, k) : NULL;
   return 0;
@@ -866,7 +912,7 @@ static int resolve(const FeastConfig *cfg, const char *name, int want, Key *key)
     char section[MAX_NAME + 1] = "";
     if (dot && (size_t)(dot - name) <= MAX_NAME) memcpy(section, name, (size_t)(dot - name)), section[dot - name] = 0;
     FEAST_ERROR(FEAST_ERR_ARG, "no config key '%s' in the schema (did you mean '%s'?)", clip(name, &c1),
-                suggest_key(section[0] ? section : NULL, dot ? dot + 1 : name, near, sizeof near));
+                suggest_key(cfg, section[0] ? section : NULL, dot ? dot + 1 : name, near, sizeof near));
   }
   FEAST_CHECK(want < 0 || (int)key->spec->type == want, FEAST_ERR_ARG,
               "config key %s is of type %s, not %s", name, type_name(key->spec->type), type_name((FeastKeyType)want));
@@ -997,12 +1043,12 @@ int feast_config_write_values(const FeastConfig *cfg, FILE *out) {
   FEAST_CHECK(cfg && out, FEAST_ERR_ARG, "config_write_values: NULL argument");
   char name[2 * MAX_NAME + 4], path[4096];
   for (int s = 0; s < cfg->nsections; s++)
-    for (int k = 0; k < feast_config_nkeys; k++) {
-      const Entry *e = section_matches(feast_config_keys[k].section, cfg->sections[s]) ? current(cfg, s, k) : NULL;
+    for (int k = 0; k < cfg->nkeys; k++) {
+      const Entry *e = section_matches(spec_at(cfg, k)->section, cfg->sections[s]) ? current(cfg, s, k) : NULL;
       if (!e) continue;
-      snprintf(name, sizeof name, "%s.%s", cfg->sections[s], feast_config_keys[k].key);
+      snprintf(name, sizeof name, "%s.%s", cfg->sections[s], spec_at(cfg, k)->key);
       const char *text = e->value;
-      if (feast_config_keys[k].type == FEAST_KEY_PATH && e->value[0]) {
+      if (spec_at(cfg, k)->type == FEAST_KEY_PATH && e->value[0]) {
         FEAST_CALL(feast_config_get_path(cfg, name, path, sizeof path));
         text = path;
       }
@@ -1044,20 +1090,29 @@ static void allowed_cell(FILE *out, const FeastKeySpec *k) {
   }
 }
 
-void feast_config_write_markdown(FILE *out) {
+/* 1 if key k's section appears in an earlier key */
+static int section_seen(const FeastConfig *cfg, int k) {
+  for (int j = 0; j < k; j++)
+    if (strcmp(spec_at(cfg, j)->section, spec_at(cfg, k)->section) == 0) return 1;
+  return 0;
+}
+
+void feast_config_write_markdown(const FeastConfig *cfg, FILE *out) {
   char name[2 * MAX_NAME + 4];
-  if (!out) return;
+  if (!cfg || !out) return;
   fputs("| key | type | default | allowed | meaning |\n| --- | --- | --- | --- | --- |\n", out);
-  for (int k = 0; k < feast_config_nkeys; k++) {
-    const FeastKeySpec *spec = &feast_config_keys[k];
-    fprintf(out, "| `%s` | %s | ", spec_name(k, NULL, name, sizeof name), type_name(spec->type));
-    if (!spec->default_value) fputs("(none)", out);
-    else if (!spec->default_value[0]) fputs("(unset)", out);
-    else fprintf(out, "`%s`", spec->default_value);
-    fputs(" | ", out);
-    allowed_cell(out, spec);
-    fputs(" | ", out);
-    cell(out, spec->help);
-    fputs(" |\n", out);
-  }
+  for (int first = 0; first < cfg->nkeys; first++)
+    for (int k = first; k < cfg->nkeys && !section_seen(cfg, first); k++) {
+      const FeastKeySpec *spec = spec_at(cfg, k);
+      if (strcmp(spec->section, spec_at(cfg, first)->section) != 0) continue;
+      fprintf(out, "| `%s` | %s | ", spec_name(cfg, k, NULL, name, sizeof name), type_name(spec->type));
+      if (!spec->default_value) fputs("(none)", out);
+      else if (!spec->default_value[0]) fputs("(unset)", out);
+      else fprintf(out, "`%s`", spec->default_value);
+      fputs(" | ", out);
+      allowed_cell(out, spec);
+      fputs(" | ", out);
+      cell(out, spec->help);
+      fputs(" |\n", out);
+    }
 }

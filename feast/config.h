@@ -1,6 +1,7 @@
 /* Run configuration: INI files ([section] key = value, '#' or ';' comments) plus
  * command-line overrides "section.key=value". Every key is declared once in the schema
- * (feast/config_keys.c) with its type, default, range and help text; reading a file
+ * (a key table of the layer that reads it, see FeastKeyTable) with its type, default,
+ * range and help text; reading a file
  * rejects unknown sections/keys (naming the closest valid one), duplicate keys, and
  * values of the wrong type or out of range, always naming file:line, key and value.
  *
@@ -37,13 +38,32 @@ typedef struct {
   const char *help;
 } FeastKeySpec;
 
-extern const FeastKeySpec feast_config_keys[];
-extern const int feast_config_nkeys;
+/* The schema is composed per config object from key tables: the core's own keys
+ * (feast/config_keys.c: grid, boundary shapes, output, run, debug) are always there;
+ * each layer above declares its keys in a table in its own folder (scarc/scarc_keys.c,
+ * navier_stokes/ns_keys.c, apps/app_keys.c), and whoever creates the config adds the
+ * tables of the layers it uses (feastc: feast_app_config_create in apps/app.h) before
+ * reading. No global state: two configs may have different schemas. */
+typedef struct {
+  const char *layer; /* "feast", "scarc", ...: for messages */
+  const FeastKeySpec *keys;
+  int nkeys;
+} FeastKeyTable;
+
+extern const FeastKeyTable feast_core_keys;
 
 typedef struct FeastConfig FeastConfig;
 
+/* a config whose schema holds the core's keys */
 int feast_config_create(FeastConfig **cfg);
 void feast_config_destroy(FeastConfig **cfg);
+/* add a layer's keys to the schema, before any value is read or set; adding a table
+ * again does nothing; a key (or a section.key pattern) that the schema already has
+ * from another table is an error */
+int feast_config_add_keys(FeastConfig *cfg, const FeastKeyTable *table);
+/* the schema: keys 0 .. count-1 (the core's first, then each table's in order added) */
+int feast_config_key_count(const FeastConfig *cfg);
+const FeastKeySpec *feast_config_key_spec(const FeastConfig *cfg, int k); /* NULL if out of range */
 /* parse and validate a file (and the files it includes); once per config object */
 int feast_config_read(FeastConfig *cfg, const char *path);
 /* "section.key=value" from the command line; replaces a value read from the file */
@@ -69,6 +89,6 @@ const char *feast_config_path(const FeastConfig *cfg); /* the file read, "" if n
  * line each, sections in file order; PATH values resolved (feastc --dry-run at verbosity 2) */
 int feast_config_write_values(const FeastConfig *cfg, FILE *out);
 
-/* the key table as Markdown (README) */
-void feast_config_write_markdown(FILE *out);
+/* the schema as a Markdown table (README), grouped by section in order of first appearance */
+void feast_config_write_markdown(const FeastConfig *cfg, FILE *out);
 #endif

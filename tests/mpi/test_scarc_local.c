@@ -7,6 +7,7 @@
 #include "feast/q1.h"
 #include "feast_test.h"
 #include "scarc/scarc.h"
+#include "scarc/scarc_keys.h"
 #include <math.h>
 #include <stdlib.h>
 
@@ -26,6 +27,7 @@ static ScarcParams *params(const char *const *overrides, int n) {
   FeastConfig *cfg = NULL;
   ScarcParams *p = NULL;
   CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_config_add_keys(cfg, &scarc_config_keys));
   for (int i = 0; i < n; i++) CHECK_OK(feast_config_override(cfg, overrides[i]));
   CHECK_OK(scarc_params_create(cfg, &p));
   feast_config_destroy(&cfg);

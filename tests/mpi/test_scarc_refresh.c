@@ -14,6 +14,7 @@
 #include "feast_test.h"
 #include "scarc/coarse.h"
 #include "scarc/scarc.h"
+#include "scarc/scarc_keys.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,7 @@ static ScarcParams *make_params(const char *precision, const char *coarse_solver
   ScarcParams *p = NULL;
   char over[64];
   CHECK_OK(feast_config_create(cfg));
+  CHECK_OK(feast_config_add_keys(*cfg, &scarc_config_keys));
   CHECK_OK(feast_config_override(*cfg, "solver.coarse_max_dofs=100"));
   snprintf(over, sizeof over, "solver.local_precision=%s", precision);
   CHECK_OK(feast_config_override(*cfg, over));

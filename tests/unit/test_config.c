@@ -1,6 +1,10 @@
 /* Config reader: values, defaults, overrides, relative paths, sections, the schema
  * table, the Markdown table, and malformed input (each with its error code and a
  * message naming file:line, key and value). Temporary files live under /tmp. */
+#include "apps/app.h"
+#include "apps/problem.h"
+#include "navier_stokes/ns_keys.h"
+#include "scarc/scarc_keys.h"
 #include "feast/config.h"
 #include "feast/error.h"
 #include "feast_test.h"
@@ -60,7 +64,7 @@ static void bad_file(const char *text, size_t len, int code, const char *const *
   char path[256];
   write_file(NULL, text, len, path, sizeof path);
   FeastConfig *cfg = NULL;
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   expect_error(feast_config_read(cfg, path), code, path, needles, text);
   feast_config_destroy(&cfg);
   unlink(path);
@@ -69,7 +73,7 @@ static void bad_file(const char *text, size_t len, int code, const char *const *
 /* apply an override to a fresh config and expect an error */
 static void bad_override(const char *assignment, int code, const char *const *needles) {
   FeastConfig *cfg = NULL;
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   expect_error(feast_config_override(cfg, assignment), code, "", needles, assignment);
   feast_config_destroy(&cfg);
 }
@@ -78,19 +82,23 @@ static void bad_override(const char *assignment, int code, const char *const *ne
 
 /* ---------------------------------------------------------------- the schema */
 
+static FeastConfig *schema; /* feastc's: every layer's keys */
+
+static const FeastKeySpec *key_spec(int k) { return feast_config_key_spec(schema, k); }
+
 static int find_key(const char *section, const char *key) {
-  for (int k = 0; k < feast_config_nkeys; k++)
-    if (!strcmp(feast_config_keys[k].section, section) && !strcmp(feast_config_keys[k].key, key)) return k;
+  for (int k = 0; k < feast_config_key_count(schema); k++)
+    if (!strcmp(key_spec(k)->section, section) && !strcmp(key_spec(k)->key, key)) return k;
   return -1;
 }
 
 /* every key: unique, documented, sane range, a default that its own getter accepts */
 static void test_schema(void) {
-  CHECK(feast_config_nkeys == 75); /* main's 55 + solver.coarse_solver, linear.schur, linear.restart, the four DFG output keys, output.checkpoint(_interval), solver.residual_replacement(_drop), solver.smoother_step, debug.reduction_latency_us, solver.local_fixed_cycles, velocity.fixed_iterations, solver.initial_guess, problem.convection, solver.overlap, solver.local_framed_min_nodes, solver.coarse_stabilisation */
+  CHECK(feast_config_key_count(schema) == 75); /* main's 55 + solver.coarse_solver, linear.schur, linear.restart, the four DFG output keys, output.checkpoint(_interval), solver.residual_replacement(_drop), solver.smoother_step, debug.reduction_latency_us, solver.local_fixed_cycles, velocity.fixed_iterations, solver.initial_guess, problem.convection, solver.overlap, solver.local_framed_min_nodes, solver.coarse_stabilisation */
   FeastConfig *cfg = NULL;
-  CHECK_OK(feast_config_create(&cfg));
-  for (int k = 0; k < feast_config_nkeys; k++) {
-    const FeastKeySpec *s = &feast_config_keys[k];
+  CHECK_OK(feast_app_config_create(&cfg));
+  for (int k = 0; k < feast_config_key_count(schema); k++) {
+    const FeastKeySpec *s = key_spec(k);
     char name[256];
     CHECK(find_key(s->section, s->key) == k); /* no duplicates */
     CHECK(s->help && strlen(s->help) > 10);
@@ -133,14 +141,72 @@ static void test_schema(void) {
               {"debug", "inject", FEAST_KEY_ENUM},          {"debug", "inject_rank", FEAST_KEY_INT}};
   for (size_t u = 0; u < sizeof used / sizeof used[0]; u++) {
     int k = find_key(used[u].section, used[u].key);
-    CHECK(k >= 0 && feast_config_keys[k].type == used[u].type);
+    CHECK(k >= 0 && key_spec(k)->type == used[u].type);
   }
   int k = find_key("solver", "rtol");
-  CHECK(k >= 0 && feast_config_keys[k].min == 1e-16 && feast_config_keys[k].max == 1);
+  CHECK(k >= 0 && key_spec(k)->min == 1e-16 && key_spec(k)->max == 1);
   k = find_key("grid", "file");
-  CHECK(k >= 0 && feast_config_keys[k].default_value == NULL);
+  CHECK(k >= 0 && key_spec(k)->default_value == NULL);
   feast_config_destroy(&cfg);
   CHECK(cfg == NULL);
+}
+
+/* the schema is composed per config: the core's keys, then each layer's table */
+static void test_layers(void) {
+  /* the core alone knows only its own keys */
+  FeastConfig *cfg = NULL;
+  CHECK_OK(feast_config_create(&cfg));
+  CHECK(feast_config_key_count(cfg) == feast_core_keys.nkeys);
+  for (int k = 0; k < feast_config_key_count(cfg); k++) {
+    const char *sec = feast_config_key_spec(cfg, k)->section;
+    CHECK(!strcmp(sec, "grid") || !strcmp(sec, "boundary.*") || !strcmp(sec, "output") || !strcmp(sec, "run") ||
+          !strcmp(sec, "debug"));
+  }
+  CHECK(feast_config_key_spec(cfg, -1) == NULL && feast_config_key_spec(cfg, feast_core_keys.nkeys) == NULL);
+  long i;
+  CHECK_OK(feast_config_override(cfg, "grid.level=3"));
+  expect_error(feast_config_override(cfg, "solver.rtol=1e-3"), FEAST_ERR_CONFIG, "",
+               N("command line", "solver.rtol"), "core: no solver keys");
+  expect_error(feast_config_get_int(cfg, "linear.max_iterations", &i), FEAST_ERR_ARG, "", N("linear.max_iterations"),
+               "core: no linear keys");
+  /* tables are added before any value is set */
+  expect_error(feast_config_add_keys(cfg, &scarc_config_keys), FEAST_ERR_ARG, "", N("scarc", "after values"), "late table");
+  feast_config_destroy(&cfg);
+  /* each layer's table adds its keys; adding one again does nothing */
+  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_config_add_keys(cfg, &scarc_config_keys));
+  CHECK_OK(feast_config_add_keys(cfg, &scarc_config_keys));
+  CHECK(feast_config_key_count(cfg) == feast_core_keys.nkeys + scarc_config_keys.nkeys);
+  CHECK_OK(feast_config_override(cfg, "solver.rtol=1e-3"));
+  expect_error(feast_config_override(cfg, "solver.nonlinear=newton"), FEAST_ERR_CONFIG, "",
+               N("solver.nonlinear"), "scarc: no nonlinear keys");
+  feast_config_destroy(&cfg);
+  /* a key two tables declare is an error naming both */
+  static const FeastKeySpec again[] = {
+      {"grid", "level", FEAST_KEY_INT, "4", 0, 16, NULL, "the core's grid.level declared a second time"}};
+  static const FeastKeyTable twice = {"test", again, 1};
+  CHECK_OK(feast_config_create(&cfg));
+  expect_error(feast_config_add_keys(cfg, &twice), FEAST_ERR_ARG, "", N("grid.level", "test", "feast"), "dup key");
+  CHECK(feast_config_key_count(cfg) == feast_core_keys.nkeys);
+  feast_config_destroy(&cfg);
+  /* every layer's keys are in the application's schema, in the folder that reads them */
+  const FeastKeyTable *tables[] = {&feast_core_keys, feast_app_keys(), &scarc_config_keys, &ns_config_keys};
+  int total = 0;
+  for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+    for (int k = 0; k < tables[t]->nkeys; k++) CHECK(find_key(tables[t]->keys[k].section, tables[t]->keys[k].key) >= 0);
+    total += tables[t]->nkeys;
+  }
+  CHECK(total == feast_config_key_count(schema));
+  CHECK(find_key("grid", "level") < feast_core_keys.nkeys && find_key("problem", "type") == feast_core_keys.nkeys);
+  CHECK(find_key("problem", "re") >= feast_core_keys.nkeys + feast_app_keys()->nkeys + scarc_config_keys.nkeys);
+  /* problem.type's choices are the problem registry's names */
+  const FeastKeySpec *type = key_spec(find_key("problem", "type"));
+  char want[256];
+  snprintf(want, sizeof want, "%s", feast_problem_names());
+  for (char *c = want; *c; c++)
+    if (*c == ' ') *c = '|';
+  CHECK(type && type->choices && !strcmp(type->choices, want));
+  CHECK(!strcmp(want, "poisson|stokes|navier-stokes"));
 }
 
 /* ---------------------------------------------------------------- good input */
@@ -182,7 +248,7 @@ static void test_values(void) {
   char path[256], buf[512], want[512];
   write_file("good.ini", good, sizeof good - 1, path, sizeof path);
   FeastConfig *cfg = NULL;
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   CHECK(!strcmp(feast_config_path(cfg), ""));
   CHECK_OK(feast_config_read(cfg, path));
   CHECK(!strcmp(feast_config_path(cfg), path));
@@ -289,7 +355,7 @@ static void test_overrides(void) {
   const char text[] = "[grid]\nfile = m.feast\nlevel = 3\n[solver]\ntarget = gpu\n[output]\nsummary = s.json\n";
   write_file("ovr.ini", text, sizeof text - 1, path, sizeof path);
   FeastConfig *cfg = NULL;
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   CHECK_OK(feast_config_read(cfg, path));
   long i;
   const char *s, *before;
@@ -339,7 +405,7 @@ static void test_overrides(void) {
   feast_config_destroy(&cfg);
 
   /* an override given before the file is read still wins, and is no duplicate */
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   CHECK_OK(feast_config_override(cfg, "grid.level=2"));
   CHECK_OK(feast_config_read(cfg, path));
   CHECK_OK(feast_config_get_int(cfg, "grid.level", &i));
@@ -359,7 +425,7 @@ static void test_no_folder(void) {
     return;
   }
   FeastConfig *cfg = NULL;
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   CHECK_OK(feast_config_read(cfg, "plain.ini"));
   CHECK_OK(feast_config_get_path(cfg, "grid.file", buf, sizeof buf));
   CHECK(!strcmp(buf, "m.feast"));
@@ -389,7 +455,7 @@ static void write_text(const char *name, const char *text, char *path, size_t si
 static int read_named(const char *name, FeastConfig **cfg) {
   char path[512];
   snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-  CHECK_OK(feast_config_create(cfg));
+  CHECK_OK(feast_app_config_create(cfg));
   return feast_config_read(*cfg, path);
 }
 
@@ -456,7 +522,7 @@ static void test_includes(void) {
   CHECK(r == 1e-9 && !strcmp(feast_config_origin(cfg, "solver.rtol"), "command line"));
   feast_config_destroy(&cfg);
   /* ... also when given before the file is read */
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   CHECK_OK(feast_config_override(cfg, "grid.level=2"));
   CHECK_OK(feast_config_override(cfg, "solver.rtol=1e-3"));
   CHECK_OK(feast_config_read(cfg, path));
@@ -493,7 +559,7 @@ static void test_includes(void) {
   char cwd[PATH_MAX];
   if (getcwd(cwd, sizeof cwd) && chdir(tmpdir) == 0) {
     write_text("plain_inc.ini", "include = shared/base.ini\n", path, sizeof path);
-    CHECK_OK(feast_config_create(&cfg));
+    CHECK_OK(feast_app_config_create(&cfg));
     CHECK_OK(feast_config_read(cfg, "plain_inc.ini"));
     CHECK_OK(feast_config_get_path(cfg, "grid.file", buf, sizeof buf));
     CHECK(!strcmp(buf, "shared/../grids/m.feast"));
@@ -568,8 +634,8 @@ static void test_gpu_twins(void) {
     snprintf(gpu, sizeof gpu, "config/%s_gpu.ini", twins[t]);
     snprintf(cpu, sizeof cpu, "config/%s.ini", twins[t]);
     FeastConfig *a = NULL, *b = NULL;
-    CHECK_OK(feast_config_create(&a));
-    CHECK_OK(feast_config_create(&b));
+    CHECK_OK(feast_app_config_create(&a));
+    CHECK_OK(feast_app_config_create(&b));
     CHECK_OK(feast_config_read(a, gpu));
     CHECK_OK(feast_config_read(b, cpu));
     CHECK_OK(feast_config_override(b, "solver.target=gpu"));
@@ -580,8 +646,8 @@ static void test_gpu_twins(void) {
     CHECK_OK(feast_config_sections(b, "", &nb, &sb));
     CHECK(na == nb && first && !strcmp(first, sb[0]));
     for (int s = 0; s < nb; s++)
-      for (int k = 0; k < feast_config_nkeys; k++) {
-        const FeastKeySpec *spec = &feast_config_keys[k];
+      for (int k = 0; k < feast_config_key_count(schema); k++) {
+        const FeastKeySpec *spec = key_spec(k);
         size_t pl = strlen(spec->section);
         int pattern = pl >= 2 && !strcmp(spec->section + pl - 2, ".*");
         if (pattern ? strncmp(sb[s], spec->section, pl - 1) != 0 : strcmp(sb[s], spec->section) != 0) continue;
@@ -710,16 +776,16 @@ static void test_bad_files(void) {
   FeastConfig *cfg = NULL;
   char missing[300];
   snprintf(missing, sizeof missing, "%s/no_such_config.ini", tmpdir);
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   expect_error(feast_config_read(cfg, missing), FEAST_ERR_FILE, missing, N("@"), "missing file");
   feast_config_destroy(&cfg);
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   expect_error(feast_config_read(cfg, tmpdir), FEAST_ERR_FILE, tmpdir, N("@", "directory"), "directory");
   feast_config_destroy(&cfg);
   /* an empty file is fine until a required key is asked for */
   char path[256], buf[64];
   write_file("empty.ini", "", 0, path, sizeof path);
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   CHECK_OK(feast_config_read(cfg, path));
   expect_error(feast_config_get_path(cfg, "grid.file", buf, sizeof buf), FEAST_ERR_CONFIG, path,
                N("grid.file", "not set", "@"), "required grid.file");
@@ -753,7 +819,7 @@ static void test_bad_overrides(void) {
 /* getters: unknown names and wrong types are programming errors (FEAST_ERR_ARG) */
 static void test_bad_getters(void) {
   FeastConfig *cfg = NULL;
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   long i;
   double r;
   const char *s;
@@ -781,7 +847,7 @@ static void test_markdown(void) {
     CHECK(0);
     return;
   }
-  feast_config_write_markdown(f);
+  feast_config_write_markdown(schema, f);
   fclose(f);
   CHECK(!strncmp(text, "| key | type | default | allowed | meaning |\n| --- |", 50));
   CHECK(strstr(text, "| `solver.rtol` | real | `1e-8` | [1e-16, 1] |"));
@@ -800,9 +866,10 @@ static void test_markdown(void) {
     line = nl ? nl + 1 : NULL;
   }
   CHECK(ok);
-  CHECK(rows == feast_config_nkeys + 2);
+  CHECK(rows == feast_config_key_count(schema) + 2);
   free(text);
-  feast_config_write_markdown(NULL); /* harmless */
+  feast_config_write_markdown(schema, NULL); /* harmless */
+  feast_config_write_markdown(NULL, stdout);
 }
 
 /* ---------------------------------------------------------------- robustness */
@@ -836,7 +903,7 @@ static void test_garbage(void) {
     }
     write_file("garbage.ini", data, len, path, sizeof path);
     FeastConfig *cfg = NULL;
-    CHECK_OK(feast_config_create(&cfg));
+    CHECK_OK(feast_app_config_create(&cfg));
     int st = feast_config_read(cfg, path);
     if (st) {
       errors++;
@@ -860,7 +927,9 @@ static int run(void) {
     perror("mkdtemp");
     return 1;
   }
+  CHECK_OK(feast_app_config_create(&schema));
   test_schema();
+  test_layers();
   test_values();
   test_overrides();
   test_no_folder();
@@ -871,6 +940,7 @@ static int run(void) {
   test_bad_getters();
   test_markdown();
   test_garbage();
+  feast_config_destroy(&schema);
   rmdir(tmpdir);
   return 0;
 }
