@@ -4,6 +4,8 @@
 #include "apps/app.h"
 #include "apps/problem.h"
 #include "navier_stokes/ns_keys.h"
+#include "scarc/krylov.h"
+#include "scarc/scarc.h"
 #include "scarc/scarc_keys.h"
 #include "feast/config.h"
 #include "feast/error.h"
@@ -207,6 +209,27 @@ static void test_layers(void) {
     if (*c == ' ') *c = '|';
   CHECK(type && type->choices && !strcmp(type->choices, want));
   CHECK(!strcmp(want, "poisson|stokes|navier-stokes"));
+  /* the Krylov choices are methods of scarc/krylov.c's registry (ScaRC's "mg" is its
+   * richardson: scarc_krylov_method); the tables keep the subsets each place supports */
+  const char *krylov_keys[][2] = {{"solver", "scarc_solver"}, {"velocity", "scarc_solver"}, {"linear", "krylov"}};
+  for (int q = 0; q < 3; q++) {
+    const FeastKeySpec *k = key_spec(find_key(krylov_keys[q][0], krylov_keys[q][1]));
+    CHECK(k && k->choices);
+    for (const char *c = k ? k->choices : ""; *c;) {
+      char method[32], padded[160], all[160];
+      size_t len = strcspn(c, "|");
+      snprintf(method, sizeof method, "%.*s", (int)len, c);
+      snprintf(padded, sizeof padded, " %s ", scarc_krylov_method(method));
+      snprintf(all, sizeof all, " %s ", feast_krylov_methods());
+      feast_test_checks++;
+      if (!strstr(all, padded)) {
+        feast_test_failures++;
+        fprintf(stderr, "%s.%s: choice '%s' is no method of scarc/krylov.c (%s)\n", k->section, k->key, method,
+                feast_krylov_methods());
+      }
+      c += len + (c[len] == '|');
+    }
+  }
 }
 
 /* ---------------------------------------------------------------- good input */
