@@ -59,7 +59,10 @@ static int parse_args(int argc, char **argv, Args *a, int *done) {
       *done = 1;
       return 0;
     } else if (strcmp(s, "--help-config") == 0) {
-      if (feast_log_rank() == 0) feast_config_write_markdown(stdout);
+      FeastConfig *schema = NULL;
+      FEAST_CALL(feast_app_config_create(&schema));
+      if (feast_log_rank() == 0) feast_config_write_markdown(schema, stdout);
+      feast_config_destroy(&schema);
       *done = 1;
       return 0;
     } else if (strcmp(s, "--dry-run") == 0) {
@@ -124,7 +127,7 @@ double feast_app_memory_estimate(const FeastMesh *mesh, int level, double bytes_
 }
 
 static int load_input(FeastApp *app, const Args *a) {
-  FEAST_CALL(feast_config_create(&app->cfg));
+  FEAST_CALL(feast_app_config_create(&app->cfg));
   FEAST_CALL(feast_config_read(app->cfg, a->config));
   for (int i = 0; i < a->noverrides; i++) FEAST_CALL(feast_config_override(app->cfg, a->overrides[i]));
   long verbosity, level;
@@ -224,6 +227,10 @@ static int report_sizes(FeastApp *app, int dry_run) {
   feast_summary_set_int(app->summary, "nodes", nodes);
   feast_summary_set_int(app->summary, "dofs", dofs);
   feast_summary_set_real(app->summary, "memory_estimate_gib", need / 1073741824.0);
+  if (dry_run && feast_log_verbosity() >= 2 && app->rank == 0) {
+    feast_log(2, "  config values set (the rest are defaults):\n");
+    FEAST_CALL(feast_config_write_values(app->cfg, stdout));
+  }
   if (dry_run) return 0;
   FEAST_CHECK(limit <= 0 || need <= limit, FEAST_ERR_LIMIT,
               "grid.level = %d needs about %.3g GiB (estimate), more than the limit of %.3g GiB (%s); "

@@ -3,7 +3,15 @@
  * by name. */
 #ifndef FEAST_APP_H
 #define FEAST_APP_H
+#include "feast/config.h"
 #include "feast/mesh.h"
+
+/* a config whose schema has every key feastc reads: the core's (feast/config_keys.c),
+ * ScaRC's (scarc/scarc_keys.c), the Navier-Stokes library's (navier_stokes/ns_keys.c)
+ * and the application's (apps/app_keys.c: problem.type, whose choices are the problem
+ * registry's names, and the Poisson problem's keys) */
+int feast_app_config_create(FeastConfig **cfg);
+const FeastKeyTable *feast_app_keys(void);
 
 /* the whole program: returns the process exit code */
 int feast_app_main(int argc, char **argv);

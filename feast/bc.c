@@ -18,10 +18,10 @@ struct FeastBC {
 /* "run.ini:12" of the first key set in section sec (a section is only listed when it
  * holds a key) */
 static const char *section_origin(const FeastConfig *cfg, const char *sec) {
-  for (int k = 0; k < feast_config_nkeys; k++) {
+  for (int k = 0; k < feast_config_key_count(cfg); k++) {
     char key[256];
-    if (strcmp(feast_config_keys[k].section, "boundary.*") != 0) continue;
-    snprintf(key, sizeof key, "%s.%s", sec, feast_config_keys[k].key);
+    if (strcmp(feast_config_key_spec(cfg, k)->section, "boundary.*") != 0) continue;
+    snprintf(key, sizeof key, "%s.%s", sec, feast_config_key_spec(cfg, k)->key);
     if (feast_config_is_set(cfg, key)) return feast_config_origin(cfg, key);
   }
   return feast_config_path(cfg);

@@ -337,8 +337,8 @@ typedef int (*KeyVisitor)(const char *name, const char *value, int problem, void
 
 /* every key of one section (schema pattern `pattern`, actual name `section`) */
 static int visit_section(const FeastConfig *cfg, const char *pattern, const char *section, KeyVisitor fn, void *ctx) {
-  for (int k = 0; k < feast_config_nkeys; k++) {
-    const FeastKeySpec *spec = &feast_config_keys[k];
+  for (int k = 0; k < feast_config_key_count(cfg); k++) {
+    const FeastKeySpec *spec = feast_config_key_spec(cfg, k);
     if (strcmp(spec->section, pattern) != 0 || spec->type == FEAST_KEY_PATH) continue;
     char name[256], value[VALUE_LEN];
     snprintf(name, sizeof name, "%s.%s", section, spec->key);

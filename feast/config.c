@@ -18,6 +18,9 @@ enum {
   MAX_NAME = 128,       /* characters of a section or key name */
   MAX_SECTIONS = 1024,  /* distinct sections */
   MAX_ENTRIES = 16384,  /* values set by the file and the command line together */
+  MAX_DEPTH = 16,       /* nesting of included files */
+  MAX_FILES = 256,      /* files read for one config (the file and its includes) */
+  MAX_TABLES = 16,      /* key tables of a schema (the core's and one per layer) */
   CLIP = 80,            /* characters of user text quoted in a message */
   DIST_LEN = 48         /* characters compared for "did you mean" */
 };
@@ -30,10 +33,11 @@ typedef struct {
   int e;       /* ENUM: index in choices */
 } Value;
 
-/* one assignment; a later command-line override supersedes it */
+/* one assignment; a later one (command line, or the including file) supersedes it */
 typedef struct {
-  int spec;         /* index in feast_config_keys */
+  int spec;         /* index in the schema (spec_at) */
   int section;      /* index in cfg->sections */
+  int file;         /* which file read set it (0 = the file, 1.. its includes); -1: command line */
   int line;         /* line in the file; 0 for the command line */
   int superseded;   /* replaced by a later override */
   char *value;      /* the trimmed text */
@@ -51,6 +55,10 @@ typedef struct {
 struct FeastConfig {
   char *path; /* the file read, NULL if none */
   char *base; /* its folder ("" when it has none: paths stay relative to the cwd) */
+  char **bases; /* the folders of the included files (entries point into them) */
+  int nfiles, capbases; /* files read (the file and its includes); nfiles - 1 bases */
+  const FeastKeyTable *tables[MAX_TABLES]; /* the schema: the core's keys, then each layer's */
+  int ntables, nkeys;
   Entry *entries;
   int nentries, capentries;
   char **sections; /* in order of first appearance */
@@ -58,9 +66,19 @@ struct FeastConfig {
   Listing *listing;
 };
 
+/* key k of the schema: the core's keys, then those of each table added */
+static const FeastKeySpec *spec_at(const FeastConfig *cfg, int k) {
+  for (int t = 0; t < cfg->ntables; t++) {
+    if (k < cfg->tables[t]->nkeys) return &cfg->tables[t]->keys[k];
+    k -= cfg->tables[t]->nkeys;
+  }
+  return NULL;
+}
+
 /* where a value comes from while it is being set */
 typedef struct {
   const char *where; /* "run.ini:12" or "command line" */
+  int file;          /* as Entry.file */
   int line;          /* 0 for the command line */
   const char *base;
 } Origin;
@@ -191,23 +209,23 @@ static int section_matches(const char *pattern, const char *s) {
   return strcmp(pattern, s) == 0;
 }
 
-static int section_known(const char *s) {
-  for (int k = 0; k < feast_config_nkeys; k++)
-    if (section_matches(feast_config_keys[k].section, s)) return 1;
+static int section_known(const FeastConfig *cfg, const char *s) {
+  for (int k = 0; k < cfg->nkeys; k++)
+    if (section_matches(spec_at(cfg, k)->section, s)) return 1;
   return 0;
 }
 
 /* index of section.key in the schema, -1 if none */
-static int find_spec(const char *section, const char *key) {
-  for (int k = 0; k < feast_config_nkeys; k++)
-    if (strcmp(feast_config_keys[k].key, key) == 0 && section_matches(feast_config_keys[k].section, section))
+static int find_spec(const FeastConfig *cfg, const char *section, const char *key) {
+  for (int k = 0; k < cfg->nkeys; k++)
+    if (strcmp(spec_at(cfg, k)->key, key) == 0 && section_matches(spec_at(cfg, k)->section, section))
       return k;
   return -1;
 }
 
 /* "section.key" of schema key k, in section s where it matches, else as documented */
-static const char *spec_name(int k, const char *s, char *buf, size_t n) {
-  const FeastKeySpec *spec = &feast_config_keys[k];
+static const char *spec_name(const FeastConfig *cfg, int k, const char *s, char *buf, size_t n) {
+  const FeastKeySpec *spec = spec_at(cfg, k);
   size_t p = pattern_prefix(spec->section);
   if (s && section_matches(spec->section, s)) snprintf(buf, n, "%s.%s", s, spec->key);
   else if (p) snprintf(buf, n, "%.*sNAME.%s", (int)p, spec->section, spec->key);
@@ -228,29 +246,29 @@ static int closer(const char *a, const char *b, int *bestd) {
 
 /* the valid key closest to section.key (section NULL: outside any section); in a known
  * section, its own keys first, else the very key in another section */
-static const char *suggest_key(const char *section, const char *key, char *buf, size_t n) {
-  int best = 0, bestd = 1 << 30, known = section && section_known(section);
+static const char *suggest_key(const FeastConfig *cfg, const char *section, const char *key, char *buf, size_t n) {
+  int best = 0, bestd = 1 << 30, known = section && section_known(cfg, section);
   char full[2 * MAX_NAME + 4], cand[2 * MAX_NAME + 4];
   snprintf(full, sizeof full, "%s.%s", section ? section : "", key);
-  for (int k = 0; k < feast_config_nkeys; k++) {
-    const FeastKeySpec *spec = &feast_config_keys[k];
+  for (int k = 0; k < cfg->nkeys; k++) {
+    const FeastKeySpec *spec = spec_at(cfg, k);
     int hit;
-    if (!known && section) hit = closer(full, spec_name(k, NULL, cand, sizeof cand), &bestd);
+    if (!known && section) hit = closer(full, spec_name(cfg, k, NULL, cand, sizeof cand), &bestd);
     else if (!known || section_matches(spec->section, section)) hit = closer(key, spec->key, &bestd);
     else if ((hit = strcmp(key, spec->key) == 0 && bestd > 1)) bestd = 1; /* counts as one edit */
     if (hit) best = k;
   }
-  return spec_name(best, known ? section : NULL, buf, n);
+  return spec_name(cfg, best, known ? section : NULL, buf, n);
 }
 
 /* the valid section name closest to s */
-static const char *suggest_section(const char *s, char *buf, size_t n) {
+static const char *suggest_section(const FeastConfig *cfg, const char *s, char *buf, size_t n) {
   int bestd = 1 << 30;
   char cand[2 * MAX_NAME + 4];
   const char *dot = strchr(s, '.');
-  snprintf(buf, n, "%s", feast_config_keys[0].section);
-  for (int k = 0; k < feast_config_nkeys; k++) {
-    const char *pattern = feast_config_keys[k].section;
+  snprintf(buf, n, "%s", spec_at(cfg, 0)->section);
+  for (int k = 0; k < cfg->nkeys; k++) {
+    const char *pattern = spec_at(cfg, k)->section;
     size_t p = pattern_prefix(pattern);
     if (p) snprintf(cand, sizeof cand, "%.*s%s", (int)p, pattern, dot && valid_part_name(dot + 1) ? dot + 1 : "NAME");
     else snprintf(cand, sizeof cand, "%s", pattern);
@@ -402,11 +420,11 @@ static const Entry *current(const FeastConfig *cfg, int s, int spec) {
   return NULL;
 }
 
-/* the assignment of key spec in section s made by the file, NULL if none */
-static const Entry *from_file(const FeastConfig *cfg, int s, int spec) {
+/* the assignment of key spec in section s made by file read `file`, NULL if none */
+static const Entry *from_file(const FeastConfig *cfg, int s, int spec, int file) {
   for (int i = 0; i < cfg->nentries; i++) {
     const Entry *e = &cfg->entries[i];
-    if (e->section == s && e->spec == spec && e->line > 0) return e;
+    if (e->section == s && e->spec == spec && e->file == file) return e;
   }
   return NULL;
 }
@@ -425,25 +443,26 @@ static int store(FeastConfig *cfg, int s, int spec, const char *text, const Valu
     free(e->value);
     return st;
   }
-  e->spec = spec, e->section = s, e->line = o->line, e->base = o->base, e->v = *v;
+  e->spec = spec, e->section = s, e->file = o->file, e->line = o->line, e->base = o->base, e->v = *v;
   e->superseded = superseded;
   cfg->nentries++;
   return 0;
 }
 
-/* validate and set section.key = text; a file key may appear once per section, a
- * command-line value replaces any earlier one */
+/* validate and set section.key = text; a key may appear once per section of a file, a
+ * file's value replaces one from a file it includes, a command-line value any earlier
+ * one (and is not replaced by a file read later) */
 static int set_value(FeastConfig *cfg, const char *section, const char *key, const char *text,
                      const Origin *o) {
   Clip c1, c2;
   char name[2 * MAX_NAME + 4], why_buf[160];
   FEAST_CHECK(strlen(key) <= MAX_NAME, FEAST_ERR_CONFIG, "%s: key name '%s' is longer than %d characters",
               o->where, clip(key, &c1), MAX_NAME);
-  int k = find_spec(section, key);
+  int k = find_spec(cfg, section, key);
   if (k < 0)
     FEAST_ERROR(FEAST_ERR_CONFIG, "%s: unknown key '%s.%s' (did you mean '%s'?)", o->where, section,
-                clip(key, &c1), suggest_key(section, key, name, sizeof name));
-  const FeastKeySpec *spec = &feast_config_keys[k];
+                clip(key, &c1), suggest_key(cfg, section, key, name, sizeof name));
+  const FeastKeySpec *spec = spec_at(cfg, k);
   Value v;
   const char *why = parse_value(spec, text, &v);
   if (why)
@@ -452,12 +471,12 @@ static int set_value(FeastConfig *cfg, const char *section, const char *key, con
   int s;
   FEAST_CALL(add_section(cfg, section, &s));
   const Entry *old = current(cfg, s, k);
-  if (o->line > 0) {
-    const Entry *dup = from_file(cfg, s, k);
+  if (o->file >= 0) {
+    const Entry *dup = from_file(cfg, s, k, o->file);
     if (dup)
       FEAST_ERROR(FEAST_ERR_CONFIG, "%s: duplicate key '%s.%s' (already set at line %d; a key may appear once)",
                   o->where, section, key, dup->line);
-    return store(cfg, s, k, text, &v, o, old != NULL); /* an earlier override wins */
+    if (old && old->file < 0) return store(cfg, s, k, text, &v, o, 1); /* an earlier override wins */
   }
   if (old) cfg->entries[old - cfg->entries].superseded = 1;
   return store(cfg, s, k, text, &v, o, 0);
@@ -507,10 +526,10 @@ static int split_value(const char *where, char *rest, char **value) {
 }
 
 /* the NAME of a section "boundary.NAME": letters, digits, '_', '-' */
-static int check_part_name(const char *where, const char *section) {
+static int check_part_name(const FeastConfig *cfg, const char *where, const char *section) {
   Clip c1;
-  for (int k = 0; k < feast_config_nkeys; k++) {
-    const char *pattern = feast_config_keys[k].section;
+  for (int k = 0; k < cfg->nkeys; k++) {
+    const char *pattern = spec_at(cfg, k)->section;
     size_t p = pattern_prefix(pattern);
     if (p && strncmp(pattern, section, p) == 0 && !valid_part_name(section + p))
       FEAST_ERROR(FEAST_ERR_CONFIG, "%s: invalid name '%s' in section [%s] (use letters, digits, '_' and '-')",
@@ -534,15 +553,29 @@ static int parse_header(FeastConfig *cfg, const char *where, char *line, int *se
   FEAST_CHECK(*name, FEAST_ERR_CONFIG, "%s: empty section name '[]'", where);
   FEAST_CHECK(strlen(name) <= MAX_NAME, FEAST_ERR_CONFIG, "%s: section name '%s' is longer than %d characters",
               where, clip(name, &c1), MAX_NAME);
-  FEAST_CALL(check_part_name(where, name));
-  if (!section_known(name))
+  FEAST_CALL(check_part_name(cfg, where, name));
+  if (!section_known(cfg, name))
     FEAST_ERROR(FEAST_ERR_CONFIG, "%s: unknown section '[%s]' (did you mean '[%s]'?)", where, name,
-                suggest_section(name, near, sizeof near));
+                suggest_section(cfg, name, near, sizeof near));
   return add_section(cfg, name, section);
 }
 
+/* one file being read: where its values come from, and the chain of includes above it */
+typedef struct Source {
+  const char *path; /* as opened: an include joined to the including file's folder */
+  const char *base; /* its folder */
+  int file;         /* Entry.file of its values */
+  dev_t dev;        /* its identity, to find include cycles */
+  ino_t ino;
+  int depth; /* 0: the file given to feast_config_read */
+  const struct Source *parent;
+} Source;
+
+static int parse_buffer(FeastConfig *cfg, const Source *src, const char *buf, size_t len);
+static int include_file(FeastConfig *cfg, const Source *src, const Origin *o, const char *name);
+
 /* one line of a config file (control characters already rejected) */
-static int parse_line(FeastConfig *cfg, const Origin *o, char *line, int *section) {
+static int parse_line(FeastConfig *cfg, const Source *src, const Origin *o, char *line, int *section) {
   Clip c1;
   char near[2 * MAX_NAME + 4];
   char *s = trim(line);
@@ -555,18 +588,25 @@ static int parse_line(FeastConfig *cfg, const Origin *o, char *line, int *sectio
   *eq = 0;
   char *key = trim(s), *value = NULL;
   FEAST_CHECK(*key, FEAST_ERR_CONFIG, "%s: empty key before '='", o->where);
+  if (strcmp(key, "include") == 0) {
+    FEAST_CHECK(*section < 0, FEAST_ERR_CONFIG,
+                "%s: 'include' must come before the first [section] of a file (here it follows [%s])", o->where,
+                clip(cfg->sections[*section], &c1));
+    FEAST_CALL(split_value(o->where, eq + 1, &value));
+    return include_file(cfg, src, o, value);
+  }
   if (*section < 0)
     FEAST_ERROR(FEAST_ERR_CONFIG, "%s: key '%s' outside any [section] (did you mean '%s'?)", o->where,
-                clip(key, &c1), suggest_key(NULL, key, near, sizeof near));
+                clip(key, &c1), suggest_key(cfg, NULL, key, near, sizeof near));
   FEAST_CALL(split_value(o->where, eq + 1, &value));
   return set_value(cfg, cfg->sections[*section], key, value, o);
 }
 
 /* all lines of a file's contents */
-static int parse_buffer(FeastConfig *cfg, const char *buf, size_t len) {
+static int parse_buffer(FeastConfig *cfg, const Source *src, const char *buf, size_t len) {
   char line[MAX_LINE + 1], where[CLIP + 32];
   Clip cp;
-  const char *path = clip_path(cfg->path, &cp);
+  const char *path = clip_path(src->path, &cp);
   int section = -1, lineno = 0;
   size_t pos = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* UTF-8 byte order mark */
   while (pos < len) {
@@ -579,8 +619,8 @@ static int parse_buffer(FeastConfig *cfg, const char *buf, size_t len) {
     FEAST_CALL(check_text(where, buf + pos, n));
     memcpy(line, buf + pos, n);
     line[n] = 0;
-    Origin o = {where, lineno, cfg->base};
-    FEAST_CALL(parse_line(cfg, &o, line, &section));
+    Origin o = {where, src->file, lineno, src->base};
+    FEAST_CALL(parse_line(cfg, src, &o, line, &section));
     pos = next;
   }
   return 0;
@@ -602,27 +642,31 @@ static int read_stream(FILE *f, size_t hint, char **buf, size_t *len) {
   }
 }
 
-/* the whole file, at most MAX_FILE bytes */
-static int read_file(const char *path, char **buf, size_t *len) {
+/* the whole file, at most MAX_FILE bytes, and its identity (*id zero if unknown); messages
+ * start with at ("" or "a.ini:3: ") and call it what ("config file", "included file") */
+static int read_file(const char *at, const char *what, const char *path, char **buf, size_t *len,
+                     struct stat *id) {
   Clip cp;
   *buf = NULL;
+  memset(id, 0, sizeof *id);
   FILE *f = fopen(path, "rb");
-  FEAST_CHECK(f, FEAST_ERR_FILE, "cannot open config file %s: %s", clip_path(path, &cp), strerror(errno));
+  FEAST_CHECK(f, FEAST_ERR_FILE, "%scannot open %s %s: %s", at, what, clip_path(path, &cp), strerror(errno));
   struct stat st;
   int have = fstat(fileno(f), &st) == 0;
   if (have && S_ISDIR(st.st_mode)) {
     fclose(f);
-    FEAST_ERROR(FEAST_ERR_FILE, "config file %s is a directory", clip_path(path, &cp));
+    FEAST_ERROR(FEAST_ERR_FILE, "%s%s %s is a directory", at, what, clip_path(path, &cp));
   }
+  if (have) *id = st;
   size_t hint = have && S_ISREG(st.st_mode) && st.st_size >= 0 ? (size_t)st.st_size : 4096;
   int status = read_stream(f, hint, buf, len);
   int failed = !status && ferror(f), err = errno;
   fclose(f);
   if (status || failed || *len > MAX_FILE) feast_free(buf);
   if (status) return status;
-  FEAST_CHECK(!failed, FEAST_ERR_FILE, "cannot read config file %s: %s", clip_path(path, &cp), strerror(err));
-  FEAST_CHECK(*len <= MAX_FILE, FEAST_ERR_CONFIG, "config file %s is larger than %d bytes", clip_path(path, &cp),
-              MAX_FILE);
+  FEAST_CHECK(!failed, FEAST_ERR_FILE, "%scannot read %s %s: %s", at, what, clip_path(path, &cp), strerror(err));
+  FEAST_CHECK(*len <= MAX_FILE, FEAST_ERR_CONFIG, "%s%s %s is larger than %d bytes", at, what,
+              clip_path(path, &cp), MAX_FILE);
   return 0;
 }
 
@@ -635,6 +679,92 @@ static int folder_of(const char *path, char **base) {
   return 0;
 }
 
+/* an error raised while reading a file included at `where`: the message gets
+ * " (included from a.ini:3)", or ", a.ini:3" added to that list (the source location
+ * stays that of the error) */
+static int included_from(int status, const char *where) {
+  static const char tag[] = " (included from ";
+  char msg[1024], src[256];
+  int code = feast_error_code();
+  if (!code) return status;
+  snprintf(msg, sizeof msg, "%s", feast_error_message());
+  snprintf(src, sizeof src, "%s", feast_error_where());
+  char *colon = strrchr(src, ':');
+  int line = colon ? atoi(colon + 1) : 0;
+  if (colon) *colon = 0;
+  size_t n = strlen(msg);
+  int more = n && msg[n - 1] == ')' && strstr(msg, tag);
+  if (more) msg[n - 1] = 0;
+  feast_error_clear();
+  feast_error_set(code, src, line, "%s%s%s)", msg, more ? ", " : tag, where);
+  return status;
+}
+
+/* "a.ini -> b.ini -> ... -> src" (the chain of includes down to src) */
+static const char *chain_text(const Source *src, char *buf, size_t size) {
+  const Source *chain[MAX_DEPTH + 1];
+  int n = 0;
+  for (const Source *s = src; s && n <= MAX_DEPTH; s = s->parent) chain[n++] = s;
+  size_t used = 0;
+  buf[0] = 0;
+  for (int i = n - 1; i >= 0 && used < size; i--) {
+    Clip cp;
+    int w = snprintf(buf + used, size - used, "%s%s", i == n - 1 ? "" : " -> ", clip_path(chain[i]->path, &cp));
+    used += w > 0 ? (size_t)w : 0;
+  }
+  return buf;
+}
+
+/* "include = name" at o in file src: read name (relative to src's folder) first, so
+ * that the including file's own values replace the included ones */
+static int include_file(FeastConfig *cfg, const Source *src, const Origin *o, const char *name) {
+  Clip c1, cp;
+  char chain[2048], at[CLIP + 40];
+  FEAST_CHECK(*name, FEAST_ERR_CONFIG, "%s: include without a file name (include = FILE)", o->where);
+  FEAST_CHECK(src->depth < MAX_DEPTH, FEAST_ERR_CONFIG, "%s: include = '%s': includes nested deeper than %d files",
+              o->where, clip(name, &c1), MAX_DEPTH);
+  FEAST_CHECK(cfg->nfiles < MAX_FILES, FEAST_ERR_CONFIG, "%s: include = '%s': more than %d files included",
+              o->where, clip(name, &c1), MAX_FILES);
+  int join = name[0] != '/' && src->base[0];
+  const char *sep = join && strcmp(src->base, "/") != 0 ? "/" : "";
+  size_t n = (join ? strlen(src->base) + strlen(sep) : 0) + strlen(name);
+  char *path = NULL, *buf = NULL, *base = NULL;
+  FEAST_CALL(FEAST_ALLOC(n + 1, &path));
+  snprintf(path, n + 1, "%s%s%s", join ? src->base : "", sep, name);
+  /* stat first: a FIFO or device would block or never end */
+  struct stat st;
+  int err = stat(path, &st) ? errno : 0, status = 0;
+  if (err)
+    status = feast_error_set(FEAST_ERR_FILE, __FILE__, __LINE__, "%s: cannot open included file %s: %s", o->where,
+                             clip_path(path, &cp), strerror(err));
+  else if (S_ISDIR(st.st_mode))
+    status = feast_error_set(FEAST_ERR_FILE, __FILE__, __LINE__, "%s: included file %s is a directory", o->where,
+                             clip_path(path, &cp));
+  else if (!S_ISREG(st.st_mode))
+    status = feast_error_set(FEAST_ERR_FILE, __FILE__, __LINE__, "%s: included file %s is not a regular file",
+                             o->where, clip_path(path, &cp));
+  for (const Source *s = src; !status && s; s = s->parent)
+    if (s->dev == st.st_dev && s->ino == st.st_ino)
+      status = feast_error_set(FEAST_ERR_CONFIG, __FILE__, __LINE__, "%s: include cycle: %s -> %s", o->where,
+                               chain_text(src, chain, sizeof chain), clip_path(path, &cp));
+  size_t len = 0;
+  snprintf(at, sizeof at, "%s: ", o->where);
+  if (!status) status = read_file(at, "included file", path, &buf, &len, &st);
+  if (!status) status = folder_of(path, &base);
+  if (!status) status = grow(&cfg->bases, &cfg->capbases, cfg->nfiles, sizeof *cfg->bases);
+  if (!status) {
+    cfg->bases[cfg->nfiles - 1] = base; /* owned by cfg from here */
+    Source inc = {path, base, cfg->nfiles++, st.st_dev, st.st_ino, src->depth + 1, src};
+    status = parse_buffer(cfg, &inc, buf, len);
+    if (status) included_from(status, o->where);
+  } else {
+    free(base);
+  }
+  free(buf);
+  free(path);
+  return status;
+}
+
 /* ---------------------------------------------------------------- public: set up */
 
 int feast_config_create(FeastConfig **cfg) {
@@ -642,7 +772,41 @@ int feast_config_create(FeastConfig **cfg) {
   FEAST_CALL(FEAST_ALLOC(1, cfg));
   int st = FEAST_ALLOC(1, &(*cfg)->listing);
   if (st) feast_free(cfg);
+  else (*cfg)->tables[0] = &feast_core_keys, (*cfg)->ntables = 1, (*cfg)->nkeys = feast_core_keys.nkeys;
   return st;
+}
+
+int feast_config_add_keys(FeastConfig *cfg, const FeastKeyTable *table) {
+  FEAST_CHECK(cfg && table && (table->keys || !table->nkeys) && table->nkeys >= 0, FEAST_ERR_ARG,
+              "config_add_keys: NULL or empty argument");
+  const char *layer = table->layer ? table->layer : "?";
+  for (int t = 0; t < cfg->ntables; t++)
+    if (cfg->tables[t] == table) return 0;
+  FEAST_CHECK(!cfg->path && !cfg->nentries, FEAST_ERR_ARG,
+              "config_add_keys: the keys of %s added after values were read or set (add every table first)", layer);
+  FEAST_CHECK(cfg->ntables < MAX_TABLES, FEAST_ERR_ARG, "config_add_keys: more than %d key tables", MAX_TABLES);
+  for (int i = 0; i < table->nkeys; i++) {
+    const FeastKeySpec *a = &table->keys[i];
+    FEAST_CHECK(a->section && a->key && a->help, FEAST_ERR_ARG, "config_add_keys: key %d of %s incomplete", i, layer);
+    for (int j = 0; j < cfg->nkeys + i; j++) {
+      const FeastKeySpec *b = j < cfg->nkeys ? spec_at(cfg, j) : &table->keys[j - cfg->nkeys];
+      if (strcmp(a->section, b->section) != 0 || strcmp(a->key, b->key) != 0) continue;
+      const char *other = layer;
+      for (int t = 0, n = 0; j < cfg->nkeys && t < cfg->ntables; n += cfg->tables[t++]->nkeys)
+        if (j >= n && j < n + cfg->tables[t]->nkeys) other = cfg->tables[t]->layer ? cfg->tables[t]->layer : "?";
+      FEAST_ERROR(FEAST_ERR_ARG, "config_add_keys: key %s.%s of %s is already declared by %s", a->section, a->key,
+                  layer, other);
+    }
+  }
+  cfg->tables[cfg->ntables++] = table;
+  cfg->nkeys += table->nkeys;
+  return 0;
+}
+
+int feast_config_key_count(const FeastConfig *cfg) { return cfg ? cfg->nkeys : 0; }
+
+const FeastKeySpec *feast_config_key_spec(const FeastConfig *cfg, int k) {
+  return cfg && k >= 0 && k < cfg->nkeys ? spec_at(cfg, k) : NULL;
 }
 
 void feast_config_destroy(FeastConfig **cfg) {
@@ -653,8 +817,10 @@ void feast_config_destroy(FeastConfig **cfg) {
     free(c->entries[i].origin);
   }
   for (int s = 0; s < c->nsections; s++) free(c->sections[s]);
+  for (int f = 0; f + 1 < c->nfiles; f++) free(c->bases[f]);
   free(c->entries);
   free(c->sections);
+  free(c->bases);
   free(c->listing->names);
   free(c->listing);
   free(c->path);
@@ -668,10 +834,14 @@ int feast_config_read(FeastConfig *cfg, const char *path) {
               cfg->path);
   char *buf = NULL;
   size_t len = 0;
-  FEAST_CALL(read_file(path, &buf, &len));
+  struct stat id;
+  FEAST_CALL(read_file("", "config file", path, &buf, &len, &id));
   int st = dup_string(path, &cfg->path);
   if (!st) st = folder_of(path, &cfg->base);
-  if (!st) st = parse_buffer(cfg, buf, len);
+  if (!st) {
+    Source top = {path, cfg->base, cfg->nfiles++, id.st_dev, id.st_ino, 0, NULL};
+    st = parse_buffer(cfg, &top, buf, len);
+  }
   free(buf);
   return st;
 }
@@ -697,15 +867,15 @@ int feast_config_override(FeastConfig *cfg, const char *assignment) {
   char *dot = strrchr(name, '.');
   if (!dot || dot == name || !dot[1])
     FEAST_ERROR(FEAST_ERR_CONFIG, "%s: '%s' is not section.key=value (did you mean '%s'?)", CMDLINE,
-                clip(assignment, &c1), suggest_key(NULL, dot && dot[1] ? dot + 1 : name, near, sizeof near));
+                clip(assignment, &c1), suggest_key(cfg, NULL, dot && dot[1] ? dot + 1 : name, near, sizeof near));
   *dot = 0;
   FEAST_CHECK(strlen(name) <= MAX_NAME, FEAST_ERR_CONFIG, "%s: section name in '%s' is longer than %d characters",
               CMDLINE, clip(assignment, &c1), MAX_NAME);
-  FEAST_CALL(check_part_name(CMDLINE, name));
-  if (!section_known(name))
+  FEAST_CALL(check_part_name(cfg, CMDLINE, name));
+  if (!section_known(cfg, name))
     FEAST_ERROR(FEAST_ERR_CONFIG, "%s: unknown key '%s.%s' (did you mean '%s'?)", CMDLINE, name, clip(dot + 1, &c1),
-                suggest_key(name, dot + 1, near, sizeof near));
-  Origin o = {CMDLINE, 0, ""};
+                suggest_key(cfg, name, dot + 1, near, sizeof near));
+  Origin o = {CMDLINE, -1, 0, ""};
   return set_value(cfg, name, dot + 1, value, &o);
 }
 
@@ -724,9 +894,9 @@ static int lookup(const FeastConfig *cfg, const char *name, Key *key) {
   if (!cfg || !dot || dot == name || (size_t)(dot - name) > MAX_NAME) return -1;
   memcpy(key->section, name, (size_t)(dot - name));
   key->section[dot - name] = 0;
-  int k = find_spec(key->section, dot + 1);
+  int k = find_spec(cfg, key->section, dot + 1);
   if (k < 0) return -1;
-  key->spec = &feast_config_keys[k];
+  key->spec = spec_at(cfg, k);
   int s = find_section(cfg, key->section);
   key->entry = s >= 0 ? current(cfg, s, k) : NULL;
   return 0;
@@ -742,7 +912,7 @@ static int resolve(const FeastConfig *cfg, const char *name, int want, Key *key)
     char section[MAX_NAME + 1] = "";
     if (dot && (size_t)(dot - name) <= MAX_NAME) memcpy(section, name, (size_t)(dot - name)), section[dot - name] = 0;
     FEAST_ERROR(FEAST_ERR_ARG, "no config key '%s' in the schema (did you mean '%s'?)", clip(name, &c1),
-                suggest_key(section[0] ? section : NULL, dot ? dot + 1 : name, near, sizeof near));
+                suggest_key(cfg, section[0] ? section : NULL, dot ? dot + 1 : name, near, sizeof near));
   }
   FEAST_CHECK(want < 0 || (int)key->spec->type == want, FEAST_ERR_ARG,
               "config key %s is of type %s, not %s", name, type_name(key->spec->type), type_name((FeastKeyType)want));
@@ -869,6 +1039,24 @@ int feast_config_sections(const FeastConfig *cfg, const char *prefix, int *count
 
 const char *feast_config_path(const FeastConfig *cfg) { return cfg && cfg->path ? cfg->path : ""; }
 
+int feast_config_write_values(const FeastConfig *cfg, FILE *out) {
+  FEAST_CHECK(cfg && out, FEAST_ERR_ARG, "config_write_values: NULL argument");
+  char name[2 * MAX_NAME + 4], path[4096];
+  for (int s = 0; s < cfg->nsections; s++)
+    for (int k = 0; k < cfg->nkeys; k++) {
+      const Entry *e = section_matches(spec_at(cfg, k)->section, cfg->sections[s]) ? current(cfg, s, k) : NULL;
+      if (!e) continue;
+      snprintf(name, sizeof name, "%s.%s", cfg->sections[s], spec_at(cfg, k)->key);
+      const char *text = e->value;
+      if (spec_at(cfg, k)->type == FEAST_KEY_PATH && e->value[0]) {
+        FEAST_CALL(feast_config_get_path(cfg, name, path, sizeof path));
+        text = path;
+      }
+      fprintf(out, "%s = %s  (%s)\n", name, text, e->origin);
+    }
+  return 0;
+}
+
 /* ---------------------------------------------------------------- Markdown */
 
 /* text for a table cell: '|' escaped */
@@ -902,20 +1090,29 @@ static void allowed_cell(FILE *out, const FeastKeySpec *k) {
   }
 }
 
-void feast_config_write_markdown(FILE *out) {
+/* 1 if key k's section appears in an earlier key */
+static int section_seen(const FeastConfig *cfg, int k) {
+  for (int j = 0; j < k; j++)
+    if (strcmp(spec_at(cfg, j)->section, spec_at(cfg, k)->section) == 0) return 1;
+  return 0;
+}
+
+void feast_config_write_markdown(const FeastConfig *cfg, FILE *out) {
   char name[2 * MAX_NAME + 4];
-  if (!out) return;
+  if (!cfg || !out) return;
   fputs("| key | type | default | allowed | meaning |\n| --- | --- | --- | --- | --- |\n", out);
-  for (int k = 0; k < feast_config_nkeys; k++) {
-    const FeastKeySpec *spec = &feast_config_keys[k];
-    fprintf(out, "| `%s` | %s | ", spec_name(k, NULL, name, sizeof name), type_name(spec->type));
-    if (!spec->default_value) fputs("(none)", out);
-    else if (!spec->default_value[0]) fputs("(unset)", out);
-    else fprintf(out, "`%s`", spec->default_value);
-    fputs(" | ", out);
-    allowed_cell(out, spec);
-    fputs(" | ", out);
-    cell(out, spec->help);
-    fputs(" |\n", out);
-  }
+  for (int first = 0; first < cfg->nkeys; first++)
+    for (int k = first; k < cfg->nkeys && !section_seen(cfg, first); k++) {
+      const FeastKeySpec *spec = spec_at(cfg, k);
+      if (strcmp(spec->section, spec_at(cfg, first)->section) != 0) continue;
+      fprintf(out, "| `%s` | %s | ", spec_name(cfg, k, NULL, name, sizeof name), type_name(spec->type));
+      if (!spec->default_value) fputs("(none)", out);
+      else if (!spec->default_value[0]) fputs("(unset)", out);
+      else fprintf(out, "`%s`", spec->default_value);
+      fputs(" | ", out);
+      allowed_cell(out, spec);
+      fputs(" | ", out);
+      cell(out, spec->help);
+      fputs(" |\n", out);
+    }
 }

@@ -692,8 +692,8 @@ static int fill_parts(const Gmsh *g, const Build *b, FeastMesh *m, Lines *ln) {
 
 /* name of choice `index` of the enum key boundary.*.type ("line", "circle") */
 static const char *type_choice(int index, char *buf, size_t size) {
-  for (int k = 0; k < feast_config_nkeys; k++) {
-    const FeastKeySpec *s = &feast_config_keys[k];
+  for (int k = 0; k < feast_core_keys.nkeys; k++) {
+    const FeastKeySpec *s = &feast_core_keys.keys[k];
     if (strcmp(s->section, "boundary.*") || strcmp(s->key, "type") || !s->choices) continue;
     const char *c = s->choices;
     for (int i = 0; i < index && c; i++) {

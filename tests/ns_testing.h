@@ -5,6 +5,7 @@
 #ifndef FEAST_NS_TESTING_H
 #define FEAST_NS_TESTING_H
 #define _XOPEN_SOURCE 700 /* mkstemp, fdopen, realpath */
+#include "apps/app.h"
 #include "feast/config.h"
 #include "feast/domain.h"
 #include "feast/error.h"
@@ -48,7 +49,7 @@ static inline int ns_case_create(const char *mesh, int level, const char *text, 
   int rank;
   MPI_Comm_rank(comm, &rank);
   feast_log_init(rank, 0);
-  int st = feast_config_create(&c->cfg);
+  int st = feast_app_config_create(&c->cfg);
   if (!st) st = feast_config_read(c->cfg, path);
   remove(path);
   char mesh_path[4096];

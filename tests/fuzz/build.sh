@@ -25,7 +25,7 @@ cflags="${FEAST_FUZZ_CFLAGS:-} -std=c11 -D_DEFAULT_SOURCE -DFEAST_VERSION=\"fuzz
 # the config/mesh layer and what it may pull in; a file that does not compile is only
 # fatal if the harnesses need it (the link says so)
 objs=()
-for c in "$src"/feast/*.c; do
+for c in "$src"/feast/*.c "$src"/scarc/scarc_keys.c "$src"/navier_stokes/ns_keys.c; do
   o=$out/obj/$(basename "${c%.c}").o
   if "$CC" $cflags -fsanitize=fuzzer-no-link -c "$c" -o "$o" 2>"$o.log"; then
     objs+=("$o")

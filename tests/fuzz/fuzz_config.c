@@ -1,7 +1,11 @@
 /* libFuzzer harness for the INI config parser: the input up to a line "%%" is the config
  * file, each later line a command-line override "section.key=value". Then every key of
- * the schema is read back with its getter, as feastc does. */
+ * the schema (the core's, ScaRC's and the Navier-Stokes library's; not the application's
+ * problem.type, whose choices come from the problem registry) is read back with its
+ * getter, as feastc does. */
 #include "feast/config.h"
+#include "navier_stokes/ns_keys.h"
+#include "scarc/scarc_keys.h"
 #include "fuzz_common.h"
 
 static void read_all(const FeastConfig *cfg, const char *section, const FeastKeySpec *k) {
@@ -54,7 +58,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (fuzz_write(path, data, flen)) return 0;
   feast_error_clear();
   FeastConfig *cfg = NULL;
-  if (feast_config_create(&cfg)) abort();
+  if (feast_config_create(&cfg) || feast_config_add_keys(cfg, &scarc_config_keys) ||
+      feast_config_add_keys(cfg, &ns_config_keys))
+    abort();
   int st = feast_config_read(cfg, path);
   fuzz_check_error(st);
   /* overrides: the rest, line by line (NUL-terminated copies) */
@@ -71,8 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(line);
     pos = end + 1;
   }
-  for (int k = 0; k < feast_config_nkeys; k++) {
-    const FeastKeySpec *spec = &feast_config_keys[k];
+  for (int k = 0; k < feast_config_key_count(cfg); k++) {
+    const FeastKeySpec *spec = feast_config_key_spec(cfg, k);
     size_t sl = strlen(spec->section);
     if (sl >= 2 && strcmp(spec->section + sl - 2, ".*") == 0) {
       int count = 0;

@@ -16,6 +16,7 @@
 #include "feast_test.h"
 #include "scarc/scarc.h"
 #include "scarc/scarc_config.h"
+#include "scarc/scarc_keys.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,7 @@ static void check_adapter(const FeastMesh *mesh) {
   scarc_params_defaults(&def);
   FeastConfig *cfg = NULL;
   CHECK_OK(feast_config_create(&cfg));
+  if (cfg) CHECK_OK(feast_config_add_keys(cfg, &scarc_config_keys));
   if (!cfg) return;
   /* an empty config: the schema's defaults are scarc_params_defaults, and the solve is
    * bitwise the same */

@@ -14,6 +14,7 @@
 #include "feast_test.h"
 #include "scarc/coarse.h"
 #include "scarc/scarc.h"
+#include "scarc/scarc_keys.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

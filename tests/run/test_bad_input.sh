@@ -74,6 +74,11 @@ cfg_boundary_radius_zero.ini     | 1 |                                          
 cfg_boundary_bad_type.ini        | 1 |                                           | 1 | cfg_boundary_bad_type.ini:6&boundary.cylinder.type&ellipse
 cfg_inject_bad.ini               | 1 |                                           | 1 | cfg_inject_bad.ini:6&debug.inject&boom
 cfg_unterminated_quote.ini       | 1 |                                           | 1 | cfg_unterminated_quote.ini:4
+cfg_include_missing.ini          | 1 |                                           | 1 | cfg_include_missing.ini:2&cannot open included file&no_such_base.ini
+cfg_include_cycle.ini            | 1 |                                           | 1 | cfg_include_cycle.ini:2&include cycle&cfg_include_cycle.ini -> 
+cfg_include_error.ini            | 1 |                                           | 1 | include/level_text.ini:4&grid.level&seven&(included from&cfg_include_error.ini:2)
+cfg_include_error.ini            | 2 |                                           | 1 | include/level_text.ini:4&grid.level&seven
+cfg_include_late.ini             | 1 |                                           | 1 | cfg_include_late.ini:4&'include' must come before the first [section]
 cfg_missing_mesh.ini             | 1 |                                           | 1 | no_such_mesh.feast
 cfg_mesh_is_dir.ini              | 1 |                                           | 1 | tests/data/bad
 cfg_unknown_dirichlet_part.ini   | 1 |                                           | 1 | grid.dirichlet&inflow

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The GPU switch is one config line: config/*_gpu.ini differ from their CPU twins only in
-# "target = gpu"; the application layer includes nothing from coproc/; and target = gpu
+# The GPU switch is one config line: config/*_gpu.ini include their CPU twins and set
+# "target = gpu", and read the same values as the twin with solver.target=gpu; the application layer includes nothing from coproc/; and target = gpu
 # where no GPU can run is one clear error (exit 5), or with gpu_fallback = cpu a warning
 # and a CPU run whose summary says what ran. Then the switch end to end on the emulated GPU
 # (feastc_emu: the CUDA backend built for the host emulator, see tests/CMakeLists.txt):
@@ -9,8 +9,13 @@
 . "$(dirname "$0")/lib.sh"
 for gpu in "$FEAST_SRC"/config/*_gpu.ini; do
   cpu=${gpu%_gpu.ini}.ini
-  d=$(diff "$cpu" "$gpu" | grep '^[<>]' | tr '\n' '|')
-  check "$(basename "$gpu") differs from its twin only in the target line ($d)" "'$d' == '< target = cpu|> target = gpu|'"
+  d=$(grep -vE '^[[:space:]]*([#;]|$)' "$gpu" | tr '\n' '|')
+  check "$(basename "$gpu") is its twin plus the target line ($d)" "'$d' == 'include = $(basename "$cpu")|[solver]|target = gpu|'"
+  # the values in force (origins cut off): the twin with solver.target=gpu on the command line
+  "$FEASTC" "$gpu" --dry-run output.verbosity=2 | grep -E '^[a-z_.]+ = ' | sed 's/  (.*)$//' | sort >"$TMP/gpu.values"
+  "$FEASTC" "$cpu" --dry-run output.verbosity=2 solver.target=gpu | grep -E '^[a-z_.]+ = ' | sed 's/  (.*)$//' | sort >"$TMP/cpu.values"
+  d=$(diff "$TMP/cpu.values" "$TMP/gpu.values" | tr '\n' '|')
+  check "$(basename "$gpu") reads the values of its twin ($(grep -c '' "$TMP/gpu.values") set; diff: $d)" "'$d' == '' and $(grep -c '' "$TMP/gpu.values") > 5"
 done
 # the application includes nothing from coproc/, directly or through another header
 reach=$("$PY" - "$FEAST_SRC" <<'PYEOF'

@@ -1,9 +1,16 @@
 /* Config reader: values, defaults, overrides, relative paths, sections, the schema
  * table, the Markdown table, and malformed input (each with its error code and a
  * message naming file:line, key and value). Temporary files live under /tmp. */
+#include "apps/app.h"
+#include "apps/problem.h"
+#include "navier_stokes/ns_keys.h"
+#include "scarc/krylov.h"
+#include "scarc/scarc.h"
+#include "scarc/scarc_keys.h"
 #include "feast/config.h"
 #include "feast/error.h"
 #include "feast_test.h"
+#include "scarc/scarc_config.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,17 +40,18 @@ static void write_file(const char *name, const char *data, size_t len, char *pat
   }
 }
 
-/* status must be code, and the message must contain every needle ("@" stands for the
- * file's path); clears the error */
+/* status must be code, and the message must contain every needle (each "@" stands for
+ * the file's path); clears the error */
 static void expect_error(int status, int code, const char *path, const char *const *needles, const char *what) {
   CHECK(status == code);
   const char *msg = feast_error_message();
   CHECK(msg[0] && !strchr(msg, '\n'));
   for (int i = 0; needles[i]; i++) {
-    char want[512];
-    const char *at = strchr(needles[i], '@');
-    if (at) snprintf(want, sizeof want, "%.*s%s%s", (int)(at - needles[i]), needles[i], path, at + 1);
-    else snprintf(want, sizeof want, "%s", needles[i]);
+    char want[1024];
+    size_t w = 0;
+    for (const char *c = needles[i]; *c && w + 1 < sizeof want; c++) /* every '@' replaced */
+      w += (size_t)snprintf(want + w, sizeof want - w, "%s", *c == '@' ? path : (char[]){*c, 0});
+    want[w < sizeof want ? w : sizeof want - 1] = 0;
     feast_test_checks++;
     if (!strstr(msg, want)) {
       feast_test_failures++;
@@ -59,7 +67,7 @@ static void bad_file(const char *text, size_t len, int code, const char *const *
   char path[256];
   write_file(NULL, text, len, path, sizeof path);
   FeastConfig *cfg = NULL;
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   expect_error(feast_config_read(cfg, path), code, path, needles, text);
   feast_config_destroy(&cfg);
   unlink(path);
@@ -68,7 +76,7 @@ static void bad_file(const char *text, size_t len, int code, const char *const *
 /* apply an override to a fresh config and expect an error */
 static void bad_override(const char *assignment, int code, const char *const *needles) {
   FeastConfig *cfg = NULL;
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   expect_error(feast_config_override(cfg, assignment), code, "", needles, assignment);
   feast_config_destroy(&cfg);
 }
@@ -77,19 +85,23 @@ static void bad_override(const char *assignment, int code, const char *const *ne
 
 /* ---------------------------------------------------------------- the schema */
 
+static FeastConfig *schema; /* feastc's: every layer's keys */
+
+static const FeastKeySpec *key_spec(int k) { return feast_config_key_spec(schema, k); }
+
 static int find_key(const char *section, const char *key) {
-  for (int k = 0; k < feast_config_nkeys; k++)
-    if (!strcmp(feast_config_keys[k].section, section) && !strcmp(feast_config_keys[k].key, key)) return k;
+  for (int k = 0; k < feast_config_key_count(schema); k++)
+    if (!strcmp(key_spec(k)->section, section) && !strcmp(key_spec(k)->key, key)) return k;
   return -1;
 }
 
 /* every key: unique, documented, sane range, a default that its own getter accepts */
 static void test_schema(void) {
-  CHECK(feast_config_nkeys == 86); /* the time-dependent run: time.scheme, dt, start, end, tau_dt, steps_max, initial.u, v, stationary, output.timeseries, vtk_every; before: 75 = main's 55 + solver.coarse_solver, linear.schur, linear.restart, the four DFG output keys, output.checkpoint(_interval), solver.residual_replacement(_drop), solver.smoother_step, debug.reduction_latency_us, solver.local_fixed_cycles, velocity.fixed_iterations, solver.initial_guess, problem.convection, solver.overlap, solver.local_framed_min_nodes, solver.coarse_stabilisation */
+  CHECK(feast_config_key_count(schema) == 86); /* 75 + the time-dependent run: time.scheme, dt, start, end, tau_dt, steps_max, initial.u, v, stationary, output.timeseries, vtk_every; 75 = main's 55 + solver.coarse_solver, linear.schur, linear.restart, the four DFG output keys, output.checkpoint(_interval), solver.residual_replacement(_drop), solver.smoother_step, debug.reduction_latency_us, solver.local_fixed_cycles, velocity.fixed_iterations, solver.initial_guess, problem.convection, solver.overlap, solver.local_framed_min_nodes, solver.coarse_stabilisation */
   FeastConfig *cfg = NULL;
-  CHECK_OK(feast_config_create(&cfg));
-  for (int k = 0; k < feast_config_nkeys; k++) {
-    const FeastKeySpec *s = &feast_config_keys[k];
+  CHECK_OK(feast_app_config_create(&cfg));
+  for (int k = 0; k < feast_config_key_count(schema); k++) {
+    const FeastKeySpec *s = key_spec(k);
     char name[256];
     CHECK(find_key(s->section, s->key) == k); /* no duplicates */
     CHECK(s->help && strlen(s->help) > 10);
@@ -132,14 +144,96 @@ static void test_schema(void) {
               {"debug", "inject", FEAST_KEY_ENUM},          {"debug", "inject_rank", FEAST_KEY_INT}};
   for (size_t u = 0; u < sizeof used / sizeof used[0]; u++) {
     int k = find_key(used[u].section, used[u].key);
-    CHECK(k >= 0 && feast_config_keys[k].type == used[u].type);
+    CHECK(k >= 0 && key_spec(k)->type == used[u].type);
   }
   int k = find_key("solver", "rtol");
-  CHECK(k >= 0 && feast_config_keys[k].min == 1e-16 && feast_config_keys[k].max == 1);
+  CHECK(k >= 0 && key_spec(k)->min == 1e-16 && key_spec(k)->max == 1);
   k = find_key("grid", "file");
-  CHECK(k >= 0 && feast_config_keys[k].default_value == NULL);
+  CHECK(k >= 0 && key_spec(k)->default_value == NULL);
   feast_config_destroy(&cfg);
   CHECK(cfg == NULL);
+}
+
+/* the schema is composed per config: the core's keys, then each layer's table */
+static void test_layers(void) {
+  /* the core alone knows only its own keys */
+  FeastConfig *cfg = NULL;
+  CHECK_OK(feast_config_create(&cfg));
+  CHECK(feast_config_key_count(cfg) == feast_core_keys.nkeys);
+  for (int k = 0; k < feast_config_key_count(cfg); k++) {
+    const char *sec = feast_config_key_spec(cfg, k)->section;
+    CHECK(!strcmp(sec, "grid") || !strcmp(sec, "boundary.*") || !strcmp(sec, "output") || !strcmp(sec, "run") ||
+          !strcmp(sec, "debug"));
+  }
+  CHECK(feast_config_key_spec(cfg, -1) == NULL && feast_config_key_spec(cfg, feast_core_keys.nkeys) == NULL);
+  long i;
+  CHECK_OK(feast_config_override(cfg, "grid.level=3"));
+  expect_error(feast_config_override(cfg, "solver.rtol=1e-3"), FEAST_ERR_CONFIG, "",
+               N("command line", "solver.rtol"), "core: no solver keys");
+  expect_error(feast_config_get_int(cfg, "linear.max_iterations", &i), FEAST_ERR_ARG, "", N("linear.max_iterations"),
+               "core: no linear keys");
+  /* tables are added before any value is set */
+  expect_error(feast_config_add_keys(cfg, &scarc_config_keys), FEAST_ERR_ARG, "", N("scarc", "after values"), "late table");
+  feast_config_destroy(&cfg);
+  /* each layer's table adds its keys; adding one again does nothing */
+  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_config_add_keys(cfg, &scarc_config_keys));
+  CHECK_OK(feast_config_add_keys(cfg, &scarc_config_keys));
+  CHECK(feast_config_key_count(cfg) == feast_core_keys.nkeys + scarc_config_keys.nkeys);
+  CHECK_OK(feast_config_override(cfg, "solver.rtol=1e-3"));
+  expect_error(feast_config_override(cfg, "solver.nonlinear=newton"), FEAST_ERR_CONFIG, "",
+               N("solver.nonlinear"), "scarc: no nonlinear keys");
+  feast_config_destroy(&cfg);
+  /* a key two tables declare is an error naming both */
+  static const FeastKeySpec again[] = {
+      {"grid", "level", FEAST_KEY_INT, "4", 0, 16, NULL, "the core's grid.level declared a second time"}};
+  static const FeastKeyTable twice = {"test", again, 1};
+  CHECK_OK(feast_config_create(&cfg));
+  expect_error(feast_config_add_keys(cfg, &twice), FEAST_ERR_ARG, "", N("grid.level", "test", "feast"), "dup key");
+  CHECK(feast_config_key_count(cfg) == feast_core_keys.nkeys);
+  feast_config_destroy(&cfg);
+  /* every layer's keys are in the application's schema, in the folder that reads them */
+  const FeastKeyTable *tables[] = {&feast_core_keys, feast_app_keys(), &scarc_config_keys, &ns_config_keys};
+  int total = 0;
+  for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+    for (int k = 0; k < tables[t]->nkeys; k++) CHECK(find_key(tables[t]->keys[k].section, tables[t]->keys[k].key) >= 0);
+    total += tables[t]->nkeys;
+  }
+  CHECK(total == feast_config_key_count(schema));
+  CHECK(find_key("grid", "level") < feast_core_keys.nkeys && find_key("problem", "type") == feast_core_keys.nkeys);
+  CHECK(find_key("problem", "re") >= feast_core_keys.nkeys + feast_app_keys()->nkeys + scarc_config_keys.nkeys);
+  /* problem.type's choices are the problem registry's names */
+  const FeastKeySpec *type = key_spec(find_key("problem", "type"));
+  char want[256];
+  snprintf(want, sizeof want, "%s", feast_problem_names());
+  for (char *c = want; *c; c++)
+    if (*c == ' ') *c = '|';
+  CHECK(type && type->choices && !strcmp(type->choices, want));
+  CHECK(!strcmp(want, "poisson|stokes|navier-stokes"));
+  /* the Krylov choices are methods of scarc/krylov.c's registry (ScaRC's "mg" is its
+   * richardson: scarc_method_from_name); the tables keep the subsets each place supports */
+  const char *krylov_keys[][2] = {{"solver", "scarc_solver"}, {"velocity", "scarc_solver"}, {"linear", "krylov"}};
+  for (int q = 0; q < 3; q++) {
+    const FeastKeySpec *k = key_spec(find_key(krylov_keys[q][0], krylov_keys[q][1]));
+    CHECK(k && k->choices);
+    for (const char *c = k ? k->choices : ""; *c;) {
+      char method[32], padded[160], all[160];
+      size_t len = strcspn(c, "|");
+      snprintf(method, sizeof method, "%.*s", (int)len, c);
+      FeastKrylovMethod m = FEAST_KRYLOV_RICHARDSON;
+      const int known = scarc_method_from_name(method, &m) == 0;
+      feast_error_clear();
+      snprintf(padded, sizeof padded, " %s ", known ? feast_krylov_method_name(m) : method);
+      snprintf(all, sizeof all, " %s ", feast_krylov_methods());
+      feast_test_checks++;
+      if (!strstr(all, padded)) {
+        feast_test_failures++;
+        fprintf(stderr, "%s.%s: choice '%s' is no method of scarc/krylov.c (%s)\n", k->section, k->key, method,
+                feast_krylov_methods());
+      }
+      c += len + (c[len] == '|');
+    }
+  }
 }
 
 /* ---------------------------------------------------------------- good input */
@@ -181,7 +275,7 @@ static void test_values(void) {
   char path[256], buf[512], want[512];
   write_file("good.ini", good, sizeof good - 1, path, sizeof path);
   FeastConfig *cfg = NULL;
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   CHECK(!strcmp(feast_config_path(cfg), ""));
   CHECK_OK(feast_config_read(cfg, path));
   CHECK(!strcmp(feast_config_path(cfg), path));
@@ -288,7 +382,7 @@ static void test_overrides(void) {
   const char text[] = "[grid]\nfile = m.feast\nlevel = 3\n[solver]\ntarget = gpu\n[output]\nsummary = s.json\n";
   write_file("ovr.ini", text, sizeof text - 1, path, sizeof path);
   FeastConfig *cfg = NULL;
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   CHECK_OK(feast_config_read(cfg, path));
   long i;
   const char *s, *before;
@@ -338,7 +432,7 @@ static void test_overrides(void) {
   feast_config_destroy(&cfg);
 
   /* an override given before the file is read still wins, and is no duplicate */
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   CHECK_OK(feast_config_override(cfg, "grid.level=2"));
   CHECK_OK(feast_config_read(cfg, path));
   CHECK_OK(feast_config_get_int(cfg, "grid.level", &i));
@@ -358,7 +452,7 @@ static void test_no_folder(void) {
     return;
   }
   FeastConfig *cfg = NULL;
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   CHECK_OK(feast_config_read(cfg, "plain.ini"));
   CHECK_OK(feast_config_get_path(cfg, "grid.file", buf, sizeof buf));
   CHECK(!strcmp(buf, "m.feast"));
@@ -366,6 +460,249 @@ static void test_no_folder(void) {
   feast_config_destroy(&cfg);
   CHECK(chdir(cwd) == 0);
   unlink(path);
+}
+
+/* ---------------------------------------------------------------- includes */
+
+/* write text to tmpdir/name, making its folder; path out */
+static void write_text(const char *name, const char *text, char *path, size_t size) {
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s/%s", tmpdir, name);
+  char *slash = strrchr(dir, '/');
+  *slash = 0;
+  if (strcmp(dir, tmpdir) != 0) {
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    if (system(cmd) != 0) exit(1);
+  }
+  write_file(name, text, strlen(text), path, size);
+}
+
+/* read tmpdir/name into a new config: its status */
+static int read_named(const char *name, FeastConfig **cfg) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+  CHECK_OK(feast_app_config_create(cfg));
+  return feast_config_read(*cfg, path);
+}
+
+/* the origin of key must be tmpdir/where ("file:line") */
+static void expect_origin(const FeastConfig *cfg, const char *key, const char *where) {
+  char want[512];
+  snprintf(want, sizeof want, "%s/%s", tmpdir, where);
+  feast_test_checks++;
+  if (strcmp(feast_config_origin(cfg, key), want) != 0) {
+    feast_test_failures++;
+    fprintf(stderr, "origin of %s: %s, want %s\n", key, feast_config_origin(cfg, key), want);
+  }
+}
+
+/* reading tmpdir/name fails with code and a message holding every needle, where "@"
+ * stands for tmpdir */
+static void bad_include(const char *name, int code, const char *const *needles) {
+  FeastConfig *cfg = NULL;
+  expect_error(read_named(name, &cfg), code, tmpdir, needles, name);
+  feast_config_destroy(&cfg);
+}
+
+/* include = FILE: override order, origins, relative paths from another folder, nesting */
+static void test_includes(void) {
+  char path[512], buf[512], want[512];
+  long i;
+  double r;
+  const char *s;
+  /* an included file in another folder: its relative paths resolve against its folder */
+  write_text("shared/base.ini",
+             "# the common part\n[grid]\nfile = ../grids/m.feast\nlevel = 3\n[solver]\ntarget = cpu\nrtol = 1e-6\n"
+             "[output]\nvtk = out/sol\n",
+             path, sizeof path);
+  write_text("runs/run.ini", "# a run\ninclude = ../shared/base.ini\n\n[solver]\ntarget = gpu\n[grid]\nlevel = 5\n",
+             path, sizeof path);
+  FeastConfig *cfg = NULL;
+  CHECK_OK(read_named("runs/run.ini", &cfg));
+  CHECK(!strcmp(feast_config_path(cfg), path)); /* the file given, not the included one */
+  /* the including file's values win over the included ones, wherever they stand */
+  CHECK_OK(feast_config_get_int(cfg, "grid.level", &i));
+  CHECK(i == 5);
+  expect_origin(cfg, "grid.level", "runs/run.ini:7");
+  CHECK_OK(feast_config_get_string(cfg, "solver.target", &s));
+  CHECK(!strcmp(s, "gpu"));
+  expect_origin(cfg, "solver.target", "runs/run.ini:5");
+  /* values only the included file sets */
+  CHECK_OK(feast_config_get_real(cfg, "solver.rtol", &r));
+  CHECK(r == 1e-6);
+  expect_origin(cfg, "solver.rtol", "runs/../shared/base.ini:7");
+  CHECK_OK(feast_config_get_path(cfg, "grid.file", buf, sizeof buf));
+  snprintf(want, sizeof want, "%s/runs/../shared/../grids/m.feast", tmpdir);
+  CHECK(!strcmp(buf, want));
+  CHECK_OK(feast_config_get_path(cfg, "output.vtk", buf, sizeof buf));
+  snprintf(want, sizeof want, "%s/runs/../shared/out/sol", tmpdir);
+  CHECK(!strcmp(buf, want));
+  /* sections in the order read: the included file's first */
+  int count = 0;
+  const char *const *names = NULL;
+  CHECK_OK(feast_config_sections(cfg, "", &count, &names));
+  CHECK(count == 3 && !strcmp(names[0], "grid") && !strcmp(names[1], "solver") && !strcmp(names[2], "output"));
+  /* the command line wins over both */
+  CHECK_OK(feast_config_override(cfg, "solver.rtol=1e-9"));
+  CHECK_OK(feast_config_get_real(cfg, "solver.rtol", &r));
+  CHECK(r == 1e-9 && !strcmp(feast_config_origin(cfg, "solver.rtol"), "command line"));
+  feast_config_destroy(&cfg);
+  /* ... also when given before the file is read */
+  CHECK_OK(feast_app_config_create(&cfg));
+  CHECK_OK(feast_config_override(cfg, "grid.level=2"));
+  CHECK_OK(feast_config_override(cfg, "solver.rtol=1e-3"));
+  CHECK_OK(feast_config_read(cfg, path));
+  CHECK_OK(feast_config_get_int(cfg, "grid.level", &i));
+  CHECK(i == 2 && !strcmp(feast_config_origin(cfg, "grid.level"), "command line"));
+  CHECK_OK(feast_config_get_real(cfg, "solver.rtol", &r));
+  CHECK(r == 1e-3);
+  feast_config_destroy(&cfg);
+
+  /* nested: top includes mid/mid.ini, which includes low/low.ini (relative to mid/), and
+   * then alt.ini; later includes win over earlier ones, each file over its includes; the
+   * same file may be included twice (a diamond is no cycle) */
+  write_text("nest/mid/low/low.ini", "[grid]\nlevel = 1\nfile = low.feast\n[problem]\nre = 10\n", path, sizeof path);
+  write_text("nest/mid/alt.ini", "include = low/low.ini\n[problem]\nre = 20\n", path, sizeof path);
+  write_text("nest/mid/mid.ini", "include = low/low.ini\ninclude = alt.ini\n[grid]\nlevel = 2\n", path, sizeof path);
+  write_text("nest/top.ini", "; top\ninclude = \"mid/mid.ini\"  # quoted, with a comment\n[solver]\nrtol = 1e-5\n",
+             path, sizeof path);
+  CHECK_OK(read_named("nest/top.ini", &cfg));
+  CHECK_OK(feast_config_get_int(cfg, "grid.level", &i));
+  CHECK(i == 2);
+  expect_origin(cfg, "grid.level", "nest/mid/mid.ini:4");
+  CHECK_OK(feast_config_get_real(cfg, "problem.re", &r));
+  CHECK(r == 20);
+  expect_origin(cfg, "problem.re", "nest/mid/alt.ini:3");
+  CHECK_OK(feast_config_get_path(cfg, "grid.file", buf, sizeof buf));
+  snprintf(want, sizeof want, "%s/nest/mid/low/low.feast", tmpdir);
+  CHECK(!strcmp(buf, want));
+  expect_origin(cfg, "grid.file", "nest/mid/low/low.ini:3");
+  CHECK_OK(feast_config_get_real(cfg, "solver.rtol", &r));
+  CHECK(r == 1e-5);
+  feast_config_destroy(&cfg);
+
+  /* a config path without a folder: the include and its paths relative to the cwd */
+  char cwd[PATH_MAX];
+  if (getcwd(cwd, sizeof cwd) && chdir(tmpdir) == 0) {
+    write_text("plain_inc.ini", "include = shared/base.ini\n", path, sizeof path);
+    CHECK_OK(feast_app_config_create(&cfg));
+    CHECK_OK(feast_config_read(cfg, "plain_inc.ini"));
+    CHECK_OK(feast_config_get_path(cfg, "grid.file", buf, sizeof buf));
+    CHECK(!strcmp(buf, "shared/../grids/m.feast"));
+    CHECK(!strcmp(feast_config_origin(cfg, "grid.level"), "shared/base.ini:4"));
+    feast_config_destroy(&cfg);
+    CHECK(chdir(cwd) == 0);
+  } else {
+    CHECK(0);
+  }
+
+  /* errors in an included file name that file and line, and where it was included */
+  write_text("err/sub/bad_level.ini", "[grid]\nfile = m\nlevel = 99\n", path, sizeof path);
+  write_text("err/one.ini", "include = sub/bad_level.ini\n", path, sizeof path);
+  bad_include("err/one.ini", FEAST_ERR_CONFIG,
+              N("@/err/sub/bad_level.ini:3:", "grid.level", "'99'", "(included from @/err/one.ini:1)"));
+  write_text("err/two.ini", "# twice removed\ninclude = one.ini\n", path, sizeof path);
+  bad_include("err/two.ini", FEAST_ERR_CONFIG,
+              N("@/err/sub/bad_level.ini:3:", "(included from @/err/one.ini:1, @/err/two.ini:2)"));
+  /* a key twice in the included file is a duplicate there; twice in the including file too */
+  write_text("err/dup_inc.ini", "[grid]\nlevel = 3\nlevel = 4\n", path, sizeof path);
+  write_text("err/dup_top.ini", "include = dup_inc.ini\n", path, sizeof path);
+  bad_include("err/dup_top.ini", FEAST_ERR_CONFIG, N("@/err/dup_inc.ini:3:", "duplicate", "grid.level", "line 2"));
+  write_text("err/dup_own.ini", "include = ../shared/base.ini\n[grid]\nlevel = 4\n[solver]\n[grid]\nlevel = 5\n", path,
+             sizeof path);
+  bad_include("err/dup_own.ini", FEAST_ERR_CONFIG, N("@/err/dup_own.ini:6:", "duplicate", "grid.level", "line 3"));
+  /* cycles: a file including itself (spelt differently), two files including each other */
+  write_text("cyc/self.ini", "[solver]\n", path, sizeof path);
+  write_text("cyc/self.ini", "# me\ninclude = ./self.ini\n", path, sizeof path);
+  bad_include("cyc/self.ini", FEAST_ERR_CONFIG,
+              N("@/cyc/self.ini:2: include cycle: @/cyc/self.ini -> @/cyc/./self.ini"));
+  write_text("cyc/a.ini", "include = b/b.ini\n[grid]\nlevel = 1\n", path, sizeof path);
+  write_text("cyc/b/b.ini", "include = ../a.ini\n", path, sizeof path);
+  bad_include("cyc/a.ini", FEAST_ERR_CONFIG,
+              N("@/cyc/b/b.ini:1: include cycle: @/cyc/a.ini -> @/cyc/b/b.ini -> @/cyc/b/../a.ini"));
+  /* the included file missing, a folder, or not named: the include line */
+  write_text("miss/top.ini", "\n\ninclude = no_such.ini\n", path, sizeof path);
+  bad_include("miss/top.ini", FEAST_ERR_FILE, N("@/miss/top.ini:3:", "cannot open included file @/miss/no_such.ini"));
+  write_text("miss/dir.ini", "include = ../miss\n", path, sizeof path);
+  bad_include("miss/dir.ini", FEAST_ERR_FILE, N("@/miss/dir.ini:1:", "directory"));
+  write_text("miss/empty.ini", "include =   # nothing\n", path, sizeof path);
+  bad_include("miss/empty.ini", FEAST_ERR_CONFIG, N("@/miss/empty.ini:1:", "include without a file name"));
+  write_text("miss/nested.ini", "include = top.ini\n", path, sizeof path);
+  bad_include("miss/nested.ini", FEAST_ERR_FILE,
+              N("@/miss/top.ini:3:", "no_such.ini", "(included from @/miss/nested.ini:1)"));
+  /* include belongs before the first section */
+  write_text("late.ini", "[grid]\nlevel = 3\ninclude = shared/base.ini\n", path, sizeof path);
+  bad_include("late.ini", FEAST_ERR_CONFIG, N("@/late.ini:3:", "'include' must come before the first [section]", "[grid]"));
+  /* nesting is bounded: deep/d0 includes d1 ... includes d17 */
+  for (int d = 0; d <= 17; d++) {
+    char name[64], text[64] = "[grid]\nlevel = 2\n";
+    snprintf(name, sizeof name, "deep/d%d.ini", d);
+    if (d < 17) snprintf(text, sizeof text, "include = d%d.ini\n", d + 1);
+    write_text(name, text, path, sizeof path);
+  }
+  bad_include("deep/d0.ini", FEAST_ERR_CONFIG, N("@/deep/d16.ini:1:", "nested deeper than 16"));
+  CHECK_OK(read_named("deep/d1.ini", &cfg)); /* 16 levels are fine */
+  CHECK_OK(feast_config_get_int(cfg, "grid.level", &i));
+  CHECK(i == 2);
+  expect_origin(cfg, "grid.level", "deep/d17.ini:2");
+  feast_config_destroy(&cfg);
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "cd '%s' && rm -rf shared runs nest err cyc miss deep late.ini plain_inc.ini", tmpdir);
+  CHECK(system(cmd) == 0);
+}
+
+/* config/X_gpu.ini: config/X.ini included plus solver.target = gpu; every value the same
+ * as that file's with solver.target=gpu on the command line (run in the source tree) */
+static void test_gpu_twins(void) {
+  const char *twins[] = {"cavity", "dfg", "poisson"};
+  for (size_t t = 0; t < sizeof twins / sizeof twins[0]; t++) {
+    char gpu[128], cpu[128];
+    snprintf(gpu, sizeof gpu, "config/%s_gpu.ini", twins[t]);
+    snprintf(cpu, sizeof cpu, "config/%s.ini", twins[t]);
+    FeastConfig *a = NULL, *b = NULL;
+    CHECK_OK(feast_app_config_create(&a));
+    CHECK_OK(feast_app_config_create(&b));
+    CHECK_OK(feast_config_read(a, gpu));
+    CHECK_OK(feast_config_read(b, cpu));
+    CHECK_OK(feast_config_override(b, "solver.target=gpu"));
+    int na = 0, nb = 0, set = 0;
+    const char *const *sa = NULL, *const *sb = NULL;
+    CHECK_OK(feast_config_sections(a, "", &na, &sa));
+    const char *first = na ? sa[0] : NULL;
+    CHECK_OK(feast_config_sections(b, "", &nb, &sb));
+    CHECK(na == nb && first && !strcmp(first, sb[0]));
+    for (int s = 0; s < nb; s++)
+      for (int k = 0; k < feast_config_key_count(schema); k++) {
+        const FeastKeySpec *spec = key_spec(k);
+        size_t pl = strlen(spec->section);
+        int pattern = pl >= 2 && !strcmp(spec->section + pl - 2, ".*");
+        if (pattern ? strncmp(sb[s], spec->section, pl - 1) != 0 : strcmp(sb[s], spec->section) != 0) continue;
+        char name[256], pa[1024] = "", pb[1024] = "";
+        const char *va = NULL, *vb = NULL;
+        snprintf(name, sizeof name, "%s.%s", sb[s], spec->key);
+        CHECK(feast_config_is_set(a, name) == feast_config_is_set(b, name));
+        if (!feast_config_is_set(b, name)) continue;
+        set++;
+        CHECK_OK(feast_config_get_string(a, name, &va));
+        CHECK_OK(feast_config_get_string(b, name, &vb));
+        if (spec->type == FEAST_KEY_PATH) {
+          CHECK_OK(feast_config_get_path(a, name, pa, sizeof pa));
+          CHECK_OK(feast_config_get_path(b, name, pb, sizeof pb));
+        }
+        feast_test_checks++;
+        if (!va || !vb || strcmp(va, vb) || strcmp(pa, pb)) {
+          feast_test_failures++;
+          fprintf(stderr, "%s: %s = '%s' (%s), '%s' in %s\n", gpu, name, va ? va : "", pa, vb ? vb : "", cpu);
+        }
+      }
+    CHECK(set > 5);
+    char want[160];
+    snprintf(want, sizeof want, "%s:", gpu);
+    CHECK(!strncmp(feast_config_origin(a, "solver.target"), want, strlen(want)));
+    feast_config_destroy(&a);
+    feast_config_destroy(&b);
+  }
 }
 
 /* ---------------------------------------------------------------- bad input */
@@ -466,16 +803,16 @@ static void test_bad_files(void) {
   FeastConfig *cfg = NULL;
   char missing[300];
   snprintf(missing, sizeof missing, "%s/no_such_config.ini", tmpdir);
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   expect_error(feast_config_read(cfg, missing), FEAST_ERR_FILE, missing, N("@"), "missing file");
   feast_config_destroy(&cfg);
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   expect_error(feast_config_read(cfg, tmpdir), FEAST_ERR_FILE, tmpdir, N("@", "directory"), "directory");
   feast_config_destroy(&cfg);
   /* an empty file is fine until a required key is asked for */
   char path[256], buf[64];
   write_file("empty.ini", "", 0, path, sizeof path);
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   CHECK_OK(feast_config_read(cfg, path));
   expect_error(feast_config_get_path(cfg, "grid.file", buf, sizeof buf), FEAST_ERR_CONFIG, path,
                N("grid.file", "not set", "@"), "required grid.file");
@@ -509,7 +846,7 @@ static void test_bad_overrides(void) {
 /* getters: unknown names and wrong types are programming errors (FEAST_ERR_ARG) */
 static void test_bad_getters(void) {
   FeastConfig *cfg = NULL;
-  CHECK_OK(feast_config_create(&cfg));
+  CHECK_OK(feast_app_config_create(&cfg));
   long i;
   double r;
   const char *s;
@@ -537,7 +874,7 @@ static void test_markdown(void) {
     CHECK(0);
     return;
   }
-  feast_config_write_markdown(f);
+  feast_config_write_markdown(schema, f);
   fclose(f);
   CHECK(!strncmp(text, "| key | type | default | allowed | meaning |\n| --- |", 50));
   CHECK(strstr(text, "| `solver.rtol` | real | `1e-8` | [1e-16, 1] |"));
@@ -556,9 +893,10 @@ static void test_markdown(void) {
     line = nl ? nl + 1 : NULL;
   }
   CHECK(ok);
-  CHECK(rows == feast_config_nkeys + 2);
+  CHECK(rows == feast_config_key_count(schema) + 2);
   free(text);
-  feast_config_write_markdown(NULL); /* harmless */
+  feast_config_write_markdown(schema, NULL); /* harmless */
+  feast_config_write_markdown(NULL, stdout);
 }
 
 /* ---------------------------------------------------------------- robustness */
@@ -592,7 +930,7 @@ static void test_garbage(void) {
     }
     write_file("garbage.ini", data, len, path, sizeof path);
     FeastConfig *cfg = NULL;
-    CHECK_OK(feast_config_create(&cfg));
+    CHECK_OK(feast_app_config_create(&cfg));
     int st = feast_config_read(cfg, path);
     if (st) {
       errors++;
@@ -616,15 +954,20 @@ static int run(void) {
     perror("mkdtemp");
     return 1;
   }
+  CHECK_OK(feast_app_config_create(&schema));
   test_schema();
+  test_layers();
   test_values();
   test_overrides();
   test_no_folder();
+  test_includes();
+  test_gpu_twins();
   test_bad_files();
   test_bad_overrides();
   test_bad_getters();
   test_markdown();
   test_garbage();
+  feast_config_destroy(&schema);
   rmdir(tmpdir);
   return 0;
 }

@@ -1,0 +1,15 @@
+/* Rows of a key table (feast/config.h: FeastKeySpec); included only by the files that
+ * define one (feast/config_keys.c, scarc/scarc_keys.c, navier_stokes/ns_keys.c,
+ * apps/app_keys.c). A NULL default means "required where used". */
+#ifndef FEAST_CONFIG_KEYS_H
+#define FEAST_CONFIG_KEYS_H
+#include "feast/config.h"
+
+#define INT_KEY(sec, key, def, lo, hi, help) {sec, key, FEAST_KEY_INT, def, lo, hi, NULL, help}
+#define REAL_KEY(sec, key, def, lo, hi, help) {sec, key, FEAST_KEY_REAL, def, lo, hi, NULL, help}
+#define ENUM_KEY(sec, key, def, choices, help) {sec, key, FEAST_KEY_ENUM, def, 0, 0, choices, help}
+#define PATH_KEY(sec, key, def, help) {sec, key, FEAST_KEY_PATH, def, 0, 0, NULL, help}
+#define STRING_KEY(sec, key, def, help) {sec, key, FEAST_KEY_STRING, def, 0, 0, NULL, help}
+#define REAL2_KEY(sec, key, def, help) {sec, key, FEAST_KEY_REAL2, def, 0, 0, NULL, help}
+#define FEAST_NKEYS(table) ((int)(sizeof(table) / sizeof((table)[0])))
+#endif

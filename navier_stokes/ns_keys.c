@@ -1,0 +1,151 @@
+/* The Navier-Stokes library's config keys: the physics ([problem] re, reference scales,
+ * body force, exact solutions), the field values on boundary parts ([boundary.NAME] u, v,
+ * p), the nonlinear solver, the linear solver of each nonlinear step ([linear]), the
+ * velocity block solves ([velocity]) and the flow outputs (benchmark quantities, centre
+ * lines, checkpoints). The application adds this table to the schema (feast/config.h). */
+#include "navier_stokes/ns_keys.h"
+#include "feast/config_keys.h"
+
+static const FeastKeySpec keys[] = {
+    /* ---- the problem ---- */
+    REAL_KEY("problem", "re", "1", 1e-6, 1e8,
+             "Reynolds number Re of stokes/navier-stokes problems: the kinematic viscosity is "
+             "nu = reference_velocity * reference_length / Re"),
+    REAL_KEY("problem", "reference_velocity", "1", 1e-300, 1e300,
+             "reference velocity U of Re = U L / nu (cavity: the lid speed; DFG: the mean inflow "
+             "velocity 0.2)"),
+    REAL_KEY("problem", "reference_length", "1", 1e-300, 1e300,
+             "reference length L of Re = U L / nu (cavity: the side; DFG: the cylinder diameter 0.1)"),
+    STRING_KEY("problem", "force_x", "0",
+               "stokes/navier-stokes: body force f_x(x, y), an expression (muparser: + - * / ^, "
+               "sin exp sqrt ..., pi, c ? a : b)"),
+    STRING_KEY("problem", "force_y", "0", "stokes/navier-stokes: body force f_y(x, y), an expression"),
+    STRING_KEY("problem", "exact_u", NULL,
+               "stokes/navier-stokes: exact velocity u(x, y) if known (manufactured solutions); "
+               "the summary then has velocity_l2_error"),
+    STRING_KEY("problem", "exact_v", NULL, "stokes/navier-stokes: exact velocity v(x, y) if known"),
+    STRING_KEY("problem", "exact_p", NULL,
+               "stokes/navier-stokes: exact pressure p(x, y) if known (pressure_l2_error; compared "
+               "with zero mean when the pressure is only fixed up to a constant)"),
+
+    /* ---- the fields' values on boundary part NAME ---- */
+    STRING_KEY("boundary.*", "u", NULL,
+               "stokes/navier-stokes: Dirichlet value of the velocity u on part NAME, an expression "
+               "in x, y; unset (for u and v): natural (do-nothing) outflow"),
+    STRING_KEY("boundary.*", "v", NULL, "stokes/navier-stokes: Dirichlet value of the velocity v on part NAME"),
+    STRING_KEY("boundary.*", "p", NULL,
+               "stokes/navier-stokes: Dirichlet value of the pressure on part NAME (rarely wanted; "
+               "unset: the pressure is free there)"),
+
+    /* ---- the nonlinear solver ---- */
+    ENUM_KEY("solver", "nonlinear", "fixed-point", "fixed-point|newton",
+             "navier-stokes: fixed-point defect correction (the convection linearised at the last "
+             "iterate) or Newton (adds the derivative of the Galerkin convection; the "
+             "stabilisation is linearised as in fixed point)"),
+    REAL_KEY("solver", "nonlinear_rtol", "1e-8", 1e-16, 1,
+             "stokes/navier-stokes: stop when the nonlinear defect is reduced by this factor"),
+    INT_KEY("solver", "nonlinear_max_iterations", "50", 1, 100000,
+            "stokes/navier-stokes: maximum nonlinear steps; stopping there is not converged (exit 2)"),
+    REAL_KEY("solver", "nonlinear_damping", "1", 0.01, 1,
+             "stokes/navier-stokes: damping omega of the nonlinear update v <- v + omega c (the "
+             "first step length the line search tries)"),
+    ENUM_KEY("solver", "nonlinear_line_search", "backtracking", "backtracking|none",
+             "stokes/navier-stokes: backtracking halves the step length (at most 6 times) until the "
+             "nonlinear defect falls (sufficient decrease 1 - 1e-4 x length); none takes every step whole"),
+
+    /* ---- the linear solver of every nonlinear step ---- */
+    ENUM_KEY("linear", "krylov", "bicgstab", "bicgstab|ibicgstab|pipebicgsafe|fgmres",
+             "Krylov method on the saddle-point system, right-preconditioned by the lower "
+             "block-triangular pressure Schur complement preconditioner: classical BiCGStab, "
+             "ibicgstab (one fused global reduction per iteration), pipebicgsafe (pipelined "
+             "BiCGSafe: one non-blocking reduction per iteration, overlapped with the "
+             "preconditioner and matrix-vector product) or fgmres (flexible restarted GMRES: "
+             "the residual never grows, robust where BiCGStab's spikes, e.g. DFG at L = 8; "
+             "3 reductions per iteration, 2 linear.restart + 1 vectors)"),
+    INT_KEY("linear", "restart", "30", 1, 1000,
+            "linear.krylov = fgmres: iterations per restart cycle (memory: 2 restart + 1 "
+            "vectors of the saddle-point system)"),
+    ENUM_KEY("linear", "schur", "mass", "mass|pcd",
+             "pressure Schur complement approximation of the preconditioner: mass = nu M_p^-1 (the "
+             "FEAST paper; good when viscosity dominates), pcd = pressure convection-diffusion, "
+             "nu M_p^-1 + M_p^-1 N_p A_p^-1 (one more scalar ScaRC solve; for higher cell Reynolds "
+             "numbers; needs a part where the flow enters, where A_p is zero, or an enclosed flow, where "
+             "A_p has Neumann conditions and one pinned node)"),
+    REAL_KEY("linear", "rtol", "1e-2", 1e-16, 1,
+             "stop the linear solve of a nonlinear step when its residual is reduced by this factor"),
+    INT_KEY("linear", "max_iterations", "100", 1, 100000,
+            "maximum Krylov iterations per nonlinear step (the step then goes on with that iterate)"),
+
+    /* ---- the velocity blocks, solved by ScaRC ([solver] structure) ---- */
+    ENUM_KEY("velocity", "scarc_solver", "mg", "mg|cg|bicgstab|ibicgstab|pipebicgsafe",
+             "ScaRC solver of each velocity block inside the preconditioner (mg: global multigrid)"),
+    REAL_KEY("velocity", "rtol", "0.1", 1e-16, 1,
+             "relative tolerance of a velocity block solve (0.1: one digit, the FEAST paper's choice)"),
+    INT_KEY("velocity", "max_iterations", "8", 1, 100000,
+            "maximum ScaRC iterations of a velocity block solve"),
+    INT_KEY("velocity", "fixed_iterations", "0", 0, 1000,
+            "N > 0: every velocity block solve runs exactly N global multigrid cycles from zero "
+            "(velocity.scarc_solver = mg; with a fixed smoother step a linear preconditioner); 0 = stop "
+            "at velocity.rtol, except under linear.krylov = ibicgstab | pipebicgsafe, which need a linear "
+            "preconditioner and use 2 (logged)"),
+
+    /* ---- outputs ---- */
+    PATH_KEY("output", "centerlines", "",
+             "stokes/navier-stokes: prefix P of `P_u.csv` (y,u along x = 0.5) and `P_v.csv` (x,v "
+             "along y = 0.5), every node on those lines (the cavity's centre lines); empty = none"),
+    STRING_KEY("output", "forces_on", "",
+               "stokes/navier-stokes: boundary part NAME (with a Dirichlet velocity) whose drag and lift "
+               "coefficients 2 F / (U^2 D) go into the summary (drag_coefficient, lift_coefficient; U, D: "
+               "problem.reference_velocity, reference_length; F by the volume integral of the momentum "
+               "residual); empty = none"),
+    REAL2_KEY("output", "pressure_point_a", NULL,
+              "stokes/navier-stokes: point \"x y\" of pressure_difference = p(a) - p(b) in the summary "
+              "(with pressure_point_b)"),
+    REAL2_KEY("output", "pressure_point_b", NULL, "stokes/navier-stokes: point \"x y\" b of pressure_difference"),
+    REAL2_KEY("output", "recirculation_from", NULL,
+              "stokes/navier-stokes: point \"x y\" (the rear end of a body): recirculation_length in the summary "
+              "is the distance along +x to where u changes sign from negative to >= 0 (0: no recirculation)"),
+    PATH_KEY("output", "checkpoint", "",
+             "stokes/navier-stokes: checkpoint of the nonlinear solver (iterate in global node order, "
+             "step and iteration counters, initial residual), written atomically every "
+             "output.checkpoint_interval steps and on SIGTERM/SIGINT; continue with "
+             "`feastc CONFIG --restart FILE` on any number of ranks; empty = none"),
+    INT_KEY("output", "checkpoint_interval", "1", 1, 1000000,
+            "stokes/navier-stokes: nonlinear steps between two checkpoints (output.checkpoint)"),
+    /* ---- stokes / navier-stokes: time-dependent runs (navier_stokes/timestep.c) ---- */
+    ENUM_KEY("time", "scheme", "none", "none|backward-euler|crank-nicolson|fs-theta|bdf2",
+             "navier-stokes: none = the stationary problem; else a run of time steps from time.start to "
+             "time.end, each a nonlinear problem solved as the stationary one: backward-euler (order 1), "
+             "crank-nicolson (theta = 1/2), fs-theta (fractional-step theta, three substeps per step, "
+             "FEATFLOW's scheme), bdf2 (the first step backward Euler); consistent mass matrix, the "
+             "pressure fully implicit"),
+    REAL_KEY("time", "dt", NULL, 1e-300, 1e300, "the time step (required with time.scheme; > 0)"),
+    REAL_KEY("time", "start", "0", -1e300, 1e300,
+             "the initial time (also the time t of every expression of a stationary run)"),
+    REAL_KEY("time", "end", NULL, -1e300, 1e300,
+             "the final time (required with time.scheme; > time.start); the last step ends there exactly "
+             "(the number of steps is (end - start) / dt rounded up, the step shortened to fit)"),
+    ENUM_KEY("time", "tau_dt", "on", "off|on",
+             "on = the SUPG/PSPG parameter tau has Tezduyar's time-step term, tau = ((2 alpha_0/dt)^2 + "
+             "(2|u|/h)^2 + (4 nu/h^2)^2)^(-1/2): less stabilisation at small dt, and a spatial discretisation "
+             "that changes with dt; off = tau of the stationary problem (the discretisation in space the same "
+             "for every dt: what temporal convergence studies need)"),
+    INT_KEY("time", "steps_max", "100000", 1, 1000000000,
+            "the most time steps a run may take: a run that would need more is refused at input"),
+    STRING_KEY("initial", "u", "0", "navier-stokes, time-dependent: the initial velocity u(x, y) at time.start"),
+    STRING_KEY("initial", "v", "0", "navier-stokes, time-dependent: the initial velocity v(x, y) at time.start"),
+    ENUM_KEY("initial", "stationary", "false", "false|true",
+             "navier-stokes, time-dependent: true = start from the stationary solution at time.start "
+             "(initial.u / v are its first iterate)"),
+    /* ---- outputs of time-dependent runs ---- */
+    PATH_KEY("output", "timeseries", "",
+             "navier-stokes, time-dependent: CSV file, one line per time step: t, dt, drag and lift "
+             "coefficients and pressure difference (with output.forces_on / pressure_point_a, b), nonlinear "
+             "steps, linear iterations, seconds; empty = none"),
+    INT_KEY("output", "vtk_every", NULL, 1, 1000000000,
+            "navier-stokes, time-dependent: with output.vtk = P, a snapshot P_NNNNNN.pvtu every this many "
+            "steps (and the last) and P.pvd, the collection with their times, for ParaView; unset: P.pvtu "
+            "at the end only"),
+};
+
+const FeastKeyTable ns_config_keys = {"navier_stokes", keys, FEAST_NKEYS(keys)};

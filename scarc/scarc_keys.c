@@ -1,0 +1,98 @@
+/* ScaRC's config keys ([solver]): the backend switch, the outer ScaRC solver and its
+ * Krylov settings (shared by the problems' linear solves), the global multigrid, the
+ * additive Schwarz smoother, the coarse grid solver and the local multigrids. The
+ * application adds this table to the schema (feast/config.h); scarc/ reads the keys. */
+#include "scarc/scarc_keys.h"
+#include "feast/config_keys.h"
+
+static const FeastKeySpec keys[] = {
+    ENUM_KEY("solver", "target", "cpu", "cpu|gpu",
+             "where the local subdomain multigrid runs: the CPU or the CUDA GPU backend "
+             "(nothing else changes)"),
+    ENUM_KEY("solver", "local_precision", "auto", "auto|double|single",
+             "floating point precision of the local multigrid; auto = double on cpu, "
+             "single on gpu (mixed precision: the outer solver stays double)"),
+    ENUM_KEY("solver", "scarc_solver", "mg", "mg|cg|bicgstab|ibicgstab|pipebicgsafe",
+             "poisson: outer ScaRC solver: global multigrid, or CG / BiCGStab preconditioned by one "
+             "global multigrid cycle; ibicgstab = BiCGStab with one fused global reduction per "
+             "iteration, pipebicgsafe = pipelined BiCGSafe (one non-blocking reduction per iteration, "
+             "overlapped with the preconditioner and matrix-vector product)"),
+    INT_KEY("solver", "residual_replacement", "0", 0, 1000000,
+            "ibicgstab, pipebicgsafe (outer solvers): restart the recurrences from the true residual "
+            "b - A x every this many iterations; 0 = never (the true residual is checked at every "
+            "converged exit anyway)"),
+    REAL_KEY("solver", "residual_replacement_drop", "1.4901161193847656e-08", 0, 1,
+             "ibicgstab, pipebicgsafe (outer solvers): also restart from the true residual when the "
+             "recurrence residual has fallen below this fraction of its largest value since the last "
+             "(re)start (their rounding errors scale with that value); default sqrt(eps); 0 = never"),
+    ENUM_KEY("solver", "initial_guess", "zero", "zero|random",
+             "start of the linear solves (poisson: of the solve, at the free nodes; stokes/navier-stokes: of "
+             "every linear solve for the correction): zero, or random = a hash of the node coordinates in "
+             "[-1, 1) (reproducible, the same for every rank count)"),
+    REAL_KEY("solver", "rtol", "1e-8", 1e-16, 1,
+             "poisson: stop when the residual norm is reduced by this factor (relative tolerance)"),
+    INT_KEY("solver", "max_iterations", "100", 1, 1000000,
+            "poisson: maximum outer iterations; stopping there is reported as not converged (exit 2)"),
+    REAL_KEY("solver", "divergence_factor", "1e4", 1, 1e300,
+             "stop as diverged when the residual norm grows beyond this factor times the "
+             "initial one (poisson solve, nonlinear iteration of stokes/navier-stokes)"),
+    INT_KEY("solver", "mg_pre_smooth", "1", 0, 64,
+            "global multigrid: pre-smoothing steps (additive Schwarz over macros) per level"),
+    INT_KEY("solver", "mg_post_smooth", "0", 0, 64,
+            "global multigrid: post-smoothing steps per level"),
+    REAL_KEY("solver", "smoother_damping", "1", 0.01, 2,
+             "damping of the additive Schwarz correction of the global smoother"),
+    ENUM_KEY("solver", "smoother_step", "auto", "auto|adaptive|fixed",
+             "length of the additive Schwarz step: adaptive = minimise the residual along it (at most "
+             "2 x smoother_damping; robust, but makes the V cycle a nonlinear map), fixed = "
+             "smoother_damping (with solver.local_fixed_cycles a linear V cycle: what ibicgstab and pipebicgsafe assume); auto = fixed "
+             "where the V cycle preconditions ibicgstab or pipebicgsafe (solver.scarc_solver, "
+             "velocity.scarc_solver or linear.krylov), adaptive elsewhere. adaptive with those methods "
+             "is an error"),
+    ENUM_KEY("solver", "overlap", "off", "off|on",
+             "ScaRC matrix-vector product: on = compute the macros' boundary rows, start the interface "
+             "exchange, compute the interior rows meanwhile, then finish it (bitwise the same result as "
+             "off)"),
+    INT_KEY("solver", "coarse_max_dofs", "5000", 1, 100000000,
+            "global coarse grid: the finest level with fewer unknowns than this, solved "
+            "directly (solver.coarse_solver) on rank 0"),
+    ENUM_KEY("solver", "coarse_stabilisation", "none", "none|upwind",
+             "multigrid levels below the finest (global and local): none = plain Galerkin products "
+             "P^T A P; upwind = every pair of coupled nodes of a coarse matrix gets the diffusion "
+             "min(|a_ij - a_ji|/2, max(0, a_ij, a_ji)) (discrete upwinding of the convective, "
+             "skew-symmetric part; symmetric matrices are unchanged), for convection-dominated "
+             "velocity blocks whose Galerkin coarse levels lose the fine grid's SUPG (the cavity at "
+             "Re = 1000 from L = 6 needs it; at Re = 400 it costs iterations, BENCHMARKS.md)"),
+    ENUM_KEY("solver", "coarse_solver", "klu", "klu|umfpack",
+             "direct solver of the global coarse grid (SuiteSparse; both analyse the pattern "
+             "once): klu = sparse LU with AMD ordering, refactored in place with the first "
+             "factorisation's pivot order when the values change (a nonlinear step), afresh "
+             "when that loses accuracy (rcond estimate below 1e-3 of the full factorisation's); "
+             "umfpack = multifrontal LU (BLAS, the FEAST paper's choice), a new numeric "
+             "factorisation at every change"),
+    INT_KEY("solver", "local_pre_smooth", "4", 0, 64,
+            "local multigrid: damped Jacobi pre-smoothing steps per level"),
+    INT_KEY("solver", "local_post_smooth", "4", 0, 64,
+            "local multigrid: damped Jacobi post-smoothing steps per level"),
+    REAL_KEY("solver", "local_jacobi_damping", "0.7", 0.01, 2,
+             "local multigrid: damping factor of the Jacobi smoother"),
+    REAL_KEY("solver", "local_rtol", "0.1", 1e-12, 1,
+             "local multigrid: stop after reducing the local residual by this factor "
+             "(0.1 = one digit)"),
+    INT_KEY("solver", "local_max_cycles", "16", 1, 10000,
+            "local multigrid: maximum V cycles per local solve"),
+    INT_KEY("solver", "local_fixed_cycles", "0", 0, 10000,
+            "local multigrid: N > 0 = exactly N V cycles per local solve (no tolerance test: a linear "
+            "map); 0 = stop at local_rtol, except where the V cycle must be linear (it preconditions "
+            "ibicgstab or pipebicgsafe): 2 there (logged)"),
+    INT_KEY("solver", "local_coarse_max_dofs", "200", 4, 1089,
+            "local multigrid: coarsest level = the finest with at most this many unknowns, "
+            "solved exactly (dense inverse, n^2 values per macro)"),
+    INT_KEY("solver", "local_framed_min_nodes", "129", 0, 1000000,
+            "local multigrid: levels with at least this many nodes per side keep only their two outer "
+            "rings of nodes and read the rest from ScaRC's global matrices (less memory and setup; "
+            "their sweeps redo the frame's columns); 0 = every level, 1000000 = none; the same results (bitwise; with "
+            "solver.coarse_stabilisation = upwind to solver tolerance)"),
+};
+
+const FeastKeyTable scarc_config_keys = {"scarc", keys, FEAST_NKEYS(keys)};

@@ -1,0 +1,7 @@
+/* The config keys ScaRC reads (scarc/scarc_keys.c), for the schema of a config that
+ * ScaRC solvers are set up from: feast_config_add_keys(cfg, &scarc_config_keys). */
+#ifndef SCARC_KEYS_H
+#define SCARC_KEYS_H
+#include "feast/config.h"
+extern const FeastKeyTable scarc_config_keys;
+#endif
