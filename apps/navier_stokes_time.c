@@ -181,6 +181,20 @@ static int periodic(const FeastProblemContext *app, const Monitor *m) {
   return 0;
 }
 
+/* the mean wall time per step over the first and the last quarter of the steps: a run
+ * whose work or memory grows from step to step shows it here */
+static void step_times(FeastSummary *s, const Monitor *m) {
+  const long q = m->n >= 4 ? m->n / 4 : 1;
+  double first = 0.0, last = 0.0, all = 0.0;
+  for (long k = 0; k < m->n; k++) all += m->sec[k];
+  for (long k = 0; k < q; k++) first += m->sec[k], last += m->sec[m->n - 1 - k];
+  feast_summary_set_real(s, "seconds_per_step", all / (double)m->n);
+  feast_summary_set_real(s, "seconds_per_step_first_quarter", first / (double)q);
+  feast_summary_set_real(s, "seconds_per_step_last_quarter", last / (double)q);
+  feast_log(1, "  seconds per step: %.4f (first quarter of the steps %.4f, last quarter %.4f)\n", all / (double)m->n,
+            first / (double)q, last / (double)q);
+}
+
 static int report(const FeastProblemContext *app, const NsProblem *ns, const NsTimeParams *p, const NsTimeResult *r,
                   const Monitor *m) {
   FeastSummary *s = app->summary;
@@ -207,6 +221,7 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsT
             r->steps, r->t, r->nonlinear_iterations, r->linear_iterations, ke);
   if (!isnan(eu) || !isnan(ep)) feast_log(1, "  l2 errors at t = %.6g: velocity %.6e, pressure %.6e\n", r->t, eu, ep);
   if (m->n == 0) return 0;
+  step_times(s, m);
   if (m->forces_on[0]) {
     extrema(s, "drag_coefficient", m, m->cd);
     extrema(s, "lift_coefficient", m, m->cl);
