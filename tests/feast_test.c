@@ -81,3 +81,18 @@ int feast_test_outer_hierarchy(const FeastBand9 *A, int L, double (*rnd)(void), 
   free(none);
   return rc;
 }
+
+void feast_test_jittered_macro(int N, unsigned seed, double *xy) {
+  const double c[4][2] = {{0, 0}, {2, 0.2}, {1.7, 1.5}, {0.3, 1.1}};
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < N; i++) {
+      const double s = (double)i / (N - 1), t = (double)j / (N - 1);
+      for (int d = 0; d < 2; d++) {
+        double v = (1 - s) * (1 - t) * c[0][d] + s * (1 - t) * c[1][d] + s * t * c[2][d] + (1 - s) * t * c[3][d];
+        seed = seed * 1103515245u + 12345u;
+        const double r = ((seed >> 8) & 0xffff) / 65535.0 - 0.5;
+        if (i > 0 && j > 0 && i < N - 1 && j < N - 1) v += 0.25 * r / (N - 1);
+        xy[2 * (j * N + i) + d] = v;
+      }
+    }
+}

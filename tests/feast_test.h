@@ -68,6 +68,11 @@ void feast_test_stencil(FeastBand9 *A, const unsigned char *fixed, double bx, do
  * each with feast_band9_destroy). */
 int feast_test_outer_hierarchy(const FeastBand9 *A, int L, double (*rnd)(void), FeastBand9 *G);
 
+/* xy (2 N^2 values) <- a general quadrilateral macro with corners (0,0), (2,0.2), (1.7,1.5),
+ * (0.3,1.1), its N x N nodes mapped bilinearly and the interior ones jittered by up to
+ * 1/8 of a cell (a reproducible hash of seed): no cell a parallelogram */
+void feast_test_jittered_macro(int N, unsigned seed, double *xy);
+
 #define FEAST_TEST_MAIN(fn)                                                                    \
   int main(int argc, char **argv) { return feast_test_main(argc, argv, fn, __FILE__); }
 #endif

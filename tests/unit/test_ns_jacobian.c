@@ -41,21 +41,7 @@ static const int row_blocks[NF][NF] = {{NS_A11, NS_A12, NS_B1}, {NS_A21, NS_A22,
 static double xy[2 * NN];
 
 /* a general quadrilateral macro with jittered interior nodes */
-static void make_macro(void) {
-  const double c[4][2] = {{0, 0}, {2, 0.2}, {1.7, 1.5}, {0.3, 1.1}};
-  unsigned seed = 777u;
-  for (int j = 0; j < N; j++)
-    for (int i = 0; i < N; i++) {
-      const double s = (double)i / (N - 1), t = (double)j / (N - 1);
-      for (int d = 0; d < 2; d++) {
-        double v = (1 - s) * (1 - t) * c[0][d] + s * (1 - t) * c[1][d] + s * t * c[2][d] + (1 - s) * t * c[3][d];
-        seed = seed * 1103515245u + 12345u;
-        const double r = ((seed >> 8) & 0xffff) / 65535.0 - 0.5;
-        if (i > 0 && j > 0 && i < N - 1 && j < N - 1) v += 0.25 * r / (N - 1);
-        xy[2 * (j * N + i) + d] = v;
-      }
-    }
-}
+static void make_macro(void) { feast_test_jittered_macro(N, 777u, xy); }
 
 typedef struct {
   FeastBand9 A[NS_NBLOCKS];
