@@ -246,8 +246,11 @@ static int unfinished(const NsTimeResult *r) {
                            feast_signal_name(r->stop_signal), r->steps, r->t);
   return feast_error_set(FEAST_ERR_NOT_CONVERGED, __FILE__, __LINE__,
                          "time step %ld failed (the nonlinear solver stopped: '%s'); the outputs hold the last good "
-                         "state, t = %.6g. Try a smaller time.dt, or solver.nonlinear_max_iterations / linear.schur = pcd",
-                         r->steps + 1, r->nonlinear_reason ? r->nonlinear_reason : r->reason, r->t);
+                         "state, t = %.6g; try a smaller time.dt%s",
+                         r->steps + 1, r->nonlinear_reason ? r->nonlinear_reason : r->reason, r->t,
+                         r->nonlinear_reason && !strcmp(r->nonlinear_reason, "max_iterations")
+                             ? " or a larger solver.nonlinear_max_iterations"
+                             : "");
 }
 
 int ns_app_time_run(const FeastProblemContext *app, NsProblem *ns, int *final_vtk) {

@@ -181,8 +181,29 @@ static int substep(NsProblem *ns, double t_old, double dt, double theta, const d
   return 0;
 }
 
+/* fs-theta's three substeps from u_n = u1 (kept in u2, which the scheme does not use
+ * otherwise: the state to go back to when a substep fails) */
+static int fs_theta_step(NsProblem *ns, double t, double dt, StepCounts *c, int *ok) {
+  static const double one_step[3] = {1.0, -1.0, 0.0};
+  const double th = 1.0 - sqrt(0.5), a = (1.0 - 2.0 * th) / (1.0 - th), b = 1.0 - a;
+  const double len[3] = {th * dt, (1.0 - 2.0 * th) * dt, th * dt}, weight[3] = {a, b, a};
+  feast_vec_copy(ns->time.u1, ns->time.u2);
+  double ts = t;
+  for (int k = 0; k < 3; k++) {
+    if (k) feast_vec_copy(ns->v, ns->time.u1);
+    FEAST_CALL(substep(ns, ts, len[k], weight[k], one_step, 0.0, c, ok));
+    if (!*ok) {
+      feast_vec_copy(ns->time.u2, ns->time.u1);
+      return 0;
+    }
+    ts = k == 2 ? t + dt : ts + len[k];
+  }
+  return 0;
+}
+
 /* one time step of the scheme from t to t + dt (dt_prev: the step before, 0 at the first);
- * on entry ns->v is the solution at t */
+ * on entry ns->v is the solution at t; *ok = 0: a nonlinear solve failed, and u1 holds
+ * the solution at t */
 static int time_step(NsProblem *ns, NsTimeScheme scheme, double t, double dt, double dt_prev, StepCounts *c, int *ok) {
   static const double one_step[3] = {1.0, -1.0, 0.0};
   memset(c, 0, sizeof *c);
@@ -197,19 +218,7 @@ static int time_step(NsProblem *ns, NsTimeScheme scheme, double t, double dt, do
     const double alpha[3] = {(1.0 + 2.0 * w) / (1.0 + w), -(1.0 + w), w * w / (1.0 + w)};
     return substep(ns, t, dt, 1.0, alpha, w, c, ok);
   }
-  case NS_TIME_FS_THETA: {
-    const double th = 1.0 - sqrt(0.5), a = (1.0 - 2.0 * th) / (1.0 - th), b = 1.0 - a;
-    const double len[3] = {th * dt, (1.0 - 2.0 * th) * dt, th * dt}, weight[3] = {a, b, a};
-    double ts = t;
-    for (int k = 0; k < 3; k++) {
-      if (k) feast_vec_copy(ns->v, ns->time.u1);
-      FEAST_CALL(substep(ns, ts, len[k], weight[k], one_step, 0.0, c, ok));
-      if (!*ok) return 0;
-      ts = k == 2 ? t + dt : ts + len[k];
-    }
-    ns->time.t = t + dt; /* exactly, not the sum of the substeps' rounded lengths */
-    return 0;
-  }
+  case NS_TIME_FS_THETA: return fs_theta_step(ns, t, dt, c, ok);
   default: FEAST_ERROR(FEAST_ERR_ARG, "ns_time_run: time.scheme none is the stationary problem (ns_solve)");
   }
 }
