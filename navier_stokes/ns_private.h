@@ -80,9 +80,11 @@ struct NsProblem {
    * always has A_p (Cahouet-Chabard: mass A_p^-1 in the pressure step), N_p only with pcd */
   int pcd;
   int pressure_laplace;         /* A_p and its solver exist */
-  FeastMask *pcd_mask;          /* inflow nodes: zero Dirichlet values of A_p */
+  FeastMask *pcd_mask;          /* inflow nodes: zero Dirichlet values of the stationary A_p */
   FeastBand9 *pcd_lap, *pcd_conv; /* A_p, N_p per local macro */
-  Scarc *pcd_scarc;             /* A_p^-1 */
+  Scarc *pcd_scarc;             /* A_p^-1, stationary variant (Dirichlet on the inflow) */
+  FeastMask *pcd_time_mask;     /* a time step's A_p: Dirichlet where the velocity is free */
+  Scarc *pcd_time_scarc;        /* its solver (== pcd_scarc in an enclosed flow) */
   FeastVec *pcd_r, *pcd_z, *pcd_y; /* one-block work vectors */
 };
 
