@@ -59,9 +59,10 @@
 
 struct dim3 {
   unsigned x, y, z;
-  dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+  constexpr dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
 };
-inline thread_local dim3 threadIdx(0, 0, 0), blockIdx(0, 0, 0), blockDim, gridDim;
+/* one OS thread runs every emulated thread (fibers): plain globals */
+inline dim3 threadIdx(0, 0, 0), blockIdx(0, 0, 0), blockDim, gridDim;
 
 typedef enum {
   cudaSuccess = 0,
@@ -504,10 +505,10 @@ enum { FEAST_EMU_MAX_THREADS = 1024, FEAST_EMU_STACK = 64 * 1024 };
 struct feast_emu_fibers_t {
   char *stacks = nullptr;
   int cur = -1;         /* the running fiber, -1: the scheduler or a plain launch */
-  int nthreads = 0;
+  const unsigned *order = nullptr; /* of the running phase */
+  unsigned pos = 0, n = 0;         /* order[pos] runs; n threads */
   void (*body)(void *) = nullptr;
   void *arg = nullptr;
-  unsigned block_x = 0, block_y = 0;
   std::vector<int> state; /* 0 runnable, 1 at a barrier, 2 done */
 #ifdef FEAST_EMU_USE_UCONTEXT
   ucontext_t sched;
@@ -519,12 +520,26 @@ struct feast_emu_fibers_t {
 };
 inline feast_emu_fibers_t feast_emu_F;
 
+/* the running fiber stops (at a barrier or done): on to the next one of the phase's
+ * order, or back to the scheduler after the last */
 static inline void feast_emu_yield(void) {
   feast_emu_fibers_t &F = feast_emu_F;
+  const int old = F.cur;
+  if (++F.pos < F.n) {
+    const int next = (int)F.order[F.pos];
+    F.cur = next;
+    threadIdx = dim3((unsigned)next, 0, 0);
 #ifdef FEAST_EMU_USE_UCONTEXT
-  swapcontext(&F.ctx[F.cur], &F.sched);
+    swapcontext(&F.ctx[old], &F.ctx[next]);
 #else
-  feast_emu_switch(&F.sp[F.cur], F.sched_sp);
+    feast_emu_switch(&F.sp[old], F.sp[next]);
+#endif
+    return;
+  }
+#ifdef FEAST_EMU_USE_UCONTEXT
+  swapcontext(&F.ctx[old], &F.sched);
+#else
+  feast_emu_switch(&F.sp[old], F.sched_sp);
 #endif
 }
 static inline void feast_emu_fiber_main(void) {
@@ -536,7 +551,8 @@ static inline void feast_emu_fiber_main(void) {
 }
 static inline void feast_emu_fiber_start(int t) {
   feast_emu_fibers_t &F = feast_emu_F;
-  char *top = F.stacks + (size_t)(t + 1) * FEAST_EMU_STACK;
+  /* tops staggered by 208 bytes: 64 KiB apart they would share the same cache sets */
+  char *top = F.stacks + (size_t)(t + 1) * FEAST_EMU_STACK - (size_t)(t % 19) * 208;
 #ifdef FEAST_EMU_USE_UCONTEXT
   getcontext(&F.ctx[t]);
   F.ctx[t].uc_stack.ss_sp = top - FEAST_EMU_STACK;
@@ -552,13 +568,18 @@ static inline void feast_emu_fiber_start(int t) {
 #endif
   F.state[t] = 0;
 }
-static inline void feast_emu_resume(int t) {
+/* run every fiber of the block once, in `order`, each up to its next barrier or its end */
+static inline void feast_emu_phase(const std::vector<unsigned> &order) {
   feast_emu_fibers_t &F = feast_emu_F;
-  F.cur = t;
+  F.order = order.data();
+  F.n = (unsigned)order.size();
+  F.pos = 0;
+  F.cur = (int)order[0];
+  threadIdx = dim3(order[0], 0, 0);
 #ifdef FEAST_EMU_USE_UCONTEXT
-  swapcontext(&F.sched, &F.ctx[t]);
+  swapcontext(&F.sched, &F.ctx[F.cur]);
 #else
-  feast_emu_switch(&F.sched_sp, F.sp[t]);
+  feast_emu_switch(&F.sched_sp, F.sp[F.cur]);
 #endif
   F.cur = -1;
 }
@@ -654,10 +675,7 @@ template <class F> inline void feast_emu_sync_block(const char *name, unsigned n
   std::vector<unsigned> order;
   for (int phase = 0;; phase++) {
     feast_emu_order(order, nt);
-    for (unsigned t : order) {
-      threadIdx = dim3(t, 0, 0);
-      feast_emu_resume((int)t);
-    }
+    feast_emu_phase(order);
     unsigned done = 0;
     for (unsigned t = 0; t < nt; t++) done += Fb.state[t] == 2;
     if (done == nt) return;
