@@ -12,7 +12,8 @@
  *   feast_local_update with new values: bitwise the corrections of a fresh setup;
  *   levels framed on the insides of other matrices (frames and insides uploaded
  *   together): bitwise the corrections of the whole levels.
- * Skips (77) without a device or without the CUDA backend. FEAST_TEST_MAX_LEVEL caps L
+ * Skips (77) without a device or without the CUDA backend, unless nvidia-smi sees a GPU:
+ * then no usable device is a failure (with the CUDA runtime's reason). FEAST_TEST_MAX_LEVEL caps L
  * (for slow platforms such as the host emulator); FEAST_TEST_EXTRA_LEVEL adds one level
  * above it with the fixed-cycle and production checks only (the emulated suite: L = 8).
  * Built for the host emulator (FEAST_CUDA_EMU), the production solves also run with
@@ -369,17 +370,21 @@ static void check_inside(int L, const char *prec) {
 static double single_tolerance(int L) { return L <= 7 ? 1e-4 : 1e-4 * (double)(1 << (2 * (L - 7))); }
 
 static int run(void) {
+  /* where the driver sees a GPU (nvidia-smi succeeds), no usable device is a failure */
+  const int smi = system("nvidia-smi -L >/dev/null 2>&1") == 0;
   if (!feast_local_available("gpu")) {
-    printf("test_coproc_gpu: no CUDA device (backends: %s)\n", feast_local_backends());
-    return 77;
+    printf("test_coproc_gpu: no usable CUDA device: %s (backends: %s)%s\n",
+           feast_local_unavailable_reason("gpu"), feast_local_backends(),
+           smi ? "; but nvidia-smi sees a GPU: FAILED" : "");
+    return smi ? 1 : 77;
   }
   FeastLocalSolver *probe = NULL;
   const int rc = feast_local_create("gpu", "single", &probe);
   feast_local_destroy(&probe);
   if (rc == FEAST_ERR_UNSUPPORTED) {
-    printf("test_coproc_gpu: %s\n", feast_error_message());
+    printf("test_coproc_gpu: %s%s\n", feast_error_message(), smi ? " (nvidia-smi sees a GPU: FAILED)" : "");
     feast_error_clear();
-    return 77;
+    return smi ? 1 : 77;
   }
   CHECK_OK(rc);
   const char *env = getenv("FEAST_TEST_MAX_LEVEL");
