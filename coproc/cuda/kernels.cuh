@@ -256,16 +256,25 @@ __global__ void k_coarse(LevelView<T> g, const int *active, const T *inv, const 
   if (i < g.n) xv[o + i] = dense_row(inv + (size_t)m * (size_t)g.n * (size_t)g.n, b, i, g.n);
 }
 
-/* end of a solve, all macros: out (compact, n per macro) <- x with fixed nodes 0; a
- * macro with a non-finite value is marked in bad[m] */
+/* start of a solve, all macros: d (padded, T) <- in (compact doubles, n per macro),
+ * converted on the device */
+template <typename T> __global__ void k_input(LevelView<T> g, const double *in, T *d) {
+  const int m = blockIdx.y;
+  const long i = node_index();
+  if (i >= g.n) return;
+  d[voff(g, m) + i] = (T)in[(size_t)m * g.n + i];
+}
+
+/* end of a solve, all macros: out (compact doubles, n per macro) <- x with fixed nodes 0,
+ * converted on the device; a macro with a non-finite value is marked in bad[m] */
 template <typename T>
-__global__ void k_output(LevelView<T> g, const T *x, T *out, int *bad) {
+__global__ void k_output(LevelView<T> g, const T *x, double *out, int *bad) {
   const int m = blockIdx.y;
   const long i = node_index();
   if (i >= g.n) return;
   const T v = g.fixed[(size_t)m * g.nal + i] ? (T)0 : x[voff(g, m) + i];
   if (!is_finite(v)) atomicExch(&bad[m], 1);
-  out[(size_t)m * g.n + i] = v;
+  out[(size_t)m * g.n + i] = (double)v;
 }
 
 /* out <- 0 on the macros marked bad */

@@ -17,7 +17,7 @@ check "the report exists" "$([ -s "$md" ] && echo 1 || echo 0) == 1"
 check "four compute-sanitizer steps skipped as device only" "$(grep -c '^| compute-sanitizer .* | skipped: device only |' "$md") == 4"
 check "test_coproc_gpu passed" "$(grep -c '^| test_coproc_gpu L <= 3 | passed |' "$md") == 1"
 check "no step failed" "$(grep -c 'FAILED' "$md") == 0"
-check "the bench tables (single, double)" "$(grep -c '^|  3 | [18] |' "$md") == 4"
+check "the bench tables (timings and host side; single, double)" "$(grep -c '^|  3 | [18] |' "$md") == 8"
 n=$(ls "$FEAST_SRC"/config/*_gpu.ini | wc -l)
 check "one converged row per config/*_gpu.ini ($n)" "$(grep -c '^| [a-z_0-9]* | 3 | .* | yes / yes |' "$md") == $n"
 check "two JSON summaries per config" "$(ls "$TMP/gc/json/"*.json | wc -l) == 2 * $n"
