@@ -555,8 +555,8 @@ static inline void feast_emu_fiber_start(int t) {
   char *top = F.stacks + (size_t)(t + 1) * FEAST_EMU_STACK - (size_t)(t % 19) * 208;
 #ifdef FEAST_EMU_USE_UCONTEXT
   getcontext(&F.ctx[t]);
-  F.ctx[t].uc_stack.ss_sp = top - FEAST_EMU_STACK;
-  F.ctx[t].uc_stack.ss_size = FEAST_EMU_STACK;
+  F.ctx[t].uc_stack.ss_sp = F.stacks + (size_t)t * FEAST_EMU_STACK + 4096; /* own region */
+  F.ctx[t].uc_stack.ss_size = (size_t)(top - F.stacks) - (size_t)t * FEAST_EMU_STACK - 4096;
   F.ctx[t].uc_link = nullptr;
   makecontext(&F.ctx[t], feast_emu_fiber_main, 0);
 #else
