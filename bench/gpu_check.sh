@@ -57,6 +57,14 @@ PY=/usr/bin/python3
 failed=0
 steps=()
 
+# stop MESSAGE: before any step (no driver, too old): the report says why, exit 3
+stop() {
+  echo "gpu_check: $1" >&2
+  printf '# GPU check (device)\n\n- date: %s UTC; host %s\n\nStopped before any step: %s\n' \
+    "$(date -u '+%F %T')" "$(uname -n)" "$1" >"$md"
+  exit 3
+}
+
 # step NAME LOG CMD...: run, record status and seconds
 step() {
   local name=$1 log=$2; shift 2
@@ -78,20 +86,18 @@ if [ $emulate = 1 ]; then
   echo "gpu_check: --emulate: host emulator build in $build, device-only steps skipped" >&2
 else
   if ! command -v nvidia-smi >/dev/null || ! q=$(nvidia-smi --query-gpu=driver_version,name --format=csv,noheader 2>&1); then
-    echo "gpu_check: no NVIDIA driver here (nvidia-smi: ${q:-not found}); nothing to check" >&2
-    exit 3
+    stop "no NVIDIA driver here (nvidia-smi: ${q:-not found}); nothing to check"
   fi
   q=$(echo "$q" | head -1)
   driver=${q%%,*}; device=${q#*, }
   echo "gpu_check: driver $driver, device $device" >&2
   [ -d /usr/local/cuda/bin ] && PATH=$PATH:/usr/local/cuda/bin # nvcc, compute-sanitizer
   cuda=$(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1.\2/p')
-  [ -n "$cuda" ] || { echo "gpu_check: nvcc not found (PATH or /usr/local/cuda/bin)" >&2; exit 3; }
+  [ -n "$cuda" ] || stop "driver $driver, device $device: nvcc not found (PATH or /usr/local/cuda/bin)"
   # minimum driver of a CUDA major version (minor-version compatibility)
   case ${cuda%%.*} in 11) need=450 ;; 12) need=525 ;; 13) need=580 ;; *) need=0 ;; esac
   if [ "${driver%%.*}" -lt "$need" ]; then
-    echo "gpu_check: driver $driver is too old for CUDA $cuda (needs >= $need); stop" >&2
-    exit 3
+    stop "driver $driver ($device) is too old for CUDA $cuda (needs >= $need)"
   fi
 fi
 ncpu=$(nproc)
