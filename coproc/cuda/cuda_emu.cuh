@@ -28,7 +28,11 @@
  *    cudaEventSynchronize, cudaDeviceSynchronize, cudaFree, a synchronous copy waits for
  *    the legacy stream only), so a missing synchronisation reads stale host values.
  * Kernels launched with FEAST_LAUNCH must not call __syncthreads (abort).
- * FEAST_EMU_DEVICES=0 in the environment emulates a machine without a device. */
+ * FEAST_EMU_DEVICES=0 in the environment emulates a machine without a device.
+ * Fibers switch with 6 saved registers on x86-64, with ucontext elsewhere (or with
+ * -DFEAST_EMU_UCONTEXT; slower: a syscall per switch). The emulator runs under
+ * -fsanitize=address,undefined (fiber stacks are unpoisoned when reused); every host
+ * buffer is then checked by ASan, every device buffer by its guard page. */
 #ifndef FEAST_CUDA_EMU_CUH
 #define FEAST_CUDA_EMU_CUH
 #include <chrono>
@@ -45,6 +49,12 @@
 #include <unistd.h>
 #include <vector>
 #include <math.h>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define FEAST_EMU_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define FEAST_EMU_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
 #if !defined(__x86_64__) || defined(FEAST_EMU_UCONTEXT)
 #include <ucontext.h>
 #define FEAST_EMU_USE_UCONTEXT 1
@@ -553,6 +563,8 @@ static inline void feast_emu_fiber_start(int t) {
   feast_emu_fibers_t &F = feast_emu_F;
   /* tops staggered by 208 bytes: 64 KiB apart they would share the same cache sets */
   char *top = F.stacks + (size_t)(t + 1) * FEAST_EMU_STACK - (size_t)(t % 19) * 208;
+  /* frames left by the fiber's last run (it never returns) keep their redzones */
+  FEAST_EMU_UNPOISON(F.stacks + (size_t)t * FEAST_EMU_STACK, FEAST_EMU_STACK);
 #ifdef FEAST_EMU_USE_UCONTEXT
   getcontext(&F.ctx[t]);
   F.ctx[t].uc_stack.ss_sp = F.stacks + (size_t)t * FEAST_EMU_STACK + 4096; /* own region */
