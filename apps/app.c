@@ -249,8 +249,12 @@ static int resolve_target(FeastApp *app, int dry_run) {
   FEAST_CALL(feast_config_get_string(app->cfg, "solver.gpu_fallback", &fallback));
   feast_summary_set_string(app->summary, "target_requested", target);
   if (strcmp(target, "gpu") == 0 && !scarc_target_available("gpu")) {
-    const char *why = strstr(scarc_backends(), "gpu") ? "no CUDA device was found on this machine"
-                                                             : "this build of feastc has no CUDA backend";
+    char why[320];
+    if (strstr(scarc_backends(), "gpu"))
+      snprintf(why, sizeof why, "no usable CUDA device on this machine (%s)",
+               scarc_target_unavailable_reason("gpu"));
+    else
+      snprintf(why, sizeof why, "this build of feastc has no CUDA backend");
     if (strcmp(fallback, "cpu") == 0) {
       feast_warn("solver.target = gpu: %s; running the local multigrid on the CPU (solver.gpu_fallback = cpu)", why);
       FEAST_CALL(feast_config_override(app->cfg, "solver.target=cpu"));

@@ -61,8 +61,8 @@ int feast_local_create(const char *target, const char *precision, FeastLocalSolv
   const FeastLocalBackend *be = lookup(target, feast_local_resolve_precision(target, precision));
   FEAST_CHECK(be, FEAST_ERR_UNSUPPORTED, "solver.target = %s: this build of feastc has no CUDA backend; %s",
               target, remedies);
-  FEAST_CHECK(be->available(), FEAST_ERR_UNSUPPORTED, "solver.target = %s: no CUDA device was found; %s",
-              target, remedies);
+  FEAST_CHECK(be->available(), FEAST_ERR_UNSUPPORTED, "solver.target = %s: no usable CUDA device (%s); %s",
+              target, feast_local_unavailable_reason(target), remedies);
   FeastLocalSolver *ls;
   FEAST_CALL(FEAST_ALLOC(1, &ls));
   ls->be = be;
@@ -297,6 +297,20 @@ const char *feast_local_backends(void) {
     if (!first) strncat(list, ")", sizeof list - strlen(list) - 1);
   }
   return list;
+}
+
+#ifdef FEAST_HAVE_CUDA
+const char *feast_cuda_unavailable_reason(void); /* coproc/cuda/local_mg.cu */
+#endif
+const char *feast_local_unavailable_reason(const char *target) {
+  if (feast_local_available(target)) return "";
+  if (!target || strcmp(target, "gpu") != 0 || !lookup("gpu", "single"))
+    return "this build of feastc has no CUDA backend";
+#ifdef FEAST_HAVE_CUDA
+  return feast_cuda_unavailable_reason();
+#else
+  return "no CUDA device was found";
+#endif
 }
 
 int feast_local_available(const char *target) {

@@ -87,6 +87,9 @@ void feast_local_destroy(FeastLocalSolver **ls);
 const char *feast_local_backends(void);
 /* 1 if the named target can run here (gpu: a device is present) */
 int feast_local_available(const char *target);
+/* why the named target cannot run here (gpu: the CUDA runtime's message, e.g. "CUDA driver
+ * version is insufficient for CUDA runtime version"), "" if it can */
+const char *feast_local_unavailable_reason(const char *target);
 const char *feast_local_resolve_precision(const char *target, const char *precision);
 const char *feast_local_precision(const FeastLocalSolver *ls);
 #endif

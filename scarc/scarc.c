@@ -494,6 +494,9 @@ int scarc_solve(Scarc *s, FeastKrylovMethod method, const FeastSolveParams *sp, 
 
 const char *scarc_backends(void) { return feast_local_backends(); }
 int scarc_target_available(const char *target) { return feast_local_available(target); }
+const char *scarc_target_unavailable_reason(const char *target) {
+  return feast_local_unavailable_reason(target);
+}
 const char *scarc_resolve_precision(const char *target, const char *precision) {
   return feast_local_resolve_precision(target, precision);
 }

@@ -119,6 +119,8 @@ void scarc_stats(const Scarc *s, ScarcStats *st);
 const char *scarc_backends(void);
 /* 1 if target ("cpu", "gpu") can run here (gpu: a CUDA backend and a device) */
 int scarc_target_available(const char *target);
+/* why it cannot (the CUDA runtime's message for gpu), "" if it can */
+const char *scarc_target_unavailable_reason(const char *target);
 /* the precision the local multigrids run in for a target and a local precision (names) */
 const char *scarc_resolve_precision(const char *target, const char *precision);
 #endif

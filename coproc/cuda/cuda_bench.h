@@ -12,6 +12,10 @@ typedef struct {
                              download (graphs as FEAST_CUDA_GRAPHS says, default on) */
   double bytes_per_cycle; /* counted device memory traffic of one cycle of the batch */
   double copy_gbs;        /* device-to-device cudaMemcpy, (read + write bytes) / s */
+  int launches_per_cycle; /* kernel launches of one cycle (V cycle, update, norm, status) */
+  double h2d_bytes;       /* host -> device bytes of one solve (defects, doubles) */
+  double d2h_bytes;       /* device -> host bytes of one solve (corrections, status, one
+                             int per cycle) */
 } FeastCudaBench;
 
 /* Time the CUDA local MG (precision "single" | "double") on the nmacros problems: cycle

@@ -38,18 +38,29 @@ extern "C" {
     }                                                                                          \
   } while (0)
 
+/* a shared-memory array of the block: T name[n] (the emulator hands out a per-block
+ * buffer filled with garbage; it rejects a bare __shared__) */
+#ifdef FEAST_CUDA_EMU
+#define FEAST_SHARED(T, name, n) T *const name = feast_emu_shared<T>((size_t)(n))
+#else
+#define FEAST_SHARED(T, name, n) __shared__ T name[n]
+#endif
+
 /* launch a kernel on a stream and check the launch (configuration errors, earlier
  * asynchronous faults); FEAST_LAUNCH_SYNC marks kernels that call __syncthreads (the
- * emulator runs their threads concurrently, the others sequentially) */
+ * emulator runs each thread of their blocks as a fiber that stops at every barrier, the
+ * others thread after thread; see cuda_emu.cuh) */
 #ifdef FEAST_CUDA_EMU
 #define FEAST_LAUNCH(kernel, grid, block, stream, ...)                                         \
   do {                                                                                         \
-    feast_emu_launch(0, (grid), (block), [=]() { kernel(__VA_ARGS__); });                      \
+    feast_emu_launch(0, #kernel, (grid), (block), (stream), [=]() { kernel(__VA_ARGS__); },     \
+                     __VA_ARGS__);                                                             \
     FEAST_CUDA_CALL(cudaGetLastError());                                                       \
   } while (0)
 #define FEAST_LAUNCH_SYNC(kernel, grid, block, stream, ...)                                    \
   do {                                                                                         \
-    feast_emu_launch(1, (grid), (block), [=]() { kernel(__VA_ARGS__); });                      \
+    feast_emu_launch(1, #kernel, (grid), (block), (stream), [=]() { kernel(__VA_ARGS__); },     \
+                     __VA_ARGS__);                                                             \
     FEAST_CUDA_CALL(cudaGetLastError());                                                       \
   } while (0)
 #else

@@ -23,6 +23,14 @@ template <typename T> struct LevelView {
   const unsigned char *fixed; /* fixed-node mask of macro m at fixed + m nal */
 };
 
+#ifdef FEAST_CUDA_EMU
+/* the emulator checks the device pointers of a LevelView argument (null: all device) */
+template <typename T> inline const void *feast_emu_device_args(const LevelView<T> &g) {
+  if (const void *b = feast_emu_not_device(g.bands)) return b;
+  return feast_emu_not_device(g.fixed);
+}
+#endif
+
 /* offset of value 0 of macro m in a padded vector of all macros */
 template <typename T> __device__ __forceinline__ size_t voff(const LevelView<T> &g, int m) {
   return (size_t)m * (size_t)g.vs + (size_t)g.pad;
@@ -154,7 +162,7 @@ __global__ void k_add(LevelView<T> g, const int *active, T *y, const T *x) {
  * partial[m][block] = sum of d^2 (grid-stride over the macro's nodes, gridDim.x blocks) */
 template <typename T>
 __global__ void k_init(LevelView<T> g, T *d, T *r, T *x, double *partial, int maxred) {
-  __shared__ double red[FEAST_CUDA_BLOCK];
+  FEAST_SHARED(double, red, FEAST_CUDA_BLOCK);
   const int m = blockIdx.y;
   const size_t o = voff(g, m);
   const unsigned char *fixed = g.fixed + (size_t)m * g.nal;
@@ -174,7 +182,7 @@ __global__ void k_init(LevelView<T> g, T *d, T *r, T *x, double *partial, int ma
 template <typename T>
 __global__ void k_defect_norm(LevelView<T> g, const int *active, const T *d, const T *x, T *r,
                               double *partial, int maxred) {
-  __shared__ double red[FEAST_CUDA_BLOCK];
+  FEAST_SHARED(double, red, FEAST_CUDA_BLOCK);
   const int m = blockIdx.y;
   if (!active[m]) return; /* block-uniform, before any __syncthreads */
   const T *band[9];
@@ -198,7 +206,7 @@ __global__ void k_defect_norm(LevelView<T> g, const int *active, const T *d, con
 __global__ void k_status(int M, int nred, int maxred, const double *partial, double *nrm0,
                          int *active, int *stat, int *nactive, int init, double rtol,
                          int max_cycles) {
-  __shared__ double red[FEAST_CUDA_BLOCK];
+  FEAST_SHARED(double, red, FEAST_CUDA_BLOCK);
   int count = 0; /* meaningful in thread 0 */
   for (int m = 0; m < M; m++) {
     if (!init && !active[m]) continue; /* the same value for every thread */
@@ -238,7 +246,7 @@ __global__ void k_status(int M, int nred, int maxred, const double *partial, dou
  * (n <= FEAST_LOCAL_COARSE_MAX_NODES). */
 template <typename T>
 __global__ void k_coarse(LevelView<T> g, const int *active, const T *inv, const T *bv, T *xv) {
-  __shared__ T b[FEAST_LOCAL_COARSE_MAX_NODES];
+  FEAST_SHARED(T, b, FEAST_LOCAL_COARSE_MAX_NODES);
   const int m = blockIdx.y;
   if (!active[m]) return; /* block-uniform */
   const size_t o = voff(g, m);
@@ -248,16 +256,25 @@ __global__ void k_coarse(LevelView<T> g, const int *active, const T *inv, const 
   if (i < g.n) xv[o + i] = dense_row(inv + (size_t)m * (size_t)g.n * (size_t)g.n, b, i, g.n);
 }
 
-/* end of a solve, all macros: out (compact, n per macro) <- x with fixed nodes 0; a
- * macro with a non-finite value is marked in bad[m] */
+/* start of a solve, all macros: d (padded, T) <- in (compact doubles, n per macro),
+ * converted on the device */
+template <typename T> __global__ void k_input(LevelView<T> g, const double *in, T *d) {
+  const int m = blockIdx.y;
+  const long i = node_index();
+  if (i >= g.n) return;
+  d[voff(g, m) + i] = (T)in[(size_t)m * g.n + i];
+}
+
+/* end of a solve, all macros: out (compact doubles, n per macro) <- x with fixed nodes 0,
+ * converted on the device; a macro with a non-finite value is marked in bad[m] */
 template <typename T>
-__global__ void k_output(LevelView<T> g, const T *x, T *out, int *bad) {
+__global__ void k_output(LevelView<T> g, const T *x, double *out, int *bad) {
   const int m = blockIdx.y;
   const long i = node_index();
   if (i >= g.n) return;
   const T v = g.fixed[(size_t)m * g.nal + i] ? (T)0 : x[voff(g, m) + i];
   if (!is_finite(v)) atomicExch(&bad[m], 1);
-  out[(size_t)m * g.n + i] = v;
+  out[(size_t)m * g.n + i] = (double)v;
 }
 
 /* out <- 0 on the macros marked bad */

@@ -40,16 +40,26 @@ static int mpi_local_rank(int *local) {
  * launcher's environment if it exports one, else from MPI_Comm_split_type, which is
  * collective: then every rank must reach its first GPU setup (a rank with an empty batch
  * does not: coproc.c skips the backend for it). */
+/* the devices, or 0 with the reason in `why` (the CUDA runtime's message) */
+static char why[256];
+static int device_count(void) {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    snprintf(why, sizeof why, "cudaGetDeviceCount: %s (CUDA error %d)", cudaGetErrorString(e), (int)e);
+    return 0;
+  }
+  if (count <= 0) snprintf(why, sizeof why, "cudaGetDeviceCount found no device");
+  return count > 0 ? count : 0;
+}
+
 int select_device(void) {
   static int chosen = -1;
   if (chosen >= 0) return 0;
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    (void)cudaGetLastError();
-    count = 0;
-  }
-  FEAST_CHECK(count > 0, FEAST_ERR_UNSUPPORTED,
-              "solver.target = gpu: no CUDA device (or driver) on this node");
+  const int count = device_count();
+  FEAST_CHECK(count > 0, FEAST_ERR_UNSUPPORTED, "solver.target = gpu: no usable CUDA device on this node (%s)",
+              why);
   int local = launcher_local_rank();
   if (local < 0) FEAST_CALL(mpi_local_rank(&local));
   FEAST_CUDA_CALL(cudaSetDevice(local % count));
@@ -90,16 +100,15 @@ static int solve_solver(void *data, const double *const *d, double *const *c,
   return ((Solver<T> *)data)->solve(d, c, stats);
 }
 
-static int available(void) {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) { /* no driver / no device: no message */
-    (void)cudaGetLastError();
-    return 0;
-  }
-  return count > 0;
-}
+static int available(void) { return device_count() > 0; }
 
 } /* namespace feast_cuda */
+
+/* why the gpu backend cannot run (after available() said so) */
+extern "C" const char *feast_cuda_unavailable_reason(void) {
+  (void)feast_cuda::device_count();
+  return feast_cuda::why[0] ? feast_cuda::why : "no CUDA device was found";
+}
 
 static int cuda_available(void) { return feast_cuda::available(); }
 static int setup_single(void **data, int nmacros, const FeastLocalHierarchy *h,

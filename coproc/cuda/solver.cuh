@@ -7,10 +7,10 @@
  *   dense inverse the front end computed (one matvec, k_coarse).
  * All levels of all macros stay on the device from setup to destroy; an update copies
  * new values into the same buffers (no pointer changes, so the captured graph stays
- * valid); a solve uploads the defects (converted to T on the host, one copy), runs
- * cycles (one launch per kernel for the whole batch, or one CUDA graph per cycle), reads
- * back one int per cycle (how many macros still run) and downloads the corrections (T,
- * converted on the host). */
+ * valid); a solve uploads the defects (doubles, one copy; converted to T on the device),
+ * runs cycles (one launch per kernel for the whole batch, or one CUDA graph per cycle),
+ * reads back one int per cycle (how many macros still run) and downloads the corrections
+ * (converted to double on the device, one copy). */
 #ifndef FEAST_CUDA_SOLVER_CUH
 #define FEAST_CUDA_SOLVER_CUH
 #include "coproc/cuda/kernels.cuh"
@@ -47,12 +47,15 @@ template <typename T> struct Solver {
   Level<T> lev[FEAST_CUDA_MAX_LEVEL + 1]; /* lev[0] = level lc, lev[nlev-1] = L */
   T *top;                  /* d and xt of the finest level (padded), one allocation */
   T *d, *xt;               /* defect, accumulated correction */
-  T *out;                  /* corrections, compact (n per macro) */
+  double *io;              /* defects in, corrections out: compact doubles, n per macro */
   T *inv;                  /* inverses of the coarsest matrices, n_lc^2 per macro, column-major */
   double *partial, *nrm0;  /* per-block partial sums of squares; ||d|| per macro */
   int *active, *stat, *nactive; /* device status: see k_status */
   int maxred;              /* partial sums per macro (stride of partial) */
-  T *h_in, *h_out;         /* pinned staging of defects / corrections */
+  double *h_io;            /* pinned staging of io */
+  long launches;           /* kernel launches enqueued so far */
+  int launches_per_cycle;  /* of one cycle (enqueue_cycle) */
+  double h2d_bytes, d2h_bytes; /* host <-> device bytes of the last solve */
   int *h_stat, *h_nactive; /* pinned copies of stat and nactive */
   cudaStream_t stream;
   cudaGraph_t graph;
@@ -150,8 +153,8 @@ template <typename T> struct Solver {
     FEAST_CUDA_CALL(cudaMemset(top, 0, 2 * t.vec_bytes));
     d = top;
     xt = top + (size_t)M * t.v.vs;
-    const size_t nout = sizeof(T) * (size_t)M * (size_t)t.v.n;
-    FEAST_CUDA_CALL(cudaMalloc((void **)&out, nout));
+    const size_t nio = sizeof(double) * (size_t)M * (size_t)t.v.n;
+    FEAST_CUDA_CALL(cudaMalloc((void **)&io, nio));
     FEAST_CUDA_CALL(cudaMalloc((void **)&partial, sizeof(double) * (size_t)M * maxred));
     FEAST_CUDA_CALL(cudaMalloc((void **)&nrm0, sizeof(double) * M));
     FEAST_CUDA_CALL(cudaMalloc((void **)&active, sizeof(int) * M));
@@ -159,8 +162,7 @@ template <typename T> struct Solver {
     FEAST_CUDA_CALL(cudaMalloc((void **)&nactive, sizeof(int)));
     FEAST_CUDA_CALL(cudaMemset(active, 0, sizeof(int) * M));
     FEAST_CUDA_CALL(cudaMemset(stat, 0, sizeof(int) * 3 * M));
-    FEAST_CUDA_CALL(cudaMallocHost((void **)&h_in, nout));
-    FEAST_CUDA_CALL(cudaMallocHost((void **)&h_out, nout));
+    FEAST_CUDA_CALL(cudaMallocHost((void **)&h_io, nio));
     FEAST_CUDA_CALL(cudaMallocHost((void **)&h_stat, sizeof(int) * 3 * M));
     FEAST_CUDA_CALL(cudaMallocHost((void **)&h_nactive, sizeof(int)));
     const size_t n2 = (size_t)lev[0].v.n * (size_t)lev[0].v.n;
@@ -201,15 +203,14 @@ template <typename T> struct Solver {
       (void)cudaFree(lev[li].vecs);
     }
     (void)cudaFree(top);
-    (void)cudaFree(out);
+    (void)cudaFree(io);
     (void)cudaFree(inv);
     (void)cudaFree(partial);
     (void)cudaFree(nrm0);
     (void)cudaFree(active);
     (void)cudaFree(stat);
     (void)cudaFree(nactive);
-    if (h_in) (void)cudaFreeHost(h_in);
-    if (h_out) (void)cudaFreeHost(h_out);
+    if (h_io) (void)cudaFreeHost(h_io);
     if (h_stat) (void)cudaFreeHost(h_stat);
     if (h_nactive) (void)cudaFreeHost(h_nactive);
     if (stream) (void)cudaStreamDestroy(stream);
@@ -226,6 +227,7 @@ template <typename T> struct Solver {
     const T omega = (T)p.jacobi_damping;
     for (int s = 0; s < steps; s++) {
       T *xin = *x, *xout = xin == g.xa ? g.xb : g.xa;
+      ++launches;
       FEAST_LAUNCH(k_jacobi<T>, grid, FEAST_CUDA_BLOCK, stream, g.v, active, xin, xout, g.b,
                    omega);
       *x = xout;
@@ -241,20 +243,24 @@ template <typename T> struct Solver {
       T *x = f.xa;
       FEAST_CUDA_CALL(cudaMemsetAsync(f.xa, 0, f.vec_bytes, stream)); /* x = 0 */
       FEAST_CALL(smooth(li, p.pre_smooth, &x));
+      ++launches;
       FEAST_LAUNCH(k_defect<T>, dim3(f.nblk, M), FEAST_CUDA_BLOCK, stream, f.v, active, f.b, x,
                    f.r);
+      ++launches;
       FEAST_LAUNCH(k_restrict<T>, dim3(c.nblk, M), FEAST_CUDA_BLOCK, stream, f.v, c.v, active,
                    f.r, c.b);
       xl[li] = x;
     }
     Level<T> &c = lev[0];
     const T *cinv = inv;
+    ++launches;
     FEAST_LAUNCH_SYNC(k_coarse<T>, dim3(c.nblk, M), FEAST_CUDA_BLOCK, stream, c.v, active, cinv,
                       c.b, c.xa);
     T *xc = c.xa;
     for (int li = 1; li < nlev; li++) {
       Level<T> &f = lev[li], &cc = lev[li - 1];
       T *x = xl[li];
+      ++launches;
       FEAST_LAUNCH(k_prolong_add<T>, dim3(f.nblk, M), FEAST_CUDA_BLOCK, stream, f.v, cc.v,
                    active, x, xc);
       FEAST_CALL(smooth(li, p.post_smooth, &x));
@@ -267,17 +273,22 @@ template <typename T> struct Solver {
   /* one cycle of the active macros: xt += V(L, r); r = d - A xt; status; nactive -> host */
   int enqueue_cycle(void) {
     Level<T> &t = lev[nlev - 1];
+    const long l0 = launches;
     T *xv = NULL;
     FEAST_CALL(enqueue_vcycle(&xv));
+    ++launches;
     FEAST_LAUNCH(k_add<T>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, t.v, active, xt, xv);
     const int mr = maxred, mc = p.max_cycles;
     const double rtol = p.rtol;
+    ++launches;
     FEAST_LAUNCH_SYNC(k_defect_norm<T>, dim3(t.nred, M), FEAST_CUDA_BLOCK, stream, t.v, active,
                       d, xt, t.b, partial, mr);
+    ++launches;
     FEAST_LAUNCH_SYNC(k_status, dim3(1, 1), FEAST_CUDA_BLOCK, stream, M, t.nred, mr, partial,
                       nrm0, active, stat, nactive, 0, rtol, mc);
     FEAST_CUDA_CALL(cudaMemcpyAsync(h_nactive, nactive, sizeof(int), cudaMemcpyDeviceToHost,
                                     stream));
+    launches_per_cycle = (int)(launches - l0);
     return 0;
   }
 
@@ -308,17 +319,18 @@ template <typename T> struct Solver {
 
   /* -------------------------------------------------------------- a solve */
 
-  /* defects -> T (host, pinned) -> d on the device (one 2D copy into the padded vectors) */
+  /* defects (doubles) -> pinned -> io on the device (one copy) -> d, converted to T on
+   * the device */
   int upload_defects(const double *const *dh) {
-    const Level<T> &t = lev[nlev - 1];
+    Level<T> &t = lev[nlev - 1];
     const long n = t.v.n;
-    for (int m = 0; m < M; m++) {
-      T *dst = h_in + (size_t)m * n;
-      const double *src = dh[m];
-      for (long i = 0; i < n; i++) dst[i] = (T)src[i];
-    }
-    FEAST_CUDA_CALL(cudaMemcpy2DAsync(d + t.v.pad, sizeof(T) * t.v.vs, h_in, sizeof(T) * n,
-                                      sizeof(T) * n, M, cudaMemcpyHostToDevice, stream));
+    for (int m = 0; m < M; m++) memcpy(h_io + (size_t)m * n, dh[m], sizeof(double) * (size_t)n);
+    const size_t bytes = sizeof(double) * (size_t)M * (size_t)n;
+    FEAST_CUDA_CALL(cudaMemcpyAsync(io, h_io, bytes, cudaMemcpyHostToDevice, stream));
+    h2d_bytes = (double)bytes;
+    const double *in = io;
+    ++launches;
+    FEAST_LAUNCH(k_input<T>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, t.v, in, d);
     return 0;
   }
 
@@ -327,30 +339,32 @@ template <typename T> struct Solver {
     Level<T> &t = lev[nlev - 1];
     const int mr = maxred, mc = p.max_cycles;
     const double rtol = p.rtol;
+    ++launches;
     FEAST_LAUNCH_SYNC(k_init<T>, dim3(t.nred, M), FEAST_CUDA_BLOCK, stream, t.v, d, t.b, xt,
                       partial, mr);
+    ++launches;
     FEAST_LAUNCH_SYNC(k_status, dim3(1, 1), FEAST_CUDA_BLOCK, stream, M, t.nred, mr, partial,
                       nrm0, active, stat, nactive, 1, rtol, mc);
     return 0;
   }
 
-  /* corrections (fixed nodes 0, non-finite macros 0) and status -> host */
+  /* corrections (fixed nodes 0, non-finite macros 0; doubles converted on the device)
+   * and status -> host */
   int download(double *const *c, FeastLocalMGStats *stats) {
     Level<T> &t = lev[nlev - 1];
     const long n = t.v.n;
     int *bad = stat + 2 * M;
-    FEAST_LAUNCH(k_output<T>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, t.v, xt, out, bad);
-    FEAST_LAUNCH(k_zero_bad<T>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, n, bad, out);
-    FEAST_CUDA_CALL(cudaMemcpyAsync(h_out, out, sizeof(T) * (size_t)M * n,
-                                    cudaMemcpyDeviceToHost, stream));
+    ++launches;
+    FEAST_LAUNCH(k_output<T>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, t.v, xt, io, bad);
+    ++launches;
+    FEAST_LAUNCH(k_zero_bad<double>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, n, bad, io);
+    const size_t bytes = sizeof(double) * (size_t)M * (size_t)n;
+    FEAST_CUDA_CALL(cudaMemcpyAsync(h_io, io, bytes, cudaMemcpyDeviceToHost, stream));
     FEAST_CUDA_CALL(cudaMemcpyAsync(h_stat, stat, sizeof(int) * 3 * M, cudaMemcpyDeviceToHost,
                                     stream));
     FEAST_CUDA_CALL(cudaStreamSynchronize(stream));
-    for (int m = 0; m < M; m++) {
-      const T *src = h_out + (size_t)m * n;
-      double *dst = c[m];
-      for (long i = 0; i < n; i++) dst[i] = (double)src[i];
-    }
+    d2h_bytes += (double)bytes + sizeof(int) * 3.0 * M;
+    for (int m = 0; m < M; m++) memcpy(c[m], h_io + (size_t)m * n, sizeof(double) * (size_t)n);
     memset(stats, 0, sizeof *stats);
     for (int m = 0; m < M; m++) {
       stats->cycles += h_stat[m];
@@ -363,9 +377,11 @@ template <typename T> struct Solver {
   int solve(const double *const *dh, double *const *c, FeastLocalMGStats *stats) {
     FEAST_CALL(upload_defects(dh));
     FEAST_CALL(enqueue_init());
+    d2h_bytes = 0;
     for (int k = 0; k < p.max_cycles; k++) {
       FEAST_CALL(launch_cycle());
       FEAST_CUDA_CALL(cudaStreamSynchronize(stream)); /* the one sync per cycle */
+      d2h_bytes += sizeof(int);
       if (*h_nactive == 0) break;
     }
     return download(c, stats);

@@ -12,8 +12,13 @@
  *   feast_local_update with new values: bitwise the corrections of a fresh setup;
  *   levels framed on the insides of other matrices (frames and insides uploaded
  *   together): bitwise the corrections of the whole levels.
- * Skips (77) without a device or without the CUDA backend. FEAST_TEST_MAX_LEVEL caps L
- * (for slow platforms such as the host emulator). */
+ * Skips (77) without a device or without the CUDA backend, unless nvidia-smi sees a GPU:
+ * then no usable device is a failure (with the CUDA runtime's reason). FEAST_TEST_MAX_LEVEL caps L
+ * (for slow platforms such as the host emulator); FEAST_TEST_EXTRA_LEVEL adds one level
+ * above it with the fixed-cycle and production checks only (the emulated suite: L = 8).
+ * Built for the host emulator (FEAST_CUDA_EMU), the production solves also run with
+ * blocks and threads in order and in reverse order, which must give bitwise the
+ * corrections of the default shuffled order; the emulator's seed is printed on failure. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "coproc/coproc.h"
 #include "feast/band9.h"
@@ -23,6 +28,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef FEAST_CUDA_EMU
+unsigned long long feast_cuda_emu_seed(void);   /* tests/emu/local_mg_emu.cpp */
+void feast_cuda_emu_set_order(int order);       /* 0 ordered, 1 reverse, 2 shuffled */
+#endif
 
 #define NMACROS 4
 /* Dirichlet edges per macro: bit 0 left, 1 right, 2 bottom, 3 top */
@@ -221,6 +231,20 @@ static void check_production(const Batch *b, const char *prec, double tol, Resul
     CHECK(bitwise_equal(again.c[m], out->c[m], n));
     CHECK(bitwise_equal(nograph.c[m], out->c[m], n));
   }
+#ifdef FEAST_CUDA_EMU
+  /* blocks and threads in order and in reverse: bitwise the shuffled run's corrections */
+  for (int order = 0; order < 2; order++) {
+    feast_cuda_emu_set_order(order);
+    CHECK_OK(run_solver("gpu", prec, b, &p, b->d, &again));
+    feast_cuda_emu_set_order(2);
+    int same = again.st.cycles == out->st.cycles;
+    for (int m = 0; m < NMACROS; m++) same &= bitwise_equal(again.c[m], out->c[m], n);
+    if (!same)
+      fprintf(stderr, "L=%d gpu %s: %s order of blocks and threads changes the corrections\n",
+              b->level, prec, order ? "reverse" : "ordered");
+    CHECK(same);
+  }
+#endif
   check_shape(b, out);
   free_result(&ref);
   free_result(&again);
@@ -346,21 +370,27 @@ static void check_inside(int L, const char *prec) {
 static double single_tolerance(int L) { return L <= 7 ? 1e-4 : 1e-4 * (double)(1 << (2 * (L - 7))); }
 
 static int run(void) {
+  /* where the driver sees a GPU (nvidia-smi succeeds), no usable device is a failure */
+  const int smi = system("nvidia-smi -L >/dev/null 2>&1") == 0;
   if (!feast_local_available("gpu")) {
-    printf("test_coproc_gpu: no CUDA device (backends: %s)\n", feast_local_backends());
-    return 77;
+    printf("test_coproc_gpu: no usable CUDA device: %s (backends: %s)%s\n",
+           feast_local_unavailable_reason("gpu"), feast_local_backends(),
+           smi ? "; but nvidia-smi sees a GPU: FAILED" : "");
+    return smi ? 1 : 77;
   }
   FeastLocalSolver *probe = NULL;
   const int rc = feast_local_create("gpu", "single", &probe);
   feast_local_destroy(&probe);
   if (rc == FEAST_ERR_UNSUPPORTED) {
-    printf("test_coproc_gpu: %s\n", feast_error_message());
+    printf("test_coproc_gpu: %s%s\n", feast_error_message(), smi ? " (nvidia-smi sees a GPU: FAILED)" : "");
     feast_error_clear();
-    return 77;
+    return smi ? 1 : 77;
   }
   CHECK_OK(rc);
   const char *env = getenv("FEAST_TEST_MAX_LEVEL");
   const int lmax = env ? atoi(env) : 9;
+  const char *extra_env = getenv("FEAST_TEST_EXTRA_LEVEL");
+  const int lextra = extra_env ? atoi(extra_env) : 0;
   const char *prec[2] = {"single", "double"};
   for (int L = 3; L <= lmax; L++) {
     for (int k = 0; k < 2; k++) {
@@ -388,6 +418,27 @@ static int run(void) {
            feast_test_failures);
     fflush(stdout);
   }
+  if (lextra > lmax) { /* one larger level: fixed cycles and production, nonsymmetric */
+    const int L = lextra;
+    for (int k = 0; k < 2; k++) {
+      const double tol[2] = {single_tolerance(L), 1e-10};
+      Batch nb;
+      Result nclean;
+      CHECK_OK(build_batch(L, conv1, &nb));
+      CHECK_OK(alloc_result((1 << L) + 1, &nclean));
+      check_fixed_cycles(&nb, prec[k], tol[k]);
+      check_production(&nb, prec[k], tol[k], &nclean);
+      free_result(&nclean);
+      free_batch(&nb);
+    }
+    printf("test_coproc_gpu: L = %d (fixed cycles, production) done (%d checks, %d failed)\n", L,
+           feast_test_checks, feast_test_failures);
+  }
+#ifdef FEAST_CUDA_EMU
+  if (feast_test_failures)
+    printf("test_coproc_gpu: host emulator seed %llu (FEAST_EMU_SEED=%llu repeats the run)\n",
+           feast_cuda_emu_seed(), feast_cuda_emu_seed());
+#endif
   return 0;
 }
 

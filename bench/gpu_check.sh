@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# MPI ranks that share a core yield instead of spinning (a busy machine, oversubscription)
+export OMPI_MCA_mpi_yield_when_idle=1
+# One non-interactive check of the CUDA backend on a lent device (issue #28), from the repo
+# root, within ~8 minutes on an H100 with 16 cores:
+#   1. driver and device name (stops if there is no driver or it is too old for the nvcc)
+#   2. build with -DCMAKE_CUDA_ARCHITECTURES=90 (feastc, test_coproc_gpu, bench_local_mg_gpu)
+#   3. test_coproc_gpu up to L = 9
+#   4. compute-sanitizer memcheck, racecheck, synccheck, initcheck on test_coproc_gpu, L <= 4
+#   5. bench_local_mg_gpu L = 7..10
+#   6. every config/*_gpu.ini against its CPU twin at one level: iterations, R_acc, T_loc,
+#      T_tot, S_loc = T_loc(cpu) / T_loc(gpu), S_tot = T_tot(cpu) / T_tot(gpu)
+# Everything goes to $OUT (or --out DIR): gpu_check.md (one Markdown file: environment,
+# steps with status and seconds, the bench tables, the comparison table), json/ (the raw
+# summaries of step 6), logs/. Exit status: 0 when every step passed.
+# --emulate rehearses it end to end with the host-emulator build (no device: feastc_emu,
+# test_coproc_gpu_emu, bench_local_mg_gpu_emu from an existing build, --build DIR, default
+# build), skipping the device-only steps (driver, nvcc build, compute-sanitizer).
+# usage: bench/gpu_check.sh [--emulate] [--out DIR] [--build DIR] [--test-lmax L]
+#          [--sanitize-lmax L] [--bench "LMIN LMAX"] [--level L] [--arch SM]
+#          [--set "key=value ..."]   (overrides for step 6; --emulate: poisson with
+#            solver.coarse_max_dofs=100, so that its small level runs the local multigrids;
+#            the Navier-Stokes configs there solve their small level on the coarse grid,
+#            fibers of 256 emulated threads being too slow for their many local solves)
+set -uo pipefail
+emulate=0
+out=${OUT:-gpu_check_out}
+build=
+test_lmax=9
+san_lmax=4
+bench_levels="7 10"
+level=
+arch=90
+sets=
+while [ $# -gt 0 ]; do
+  case "$1" in
+  --emulate) emulate=1 ;;
+  --out) out=$2; shift ;;
+  --build) build=$2; shift ;;
+  --test-lmax) test_lmax=$2; shift ;;
+  --sanitize-lmax) san_lmax=$2; shift ;;
+  --bench) bench_levels=$2; shift ;;
+  --level) level=$2; shift ;;
+  --arch) arch=$2; shift ;;
+  --set) sets=$2; shift ;;
+  -h | --help) sed -n 4,24p "$0"; exit 0 ;;
+  *) echo "gpu_check: unknown argument '$1' (--help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+src=$(cd "$(dirname "$0")/.." && pwd)
+[ -n "$build" ] || { [ $emulate = 1 ] && build=$src/build || build=$src/build-gpu; }
+mkdir -p "$out/json" "$out/logs" || exit 2
+out=$(cd "$out" && pwd)
+md=$out/gpu_check.md
+PY=/usr/bin/python3
+failed=0
+steps=()
+
+# stop MESSAGE: before any step (no driver, too old): the report says why, exit 3
+stop() {
+  echo "gpu_check: $1" >&2
+  printf '# GPU check (device)\n\n- date: %s UTC; host %s\n\nStopped before any step: %s\n' \
+    "$(date -u '+%F %T')" "$(uname -n)" "$1" >"$md"
+  exit 3
+}
+
+# step NAME LOG CMD...: run, record status and seconds
+step() {
+  local name=$1 log=$2; shift 2
+  local t0=$SECONDS rc
+  echo "== $name" >&2
+  "$@" >"$log" 2>&1
+  rc=$?
+  local st=passed
+  [ $rc = 0 ] || { st="FAILED (exit $rc, see logs/$(basename "$log"))"; failed=1; }
+  steps+=("| $name | $st | $((SECONDS - t0)) |")
+  echo "   $st ($((SECONDS - t0)) s)" >&2
+  return $rc
+}
+skip() { steps+=("| $1 | skipped: $2 | 0 |"); echo "== $1: skipped ($2)" >&2; }
+
+# ------------------------------------------------------------ 1. the device
+if [ $emulate = 1 ]; then
+  driver="none (host emulator)"; device="host emulator"
+  echo "gpu_check: --emulate: host emulator build in $build, device-only steps skipped" >&2
+else
+  if ! command -v nvidia-smi >/dev/null || ! q=$(nvidia-smi --query-gpu=driver_version,name --format=csv,noheader 2>&1); then
+    stop "no NVIDIA driver here (nvidia-smi: ${q:-not found}); nothing to check"
+  fi
+  q=$(echo "$q" | head -1)
+  driver=${q%%,*}; device=${q#*, }
+  echo "gpu_check: driver $driver, device $device" >&2
+  [ -d /usr/local/cuda/bin ] && PATH=$PATH:/usr/local/cuda/bin # nvcc, compute-sanitizer
+  cuda=$(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1.\2/p')
+  [ -n "$cuda" ] || stop "driver $driver, device $device: nvcc not found (PATH or /usr/local/cuda/bin)"
+  # minimum driver of a CUDA major version (minor-version compatibility)
+  case ${cuda%%.*} in 11) need=450 ;; 12) need=525 ;; 13) need=580 ;; *) need=0 ;; esac
+  if [ "${driver%%.*}" -lt "$need" ]; then
+    stop "driver $driver ($device) is too old for CUDA $cuda (needs >= $need)"
+  fi
+fi
+ncpu=$(nproc)
+
+# ------------------------------------------------------------ 2. build
+if [ $emulate = 1 ]; then
+  feastc=$build/bin/feastc_emu
+  test_bin=$build/bin/test_coproc_gpu_emu
+  bench_bin=$build/bin/bench_local_mg_gpu_emu
+  for b in "$feastc" "$test_bin" "$bench_bin"; do
+    [ -x "$b" ] || { echo "gpu_check: $b missing: cmake --build $build --target $(basename "$b")" >&2; exit 2; }
+  done
+  skip "build (sm_$arch)" "device only"
+else
+  feastc=$build/bin/feastc
+  test_bin=$build/bin/test_coproc_gpu
+  bench_bin=$build/bin/bench_local_mg_gpu
+  step "build (sm_$arch)" "$out/logs/build.log" bash -c "cmake -S '$src' -B '$build' -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_ARCHITECTURES=$arch && cmake --build '$build' -j$ncpu --target feastc test_coproc_gpu bench_local_mg_gpu" ||
+    { echo "gpu_check: build failed (logs/build.log)" >&2; }
+  grep -q 'CUDA backend ON' "$out/logs/build.log" || { echo "gpu_check: the build has no CUDA backend (logs/build.log)" >&2; failed=1; }
+fi
+
+# ------------------------------------------------------------ 3. test_coproc_gpu
+# exit 77 (skip: no usable device) is a failure here
+step "test_coproc_gpu L <= $test_lmax" "$out/logs/test_coproc_gpu.log" \
+  env FEAST_TEST_MAX_LEVEL="$test_lmax" timeout 300 "$test_bin"
+
+# ------------------------------------------------------------ 4. compute-sanitizer
+for tool in memcheck racecheck synccheck initcheck; do
+  if [ $emulate = 1 ]; then
+    skip "compute-sanitizer $tool L <= $san_lmax" "device only"
+  elif ! command -v compute-sanitizer >/dev/null; then
+    steps+=("| compute-sanitizer $tool | FAILED: compute-sanitizer not found | 0 |"); failed=1
+  else
+    step "compute-sanitizer $tool L <= $san_lmax" "$out/logs/sanitizer_$tool.log" \
+      env FEAST_TEST_MAX_LEVEL="$san_lmax" timeout 180 compute-sanitizer --tool "$tool" \
+      --error-exitcode 1 "$test_bin"
+  fi
+done
+
+# ------------------------------------------------------------ 5. bench_local_mg_gpu
+read -r blo bhi <<<"$bench_levels"
+step "bench_local_mg_gpu L = $blo..$bhi" "$out/bench_local_mg_gpu.md" \
+  timeout 240 "$bench_bin" "$blo" "$bhi"
+if grep -q 'no CUDA device' "$out/bench_local_mg_gpu.md"; then # it exits 0 then
+  steps+=("| bench_local_mg_gpu | FAILED: no CUDA device | 0 |"); failed=1
+fi
+
+# ------------------------------------------------------------ 6. configs against their CPU twins
+rows=()
+for gcfg in "$src"/config/*_gpu.ini; do
+  name=$(basename "$gcfg" _gpu.ini)
+  ccfg=$src/config/$name.ini
+  [ -f "$ccfg" ] || continue
+  L=$level
+  if [ -z "$L" ]; then # one level each that runs in seconds on the CPU
+    case $name in poisson) L=7 ;; cavity) L=6 ;; dfg) L=4 ;; *) L=4 ;; esac
+    [ $emulate = 0 ] || L=3
+  fi
+  set_c=$sets
+  [ -n "$set_c" ] || [ $emulate = 0 ] || [ $name != poisson ] || set_c="solver.coarse_max_dofs=100"
+  for t in cpu gpu; do
+    cfg=$ccfg; [ $t = gpu ] && cfg=$gcfg
+    step "$name $t L = $L" "$out/logs/${name}_$t.log" timeout 240 "$feastc" "$cfg" grid.level="$L" \
+      $set_c output.verbosity=0 output.summary="$out/json/${name}_L${L}_$t.json"
+  done
+  rows+=("$($PY - "$name" "$L" "$out/json/${name}_L${L}_cpu.json" "$out/json/${name}_L${L}_gpu.json" <<'PY'
+import json, sys
+name, L, fc, fg = sys.argv[1:5]
+def load(f):
+    try: return json.load(open(f))
+    except Exception: return None
+c, g = load(fc), load(fg)
+def its(d):
+    if d is None: return "-"
+    if "nonlinear_iterations" in d: return f"{d['nonlinear_iterations']}/{d.get('linear_iterations', '-')}"
+    return str(d.get("global_mg_iterations", "-"))
+def a(d, k):
+    try: return d["amdahl"][k]
+    except Exception: return None
+f = lambda v, p=3: "-" if v is None else f"{v:.{p}f}"
+ratio = lambda x, y: None if x is None or not y else x / y
+prec = g.get("local_precision", "?") if g else "?"
+conv = lambda d: "-" if d is None else ("yes" if d.get("converged") else f"no ({d.get('reason')})")
+print(f"| {name} | {L} | {its(c)} | {its(g)} ({prec}) | {conv(c)} / {conv(g)} | {f(a(c, 'R_acc'))} | {f(a(g, 'R_acc'))} | "
+      f"{f(a(c, 'T_loc'))} | {f(a(g, 'T_loc'))} | {f(a(c, 'T_tot'))} | {f(a(g, 'T_tot'))} | "
+      f"{f(ratio(a(c, 'T_loc'), a(g, 'T_loc')), 2)} | {f(ratio(a(c, 'T_tot'), a(g, 'T_tot')), 2)} |")
+PY
+)")
+done
+
+# ------------------------------------------------------------ the report
+{
+  echo "# GPU check ($( [ $emulate = 1 ] && echo "host emulator rehearsal" || echo device))"
+  echo
+  echo "- date: $(date -u '+%F %T') UTC; host $(uname -n), $ncpu cores"
+  echo "- driver: $driver; device: $device"
+  echo "- feastc: $(git -C "$src" rev-parse --short HEAD 2>/dev/null)$(git -C "$src" diff --quiet 2>/dev/null || echo ' (modified)'); build: $build"
+  echo
+  echo "## Steps"
+  echo
+  echo "| step | status | s |"
+  echo "|---|---|---:|"
+  printf '%s\n' "${steps[@]}"
+  echo
+  echo "## bench_local_mg_gpu"
+  echo
+  sed 's/^#/###/' "$out/bench_local_mg_gpu.md"
+  echo
+  echo "## Configurations: GPU against the CPU twin"
+  echo
+  echo "iterations: global MG (Poisson) or nonlinear/linear; S_loc = T_loc(cpu)/T_loc(gpu),"
+  echo "S_tot = T_tot(cpu)/T_tot(gpu), from the summaries' amdahl section (json/); 1 rank${sets:+; overrides: $sets}$( [ $emulate = 0 ] || echo "; poisson: solver.coarse_max_dofs=100")."
+  echo
+  echo "| config | L | its cpu | its gpu | converged cpu / gpu | R_acc cpu | R_acc gpu | T_loc cpu (s) | T_loc gpu (s) | T_tot cpu (s) | T_tot gpu (s) | S_loc | S_tot |"
+  echo "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  printf '%s\n' "${rows[@]}"
+} >"$md"
+echo "gpu_check: $md ($( [ $failed = 0 ] && echo "all steps passed" || echo "some steps FAILED"))" >&2
+exit $failed

@@ -1,0 +1,352 @@
+/* The host emulator (coproc/cuda/cuda_emu.cuh) catches what it is for: each check runs a
+ * correct kernel or call of coproc/cuda and a deliberately broken variant compiled only
+ * into this test, and requires the correct one to pass and the broken one to be caught:
+ *   block order     a block-order-dependent kernel (last block wins) differs between
+ *                   ordered and reverse blocks; k_jacobi is bitwise the same in all orders
+ *   thread order    Jacobi in place (xout = xin) differs between thread orders; the
+ *                   ping-pong k_jacobi does not
+ *   missing barrier a block sum without the barrier after the stores gives NaN (in order
+ *                   and shuffled; reverse order hides it); block_sum is bitwise the same
+ *                   under every order
+ *   shared memory   a sum that assumes zeroed shared memory (red[t] += v) gives NaN
+ *   device memory   k_add on a cudaMalloc'ed vector never set gives NaN
+ *   host pointer    a launch with a host pointer, a copy in the wrong direction, a memset
+ *                   of host memory: errors, not silent successes
+ *   host access     a device pointer dereferenced on the host, a kernel writing past the
+ *                   end of an allocation: the process dies with the emulator's message
+ *   barriers        a block whose thread 0 returns before __syncthreads, __syncthreads in
+ *                   a FEAST_LAUNCH kernel: abort
+ *   streams         a device-to-host copy read before cudaStreamSynchronize: stale value
+ * The fatal cases run in a forked child. */
+#include "coproc/cuda/kernels.cuh"
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace feast_cuda;
+
+static int checks = 0, failures = 0;
+#define EXPECT(cond, what)                                                                      \
+  do {                                                                                          \
+    checks++;                                                                                   \
+    if (!(cond)) {                                                                              \
+      failures++;                                                                               \
+      fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, what);                            \
+    } else {                                                                                    \
+      printf("ok   %s\n", what);                                                                \
+    }                                                                                           \
+  } while (0)
+
+/* ------------------------------------------------------------ broken kernels */
+
+/* block-order dependent: every block overwrites one value (last block wins) */
+__global__ void k_bad_last_block(int *out) {
+  if (threadIdx.x == 0) *out = (int)blockIdx.x;
+}
+
+/* block_sum without the barrier after the stores */
+__device__ double bad_block_sum_nobarrier(double v, double *red) {
+  const unsigned t = threadIdx.x;
+  red[t] = v;
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (t < s) red[t] += red[t + s];
+    __syncthreads();
+  }
+  const double sum = red[0];
+  __syncthreads();
+  return sum;
+}
+/* block_sum assuming shared memory starts at 0 */
+__device__ double bad_block_sum_zeroed(double v, double *red) {
+  const unsigned t = threadIdx.x;
+  red[t] += v;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (t < s) red[t] += red[t + s];
+    __syncthreads();
+  }
+  const double sum = red[0];
+  __syncthreads();
+  return sum;
+}
+/* out[block] <- sum over the block of x[i] with variant 0 (block_sum), 1 (no barrier),
+ * 2 (assumes zeroed shared memory) */
+__global__ void k_sum(const double *x, double *out, int variant) {
+  FEAST_SHARED(double, red, FEAST_CUDA_BLOCK);
+  const double v = x[node_index()];
+  const double s = variant == 0 ? block_sum(v, red)
+                   : variant == 1 ? bad_block_sum_nobarrier(v, red)
+                                  : bad_block_sum_zeroed(v, red);
+  if (threadIdx.x == 0) out[blockIdx.x] = s;
+}
+/* thread 0 leaves before the barrier the others wait at */
+__global__ void k_bad_early_return(double *x) {
+  FEAST_SHARED(double, red, FEAST_CUDA_BLOCK);
+  if (threadIdx.x == 0) return;
+  red[threadIdx.x] = x[threadIdx.x];
+  __syncthreads();
+  x[threadIdx.x] = red[blockDim.x - threadIdx.x];
+}
+/* writes the value just past its vector */
+__global__ void k_bad_overrun(double *x, long n) {
+  if (node_index() == 0) x[n] = 1.0;
+}
+/* a barrier in a kernel launched with FEAST_LAUNCH */
+__global__ void k_sync_in_plain(double *x) {
+  __syncthreads();
+  x[node_index()] = 0;
+}
+
+/* ------------------------------------------------------------------ helpers */
+
+/* one macro of level l: Laplace-like bands, no fixed nodes, padded vectors */
+struct Grid {
+  LevelView<double> v;
+  double *bands = nullptr, *xa = nullptr, *xb = nullptr, *b = nullptr;
+  unsigned char *fixed = nullptr;
+  int *active = nullptr;
+  int nblk = 0;
+};
+static int grid_create(int l, Grid *g) {
+  const int N = (1 << l) + 1;
+  g->v.N = N;
+  g->v.n = (long)N * N;
+  g->v.nal = (g->v.n + 31) / 32 * 32;
+  g->v.pad = (N + 1 + 31) / 32 * 32;
+  g->v.vs = g->v.nal + 2 * g->v.pad;
+  g->nblk = (int)((g->v.n + FEAST_CUDA_BLOCK - 1) / FEAST_CUDA_BLOCK);
+  const size_t vb = sizeof(double) * (size_t)g->v.vs;
+  FEAST_CUDA_CALL(cudaMalloc((void **)&g->bands, sizeof(double) * 9 * (size_t)g->v.nal));
+  FEAST_CUDA_CALL(cudaMalloc((void **)&g->fixed, (size_t)g->v.nal));
+  FEAST_CUDA_CALL(cudaMalloc((void **)&g->xa, vb));
+  FEAST_CUDA_CALL(cudaMalloc((void **)&g->xb, vb));
+  FEAST_CUDA_CALL(cudaMalloc((void **)&g->b, vb));
+  FEAST_CUDA_CALL(cudaMalloc((void **)&g->active, sizeof(int)));
+  std::vector<double> h(9 * (size_t)g->v.nal), x(g->v.vs, 0.0);
+  for (int k = 0; k < 9; k++)
+    for (long i = 0; i < g->v.nal; i++) h[(size_t)k * g->v.nal + i] = k == 4 ? 8.0 / 3.0 : -1.0 / 3.0;
+  FEAST_CUDA_CALL(cudaMemcpy(g->bands, h.data(), sizeof(double) * h.size(), cudaMemcpyHostToDevice));
+  FEAST_CUDA_CALL(cudaMemset(g->fixed, 0, (size_t)g->v.nal));
+  const int one = 1;
+  FEAST_CUDA_CALL(cudaMemcpy(g->active, &one, sizeof one, cudaMemcpyHostToDevice));
+  for (long i = 0; i < g->v.n; i++) x[g->v.pad + i] = (double)((i * 7919) % 101) / 50.0 - 1.0;
+  FEAST_CUDA_CALL(cudaMemcpy(g->b, x.data(), vb, cudaMemcpyHostToDevice));
+  FEAST_CUDA_CALL(cudaMemcpy(g->xa, x.data(), vb, cudaMemcpyHostToDevice));
+  FEAST_CUDA_CALL(cudaMemcpy(g->xb, x.data(), vb, cudaMemcpyHostToDevice));
+  g->v.bands = g->bands;
+  g->v.fixed = g->fixed;
+  return 0;
+}
+static void grid_destroy(Grid *g) {
+  cudaFree(g->bands);
+  cudaFree(g->fixed);
+  cudaFree(g->xa);
+  cudaFree(g->xb);
+  cudaFree(g->b);
+  cudaFree(g->active);
+}
+static int download(const double *d, size_t n, std::vector<double> *h) {
+  h->resize(n);
+  FEAST_CUDA_CALL(cudaMemcpy(h->data(), d, sizeof(double) * n, cudaMemcpyDeviceToHost));
+  return 0;
+}
+static bool same(const std::vector<double> &a, const std::vector<double> &b) {
+  return a.size() == b.size() && !memcmp(a.data(), b.data(), sizeof(double) * a.size());
+}
+static bool all_finite(const std::vector<double> &a) {
+  for (double v : a)
+    if (!(v - v == 0)) return false;
+  return true;
+}
+
+/* run f in a child with stderr captured: 1 if it died of a signal and said `msg` */
+template <class F> static int dies_with(F f, const char *msg) {
+  int fd[2];
+  if (pipe(fd)) return 0;
+  fflush(stdout);
+  fflush(stderr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd[1], 2);
+    close(fd[0]);
+    f();
+    _exit(0); /* survived: not caught */
+  }
+  close(fd[1]);
+  std::string err;
+  char buf[512];
+  ssize_t k;
+  while ((k = read(fd[0], buf, sizeof buf)) > 0) err.append(buf, (size_t)k);
+  close(fd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const int ok = WIFSIGNALED(status) && err.find(msg) != std::string::npos;
+  if (!ok) fprintf(stderr, "child: status %d, stderr: %s\n", status, err.c_str());
+  return ok;
+}
+
+/* the fatal launches (run in children) */
+static int launch_overrun(double *x, long n) {
+  FEAST_LAUNCH(k_bad_overrun, dim3(1, 1), FEAST_CUDA_BLOCK, 0, x, n);
+  FEAST_CUDA_CALL(cudaDeviceSynchronize());
+  return 0;
+}
+static int launch_early_return(double *x) {
+  FEAST_LAUNCH_SYNC(k_bad_early_return, dim3(1, 1), FEAST_CUDA_BLOCK, 0, x);
+  FEAST_CUDA_CALL(cudaDeviceSynchronize());
+  return 0;
+}
+static int launch_sync_in_plain(double *x, int nblk) {
+  FEAST_LAUNCH(k_sync_in_plain, dim3(nblk, 1), FEAST_CUDA_BLOCK, 0, x);
+  FEAST_CUDA_CALL(cudaDeviceSynchronize());
+  return 0;
+}
+
+/* ------------------------------------------------------------------- checks */
+
+/* corrections of n Jacobi steps (ping-pong, or in place), in a given order */
+static int jacobi_steps(Grid *g, int order, int in_place, std::vector<double> *out) {
+  feast_emu_set_order(order);
+  std::vector<double> x0;
+  FEAST_CALL(download(g->b, (size_t)g->v.vs, &x0));
+  FEAST_CUDA_CALL(cudaMemcpy(g->xa, x0.data(), sizeof(double) * x0.size(), cudaMemcpyHostToDevice));
+  double *x = g->xa;
+  for (int s = 0; s < 4; s++) {
+    double *y = in_place ? x : (x == g->xa ? g->xb : g->xa);
+    FEAST_LAUNCH(k_jacobi<double>, dim3(g->nblk, 1), FEAST_CUDA_BLOCK, 0, g->v, g->active, x, y,
+                 g->b, 0.7);
+    x = y;
+  }
+  FEAST_CUDA_CALL(cudaDeviceSynchronize());
+  return download(x, (size_t)g->v.vs, out);
+}
+
+static int check_order(void) {
+  Grid g;
+  FEAST_CALL(grid_create(6, &g));
+  std::vector<double> r[3], ip[3];
+  for (int o = 0; o < 3; o++) {
+    FEAST_CALL(jacobi_steps(&g, o, 0, &r[o]));
+    FEAST_CALL(jacobi_steps(&g, o, 1, &ip[o]));
+  }
+  EXPECT(same(r[0], r[1]) && same(r[0], r[2]), "thread order: k_jacobi (ping-pong) bitwise the same in ordered, reverse and shuffled order");
+  EXPECT(!same(ip[0], ip[1]) && !same(ip[0], ip[2]), "thread order: Jacobi in place (broken) differs between orders");
+
+  int *last = nullptr, h[3];
+  FEAST_CUDA_CALL(cudaMalloc((void **)&last, sizeof(int)));
+  for (int o = 0; o < 3; o++) {
+    feast_emu_set_order(o);
+    FEAST_LAUNCH(k_bad_last_block, dim3(64, 1), FEAST_CUDA_BLOCK, 0, last);
+    FEAST_CUDA_CALL(cudaMemcpy(&h[o], last, sizeof(int), cudaMemcpyDeviceToHost));
+  }
+  EXPECT(h[0] == 63 && h[1] == 0 && h[0] != h[2], "block order: a last-block-wins kernel (broken) differs between orders");
+
+  double *sums = nullptr;
+  FEAST_CUDA_CALL(cudaMalloc((void **)&sums, sizeof(double) * g.nblk));
+  std::vector<double> s[3][3];
+  for (int v = 0; v < 3; v++)
+    for (int o = 0; o < 3; o++) {
+      feast_emu_set_order(o);
+      FEAST_LAUNCH_SYNC(k_sum, dim3(g.nblk, 1), FEAST_CUDA_BLOCK, 0, g.b + g.v.pad, sums, v);
+      FEAST_CALL(download(sums, (size_t)g.nblk - 1, &s[v][o])); /* full blocks */
+    }
+  EXPECT(all_finite(s[0][0]) && same(s[0][0], s[0][1]) && same(s[0][0], s[0][2]),
+         "barriers: block_sum finite and bitwise the same in every order");
+  /* in reverse order the upper half stores before the lower half reads: the missing
+   * barrier shows in the other orders */
+  EXPECT(!all_finite(s[1][0]) && !all_finite(s[1][2]) && all_finite(s[1][1]),
+         "missing barrier: block sum without the barrier after the stores (broken) gives NaN in order and shuffled, not in reverse");
+  EXPECT(!all_finite(s[2][0]) && !all_finite(s[2][1]) && !all_finite(s[2][2]),
+         "shared memory: a sum that assumes zeroed shared memory (broken) gives NaN");
+  feast_emu_set_order(FEAST_EMU_SHUFFLED);
+  cudaFree(last);
+  cudaFree(sums);
+  grid_destroy(&g);
+  return 0;
+}
+
+static int check_memory(void) {
+  Grid g;
+  FEAST_CALL(grid_create(5, &g));
+  const size_t vb = sizeof(double) * (size_t)g.v.vs;
+  double *fresh = nullptr;
+  FEAST_CUDA_CALL(cudaMalloc((void **)&fresh, vb));
+  std::vector<double> y;
+  /* y = b + fresh: garbage (broken: fresh never set) */
+  FEAST_CUDA_CALL(cudaMemcpy(g.xa, g.b, vb, cudaMemcpyDeviceToDevice));
+  FEAST_LAUNCH(k_add<double>, dim3(g.nblk, 1), FEAST_CUDA_BLOCK, 0, g.v, g.active, g.xa, (const double *)fresh);
+  FEAST_CUDA_CALL(cudaDeviceSynchronize());
+  FEAST_CALL(download(g.xa + g.v.pad, (size_t)g.v.n, &y));
+  EXPECT(!all_finite(y), "device memory: reading a cudaMalloc'ed vector never set (broken) gives NaN");
+  FEAST_CUDA_CALL(cudaMemset(fresh, 0, vb));
+  FEAST_CUDA_CALL(cudaMemcpy(g.xa, g.b, vb, cudaMemcpyDeviceToDevice));
+  FEAST_LAUNCH(k_add<double>, dim3(g.nblk, 1), FEAST_CUDA_BLOCK, 0, g.v, g.active, g.xa, (const double *)fresh);
+  FEAST_CUDA_CALL(cudaDeviceSynchronize());
+  FEAST_CALL(download(g.xa + g.v.pad, (size_t)g.v.n, &y));
+  EXPECT(all_finite(y), "device memory: the same after cudaMemset is finite");
+
+  /* host pointers where device memory is expected, and the reverse */
+  std::vector<double> host(g.v.vs, 1.0), host2(g.v.vs, 2.0);
+  double *hp = host.data();
+  auto launch_host = [&]() {
+    FEAST_LAUNCH(k_add<double>, dim3(g.nblk, 1), FEAST_CUDA_BLOCK, 0, g.v, g.active, hp, (const double *)g.b);
+    return 0;
+  };
+  EXPECT(launch_host() == FEAST_ERR_CUDA, "host pointer: a kernel launched with a host pointer fails");
+  feast_error_clear();
+  LevelView<double> hv = g.v;
+  hv.bands = host.data();
+  auto launch_view = [&]() {
+    FEAST_LAUNCH(k_add<double>, dim3(g.nblk, 1), FEAST_CUDA_BLOCK, 0, hv, g.active, g.xa, (const double *)g.b);
+    return 0;
+  };
+  EXPECT(launch_view() == FEAST_ERR_CUDA, "host pointer: a LevelView argument with host bands fails");
+  feast_error_clear();
+  EXPECT(cudaMemcpy(host.data(), host2.data(), vb, cudaMemcpyHostToDevice) != cudaSuccess,
+         "copy direction: HostToDevice into host memory fails");
+  EXPECT(cudaMemcpy(g.xa, g.b, vb, cudaMemcpyDeviceToHost) != cudaSuccess,
+         "copy direction: DeviceToHost into device memory fails");
+  EXPECT(cudaMemcpy(g.xa, host.data(), vb, cudaMemcpyDeviceToDevice) != cudaSuccess,
+         "copy direction: DeviceToDevice from host memory fails");
+  EXPECT(cudaMemcpy(g.xa, host.data(), vb + 4096, cudaMemcpyHostToDevice) != cudaSuccess,
+         "copy size: a copy past the end of an allocation fails");
+  EXPECT(cudaMemset(host.data(), 0, vb) != cudaSuccess, "memset: cudaMemset of host memory fails");
+  EXPECT(cudaMemcpy(g.xa, host.data(), vb, cudaMemcpyHostToDevice) == cudaSuccess,
+         "copy direction: HostToDevice into device memory works");
+  (void)cudaGetLastError();
+
+  /* a device-to-host copy on a stream is not there before the host waits for it */
+  cudaStream_t st;
+  FEAST_CUDA_CALL(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  double *pinned = nullptr;
+  FEAST_CUDA_CALL(cudaMallocHost((void **)&pinned, sizeof(double)));
+  *pinned = -7.0;
+  FEAST_CUDA_CALL(cudaMemcpyAsync(pinned, g.b + g.v.pad, sizeof(double), cudaMemcpyDeviceToHost, st));
+  const double before = *pinned; /* broken: no cudaStreamSynchronize */
+  FEAST_CUDA_CALL(cudaStreamSynchronize(st));
+  EXPECT(before == -7.0 && *pinned != -7.0, "streams: a copy read before cudaStreamSynchronize (broken) is stale");
+  cudaFreeHost(pinned);
+  cudaStreamDestroy(st);
+
+  /* fatal misuse, in children */
+  double *dev = g.xa;
+  const long n = g.v.vs;
+  EXPECT(dies_with([&]() { volatile double v = dev[3]; (void)v; }, "host access to device memory"),
+         "host access: a device pointer dereferenced on the host dies with the emulator's message");
+  EXPECT(dies_with([&]() { (void)launch_overrun(dev, n); }, "outside every allocation"),
+         "device access: a kernel writing past the end of an allocation (broken) dies");
+  EXPECT(dies_with([&]() { (void)launch_early_return(dev); }, "returned while the others wait"),
+         "barriers: thread 0 returning before __syncthreads (broken) aborts");
+  EXPECT(dies_with([&]() { (void)launch_sync_in_plain(dev, g.nblk); }, "__syncthreads in a kernel launched with FEAST_LAUNCH"),
+         "barriers: __syncthreads in a FEAST_LAUNCH kernel (broken) aborts");
+  grid_destroy(&g);
+  cudaFree(fresh);
+  return 0;
+}
+
+int main(void) {
+  if (check_order()) fprintf(stderr, "%s\n", feast_error_message()), failures++;
+  if (check_memory()) fprintf(stderr, "%s\n", feast_error_message()), failures++;
+  printf("test_cuda_emu: %d checks, %d failed (seed %llu)\n", checks, failures, feast_emu_seed());
+  return failures ? 1 : 0;
+}
