@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# The README's main job (tools/cavity.sh: the cavity, its centre-line extrema against the
-# reference values, a picture) at level 4 instead of 6: exit 0, the three extrema lines
-# against Botella & Peyret at Re = 100 (measured 0.04-0.46 % at L = 4, checked within 1 %),
-# their positions near Botella's (0.4581, 0.2370, 0.8104), and a PNG that matplotlib reads
-# (three panels side by side: wider than tall). At Re = 400 (L = 4, PCD) the reference is
-# the extremum of Ghia's table. Skips (77) without python3-vtk or matplotlib. ~15 s.
+# The README's main job (the run part of its first command, tools/cavity.sh: the cavity,
+# its centre-line extrema against the reference values, a picture) at level 4 instead of
+# 6: exit 0, the three extrema lines against Botella & Peyret at Re = 100 (measured
+# 0.04-0.46 % at L = 4, checked within 1 %), their positions near Botella's (0.4581,
+# 0.2370, 0.8104), and a PNG that matplotlib reads (three panels side by side: wider than
+# tall). At Re = 400 (L = 4, PCD) the reference is the extremum of Ghia's table.
+# Skips (77) without python3-vtk or matplotlib. ~15 s.
 . "$(dirname "$0")/lib.sh"
 if ! "$PY" -c "import vtk, matplotlib" 2>/dev/null; then
   echo "skipped: python3-vtk9 or python3-matplotlib missing (tools/deps.sh installs them)"
   exit 77
 fi
-main_job() { FEASTC="$FEASTC" OUT="$TMP/cavity" "$FEAST_SRC/tools/cavity.sh" output.verbosity=0 "$@" >"$TMP/out" 2>&1; }
+# the run part of the README's first command: what follows its build (the last "&& ")
+run=$(grep -m1 '^    tools/deps.sh' "$FEAST_SRC/README.md" | sed 's/.*&& //')
+check "the README's first command runs tools/cavity.sh (it says: $run)" "'$run' == 'tools/cavity.sh'"
+main_job() { (cd "$FEAST_SRC" && FEASTC="$FEASTC" OUT="$TMP/cavity" $run output.verbosity=0 "$@") >"$TMP/out" 2>&1; }
 
 main_job grid.level=4
 rc=$?
