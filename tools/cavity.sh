@@ -17,6 +17,7 @@ feastc=${FEASTC:-$here/../build/bin/feastc}
 out=${OUT:-out/cavity}
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
+[ -x "$feastc" ] || { echo "cavity.sh: no feastc at $feastc (build first: cmake --build build -j2)" >&2; exit 1; }
 mkdir -p "$(dirname "$out")" || exit 1
 "$feastc" "$here/../config/cavity.ini" output.vtk="$out" output.centerlines="$out" output.summary="$out.json" "$@"
 rc=$?
