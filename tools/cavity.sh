@@ -12,6 +12,7 @@
 # FEASTC=PATH runs another feastc (default: build/bin/feastc next to this script).
 # Exit status: feastc's (2 = not converged: the extrema and the picture still come).
 set -uo pipefail
+{ # read whole before it runs: editing this file during a run cannot change that run
 here=$(cd "$(dirname "$0")" && pwd)
 feastc=${FEASTC:-$here/../build/bin/feastc}
 out=${OUT:-out/cavity}
@@ -28,3 +29,4 @@ echo "centre-line extrema at Re = $re, level $level (relative error against the 
 "$py" "$here/compare_ghia.py" "$out" --re "$re" --extrema-only || exit 1
 "$py" "$here/plot_flow.py" "$out.pvtu" "$out.png" --dpi 80 --title "lid-driven cavity, Re = $re, L = $level" || exit 1
 exit "$rc"
+}
