@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Picture of a computed 2D flow from feastc's VTK output (output.vtk = P): the velocity
-magnitude with streamlines, the pressure and the vorticity, one panel each.
+magnitude with streamlines, the pressure and the vorticity, one panel each (one above
+the other for a long domain such as the DFG channel, side by side for a box such as the
+cavity).
 
     tools/plot_flow.py P.pvtu OUT.png [--title TEXT] [--xlim X0 X1] [--dpi N]
 
@@ -61,7 +63,11 @@ def streamlines(ax, tri, u, v, xlim, ylim):
     gx, gy = np.meshgrid(np.linspace(xlim[0], xlim[1], nx), np.linspace(ylim[0], ylim[1], ny))
     iu = mtri.LinearTriInterpolator(tri, u)(gx, gy)
     iv = mtri.LinearTriInterpolator(tri, v)(gx, gy)
-    ax.streamplot(gx, gy, iu, iv, density=(4.0, 0.8), color="white", linewidth=0.4, arrowsize=0.4)
+    # a channel (long domain) gets more lines along it than across; a box, as many each way
+    aspect = (xlim[1] - xlim[0]) / (ylim[1] - ylim[0])
+    density = (4.0, 0.8) if aspect >= 2 else (1.6, 1.6)
+    ax.streamplot(gx, gy, iu, iv, density=density, color="white", linewidth=0.4 if aspect >= 2 else 0.6,
+                  arrowsize=0.4 if aspect >= 2 else 0.7)
 
 
 def main():
@@ -78,12 +84,16 @@ def main():
     xlim = a.xlim or (pts[:, 0].min(), pts[:, 0].max())
     ylim = (pts[:, 1].min(), pts[:, 1].max())
     aspect = (xlim[1] - xlim[0]) / (ylim[1] - ylim[0])
-    fig, axes = plt.subplots(3, 1, figsize=(11, 3 * 11 / aspect + 1.6), constrained_layout=True)
+    if aspect >= 2:  # a channel: the panels one above the other
+        fig, axes = plt.subplots(3, 1, figsize=(11, 3 * 11 / aspect + 1.6), constrained_layout=True)
+    else:  # a box (the cavity): side by side
+        fig, axes = plt.subplots(1, 3, figsize=(15, 15 / 3 / aspect + 0.8), constrained_layout=True)
     w = f["vorticity"]
     wmax = np.percentile(np.abs(w), 99)
+    plo, phi = np.percentile(f["p"], [1, 99])  # the cavity's lid corners are singular
     panels = [
         ("velocity magnitude |u|", np.hypot(u, v), "viridis", None),
-        ("pressure p", f["p"], "coolwarm", None),
+        ("pressure p (clipped at the 1st and 99th percentiles)", np.clip(f["p"], plo, phi), "coolwarm", (plo, phi)),
         ("vorticity dv/dx - du/dy (clipped at the 99th percentile)", np.clip(w, -wmax, wmax), "RdBu_r", (-wmax, wmax)),
     ]
     for ax, (name, val, cmap, lim) in zip(axes, panels):
