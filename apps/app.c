@@ -164,6 +164,7 @@ static int load_restart(FeastApp *app, const Args *a) {
               a->restart, app->problem_name);
   FEAST_CALL(feast_checkpoint_read(a->restart, "--restart", &app->restart));
   FEAST_CALL(feast_checkpoint_match(app->restart, app->cfg, app->mesh, app->level, app->problem->fields));
+  if (app->problem->restart_check) FEAST_CALL(app->problem->restart_check(app->restart, app->cfg));
   feast_log(1, "  restart from %s (written by %s rank(s))\n", a->restart, feast_checkpoint_get(app->restart, "ranks"));
   return 0;
 }
