@@ -5,6 +5,7 @@
 #  (a) a run to t = 0.5 on 2 ranks with a checkpoint after step 10, continued to t = 1
 #      on 1 and on 2 ranks: output.timeseries (without the seconds column) and the summary
 #      (every value but timings and rank counts) equal the uninterrupted run's, bit for bit;
+#      the same with fs-theta (1 rank, restart at step 5 of 10);
 #  (b) kill -9 of a run to t = 2 (checkpoint every step) after its checkpoint exists,
 #      restart: the same CSV and summary as the uninterrupted run (also the CSV lines the
 #      killed run wrote after its last checkpoint are replaced);
@@ -71,6 +72,18 @@ for np in 1 2; do
   same_summary ref1.json last.json && s=1 || s=0
   check "(a) restart on $np rank(s): exit $rc, same CSV ($c), same summary ($s)" "$rc == 0 and $c == 1 and $s == 1"
 done
+
+# fs-theta (three substeps; u1 is an intermediate state there): restart at step 5 of 10
+FS=("${DFG[@]}" time.scheme=fs-theta)
+feastc_np 1 "${FS[@]}" time.end=0.5 output.timeseries=fsref.csv
+cp last.json fsref.json
+feastc_np 1 "${FS[@]}" time.end=0.25 output.checkpoint=fs.bin output.checkpoint_interval=5
+feastc_np 1 "${FS[@]}" time.end=0.5 --restart fs.bin output.timeseries=fs.csv
+rc=$?
+same_csv fsref.csv fs.csv && c=1 || c=0
+same_summary fsref.json last.json && s=1 || s=0
+check "(a) fs-theta, restart from step $(step_of fs.bin): exit $rc, same CSV ($c), same summary ($s)" \
+  "$rc == 0 and $c == 1 and $s == 1"
 
 # ---- (b) kill -9 in the middle of a longer run ----
 feastc_np 1 "${DFG[@]}" time.end=2 output.timeseries=ref3.csv
