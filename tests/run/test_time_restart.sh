@@ -106,10 +106,12 @@ same_summary ref3.json last.json && s=1 || s=0
 check "(b) restart from step $k on 2 ranks: exit $rc, same CSV ($c), same summary ($s)" "$rc == 0 and $c == 1 and $s == 1"
 
 # ---- (c) SIGTERM: exit 6 and a checkpoint that continues ----
-rm -f term.bin
+rm -f term.bin t.csv
 run_bg 2 "${DFG[@]}" time.end=2 output.checkpoint=term.bin output.checkpoint_interval=1000 \
   output.timeseries=t.csv output.summary=term.json output.verbosity=0
-sleep 1 # the handlers are installed before the first step (0.1 s)
+# the first line of the CSV (after step 1, collective) says every rank runs its steps:
+# the handlers are in
+for _ in $(seq 600); do [ -s t.csv ] && [ "$(grep -c '' t.csv)" -ge 2 ] && break; sleep 0.1; done
 # shellcheck disable=SC2046
 kill -TERM $(ranks_of $pid) 2>/dev/null
 wait_bg
@@ -141,4 +143,6 @@ feastc_np 1 "${DFG[@]}" time.scheme=none time.start=2 output.checkpoint=st.bin s
 bad "(d) stationary checkpoint, time run" "checkpoint is of a stationary run" st.bin time.end=1
 bad "(d) time checkpoint, stationary run" "checkpoint is of a time-dependent run" half.bin time.scheme=none time.start=2
 bad "(d) time checkpoint, other time.dt" "time.dt = 0.025" half.bin time.dt=0.025 time.end=1
+reports=$(grep -cE 'Sanitizer|runtime error:' runs.log)
+check "no sanitizer report in any run ($reports)" "$reports == 0"
 finish
