@@ -118,7 +118,11 @@ int ns_time_check(const FeastConfig *cfg);
 int ns_time_params_from_config(const FeastConfig *cfg, NsTimeParams *p);
 /* the initial state (initial.u / v, or the stationary solution) and the time steps to
  * p->end; collective. A step whose nonlinear solve fails (NaN, divergence, no
- * convergence) ends the run with ns->v the last good solution. */
+ * convergence) ends the run with ns->v the last good solution. After ns_time_restore it
+ * starts after the checkpoint's step instead. With p->checkpoint: a checkpoint after
+ * every p->checkpoint_interval steps (after the monitor, so the hook sees the step) and
+ * when a stop signal (SIGTERM/SIGINT) arrived on any rank, which then ends the run at the
+ * end of that step with reason "interrupted". */
 int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, void *ctx, NsTimeResult *res);
 /* the time of the solution in ns->v */
 double ns_time(const NsProblem *ns);

@@ -241,6 +241,7 @@ int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, voi
     tt->step = 0, tt->dt_prev = 0.0, tt->nonlinear_iterations = tt->linear_iterations = 0;
   }
   tt->on = 0;
+  tt->restored = 0; /* consumed: a later ns_time_run starts afresh */
   res->t = tt->t;
   res->steps = tt->step;
   res->nonlinear_iterations = tt->nonlinear_iterations;
@@ -280,7 +281,7 @@ int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, voi
      * writes one too and ends the run as "interrupted" */
     int signal_number;
     FEAST_CALL(feast_signals_agree(ns->dom->comm, &signal_number));
-    if (p->checkpoint[0] && (k % p->checkpoint_interval == 0 || signal_number))
+    if (p->checkpoint[0] && ((p->checkpoint_interval > 0 && k % p->checkpoint_interval == 0) || signal_number))
       FEAST_CALL(ns_time_checkpoint_write(ns, p->checkpoint));
     if (signal_number && k < n) {
       res->converged = 0;
