@@ -163,6 +163,9 @@ static int load_restart(FeastApp *app, const Args *a) {
               "--restart %s: problem.type = %s cannot continue from a checkpoint (stokes and navier-stokes can)",
               a->restart, app->problem_name);
   FEAST_CALL(feast_checkpoint_read(a->restart, "--restart", &app->restart));
+  /* first the kind of run (stationary, time-dependent): the config values of another
+   * kind would only give warnings that do not matter */
+  if (app->problem->restart_check) FEAST_CALL(app->problem->restart_check(app->restart, app->cfg));
   FEAST_CALL(feast_checkpoint_match(app->restart, app->cfg, app->mesh, app->level, app->problem->fields));
   feast_log(1, "  restart from %s (written by %s rank(s))\n", a->restart, feast_checkpoint_get(app->restart, "ranks"));
   return 0;

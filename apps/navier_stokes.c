@@ -100,10 +100,9 @@ static int interrupted(const FeastProblemContext *app, const NsResult *res) {
 
 /* time.scheme set: the time steps, then the outputs of the last (good) state */
 static int run_time(const FeastProblemContext *app, NsProblem *ns) {
-  FEAST_CHECK(!app->restart, FEAST_ERR_USAGE,
-              "--restart: a time-dependent run (time.scheme) cannot continue from a checkpoint yet");
   int final_vtk;
   const int st = ns_app_time_run(app, ns, &final_vtk);
+  /* stopped by a signal: only the summary follows (as in the stationary run) */
   if (st && st != FEAST_ERR_NOT_CONVERGED) return st;
   const int out = outputs(app, ns, final_vtk);
   return out ? out : st;
@@ -157,9 +156,6 @@ static int output_files(const FeastConfig *cfg, FeastPaths *paths) {
 
 static int check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
   FEAST_CALL(ns_check(cfg, mesh, stokes));
-  FEAST_CHECK(!ns_time_dependent(cfg) || !feast_config_is_set(cfg, "output.checkpoint"), FEAST_ERR_CONFIG,
-              "output.checkpoint (%s): time-dependent runs (time.scheme, %s) cannot write checkpoints yet",
-              feast_config_origin(cfg, "output.checkpoint"), feast_config_origin(cfg, "time.scheme"));
   FEAST_CHECK(ns_time_dependent(cfg) || !feast_config_is_set(cfg, "output.vtk_every"), FEAST_ERR_CONFIG,
               "output.vtk_every (%s) needs a time-dependent run (time.scheme)", feast_config_origin(cfg, "output.vtk_every"));
   return ns_check_benchmark(cfg, mesh);
@@ -183,6 +179,7 @@ static double krylov_bytes_per_node(const FeastConfig *cfg) {
 /* measured: 1,620 bytes per node for fixed point at L = 7 on unitsquare8 (peak resident
  * set, one rank), Newton 2,320 (two more blocks and a second ScaRC) */
 const FeastProblem feast_problem_stokes = {"stokes", 3, 2000.0, stokes_check, stokes_run, 0, output_files, 1,
-                                           krylov_bytes_per_node};
+                                           krylov_bytes_per_node, ns_checkpoint_check};
 const FeastProblem feast_problem_navier_stokes = {"navier-stokes",   3, 2600.0, navier_stokes_check,
-                                                  navier_stokes_run, 1, output_files, 1, krylov_bytes_per_node};
+                                                  navier_stokes_run, 1, output_files, 1, krylov_bytes_per_node,
+                                                  ns_checkpoint_check};

@@ -3,7 +3,13 @@
  * the benchmark quantities (drag and lift coefficients, pressure difference), one CSV
  * line (output.timeseries), VTK snapshots with a ParaView collection (output.vtk,
  * output.vtk_every), a progress line with the time left; and at the end the summary's
- * benchmark quantities (navier_stokes/series.h). */
+ * benchmark quantities (navier_stokes/series.h).
+ * Checkpoints (output.checkpoint) of a time run carry the monitor's series of all steps
+ * so far (t, dt, c_D, c_L, dp, the counts and seconds of each step: "series.*" arrays):
+ * a run continued with --restart rewrites output.timeseries from them, so the file is the
+ * uninterrupted run's also when the killed run had written lines after its last
+ * checkpoint, and the summary's series quantities (extrema, Strouhal number) are computed
+ * from all steps, with or without output.timeseries. */
 #include "apps/navier_stokes_time.h"
 #include "feast/error.h"
 #include "feast/log.h"
@@ -28,7 +34,9 @@ typedef struct {
   char vtk[PATH_MAX_LEN];            /* output.vtk with output.vtk_every, "" = no snapshots */
   long vtk_every;
   long n;                            /* samples so far */
+  long n0;                           /* of them restored from the checkpoint */
   double *t, *cd, *cl, *dp, *sec;    /* the series, one value per step */
+  double *dt, *nonlinear, *linear;   /* the other columns of the CSV */
   long nsnap;
   char **snap_files;
   double *snap_t;
@@ -76,33 +84,39 @@ static void time_left(double seconds, char *buf, size_t size) {
   else snprintf(buf, size, "%.1f h", seconds / 3600);
 }
 
+/* the series' arrays for the whole run (steps values), once */
+static int monitor_alloc(Monitor *m, long steps) {
+  if (m->t) return 0;
+  const long n = steps + 1;
+  double **series[] = {&m->t, &m->cd, &m->cl, &m->dp, &m->sec, &m->dt, &m->nonlinear, &m->linear, &m->snap_t};
+  for (size_t k = 0; k < sizeof series / sizeof series[0]; k++) FEAST_CALL(FEAST_ALLOC(n, series[k]));
+  return FEAST_ALLOC(n, &m->snap_files);
+}
+
+/* line i of output.timeseries */
+static int csv_line(Monitor *m, long i) {
+  if (!m->csv) return 0;
+  fprintf(m->csv, "%.17g,%.17g,%.17g,%.17g,%.17g,%d,%ld,%.6f\n", m->t[i], m->dt[i], m->cd[i], m->cl[i], m->dp[i],
+          (int)m->nonlinear[i], (long)m->linear[i], m->sec[i]);
+  FEAST_CHECK(fflush(m->csv) == 0, FEAST_ERR_FILE, "output.timeseries %s: cannot write: %s", m->csv_path,
+              strerror(errno));
+  return 0;
+}
+
 static int after_step(void *ctx, const NsProblem *ns, const NsStepInfo *s) {
   Monitor *m = ctx;
-  if (!m->t) { /* the arrays for the whole run, once */
-    const long n = s->steps + 1;
-    FEAST_CALL(FEAST_ALLOC(n, &m->t));
-    FEAST_CALL(FEAST_ALLOC(n, &m->cd));
-    FEAST_CALL(FEAST_ALLOC(n, &m->cl));
-    FEAST_CALL(FEAST_ALLOC(n, &m->dp));
-    FEAST_CALL(FEAST_ALLOC(n, &m->sec));
-    FEAST_CALL(FEAST_ALLOC(n, &m->snap_files));
-    FEAST_CALL(FEAST_ALLOC(n, &m->snap_t));
-    m->started = feast_wtime() - s->seconds;
-  }
+  if (!m->started) m->started = feast_wtime() - s->seconds;
+  FEAST_CALL(monitor_alloc(m, s->steps));
   double cd, cl, dp;
   FEAST_CALL(quantities(m, ns, &cd, &cl, &dp));
   const long i = m->n++;
   m->t[i] = s->t, m->cd[i] = cd, m->cl[i] = cl, m->dp[i] = dp, m->sec[i] = s->seconds;
-  if (m->csv) {
-    fprintf(m->csv, "%.17g,%.17g,%.17g,%.17g,%.17g,%d,%ld,%.6f\n", s->t, s->dt, cd, cl, dp, s->nonlinear_steps,
-            s->linear_iterations, s->seconds);
-    FEAST_CHECK(fflush(m->csv) == 0, FEAST_ERR_FILE, "output.timeseries %s: cannot write: %s", m->csv_path,
-                strerror(errno));
-  }
+  m->dt[i] = s->dt, m->nonlinear[i] = s->nonlinear_steps, m->linear[i] = (double)s->linear_iterations;
+  FEAST_CALL(csv_line(m, i));
   if (m->vtk[0] && (s->step % m->vtk_every == 0 || s->step == s->steps)) FEAST_CALL(snapshot(m, ns, s->step, s->t));
   const double spent = feast_wtime() - m->started;
   char left[32];
-  time_left(spent / (double)s->step * (double)(s->steps - s->step), left, sizeof left);
+  time_left(spent / (double)(s->step - m->n0) * (double)(s->steps - s->step), left, sizeof left);
   feast_log(1, "  step %6ld/%ld  t %-10.6g c_D %-12.8g c_L %-12.8g dp %-12.8g nonlinear %d  linear %3ld  %6.3f s  (%s left)\n",
             s->step, s->steps, s->t, cd, cl, dp, s->nonlinear_steps, s->linear_iterations, s->seconds, left);
   return 0;
@@ -131,10 +145,61 @@ static int monitor_open(const FeastProblemContext *app, Monitor *m) {
   return 0;
 }
 
+/* the series in a checkpoint (ns.h's hook, rank 0) */
+static const char *const series_names[] = {"series.t",  "series.dt",        "series.drag", "series.lift",
+                                           "series.dp", "series.nonlinear", "series.linear", "series.seconds"};
+enum { NSERIES = sizeof series_names / sizeof series_names[0] };
+static void series_arrays(Monitor *m, double **x) {
+  double *a[NSERIES] = {m->t, m->dt, m->cd, m->cl, m->dp, m->nonlinear, m->linear, m->sec};
+  memcpy(x, a, sizeof a);
+}
+
+static int monitor_save(void *ctx, FeastCheckpoint *ck) {
+  Monitor *m = ctx;
+  double *x[NSERIES];
+  series_arrays(m, x);
+  FEAST_CALL(feast_checkpoint_set(ck, "series.count", "%ld", m->n));
+  for (int k = 0; k < NSERIES; k++) FEAST_CALL(feast_checkpoint_add_array(ck, series_names[k], x[k], m->n));
+  return 0;
+}
+
+/* --restart: the series of the steps done, output.timeseries rewritten with their lines,
+ * the snapshots written so far back in the ParaView collection */
+static int monitor_restore(Monitor *m, const FeastCheckpoint *ck, long steps) {
+  long done, count;
+  FEAST_CALL(ns_time_checkpoint_step(ck, &done));
+  FEAST_CALL(feast_checkpoint_get_long(ck, "series.count", &count));
+  FEAST_CHECK(count == done && done <= steps, FEAST_ERR_FILE,
+              "checkpoint %s: %ld values of the series after time step %ld (of %ld)", feast_checkpoint_path(ck), count,
+              done, steps);
+  FEAST_CALL(monitor_alloc(m, steps));
+  double *x[NSERIES];
+  series_arrays(m, x);
+  for (int k = 0; k < NSERIES; k++) {
+    const double *stored;
+    FEAST_CALL(feast_checkpoint_array(ck, series_names[k], count, &stored));
+    if (count) memcpy(x[k], stored, (size_t)count * sizeof *stored);
+  }
+  m->n = m->n0 = count;
+  for (long i = 0; i < count; i++) FEAST_CALL(csv_line(m, i));
+  for (long j = 1; m->vtk[0] && m->app->rank == 0 && j <= count; j++) {
+    if (j % m->vtk_every != 0 && j != steps) continue;
+    char base[PATH_MAX_LEN + 32], file[PATH_MAX_LEN + 48];
+    snprintf(base, sizeof base, "%s_%06ld", m->vtk, j);
+    FEAST_CALL(feast_vtk_file_name(base, -1, file, sizeof file));
+    const char *slash = strrchr(file, '/');
+    const char *rel = slash ? slash + 1 : file;
+    FEAST_CALL(FEAST_ALLOC(strlen(rel) + 1, &m->snap_files[m->nsnap]));
+    memcpy(m->snap_files[m->nsnap], rel, strlen(rel) + 1);
+    m->snap_t[m->nsnap++] = m->t[j - 1];
+  }
+  return 0;
+}
+
 static void monitor_close(Monitor *m) {
   if (m->csv) fclose(m->csv);
   for (long k = 0; k < m->nsnap; k++) free(m->snap_files[k]);
-  void *arrays[] = {m->t, m->cd, m->cl, m->dp, m->sec, m->snap_files, m->snap_t};
+  void *arrays[] = {m->t, m->cd, m->cl, m->dp, m->sec, m->dt, m->nonlinear, m->linear, m->snap_files, m->snap_t};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
 }
 
@@ -238,12 +303,12 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsT
 }
 
 /* the end of a run that did not reach time.end: a failed step (exit 2) or a signal (6) */
-static int unfinished(const NsTimeResult *r) {
+static int unfinished(const NsTimeParams *p, const NsTimeResult *r) {
   if (r->stop_signal)
-    return feast_error_set(FEAST_ERR_INTERRUPTED, __FILE__, __LINE__,
-                           "stopped by %s after time step %ld (t = %.6g): no checkpoint (time-dependent runs cannot "
-                           "continue from one yet)",
-                           feast_signal_name(r->stop_signal), r->steps, r->t);
+    return feast_error_set(FEAST_ERR_INTERRUPTED, __FILE__, __LINE__, "stopped by %s after time step %ld (t = %.6g): %s%s%s",
+                           feast_signal_name(r->stop_signal), r->steps, r->t,
+                           p->checkpoint[0] ? "checkpoint written to " : "no checkpoint (output.checkpoint is not set)",
+                           p->checkpoint, p->checkpoint[0] ? "; continue with --restart and that file" : "");
   return feast_error_set(FEAST_ERR_NOT_CONVERGED, __FILE__, __LINE__,
                          "time step %ld failed (the nonlinear solver stopped: '%s'); the outputs hold the last good "
                          "state, t = %.6g; try a smaller time.dt%s",
@@ -259,11 +324,15 @@ int ns_app_time_run(const FeastProblemContext *app, NsProblem *ns, int *final_vt
   Monitor m;
   NsTimeResult r = {0};
   int st = monitor_open(app, &m);
+  if (!st && app->restart) st = ns_time_restore(ns, app->restart);
+  if (!st && app->restart) st = monitor_restore(&m, app->restart, ns_time_step_count(&p));
+  ns_time_set_checkpoint_hook(ns, monitor_save, &m);
   if (!st) st = ns_time_run(ns, &p, after_step, &m, &r);
+  ns_time_set_checkpoint_hook(ns, NULL, NULL);
   if (!st) st = report(app, ns, &p, &r, &m);
   /* output.vtk at the end: without snapshots, or the last good state of a failed run */
   *final_vtk = !r.stop_signal && (!m.vtk[0] || !r.converged);
   monitor_close(&m);
-  if (!st && !r.converged) st = unfinished(&r);
+  if (!st && !r.converged) st = unfinished(&p, &r);
   return st;
 }

@@ -282,4 +282,4 @@ static int output_files(const FeastConfig *cfg, FeastPaths *paths) {
   return feast_paths_add_output(paths, "output.matrix_market", rhs);
 }
 
-const FeastProblem feast_problem_poisson = {"poisson", 1, 700.0, poisson_check, poisson_run, 0, output_files, 0, NULL};
+const FeastProblem feast_problem_poisson = {"poisson", 1, 700.0, poisson_check, poisson_run, 0, output_files, 0, NULL, NULL};

@@ -51,6 +51,9 @@ typedef struct {
   /* bytes per node that the configuration adds to bytes_per_node (a Krylov method with a
    * basis: fgmres), for the memory check; NULL: none */
   double (*config_bytes_per_node)(const FeastConfig *cfg);
+  /* input phase, --restart: whether the checkpoint (read and matched against config and
+   * mesh) can continue this run (e.g. its kind: stationary or time-dependent); NULL: any */
+  int (*restart_check)(const FeastCheckpoint *ck, const FeastConfig *cfg);
 } FeastProblem;
 
 /* the registered problem of that name, or NULL */

@@ -1,17 +1,23 @@
-/* The nonlinear solver's state in a checkpoint file (feast/checkpoint.h): the iterate
+/* The nonlinear solver's state in a checkpoint file (feast/checkpoint.h), "kind
+ * stationary" (a file without a kind line is one too): the iterate
  * (u, v, p) in the global node numbering of the mesh (feast_mesh_node_gid), which does
  * not depend on the partition, so a checkpoint written on N ranks continues on any M
  * ranks; the counters and residuals of NsState as "ns.*" header values (17 digits:
  * doubles read back bit for bit); the Krylov iterations per step as an array. The
- * iterate is gathered on rank 0, which writes the file atomically. */
+ * iterate is gathered on rank 0, which writes the file atomically.
+ * A time run's checkpoint, "kind time" (ns.h): its time.* header values, the solution
+ * (u, v, p), the one before (u1.u, u1.v, u1.p) and the caller's part (the hook). */
 #include "feast/error.h"
 #include "feast/gather.h"
 #include "feast/log.h"
 #include "navier_stokes/ns_private.h"
+#include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const field_names[NS_NFIELDS] = {"u", "v", "p"};
+static const char *const prev_names[NS_NFIELDS] = {"u1.u", "u1.v", "u1.p"};
 
 static int describe_state(FeastCheckpoint *ck, const NsState *s) {
   FEAST_CALL(feast_checkpoint_set(ck, "ns.steps", "%d", s->steps));
@@ -25,40 +31,86 @@ static int describe_state(FeastCheckpoint *ck, const NsState *s) {
   return feast_checkpoint_add_array(ck, "ns.linear_per_step", s->linear_per_step, s->steps);
 }
 
-/* rank 0: the file from the gathered fields g[f] */
+/* the ScaRC counters of all steps (header ns.*) */
+static int describe_counters(FeastCheckpoint *ck, const NsProblem *ns) {
+  long vcycles, solves, cycles;
+  ns_scarc_totals(ns, &vcycles, &solves, &cycles);
+  FEAST_CALL(feast_checkpoint_set(ck, "ns.velocity_vcycles", "%ld", vcycles));
+  FEAST_CALL(feast_checkpoint_set(ck, "ns.local_solves", "%ld", solves));
+  return feast_checkpoint_set(ck, "ns.local_cycles", "%ld", cycles);
+}
+
+/* the time run's header values */
+static int describe_time(FeastCheckpoint *ck, const NsProblem *ns) {
+  const char *scheme;
+  int tau_dt;
+  double dt, start;
+  FEAST_CALL(feast_config_get_string(ns->cfg, "time.scheme", &scheme));
+  FEAST_CALL(feast_config_get_real(ns->cfg, "time.dt", &dt));
+  FEAST_CALL(feast_config_get_real(ns->cfg, "time.start", &start));
+  FEAST_CALL(feast_config_get_enum(ns->cfg, "time.tau_dt", &tau_dt));
+  FEAST_CALL(feast_checkpoint_set(ck, "time.scheme", "%s", scheme));
+  FEAST_CALL(feast_checkpoint_set(ck, "time.dt", "%.17g", dt));
+  FEAST_CALL(feast_checkpoint_set(ck, "time.start", "%.17g", start));
+  FEAST_CALL(feast_checkpoint_set(ck, "time.tau_dt", "%d", tau_dt));
+  FEAST_CALL(feast_checkpoint_set(ck, "time.step", "%ld", ns->time.step));
+  FEAST_CALL(feast_checkpoint_set(ck, "time.t", "%.17g", ns->time.t));
+  FEAST_CALL(feast_checkpoint_set(ck, "time.dt_prev", "%.17g", ns->time.dt_prev));
+  FEAST_CALL(feast_checkpoint_set(ck, "time.nonlinear_iterations", "%ld", ns->time.nonlinear_iterations));
+  FEAST_CALL(feast_checkpoint_set(ck, "time.linear_iterations", "%ld", ns->time.linear_iterations));
+  return describe_counters(ck, ns);
+}
+
+/* rank 0: the file from the gathered fields g[f] (and, time run, the previous solution
+ * g[NS_NFIELDS + f]) */
 static int write_file(const NsProblem *ns, const NsState *state, double *const *g, const char *path) {
   const FeastDomain *dom = ns->dom;
   FeastCheckpoint *ck = NULL;
   int st = feast_checkpoint_create(&ck);
   if (!st) st = feast_checkpoint_describe(ck, ns->cfg, dom->mesh, ns->level, dom->size, NS_NFIELDS);
-  if (!st) st = describe_state(ck, state);
+  if (!st) st = feast_checkpoint_set(ck, "kind", "%s", state ? "stationary" : "time");
+  if (!st) st = state ? describe_state(ck, state) : describe_time(ck, ns);
   for (int f = 0; f < NS_NFIELDS && !st; f++)
     st = feast_checkpoint_add_array(ck, field_names[f], g[f], dom->levels[ns->level].nglobal);
+  for (int f = 0; f < NS_NFIELDS && !st && !state; f++)
+    st = feast_checkpoint_add_array(ck, prev_names[f], g[NS_NFIELDS + f], dom->levels[ns->level].nglobal);
+  if (!st && !state && ns->time.hook) st = ns->time.hook(ns->time.hook_ctx, ck);
   if (!st) st = feast_checkpoint_write(ck, path);
   feast_checkpoint_destroy(&ck);
   return st;
 }
 
-int ns_checkpoint_write(const NsProblem *ns, const NsState *state, const char *path) {
+/* state NULL: a time run's checkpoint */
+static int write_checkpoint(const NsProblem *ns, const NsState *state, const char *path) {
   const FeastDomain *dom = ns->dom;
   const int64_t n = dom->levels[ns->level].nglobal;
-  double *g[NS_NFIELDS] = {NULL, NULL, NULL};
+  const int nvec = state ? 1 : 2;
+  const FeastVec *vec[2] = {ns->v, ns->time.u1};
+  double *g[2 * NS_NFIELDS] = {NULL};
   int st = 0;
   feast_timer_start("checkpoint");
-  for (int f = 0; f < NS_NFIELDS && !st; f++) {
+  for (int f = 0; f < nvec * NS_NFIELDS && !st; f++) {
+    const FeastVec *x = vec[f / NS_NFIELDS];
     if (dom->rank == 0) st = FEAST_ALLOC(n, &g[f]);
-    if (!st) st = feast_gather_vector(dom, ns->level, ns->v->v + f * ns->v->nlocal, 0, g[f]);
+    if (!st) st = feast_gather_vector(dom, ns->level, x->v + (f % NS_NFIELDS) * x->nlocal, 0, g[f]);
   }
   if (!st && dom->rank == 0) st = write_file(ns, state, g, path);
-  for (int f = 0; f < NS_NFIELDS; f++) free(g[f]);
+  for (int f = 0; f < 2 * NS_NFIELDS; f++) free(g[f]);
   feast_timer_stop("checkpoint");
   int global = st;
   FEAST_MPI_CALL(MPI_Bcast(&global, 1, MPI_INT, 0, dom->comm));
   FEAST_CHECK(global == 0 || dom->rank == 0, global, "writing the checkpoint %s failed on rank 0", path);
   FEAST_CALL(st);
-  feast_log(2, "  checkpoint after step %d: %s\n", state->steps, path);
+  if (state) feast_log(2, "  checkpoint after step %d: %s\n", state->steps, path);
+  else feast_log(2, "  checkpoint after time step %ld (t = %.6g): %s\n", ns->time.step, ns->time.t, path);
   return 0;
 }
+
+int ns_checkpoint_write(const NsProblem *ns, const NsState *state, const char *path) {
+  return write_checkpoint(ns, state, path);
+}
+
+int ns_time_checkpoint_write(const NsProblem *ns, const char *path) { return write_checkpoint(ns, NULL, path); }
 
 static int restore_state(const FeastCheckpoint *ck, NsState *s) {
   long steps;
@@ -80,17 +132,17 @@ static int restore_state(const FeastCheckpoint *ck, NsState *s) {
   return 0;
 }
 
-/* the fields into the iterate: every copy of every node */
-static int restore_iterate(NsProblem *ns, const FeastCheckpoint *ck) {
+/* the fields `names` into x: every copy of every node */
+static int restore_fields(NsProblem *ns, const FeastCheckpoint *ck, const char *const *names, FeastVec *x) {
   const int64_t n = ns->dom->levels[ns->level].nglobal;
   double *g;
   FEAST_CALL(FEAST_ALLOC(n, &g));
   int st = 0;
   for (int f = 0; f < NS_NFIELDS && !st; f++) {
-    const double *x;
-    st = feast_checkpoint_array(ck, field_names[f], n, &x);
-    if (!st) memcpy(g, x, (size_t)n * sizeof *g);
-    if (!st) st = feast_scatter_vector(ns->dom, ns->level, g, 0, ns->v->v + f * ns->v->nlocal);
+    const double *values;
+    st = feast_checkpoint_array(ck, names[f], n, &values);
+    if (!st) memcpy(g, values, (size_t)n * sizeof *g);
+    if (!st) st = feast_scatter_vector(ns->dom, ns->level, g, 0, x->v + f * x->nlocal);
   }
   free(g);
   return st;
@@ -100,9 +152,104 @@ int ns_restore(NsProblem *ns, const FeastCheckpoint *ck) {
   free(ns->resume.linear_per_step);
   memset(&ns->resume, 0, sizeof ns->resume);
   FEAST_CALL(restore_state(ck, &ns->resume));
-  FEAST_CALL(restore_iterate(ns, ck));
+  FEAST_CALL(restore_fields(ns, ck, field_names, ns->v));
   ns->restored = 1;
   feast_log(1, "  continuing after nonlinear step %d (residual %.6e, initial %.6e, %ld linear iterations)\n",
             ns->resume.steps, ns->resume.residual, ns->resume.initial_residual, ns->resume.linear_iterations);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------ time runs */
+
+void ns_time_set_checkpoint_hook(NsProblem *ns, NsCheckpointHook hook, void *ctx) {
+  ns->time.hook = hook;
+  ns->time.hook_ctx = ctx;
+}
+
+int ns_time_checkpoint_step(const FeastCheckpoint *ck, long *step) {
+  FEAST_CALL(feast_checkpoint_get_long(ck, "time.step", step));
+  FEAST_CHECK(*step >= 1 && *step <= 1000000000L, FEAST_ERR_FILE, "checkpoint %s: time.step = %ld out of range",
+              feast_checkpoint_path(ck), *step);
+  return 0;
+}
+
+/* 1 for a time run's checkpoint ("kind time"), 0 for a stationary one (also without kind) */
+static int is_time_checkpoint(const FeastCheckpoint *ck) {
+  const char *kind = feast_checkpoint_get(ck, "kind");
+  return kind && strcmp(kind, "time") == 0;
+}
+
+/* a header value that must be the config's (the same trajectory) */
+static int match_time_value(const FeastCheckpoint *ck, const FeastConfig *cfg, const char *key, const char *want) {
+  const char *have = feast_checkpoint_get(ck, key);
+  FEAST_CHECK(have && strcmp(have, want) == 0, FEAST_ERR_CONFIG,
+              "--restart %s: %s = %s (%s), but the checkpoint was written with %s: the time steps of another run",
+              feast_checkpoint_path(ck), key, want, feast_config_origin(cfg, key), have ? have : "(none)");
+  return 0;
+}
+
+int ns_checkpoint_check(const FeastCheckpoint *ck, const FeastConfig *cfg) {
+  const int time_run = ns_time_dependent(cfg);
+  const char *scheme;
+  FEAST_CALL(feast_config_get_string(cfg, "time.scheme", &scheme));
+  if (!is_time_checkpoint(ck)) {
+    FEAST_CHECK(!time_run, FEAST_ERR_CONFIG,
+                "--restart %s: the checkpoint is of a stationary run (time.scheme = none), this run is "
+                "time-dependent (time.scheme = %s, %s): a stationary checkpoint cannot continue a time run",
+                feast_checkpoint_path(ck), scheme, feast_config_origin(cfg, "time.scheme"));
+    return 0;
+  }
+  char stored_scheme[256];
+  const char *text = feast_checkpoint_get(ck, "time.scheme");
+  snprintf(stored_scheme, sizeof stored_scheme, "%s", text ? text : "(none)");
+  FEAST_CHECK(time_run, FEAST_ERR_CONFIG,
+              "--restart %s: the checkpoint is of a time-dependent run (time.scheme = %s), this run is stationary "
+              "(time.scheme = none, %s): a time run's checkpoint cannot continue a stationary run",
+              feast_checkpoint_path(ck), stored_scheme, feast_config_origin(cfg, "time.scheme"));
+  NsTimeParams p;
+  char want[64];
+  FEAST_CALL(ns_time_params_from_config(cfg, &p));
+  FEAST_CALL(match_time_value(ck, cfg, "time.scheme", scheme));
+  snprintf(want, sizeof want, "%.17g", p.dt);
+  FEAST_CALL(match_time_value(ck, cfg, "time.dt", want));
+  snprintf(want, sizeof want, "%.17g", p.start);
+  FEAST_CALL(match_time_value(ck, cfg, "time.start", want));
+  snprintf(want, sizeof want, "%d", p.tau_dt);
+  FEAST_CALL(match_time_value(ck, cfg, "time.tau_dt", want));
+  /* its time is the one this run reaches after the same number of steps */
+  long step;
+  double t;
+  FEAST_CALL(ns_time_checkpoint_step(ck, &step));
+  FEAST_CALL(feast_checkpoint_get_real(ck, "time.t", &t));
+  const long n = ns_time_step_count(&p);
+  const double tk = step == n ? p.end : p.start + (double)step * p.dt;
+  FEAST_CHECK(step <= n && fabs(t - tk) <= 1e-9 * p.dt, FEAST_ERR_CONFIG,
+              "--restart %s: the checkpoint is at time step %ld, t = %.17g, which is not a time of this run's steps "
+              "(time.end = %.17g, %s: %ld steps)",
+              feast_checkpoint_path(ck), step, t, p.end, feast_config_origin(cfg, "time.end"), n);
+  if (t != tk) /* a run continued past the end of a shortened last step */
+    feast_warn("--restart %s: the checkpoint's t = %.17g after time step %ld, this run's steps reach %.17g there "
+               "(time.end = %.17g, %s): the continued run is not the same as an uninterrupted one",
+               feast_checkpoint_path(ck), t, step, tk, p.end, feast_config_origin(cfg, "time.end"));
+  return 0;
+}
+
+int ns_time_restore(NsProblem *ns, const FeastCheckpoint *ck) {
+  FEAST_CHECK(is_time_checkpoint(ck), FEAST_ERR_ARG, "ns_time_restore: %s is not a time run's checkpoint",
+              feast_checkpoint_path(ck));
+  FEAST_CALL(ns_time_state_create(ns));
+  NsTimeTerms *tt = &ns->time;
+  FEAST_CALL(ns_time_checkpoint_step(ck, &tt->step));
+  FEAST_CALL(feast_checkpoint_get_real(ck, "time.t", &tt->t));
+  FEAST_CALL(feast_checkpoint_get_real(ck, "time.dt_prev", &tt->dt_prev));
+  FEAST_CALL(feast_checkpoint_get_long(ck, "time.nonlinear_iterations", &tt->nonlinear_iterations));
+  FEAST_CALL(feast_checkpoint_get_long(ck, "time.linear_iterations", &tt->linear_iterations));
+  FEAST_CALL(feast_checkpoint_get_long(ck, "ns.velocity_vcycles", &ns->resume.vcycles));
+  FEAST_CALL(feast_checkpoint_get_long(ck, "ns.local_solves", &ns->resume.local_solves));
+  FEAST_CALL(feast_checkpoint_get_long(ck, "ns.local_cycles", &ns->resume.local_cycles));
+  FEAST_CALL(restore_fields(ns, ck, field_names, ns->v));
+  FEAST_CALL(restore_fields(ns, ck, prev_names, tt->u1));
+  tt->restored = 1;
+  feast_log(1, "  continuing after time step %ld (t = %.6g)\n", tt->step, tt->t);
   return 0;
 }

@@ -82,6 +82,8 @@ typedef struct {
   long steps_max;          /* a run needing more steps is refused (ns_time_check) */
   int initial_stationary;  /* start from the stationary solution at `start` */
   int tau_dt;              /* the SUPG/PSPG parameter has the 2 alpha_0/dt term (forms.h) */
+  char checkpoint[4096];   /* output.checkpoint, "" = none: written after every */
+  long checkpoint_interval; /* output.checkpoint_interval time steps and on SIGTERM/SIGINT */
 } NsTimeParams;
 
 /* after each time step: what the caller's monitor sees */
@@ -116,10 +118,36 @@ int ns_time_check(const FeastConfig *cfg);
 int ns_time_params_from_config(const FeastConfig *cfg, NsTimeParams *p);
 /* the initial state (initial.u / v, or the stationary solution) and the time steps to
  * p->end; collective. A step whose nonlinear solve fails (NaN, divergence, no
- * convergence) ends the run with ns->v the last good solution. */
+ * convergence) ends the run with ns->v the last good solution. After ns_time_restore it
+ * starts after the checkpoint's step instead. With p->checkpoint: a checkpoint after
+ * every p->checkpoint_interval steps (after the monitor, so the hook sees the step) and
+ * when a stop signal (SIGTERM/SIGINT) arrived on any rank, which then ends the run at the
+ * end of that step with reason "interrupted". */
 int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, void *ctx, NsTimeResult *res);
 /* the time of the solution in ns->v */
 double ns_time(const NsProblem *ns);
+/* the number of time steps from p->start to p->end */
+long ns_time_step_count(const NsTimeParams *p);
+
+/* ---- checkpoints of time runs (checkpoint.c) ----
+ * A time run's checkpoint ("kind time") holds what the scheme carries from one step to
+ * the next: the step number, t, the previous step (variable-step BDF2), u_n (ns->v, with
+ * the pressure: the next step's first iterate) and the solution one step before
+ * (ns->time.u1: u_n-1 of BDF2), in global node order (any rank count continues it), the
+ * counters of all steps, and what the caller adds with the hook (its monitor's series). */
+/* called on rank 0 while a time checkpoint is built: add the caller's state (header
+ * lines, arrays) */
+typedef int (*NsCheckpointHook)(void *ctx, FeastCheckpoint *ck);
+void ns_time_set_checkpoint_hook(NsProblem *ns, NsCheckpointHook hook, void *ctx);
+/* input phase: the checkpoint's kind (stationary or time) is the config's, and for a time
+ * run the scheme, dt, start and tau_dt are the config's and its time lies on this
+ * config's steps; FEAST_ERR_CONFIG with one message otherwise */
+int ns_checkpoint_check(const FeastCheckpoint *ck, const FeastConfig *cfg);
+/* continue a time run from its checkpoint: ns_time_run then starts after its step
+ * (collective) */
+int ns_time_restore(NsProblem *ns, const FeastCheckpoint *ck);
+/* the time step after which a time checkpoint was written */
+int ns_time_checkpoint_step(const FeastCheckpoint *ck, long *step);
 
 /* ---- benchmark quantities (forces.c): the DFG flow around a cylinder and the like ---- */
 /* input phase: output.forces_on names a part with a Dirichlet velocity, the points

@@ -107,11 +107,13 @@ static const FeastKeySpec keys[] = {
               "is the distance along +x to where u changes sign from negative to >= 0 (0: no recirculation)"),
     PATH_KEY("output", "checkpoint", "",
              "stokes/navier-stokes: checkpoint of the nonlinear solver (iterate in global node order, "
-             "step and iteration counters, initial residual), written atomically every "
+             "step and iteration counters, initial residual; of a time-dependent run: t, step, u_n and "
+             "u_n-1, the series of the summary), written atomically every "
              "output.checkpoint_interval steps and on SIGTERM/SIGINT; continue with "
              "`feastc CONFIG --restart FILE` on any number of ranks; empty = none"),
     INT_KEY("output", "checkpoint_interval", "1", 1, 1000000,
-            "stokes/navier-stokes: nonlinear steps between two checkpoints (output.checkpoint)"),
+            "stokes/navier-stokes: nonlinear steps (time steps of a time-dependent run) between two "
+            "checkpoints (output.checkpoint)"),
     /* ---- stokes / navier-stokes: time-dependent runs (navier_stokes/timestep.c) ---- */
     ENUM_KEY("time", "scheme", "none", "none|backward-euler|crank-nicolson|fs-theta|bdf2",
              "navier-stokes: none = the stationary problem; else a run of time steps from time.start to "

@@ -42,6 +42,13 @@ typedef struct {
   FeastVec *s;            /* the known part of du/dt: u, v blocks */
   FeastVec *r_old;        /* the momentum residual A(u_old) u_old - f(t_old) without pressure */
   FeastVec *u1, *u2;      /* the solutions at the start of the (sub)step and one step before */
+  /* checkpoints (checkpoint.c): the caller's part, and the state of a restored run */
+  NsCheckpointHook hook;
+  void *hook_ctx;
+  int restored;           /* ns_time_restore: ns->v and u1 hold the state after step `step` */
+  long step;              /* time steps done */
+  double dt_prev;         /* the last step's length (0 before the first) */
+  long nonlinear_iterations, linear_iterations; /* of all steps done */
 } NsTimeTerms;
 
 struct NsProblem {
@@ -95,6 +102,14 @@ int ns_solve_step(NsProblem *ns, NsResult *res);
 /* checkpoint.c: the state and the iterate (global node order, so any rank count can
  * continue it) into a checkpoint file, atomically; collective */
 int ns_checkpoint_write(const NsProblem *ns, const NsState *state, const char *path);
+/* the state of a time run after ns->time.step steps (ns->time.t, dt_prev, counters in
+ * ns->time; ns->v = u_n, ns->time.u1 = u_n-1), and the hook's part; collective */
+int ns_time_checkpoint_write(const NsProblem *ns, const char *path);
+/* timestep.c: the vectors of a time run (once) */
+int ns_time_state_create(NsProblem *ns);
+/* solve.c: the ScaRC counters of all steps: this process's and those of a restored run
+ * (ns->resume) */
+void ns_scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cycles);
 
 /* system.c */
 /* the cell form of local macro li linearised at w (3-block vector), with the time terms */

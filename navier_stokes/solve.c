@@ -234,3 +234,6 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
 
 int ns_solve(NsProblem *ns, NsResult *res) { return solve(ns, res, 0); }
 int ns_solve_step(NsProblem *ns, NsResult *res) { return solve(ns, res, 1); }
+void ns_scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cycles) {
+  scarc_totals(ns, vcycles, solves, cycles);
+}

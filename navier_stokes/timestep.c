@@ -45,6 +45,8 @@ static long step_count(double start, double end, double dt) {
   return n < 1.0 ? 1 : (long)ceil(n - 1e-9);
 }
 
+long ns_time_step_count(const NsTimeParams *p) { return step_count(p->start, p->end, p->dt); }
+
 int ns_time_params_from_config(const FeastConfig *cfg, NsTimeParams *p) {
   memset(p, 0, sizeof *p);
   int v;
@@ -59,7 +61,8 @@ int ns_time_params_from_config(const FeastConfig *cfg, NsTimeParams *p) {
   p->initial_stationary = v == 1;
   FEAST_CALL(feast_config_get_enum(cfg, "time.tau_dt", &v));
   p->tau_dt = v == 1;
-  return 0;
+  FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
+  return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
 }
 
 int ns_time_check(const FeastConfig *cfg) {
@@ -86,7 +89,7 @@ int ns_time_check(const FeastConfig *cfg) {
 double ns_time(const NsProblem *ns) { return ns->time.t; }
 
 /* the vectors of a time run (made once: nothing is allocated per step) */
-static int create_state(NsProblem *ns) {
+int ns_time_state_create(NsProblem *ns) {
   FeastVec **vecs[] = {&ns->time.s, &ns->time.r_old, &ns->time.u1, &ns->time.u2};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
     if (!*vecs[i]) FEAST_CALL(feast_vec_create(ns->dom, ns->level, NS_NFIELDS, vecs[i]));
@@ -247,13 +250,25 @@ int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, voi
   res->converged = 1;
   FEAST_CHECK(p->dt > 0.0 && p->end > p->start, FEAST_ERR_ARG, "ns_time_run: dt = %g, [start, end] = [%g, %g]", p->dt,
               p->start, p->end);
-  FEAST_CALL(create_state(ns));
+  FEAST_CALL(ns_time_state_create(ns));
   ns->time.tau_dt = p->tau_dt;
-  FEAST_CALL(initial_state(ns, p));
-  res->t = p->start;
+  NsTimeTerms *tt = &ns->time;
+  if (!tt->restored) { /* a fresh run; else ns_time_restore set the state after step tt->step */
+    FEAST_CALL(initial_state(ns, p));
+    tt->step = 0, tt->dt_prev = 0.0, tt->nonlinear_iterations = tt->linear_iterations = 0;
+  }
+  tt->on = 0;
+  tt->restored = 0; /* consumed: a later ns_time_run starts afresh */
+  res->t = tt->t;
+  res->steps = tt->step;
+  res->nonlinear_iterations = tt->nonlinear_iterations;
+  res->linear_iterations = tt->linear_iterations;
+  long solves, cycles;
+  ns_scarc_totals(ns, &res->velocity_vcycles, &solves, &cycles);
   const long n = step_count(p->start, p->end, p->dt);
-  double t = p->start, dt_prev = 0.0;
-  for (long k = 1; k <= n; k++) {
+  FEAST_CHECK(tt->step <= n, FEAST_ERR_ARG, "ns_time_run: restored after step %ld of %ld", tt->step, n);
+  double t = tt->t, dt_prev = tt->dt_prev;
+  for (long k = tt->step + 1; k <= n; k++) {
     const double t1 = k == n ? p->end : p->start + (double)k * p->dt, dt = t1 - t, w0 = feast_wtime();
     StepCounts c;
     int ok;
@@ -275,10 +290,16 @@ int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, voi
     ns->time.t = t1;
     res->steps = k;
     res->t = t1;
+    tt->step = k, tt->dt_prev = dt;
+    tt->nonlinear_iterations = res->nonlinear_iterations, tt->linear_iterations = res->linear_iterations;
     const NsStepInfo info = {k, n, t1, dt, c.nonlinear, c.linear, feast_wtime() - w0};
     if (monitor) FEAST_CALL(monitor(ctx, ns, &info));
+    /* a checkpoint every checkpoint_interval steps; a stop signal on any rank (collective)
+     * writes one too and ends the run as "interrupted" */
     int signal_number;
     FEAST_CALL(feast_signals_agree(ns->dom->comm, &signal_number));
+    if (p->checkpoint[0] && ((p->checkpoint_interval > 0 && k % p->checkpoint_interval == 0) || signal_number))
+      FEAST_CALL(ns_time_checkpoint_write(ns, p->checkpoint));
     if (signal_number && k < n) {
       res->converged = 0;
       res->reason = "interrupted";
