@@ -244,6 +244,27 @@ static int initial_state(NsProblem *ns, const NsTimeParams *p) {
   return 0;
 }
 
+/* a step's nonlinear solve failed: the last good state back (u1: the solution at t) */
+static void step_failed(NsProblem *ns, long k, double t, double t1, const NsResult *last, NsTimeResult *res) {
+  feast_vec_copy(ns->time.u1, ns->v);
+  ns->time.t = t;
+  res->converged = 0;
+  res->reason = "step_failed";
+  res->nonlinear_reason = last->reason;
+  feast_log(1, "  time step %ld (t = %.6g -> %.6g) failed: nonlinear solver '%s' (residual %.3e, initial %.3e); "
+               "the solution at t = %.6g is kept\n",
+            k, t, t1, last->reason, last->final_residual, last->initial_residual, t);
+}
+
+/* after step k: a checkpoint every checkpoint_interval steps; a stop signal on any rank
+ * (collective, in *signal_number) writes one too */
+static int after_step(NsProblem *ns, const NsTimeParams *p, long k, int *signal_number) {
+  FEAST_CALL(feast_signals_agree(ns->dom->comm, signal_number));
+  if (p->checkpoint[0] && ((p->checkpoint_interval > 0 && k % p->checkpoint_interval == 0) || *signal_number))
+    FEAST_CALL(ns_time_checkpoint_write(ns, p->checkpoint));
+  return 0;
+}
+
 int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, void *ctx, NsTimeResult *res) {
   memset(res, 0, sizeof *res);
   res->reason = "converged";
@@ -276,15 +297,8 @@ int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, voi
     res->nonlinear_iterations += c.nonlinear;
     res->linear_iterations += c.linear;
     res->velocity_vcycles = c.last.velocity_vcycles;
-    if (!ok) { /* the last good state back (u1: the solution at t) */
-      feast_vec_copy(ns->time.u1, ns->v);
-      ns->time.t = t;
-      res->converged = 0;
-      res->reason = "step_failed";
-      res->nonlinear_reason = c.last.reason;
-      feast_log(1, "  time step %ld (t = %.6g -> %.6g) failed: nonlinear solver '%s' (residual %.3e, initial %.3e); "
-                   "the solution at t = %.6g is kept\n",
-                k, t, t1, c.last.reason, c.last.final_residual, c.last.initial_residual, t);
+    if (!ok) {
+      step_failed(ns, k, t, t1, &c.last, res);
       return 0;
     }
     ns->time.t = t1;
@@ -294,12 +308,8 @@ int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, voi
     tt->nonlinear_iterations = res->nonlinear_iterations, tt->linear_iterations = res->linear_iterations;
     const NsStepInfo info = {k, n, t1, dt, c.nonlinear, c.linear, feast_wtime() - w0};
     if (monitor) FEAST_CALL(monitor(ctx, ns, &info));
-    /* a checkpoint every checkpoint_interval steps; a stop signal on any rank (collective)
-     * writes one too and ends the run as "interrupted" */
     int signal_number;
-    FEAST_CALL(feast_signals_agree(ns->dom->comm, &signal_number));
-    if (p->checkpoint[0] && ((p->checkpoint_interval > 0 && k % p->checkpoint_interval == 0) || signal_number))
-      FEAST_CALL(ns_time_checkpoint_write(ns, p->checkpoint));
+    FEAST_CALL(after_step(ns, p, k, &signal_number));
     if (signal_number && k < n) {
       res->converged = 0;
       res->reason = "interrupted";
