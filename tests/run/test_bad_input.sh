@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Malformed input costs one clear message: for every case below feastc must exit with
 # the documented code (1 input, 3 limit, 5 unsupported), by itself (no signal, no
-# sanitizer report, no hang), and print exactly one line on stderr that contains every
-# '&'-separated substring of the last column (the file:line, or the key and value).
+# sanitizer report, no hang), print exactly one line on stderr that contains every
+# '&'-separated substring of the last column (the file:line, or the key and value), and
+# write nothing (feastc runs in an empty folder, which must stay empty: relative output
+# paths on the command line land there).
 #
 # Adding a case is one line. Columns (separated by '|'):
 #   input  a file of tests/data/bad/: *.ini is the config; any other file is a mesh,
@@ -127,6 +129,28 @@ ckpt_interval_text.ini           | 2 |                                          
 -                                | 1 | @SRC@/config/cavity.ini --restart         | 1 | --restart needs a checkpoint file
 -                                | 1 | @CFG@ --restart @BAD@/ckpt_interval_zero.ini | 1 | --restart&problem.type = poisson
 -                                | 1 | @CFG@ output.checkpoint=x.ckpt            | 1 | output.checkpoint (command line)&problem.type = poisson
+# ---- time-dependent navier-stokes (time.*, initial.*, output.timeseries / vtk_every) ----
+time_dt_zero.ini                 | 1 | output.timeseries=ts.csv output.summary=s.json | 1 | time_dt_zero.ini:4&time.dt&'0'
+time_dt_negative.ini             | 1 | output.timeseries=ts.csv                  | 1 | time_dt_negative.ini:4&time.dt&-0.01
+time_dt_negative.ini             | 2 | output.timeseries=ts.csv                  | 1 | time_dt_negative.ini:4&time.dt&-0.01
+time_end_before_start.ini        | 1 | output.timeseries=ts.csv output.summary=s.json | 1 | time.end = 1 (&time_end_before_start.ini:5)&time.start = 2 (&time_end_before_start.ini:4)
+time_end_before_start.ini        | 2 | output.timeseries=ts.csv                  | 1 | time.end = 1&time_end_before_start.ini:5&time.start = 2
+time_end_equals_start.ini        | 1 | output.timeseries=ts.csv                  | 1 | time.end = 8 (&config/dfg2d3.ini:&time.start = 8 (&time_end_equals_start.ini:4)
+time_scheme_unknown.ini          | 1 | output.timeseries=ts.csv                  | 1 | time_scheme_unknown.ini:4&time.scheme&rk4&bdf2
+time_steps_max.ini               | 1 | output.timeseries=ts.csv output.summary=s.json | 1 | 800 steps&time.steps_max = 100 (&time_steps_max.ini:4)&time.dt = 0.01
+time_initial_unknown_variable.ini | 1 | output.timeseries=ts.csv output.summary=s.json | 1 | time_initial_unknown_variable.ini:4&initial.u&unknown variable 'z'
+time_initial_unknown_variable.ini | 2 | output.timeseries=ts.csv                 | 1 | time_initial_unknown_variable.ini:4&initial.u&unknown variable 'z'
+time_vtk_every_zero.ini          | 1 | output.vtk=snap output.timeseries=ts.csv  | 1 | time_vtk_every_zero.ini:5&output.vtk_every&'0'
+time_vtk_every_stationary.ini    | 1 | output.vtk=snap output.summary=s.json     | 1 | output.vtk_every (&time_vtk_every_stationary.ini:5)&needs a time-dependent run
+time_checkpoint.ini              | 1 | output.timeseries=ts.csv output.summary=s.json | 1 | output.checkpoint (&time_checkpoint.ini:4)&time-dependent&cannot write checkpoints
+time_checkpoint.ini              | 2 | output.timeseries=ts.csv                  | 1 | output.checkpoint&time_checkpoint.ini:4&cannot write checkpoints
+-                                | 1 | @SRC@/config/dfg2d3.ini time.dt=0 output.timeseries=ts.csv | 1 | command line&time.dt&'0'
+-                                | 1 | @SRC@/config/dfg2d3.ini time.scheme=BDF2  | 1 | command line&time.scheme&BDF2
+-                                | 1 | @SRC@/config/dfg2d3.ini time.end=-1 output.timeseries=ts.csv | 1 | time.end = -1 (command line)&time.start = 0
+-                                | 1 | @SRC@/config/dfg2d3.ini initial.v=y*q output.timeseries=ts.csv | 1 | command line&initial.v&unknown variable 'q'
+-                                | 1 | @SRC@/config/dfg2d3.ini output.vtk=snap output.vtk_every=0 | 1 | command line&output.vtk_every&'0'
+-                                | 1 | @SRC@/config/dfg.ini output.vtk=snap output.vtk_every=2 | 1 | output.vtk_every (command line)&needs a time-dependent run
+-                                | 1 | @SRC@/config/dfg2d3.ini output.checkpoint=run.ckpt output.timeseries=ts.csv | 1 | output.checkpoint (command line)&cannot write checkpoints
 # ---- meshes (native) ----
 mesh_bad_part_name.feast         | 1 |                                            | 1 | mesh_bad_part_name.feast:17&wa/ll
 mesh_bad_version.feast           | 1 |                                            | 1 | mesh_bad_version.feast:2&7
@@ -218,18 +242,21 @@ while IFS='|' read -r input np args code expect; do
   *) argv=("$CFG" grid.file="$BAD/$input" grid.level=2 "${argv[@]}") ;;
   esac
   label="$input np=$np ${args//$SRC\//}"
+  rm -rf "$TMP/work" && mkdir "$TMP/work"
   if [ "$np" -gt 1 ]; then
-    (cd "$TMP" && timeout 60 "$MPIEXEC" -q --oversubscribe --bind-to none -np "$np" "$FEASTC" "${argv[@]}" output.verbosity=0) </dev/null >"$TMP/out" 2>"$TMP/err"
+    (cd "$TMP/work" && timeout 60 "$MPIEXEC" -q --oversubscribe --bind-to none -np "$np" "$FEASTC" "${argv[@]}" output.verbosity=0) </dev/null >"$TMP/out" 2>"$TMP/err"
   else
-    (cd "$TMP" && timeout 60 "$FEASTC" "${argv[@]}") </dev/null >"$TMP/out" 2>"$TMP/err"
+    (cd "$TMP/work" && timeout 60 "$FEASTC" "${argv[@]}") </dev/null >"$TMP/out" 2>"$TMP/err"
   fi
   rc=$?
+  written=$(ls -A "$TMP/work")
   lines=$(grep -c '' "$TMP/err") # mpirun -q adds no banner of its own
   msg=$(grep -m1 '^feastc' "$TMP/err")
   ok=1 why=""
   [ "$rc" -eq "$code" ] || { ok=0; why+=" exit $rc (want $code)"; }
   [ "$rc" -lt 124 ] || { ok=0; why+=" signal/timeout"; }
   [ "$lines" -eq 1 ] || { ok=0; why+=" $lines stderr lines"; }
+  [ -z "$written" ] || { ok=0; why+=" wrote "$written; }
   if grep -qE 'Sanitizer|runtime error:|==[0-9]+==' "$TMP/err"; then ok=0; why+=" sanitizer report"; fi
   IFS='&' read -ra subs <<<"$expect"
   for s in "${subs[@]}"; do
