@@ -44,7 +44,7 @@ typedef struct {
   /* a time step (ns_form_steady: theta 1, the rest 0 / NULL): du/dt ~ mass u + s */
   double theta;           /* weight of the viscous, convective and force terms of the momentum rows */
   double mass;            /* alpha_0 / dt: the coefficient of the new velocity in du/dt */
-  double tau_rate;        /* the rate in tau (ns_tau's mass): mass, or 0 (time.tau_dt = off) */
+  double tau_rate;        /* the rate in tau (ns_tau's mass): 1/dt of a time run (time.tau_dt = on), else 0 */
   const double *s1, *s2;  /* the known part s of du/dt on this macro (grid vectors), NULL: 0 */
 } NsForm;
 
@@ -56,10 +56,10 @@ NsForm ns_form_steady(double nu, int newton, const double *w1, const double *w2,
  * CMAME 190 (2000), with the anisotropic length scales of Apel, Knopp & Lube,
  * "Stabilized finite element methods with anisotropic mesh refinement for the Oseen
  * problem", Appl. Numer. Math. 58 (2008):
- *   tau = ( (2 mass)^2 + (2 |w| / h_w)^2 + (4 nu / h_min^2)^2 )^(-1/2)
- * (mass = alpha_0 / dt in a time step, the standard 2/dt term of Tezduyar; 0 for the
- * stationary problem): at small dt, tau -> dt / (2 alpha_0), so the SUPG and PSPG terms
- * shrink with dt
+ *   tau = ( (2 rate)^2 + (2 |w| / h_w)^2 + (4 nu / h_min^2)^2 )^(-1/2)
+ * (rate = 1 / dt in a time run, Tezduyar's 2/dt term, the same for every scheme, substep
+ * and the stationary start, so that tau does not jump between them; 0 for the stationary
+ * problem): at small dt, tau -> dt / 2, so the SUPG and PSPG terms shrink with dt
  * h_w = 2 |w| / sum_a |w . grad phi_a| is the cell length in the flow direction (Tezduyar's
  * h_UGN), h_min the smallest height of the cell (area over its longest mid-line), both at
  * the cell centre; on a stretched cell the viscous limit follows the short side. */

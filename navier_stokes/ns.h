@@ -81,7 +81,7 @@ typedef struct {
   double dt, start, end;   /* the step, shortened at the last step to end exactly at `end` */
   long steps_max;          /* a run needing more steps is refused (ns_time_check) */
   int initial_stationary;  /* start from the stationary solution at `start` */
-  int tau_dt;              /* the SUPG/PSPG parameter has the 2 alpha_0/dt term (forms.h) */
+  int tau_dt;              /* the SUPG/PSPG parameter has the 2/dt term (forms.h) */
   char checkpoint[4096];   /* output.checkpoint, "" = none: written after every */
   long checkpoint_interval; /* output.checkpoint_interval time steps and on SIGTERM/SIGINT */
 } NsTimeParams;

@@ -128,7 +128,7 @@ static const FeastKeySpec keys[] = {
              "the final time (required with time.scheme; > time.start); the last step ends there exactly "
              "(the number of steps is (end - start) / dt rounded up, the step shortened to fit)"),
     ENUM_KEY("time", "tau_dt", "on", "off|on",
-             "on = the SUPG/PSPG parameter tau has Tezduyar's time-step term, tau = ((2 alpha_0/dt)^2 + "
+             "on = the SUPG/PSPG parameter tau has Tezduyar's time-step term, tau = ((2/dt)^2 + "
              "(2|u|/h)^2 + (4 nu/h^2)^2)^(-1/2): less stabilisation at small dt, and a spatial discretisation "
              "that changes with dt; off = tau of the stationary problem (the discretisation in space the same "
              "for every dt: what temporal convergence studies need)"),

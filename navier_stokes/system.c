@@ -72,10 +72,10 @@ NsForm ns_form_at(const NsProblem *ns, const FeastVec *w, int li) {
     form.w1 = feast_vec_block(w, NS_U, li);
     form.w2 = feast_vec_block(w, NS_V, li);
   }
+  form.tau_rate = ns->time.tau_rate; /* also where the time terms are off: the start, r_old */
   if (ns->time.on) {
     form.theta = ns->time.theta;
     form.mass = ns->time.mass;
-    form.tau_rate = ns->time.tau_dt ? ns->time.mass : 0.0;
     form.s1 = feast_vec_block(ns->time.s, NS_U, li);
     form.s2 = feast_vec_block(ns->time.s, NS_V, li);
   }

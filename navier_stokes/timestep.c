@@ -272,7 +272,7 @@ int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, voi
   FEAST_CHECK(p->dt > 0.0 && p->end > p->start, FEAST_ERR_ARG, "ns_time_run: dt = %g, [start, end] = [%g, %g]", p->dt,
               p->start, p->end);
   FEAST_CALL(ns_time_state_create(ns));
-  ns->time.tau_dt = p->tau_dt;
+  ns->time.tau_rate = p->tau_dt ? 1.0 / p->dt : 0.0; /* one tau for the start, every step and r_old */
   NsTimeTerms *tt = &ns->time;
   if (!tt->restored) { /* a fresh run; else ns_time_restore set the state after step tt->step */
     FEAST_CALL(initial_state(ns, p));

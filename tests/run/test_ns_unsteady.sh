@@ -41,31 +41,32 @@ for np in 2 4; do
 done
 check "the CSV has a header and 12 lines" "$(wc -l <"$TMP/np1.csv") == 13"
 
-# (b) stored values. Provenance: feastc at commit a805f5b (branch wtunsteady), one rank,
+# (b) stored values. Provenance: feastc on main after the run-wide tau rate (1/time.dt) and
+#   the time step's outflow A_p (2026-11-26), one rank,
 #   feastc config/dfg2d3.ini grid.level=2 time.dt=0.05 time.end=2 solver.coarse_max_dofs=300 \
 #     solver.local_coarse_max_dofs=9 output.timeseries=r2.csv
-# rows t = 0.3 and t = 0.6 of r2.csv (the run to t = 2 goes on to c_D 1.9211663518645394,
-# c_L -0.0082394002723808028, dp 1.2670061002254187 at t = 2), and the summary of the run
+# rows t = 0.3 and t = 0.6 of r2.csv (the run to t = 2 goes on to c_D 1.94248399984709,
+# c_L -0.008694793813187815, dp 1.2617426118660882 at t = 2), and the summary of the run
 # to t = 0.6 (the same command with time.end=0.6).
 row() { awk -F, -v t="$1" -v c="$2" 'NR > 1 && ($1 - t) ^ 2 < 1e-18 { print $c }' "$TMP/np1.csv"; }
 ref() { # name got want
   check "$1 = $2 (reference $3, rel. 1e-8)" "abs($2 - ($3)) <= 1e-8 * abs($3)"
 }
-ref "c_D(0.3)" "$(row 0.3 3)" 0.288932652161349
-ref "c_L(0.3)" "$(row 0.3 4)" 0.00016380676505389768
-ref "dp(0.3)" "$(row 0.3 5)" 0.14197490345342456
-ref "c_D(0.6)" "$(row 0.6 3)" 0.42021922816219803
-ref "c_L(0.6)" "$(row 0.6 4)" 0.0010972949816273961
-ref "dp(0.6)" "$(row 0.6 5)" 0.21209659796534952
+ref "c_D(0.3)" "$(row 0.3 3)" 0.28732881129301835
+ref "c_L(0.3)" "$(row 0.3 4)" 0.00014848835485553602
+ref "dp(0.3)" "$(row 0.3 5)" 0.14023769791408358
+ref "c_D(0.6)" "$(row 0.6 3)" 0.42043757047035596
+ref "c_L(0.6)" "$(row 0.6 4)" 0.0010642059845104856
+ref "dp(0.6)" "$(row 0.6 5)" 0.20975482186363259
 J="$TMP/np1.json"
-ref drag_coefficient_max "$(json drag_coefficient_max $J)" 0.4202192281621997
-ref drag_coefficient_min "$(json drag_coefficient_min $J)" 0.17282979435429946
-ref lift_coefficient_max "$(json lift_coefficient_max $J)" 0.001097294981628541
-ref lift_coefficient_min "$(json lift_coefficient_min $J)" -3.869362864960396e-05
-ref pressure_difference_final "$(json pressure_difference_final $J)" 0.21209659796535085
-ref kinetic_energy "$(json kinetic_energy $J)" 0.02636329919652807
-check "nonlinear_iterations $(json nonlinear_iterations $J) == 47" "$(json nonlinear_iterations $J) == 47"
-check "linear_iterations $(json linear_iterations $J) == 949" "$(json linear_iterations $J) == 949"
+ref drag_coefficient_max "$(json drag_coefficient_max $J)" 0.4204375704703592
+ref drag_coefficient_min "$(json drag_coefficient_min $J)" 0.17282714271396618
+ref lift_coefficient_max "$(json lift_coefficient_max $J)" 0.0010642059845102775
+ref lift_coefficient_min "$(json lift_coefficient_min $J)" -3.8690853967383865e-05
+ref pressure_difference_final "$(json pressure_difference_final $J)" 0.20975482186363448
+ref kinetic_energy "$(json kinetic_energy $J)" 0.026233488575904854
+check "nonlinear_iterations $(json nonlinear_iterations $J) == 36" "$(json nonlinear_iterations $J) == 36"
+check "linear_iterations $(json linear_iterations $J) == 358" "$(json linear_iterations $J) == 358"
 
 # (c) the snapshots of the np = 2 run
 "$PY" - "$TMP/snap.pvd" <<'PYEOF' || fail=$((fail + 1))
