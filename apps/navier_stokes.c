@@ -128,11 +128,15 @@ static int run(const FeastProblemContext *app, int stokes) {
   }
   if (!st) st = report_benchmark(app, ns);
   if (!st) st = outputs(app, ns, 1); /* the last iterate is written also when not converged */
-  if (!st && !res.converged)
+  if (!st && !res.converged) {
+    char hint[512];
+    ns_failure_hint(ns, &res, hint, sizeof hint);
     st = feast_error_set(FEAST_ERR_NOT_CONVERGED, __FILE__, __LINE__,
                          "the nonlinear solver stopped without converging: reason '%s' after %d steps "
-                         "(nonlinear residual %.3e, initial %.3e)",
-                         res.reason, res.nonlinear_iterations, res.final_residual, res.initial_residual);
+                         "(nonlinear residual %.3e, initial %.3e)%s%s",
+                         res.reason, res.nonlinear_iterations, res.final_residual, res.initial_residual,
+                         hint[0] ? "; " : "", hint);
+  }
   ns_destroy(&ns);
   return st;
 }
@@ -169,12 +173,13 @@ static int navier_stokes_check(const FeastConfig *cfg, const FeastMesh *mesh) { 
 static int stokes_run(const FeastProblemContext *app) { return run(app, 1); }
 static int navier_stokes_run(const FeastProblemContext *app) { return run(app, 0); }
 
-/* the basis vectors of linear.krylov (fgmres: 2 linear.restart + 1) of the 3 fields */
+/* the basis vectors of linear.krylov (fgmres: 2 linear.restart + 1) of the 3 fields
+ * (auto counted as navier-stokes resolves it: an upper bound for stokes) */
 static double krylov_bytes_per_node(const FeastConfig *cfg) {
   const char *krylov;
   FeastKrylovMethod method;
   long restart;
-  if (feast_config_get_string(cfg, "linear.krylov", &krylov) || feast_config_get_int(cfg, "linear.restart", &restart) ||
+  if (ns_krylov_choice(cfg, 0, &krylov) || feast_config_get_int(cfg, "linear.restart", &restart) ||
       feast_krylov_method_from_name(krylov, &method))
     return 0.0;
   return (double)feast_krylov_basis_vectors(method, (int)restart) * 3 * sizeof(double);

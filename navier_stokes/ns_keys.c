@@ -54,9 +54,10 @@ static const FeastKeySpec keys[] = {
              "nonlinear defect falls (sufficient decrease 1 - 1e-4 x length); none takes every step whole"),
 
     /* ---- the linear solver of every nonlinear step ---- */
-    ENUM_KEY("linear", "krylov", "bicgstab", "bicgstab|ibicgstab|pipebicgsafe|fgmres",
+    ENUM_KEY("linear", "krylov", "auto", "auto|bicgstab|ibicgstab|pipebicgsafe|fgmres",
              "Krylov method on the saddle-point system, right-preconditioned by the lower "
-             "block-triangular pressure Schur complement preconditioner: classical BiCGStab, "
+             "block-triangular pressure Schur complement preconditioner: auto = fgmres for stationary "
+             "navier-stokes, bicgstab for stokes and time-dependent runs (printed at verbosity 1); classical BiCGStab (the FEAST paper's), "
              "ibicgstab (one fused global reduction per iteration), pipebicgsafe (pipelined "
              "BiCGSafe: one non-blocking reduction per iteration, overlapped with the "
              "preconditioner and matrix-vector product) or fgmres (flexible restarted GMRES: "
@@ -65,8 +66,11 @@ static const FeastKeySpec keys[] = {
     INT_KEY("linear", "restart", "30", 1, 1000,
             "linear.krylov = fgmres: iterations per restart cycle (memory: 2 restart + 1 "
             "vectors of the saddle-point system)"),
-    ENUM_KEY("linear", "schur", "mass", "mass|pcd",
-             "pressure Schur complement approximation of the preconditioner: mass = nu M_p^-1 (the "
+    ENUM_KEY("linear", "schur", "auto", "auto|mass|pcd",
+             "pressure Schur complement approximation of the preconditioner: auto = pcd for stationary "
+             "navier-stokes where PCD applies (an inflow or an enclosed flow) and the domain Reynolds "
+             "number U D / nu >= 200 (D: the larger side of the mesh's bounding box), mass otherwise "
+             "(printed at verbosity 1); mass = nu M_p^-1 (the "
              "FEAST paper; good when viscosity dominates), pcd = pressure convection-diffusion, "
              "nu M_p^-1 + M_p^-1 N_p A_p^-1 (one more scalar ScaRC solve; for higher cell Reynolds "
              "numbers; needs a part where the flow enters, where A_p is zero, or an enclosed flow, where "

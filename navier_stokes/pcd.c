@@ -101,10 +101,12 @@ int ns_pcd_inflow_parts(const FeastConfig *cfg, const FeastMesh *mesh, unsigned 
 }
 
 int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh, int enclosed) {
-  int schur, count;
-  FEAST_CALL(feast_config_get_enum(cfg, "linear.schur", &schur));
+  int count;
+  const char *name; /* auto takes pcd only where it applies */
+  FEAST_CALL(feast_config_get_string(cfg, "linear.schur", &name));
+  const int schur = strcmp(name, "pcd") == 0;
   const int time_dependent = ns_time_dependent(cfg);
-  if ((schur != 1 && !time_dependent) || enclosed) return 0;
+  if ((!schur && !time_dependent) || enclosed) return 0;
   unsigned char *inflow;
   FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &inflow));
   int st = ns_pcd_inflow_parts(cfg, mesh, inflow, &count);

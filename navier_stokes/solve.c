@@ -21,7 +21,7 @@ typedef struct {
   int inner;        /* one time step: no checkpoints, no signals, progress at verbosity 2 */
 } NonlinearParams;
 
-static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
+static int nonlinear_params(const FeastConfig *cfg, int stokes, NonlinearParams *p) {
   long v;
   memset(p, 0, sizeof *p);
   FEAST_CALL(feast_config_get_real(cfg, "solver.nonlinear_rtol", &p->rtol));
@@ -33,7 +33,7 @@ static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
   FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear_line_search", &ls));
   p->line_search = ls == 0; /* backtracking|none */
   const char *krylov;
-  FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", &krylov));
+  FEAST_CALL(ns_krylov_choice(cfg, stokes, &krylov));
   FEAST_CALL(feast_krylov_method_from_name(krylov, &p->krylov));
   int start;
   FEAST_CALL(feast_config_get_enum(cfg, "solver.initial_guess", &start));
@@ -193,7 +193,7 @@ static int start(NsProblem *ns, const NonlinearParams *p, NsResult *res, double 
 
 static int solve(NsProblem *ns, NsResult *res, int inner) {
   NonlinearParams p;
-  FEAST_CALL(nonlinear_params(ns->cfg, &p));
+  FEAST_CALL(nonlinear_params(ns->cfg, ns->stokes, &p));
   p.inner = inner;
   double t0 = feast_wtime(), r, lambda = ns->restored && !inner ? ns->resume.lambda : 1.0;
   FEAST_CALL(start(ns, &p, res, &r));
@@ -234,3 +234,39 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
 
 int ns_solve(NsProblem *ns, NsResult *res) { return solve(ns, res, 0); }
 int ns_solve_step(NsProblem *ns, NsResult *res) { return solve(ns, res, 1); }
+
+/* the likely cause of a run that stopped without converging, and the key to try first */
+void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t size) {
+  const NsDefaults *d = &ns->defaults;
+  const int fgmres = strcmp(d->krylov, "fgmres") == 0, steps = res->nonlinear_iterations;
+  long cap = 0;
+  feast_config_get_int(ns->cfg, "linear.max_iterations", &cap);
+  /* the linear solves of the last steps ran into their cap */
+  int capped = 0;
+  for (int k = steps > 3 ? steps - 3 : 0; k < steps; k++) capped += res->linear_per_step[k] >= cap;
+  const double rel = res->initial_residual > 0 ? res->final_residual / res->initial_residual : 1.0;
+  buf[0] = 0;
+  if (res->converged || res->stop_signal) return;
+  if (strcmp(res->reason, "max_iterations") == 0 && rel < 1e-3 && !capped)
+    snprintf(buf, size, "the defect was still falling (%.1e of the start): try more steps, "
+             "solver.nonlinear_max_iterations", rel);
+  else if (!ns->stokes && !fgmres)
+    snprintf(buf, size, "the linear solves (linear.krylov = %s) %s: try linear.krylov = fgmres", d->krylov,
+             capped ? "ran into linear.max_iterations" : "broke down or stalled");
+  else if (!ns->stokes && !d->pcd && d->pcd_applicable)
+    snprintf(buf, size, "the mass Schur approximation is poor at U D / nu = %.3g: try linear.schur = pcd",
+             d->re_domain);
+  else if (!ns->stokes && !d->upwind && (capped || strcmp(res->reason, "linear_diverged") == 0 ||
+                                          strcmp(res->reason, "nan") == 0))
+    snprintf(buf, size, "the velocity multigrid stalls on convection-dominated coarse levels (mesh Peclet number "
+             "%.3g): try solver.coarse_stabilisation = upwind", d->peclet);
+  else if (capped)
+    snprintf(buf, size, "the linear solves ran into their cap: try linear.max_iterations = %ld", 4 * cap);
+  else if (!ns->stokes && (strcmp(res->reason, "diverged") == 0 || strcmp(res->reason, "max_iterations") == 0))
+    snprintf(buf, size, "the nonlinear iteration %s from this start (U D / nu = %.3g): try "
+             "nonlinear.continuation = auto (a lower problem.re first), solver.nonlinear_damping = 0.5, "
+             "or a finer grid.level", strcmp(res->reason, "diverged") == 0 ? "diverges" : "does not settle",
+             d->re_domain);
+  else if (strcmp(res->reason, "nan") == 0)
+    snprintf(buf, size, "a NaN in the solution or preconditioner: try solver.local_precision = double");
+}
