@@ -239,8 +239,9 @@ int ns_solve_step(NsProblem *ns, NsResult *res) { return solve(ns, res, 1); }
 void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t size) {
   const NsDefaults *d = &ns->defaults;
   const int fgmres = strcmp(d->krylov, "fgmres") == 0, steps = res->nonlinear_iterations;
-  long cap = 0;
+  long cap = 0, restart = 0;
   feast_config_get_int(ns->cfg, "linear.max_iterations", &cap);
+  feast_config_get_int(ns->cfg, "linear.restart", &restart);
   /* the linear solves of the last steps ran into their cap */
   int capped = 0;
   for (int k = steps > 3 ? steps - 3 : 0; k < steps; k++) capped += res->linear_per_step[k] >= cap;
@@ -260,6 +261,9 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
                                           strcmp(res->reason, "nan") == 0))
     snprintf(buf, size, "the velocity multigrid stalls on convection-dominated coarse levels (mesh Peclet number "
              "%.3g): try solver.coarse_stabilisation = upwind", d->peclet);
+  else if (capped && fgmres && restart < cap)
+    snprintf(buf, size, "the linear solves ran into their cap (FGMRES restarted every %ld iterations): try "
+             "linear.restart = %ld, or linear.max_iterations = %ld", restart, cap, 4 * cap);
   else if (capped)
     snprintf(buf, size, "the linear solves ran into their cap: try linear.max_iterations = %ld", 4 * cap);
   else if (!ns->stokes && (strcmp(res->reason, "diverged") == 0 || strcmp(res->reason, "max_iterations") == 0))
