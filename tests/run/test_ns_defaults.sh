@@ -3,7 +3,7 @@
 # problem.re and grid.level, and the choices made for it (linear.schur,
 # linear.krylov, solver.coarse_stabilisation = auto) are printed at verbosity 1:
 # - Re = 1000, L = 4: pcd (enclosed flow, U D / nu = 1000), fgmres, upwind (mesh Peclet
-#   number 15.6 > 2); converged;
+#   number 15.6 > 1.75); converged;
 # - Re = 100, L = 4: mass (U D / nu = 100 < 200), fgmres, none (Peclet 1.56);
 # - stokes: the paper's mass / bicgstab / none, bitwise the run with those keys given;
 # - a key given explicitly is not overridden and not printed as auto;
