@@ -261,15 +261,15 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
                                           strcmp(res->reason, "nan") == 0))
     snprintf(buf, size, "the velocity multigrid stalls on convection-dominated coarse levels (mesh Peclet number "
              "%.3g): try solver.coarse_stabilisation = upwind", d->peclet);
-  else if (capped && fgmres && restart < cap)
-    snprintf(buf, size, "the linear solves ran into their cap (FGMRES restarted every %ld iterations): try "
-             "linear.restart = %ld, or linear.max_iterations = %ld", restart, cap, 4 * cap);
+  else if (capped && fgmres)
+    snprintf(buf, size, "the linear solves ran into their cap (linear.max_iterations = %ld, FGMRES restarted every "
+             "%ld iterations): try linear.restart = %ld linear.max_iterations = %ld (memory: 2 restart + 1 vectors)",
+             cap, restart, 2 * (restart > cap ? restart : cap), 4 * cap);
   else if (capped)
     snprintf(buf, size, "the linear solves ran into their cap: try linear.max_iterations = %ld", 4 * cap);
   else if (!ns->stokes && (strcmp(res->reason, "diverged") == 0 || strcmp(res->reason, "max_iterations") == 0))
     snprintf(buf, size, "the nonlinear iteration %s from this start (U D / nu = %.3g): try "
-             "nonlinear.continuation = auto (a lower problem.re first), solver.nonlinear_damping = 0.5, "
-             "or a finer grid.level", strcmp(res->reason, "diverged") == 0 ? "diverges" : "does not settle",
+             "solver.nonlinear_damping = 0.5, solver.nonlinear_max_iterations, or a finer grid.level", strcmp(res->reason, "diverged") == 0 ? "diverges" : "does not settle",
              d->re_domain);
   else if (strcmp(res->reason, "nan") == 0)
     snprintf(buf, size, "a NaN in the solution or preconditioner: try solver.local_precision = double");
