@@ -40,7 +40,7 @@ typedef struct {
   int schur_auto, krylov_auto, upwind_auto; /* 1: the value was auto */
   int pcd_applicable;           /* an inflow part or an enclosed flow */
   double re_domain;             /* U D / nu, D the larger side of the mesh's bounding box */
-  double peclet;                /* U h / (2 nu) on the finest level, h its largest cell side */
+  double peclet;                /* U H / (2 nu), H the longest edge of the coarse mesh */
   char schur_why[160], krylov_why[160], upwind_why[160];
 } NsDefaults;
 /* level: grid.level; enclosed: the velocity given on every part, the pressure nowhere */

@@ -259,8 +259,8 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
              d->re_domain);
   else if (!ns->stokes && !d->upwind && (capped || strcmp(res->reason, "linear_diverged") == 0 ||
                                           strcmp(res->reason, "nan") == 0))
-    snprintf(buf, size, "the velocity multigrid stalls on convection-dominated coarse levels (mesh Peclet number "
-             "%.3g): try solver.coarse_stabilisation = upwind", d->peclet);
+    snprintf(buf, size, "the velocity multigrid stalls on convection-dominated coarse levels (coarse-mesh Peclet "
+             "number %.3g): try solver.coarse_stabilisation = upwind", d->peclet);
   else if (capped && fgmres)
     snprintf(buf, size, "the linear solves ran into their cap (linear.max_iterations = %ld, FGMRES restarted every "
              "%ld iterations): try linear.restart = %ld linear.max_iterations = %ld (memory: 2 restart + 1 vectors)",

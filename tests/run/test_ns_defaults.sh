@@ -2,9 +2,9 @@
 # Robust defaults (issue #26, item 4): the cavity at Re = 1000 converges with no key but
 # problem.re and grid.level, and the choices made for it (linear.schur,
 # linear.krylov, solver.coarse_stabilisation = auto) are printed at verbosity 1:
-# - Re = 1000, L = 4: pcd (enclosed flow, U D / nu = 1000), fgmres, upwind (mesh Peclet
-#   number 15.6 > 1.75); converged;
-# - Re = 100, L = 4: mass (U D / nu = 100 < 200), fgmres, none (Peclet 1.56);
+# - Re = 1000, L = 4: pcd (enclosed flow, U D / nu = 1000), fgmres, upwind (coarse-mesh
+#   Peclet number U H / (2 nu) = 250 >= 150); converged;
+# - Re = 100, L = 4: mass (U D / nu = 100 < 200), fgmres, none (coarse-mesh Peclet number 25);
 # - stokes: the paper's mass / bicgstab / none, bitwise the run with those keys given;
 # - a key given explicitly is not overridden and not printed as auto;
 # - a run that cannot converge names a cause and a key to try (here FGMRES restarted
@@ -26,7 +26,7 @@ check "Re=1000 L=4: exit 0 (got $rc), converged" "$rc == 0 and '$(json converged
 check "Re=1000: linear.schur = auto: pcd printed" "$(has re1000 'linear.schur = auto: pcd (enclosed flow')  == 1"
 check "Re=1000: linear.krylov = auto: fgmres printed" "$(has re1000 'linear.krylov = auto: fgmres') == 1"
 check "Re=1000: solver.coarse_stabilisation = auto: upwind printed" \
-  "$(has re1000 'solver.coarse_stabilisation = auto: upwind (mesh Peclet') == 1"
+  "$(has re1000 'solver.coarse_stabilisation = auto: upwind (coarse-mesh Peclet') == 1"
 
 run1 re100 "$cfg" problem.re=100 grid.level=4
 check "Re=100 L=4: converged" "$rc == 0 and '$(json converged)' == 'true'"
