@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_HALVINGS = 6 }; /* of the backtracking line search: the step length goes down to 1/64 */
+/* MAX_HALVINGS: of the backtracking line search (the step length goes down to 1/64);
+ * GROW_MAX: the most linear iterations per step that a stalled FGMRES is given */
+enum { MAX_HALVINGS = 6, GROW_MAX = 400 };
 
 typedef struct {
   double rtol, damping, divergence;
@@ -18,6 +20,7 @@ typedef struct {
   char checkpoint[4096]; /* output.checkpoint, "" = none */
   long checkpoint_interval;
   int random_start; /* solver.initial_guess = random: the linear solves start from a hash */
+  int grow;         /* fgmres with linear.restart and linear.max_iterations unset: grow them at the cap */
   int inner;        /* one time step: no checkpoints, no signals, progress at verbosity 2 */
 } NonlinearParams;
 
@@ -49,6 +52,8 @@ static int nonlinear_params(const FeastConfig *cfg, int stokes, NonlinearParams 
   FEAST_CALL(feast_config_get_int(cfg, "linear.restart", &v));
   p->linear.restart = (int)v;
   FEAST_CALL(feast_config_get_real(cfg, "solver.residual_replacement_drop", &p->linear.replace_drop));
+  p->grow = p->krylov == FEAST_KRYLOV_FGMRES && !feast_config_is_set(cfg, "linear.restart") &&
+            !feast_config_is_set(cfg, "linear.max_iterations");
   FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
   return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
 }
@@ -208,6 +213,17 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
     if (p.random_start) p.linear.reference_norm = r;
     FEAST_CALL(linear_solve(ns, &p, &lin));
     ns->linear_per_step[step] = lin.iterations;
+    /* a linear solve stopped at its cap gives no descent direction and the fixed point
+     * stalls (the cavity at Re = 3200: 160-195 unrestarted FGMRES iterations per step): with
+     * the two keys at their defaults, double both for the steps that follow, up to GROW_MAX
+     * iterations (2 GROW_MAX / 2 + 1 basis vectors) */
+    if (p.grow && !inner && !lin.converged && strcmp(lin.reason, "max_iterations") == 0 &&
+        p.linear.max_iterations < GROW_MAX) {
+      p.linear.max_iterations = 2 * p.linear.max_iterations < GROW_MAX ? 2 * p.linear.max_iterations : GROW_MAX;
+      p.linear.restart = p.linear.max_iterations / 2 > p.linear.restart ? p.linear.max_iterations / 2 : p.linear.restart;
+      feast_log(1, "  the linear solve stopped at its cap: linear.max_iterations = %d, linear.restart = %d from now on\n",
+                p.linear.max_iterations, p.linear.restart);
+    }
     res->linear_iterations += lin.iterations;
     its_here += lin.iterations;
     res->reductions_per_iteration += lin.reductions_per_iteration * lin.iterations; /* averaged below */
@@ -242,6 +258,11 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
   long cap = 0, restart = 0;
   feast_config_get_int(ns->cfg, "linear.max_iterations", &cap);
   feast_config_get_int(ns->cfg, "linear.restart", &restart);
+  if (fgmres && !feast_config_is_set(ns->cfg, "linear.restart") && !feast_config_is_set(ns->cfg, "linear.max_iterations")) {
+    int grown = 0; /* solve() doubled them at the cap (up to GROW_MAX) */
+    for (int k = 0; k < steps; k++) grown |= res->linear_per_step[k] > cap;
+    if (grown) cap = GROW_MAX, restart = GROW_MAX / 2;
+  }
   /* the linear solves of the last steps ran into their cap */
   int capped = 0;
   for (int k = steps > 3 ? steps - 3 : 0; k < steps; k++) capped += res->linear_per_step[k] >= cap;

@@ -4,11 +4,13 @@
 # linear.krylov, solver.coarse_stabilisation = auto) are printed at verbosity 1:
 # - Re = 1000, L = 4: pcd (enclosed flow, U D / nu = 1000), fgmres, upwind (coarse-mesh
 #   Peclet number U H / (2 nu) = 250 >= 150); converged;
+# - Re = 3200, L = 4: converges too: its linear solves stop at linear.max_iterations = 100,
+#   which then grows to 200 and 400 (linear.restart to 100 and 200; both keys unset);
 # - Re = 100, L = 4: mass (U D / nu = 100 < 200), fgmres, none (coarse-mesh Peclet number 25);
 # - stokes: the paper's mass / bicgstab / none, bitwise the run with those keys given;
 # - a key given explicitly is not overridden and not printed as auto;
 # - a run that cannot converge names a cause and a key to try (here FGMRES restarted
-#   every 30 iterations, linear.restart).
+#   every 30 iterations, linear.restart; a key set explicitly: no growth).
 . "$(dirname "$0")/lib.sh"
 cfg="$FEAST_SRC/config/cavity.ini"
 # run1 OUT ARGS...: feastc on one rank at verbosity 1, stdout+stderr in $TMP/OUT, rc in $rc
@@ -27,6 +29,11 @@ check "Re=1000: linear.schur = auto: pcd printed" "$(has re1000 'linear.schur = 
 check "Re=1000: linear.krylov = auto: fgmres printed" "$(has re1000 'linear.krylov = auto: fgmres') == 1"
 check "Re=1000: solver.coarse_stabilisation = auto: upwind printed" \
   "$(has re1000 'solver.coarse_stabilisation = auto: upwind (coarse-mesh Peclet') == 1"
+
+run1 re3200 "$cfg" problem.re=3200 grid.level=4
+check "Re=3200 L=4 with no other key: exit 0 (got $rc), converged" "$rc == 0 and '$(json converged)' == 'true'"
+check "Re=3200: the linear solves stopped at their cap, and the caps grew (logged)" \
+  "$(has re3200 'stopped at its cap: linear.max_iterations = 400, linear.restart = 200') == 1"
 
 run1 re100 "$cfg" problem.re=100 grid.level=4
 check "Re=100 L=4: converged" "$rc == 0 and '$(json converged)' == 'true'"
