@@ -127,11 +127,15 @@ static int run(const FeastProblemContext *app, int stokes) {
   }
   if (!st) st = report_benchmark(app, ns);
   if (!st) st = outputs(app, ns, 1); /* the last iterate is written also when not converged */
-  if (!st && !res.converged)
+  if (!st && !res.converged) {
+    char hint[512];
+    ns_failure_hint(ns, &res, hint, sizeof hint);
     st = feast_error_set(FEAST_ERR_NOT_CONVERGED, __FILE__, __LINE__,
                          "the nonlinear solver stopped without converging: reason '%s' after %d steps "
-                         "(nonlinear residual %.3e, initial %.3e)",
-                         res.reason, res.nonlinear_iterations, res.final_residual, res.initial_residual);
+                         "(nonlinear residual %.3e, initial %.3e)%s%s",
+                         res.reason, res.nonlinear_iterations, res.final_residual, res.initial_residual,
+                         hint[0] ? "; " : "", hint);
+  }
   ns_destroy(&ns);
   return st;
 }
@@ -165,21 +169,24 @@ static int navier_stokes_check(const FeastConfig *cfg, const FeastMesh *mesh) { 
 static int stokes_run(const FeastProblemContext *app) { return run(app, 1); }
 static int navier_stokes_run(const FeastProblemContext *app) { return run(app, 0); }
 
-/* the basis vectors of linear.krylov (fgmres: 2 linear.restart + 1) of the 3 fields */
-static double krylov_bytes_per_node(const FeastConfig *cfg) {
+/* the basis vectors of linear.krylov (fgmres: 2 linear.restart + 1; auto as the problem
+ * resolves it) of the 3 fields */
+static double krylov_bytes(const FeastConfig *cfg, int stokes) {
   const char *krylov;
   FeastKrylovMethod method;
   long restart;
-  if (feast_config_get_string(cfg, "linear.krylov", &krylov) || feast_config_get_int(cfg, "linear.restart", &restart) ||
+  if (ns_krylov_choice(cfg, stokes, &krylov) || feast_config_get_int(cfg, "linear.restart", &restart) ||
       feast_krylov_method_from_name(krylov, &method))
     return 0.0;
   return (double)feast_krylov_basis_vectors(method, (int)restart) * 3 * sizeof(double);
 }
+static double stokes_krylov_bytes(const FeastConfig *cfg) { return krylov_bytes(cfg, 1); }
+static double navier_stokes_krylov_bytes(const FeastConfig *cfg) { return krylov_bytes(cfg, 0); }
 
 /* measured: 1,620 bytes per node for fixed point at L = 7 on unitsquare8 (peak resident
  * set, one rank), Newton 2,320 (two more blocks and a second ScaRC) */
 const FeastProblem feast_problem_stokes = {"stokes", 3, 2000.0, stokes_check, stokes_run, 0, output_files, 1,
-                                           krylov_bytes_per_node, ns_checkpoint_check};
+                                           stokes_krylov_bytes, ns_checkpoint_check};
 const FeastProblem feast_problem_navier_stokes = {"navier-stokes",   3, 2600.0, navier_stokes_check,
-                                                  navier_stokes_run, 1, output_files, 1, krylov_bytes_per_node,
+                                                  navier_stokes_run, 1, output_files, 1, navier_stokes_krylov_bytes,
                                                   ns_checkpoint_check};

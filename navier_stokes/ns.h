@@ -27,7 +27,26 @@ int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes);
  * velocity given on every part, the pressure nowhere) (pcd.c) */
 int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh, int enclosed);
 /* the Krylov method / preconditioner combination (linear.krylov, velocity.*, solver.smoother_step) */
-int ns_schur_check(const FeastConfig *cfg);
+int ns_schur_check(const FeastConfig *cfg, int stokes);
+
+/* The problem-dependent defaults: the `auto` values of linear.schur, linear.krylov and
+ * solver.coarse_stabilisation resolved from the config and the coarse mesh alone (every
+ * rank, rank count and phase decides the same; problem.c states the rules). Stokes and
+ * time-dependent runs resolve to the paper's choices (mass, bicgstab, none). */
+typedef struct {
+  int pcd;                      /* linear.schur: 1 = pcd, 0 = mass */
+  const char *krylov;           /* linear.krylov, a method name */
+  int upwind;                   /* solver.coarse_stabilisation: 1 = upwind */
+  int schur_auto, krylov_auto, upwind_auto; /* 1: the value was auto */
+  int pcd_applicable;           /* an inflow part or an enclosed flow */
+  double re_domain;             /* U D / nu, D the larger side of the mesh's bounding box */
+  double peclet;                /* U H / (2 nu), H the longest edge of the coarse mesh */
+  char schur_why[160], krylov_why[160], upwind_why[160];
+} NsDefaults;
+/* level: grid.level; enclosed: the velocity given on every part, the pressure nowhere */
+int ns_defaults(const FeastConfig *cfg, const FeastMesh *mesh, int stokes, int level, int enclosed, NsDefaults *d);
+/* linear.krylov resolved (auto: fgmres for a stationary navier-stokes run, else bicgstab) */
+int ns_krylov_choice(const FeastConfig *cfg, int stokes, const char **name);
 int ns_create(const FeastConfig *cfg, const FeastDomain *dom, int stokes, NsProblem **ns);
 void ns_destroy(NsProblem **ns);
 
@@ -53,6 +72,9 @@ int ns_restore(NsProblem *ns, const FeastCheckpoint *ck);
 /* the nonlinear iteration, one progress line per step on stdout (rank 0); the last
  * iterate stays in the problem also when it did not converge */
 int ns_solve(NsProblem *ns, NsResult *res);
+/* buf <- for a run that did not converge: its likely cause and the key to try (one
+ * clause, no newline); "" when converged */
+void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t size);
 /* 1/2 int |u|^2 */
 int ns_kinetic_energy(const NsProblem *ns, double *ke);
 /* L2 errors against problem.exact_u/v (velocity) and exact_p (pressure, both with zero

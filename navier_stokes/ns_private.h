@@ -87,6 +87,7 @@ struct NsProblem {
   /* the PCD Schur approximation (pcd.c), with linear.schur = pcd; a time-dependent run
    * always has A_p (Cahouet-Chabard: mass A_p^-1 in the pressure step), N_p only with pcd */
   int pcd;
+  NsDefaults defaults;          /* the auto values resolved (problem.c) */
   int pressure_laplace;         /* A_p and its solver exist */
   FeastMask *pcd_mask;          /* inflow nodes: zero Dirichlet values of the stationary A_p */
   FeastBand9 *pcd_lap, *pcd_conv; /* A_p, N_p per local macro */

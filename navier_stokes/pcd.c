@@ -92,12 +92,14 @@ int ns_pcd_inflow_parts(const FeastConfig *cfg, const FeastMesh *mesh, unsigned 
 }
 
 int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh, int enclosed) {
-  int schur, count;
-  FEAST_CALL(feast_config_get_enum(cfg, "linear.schur", &schur));
+  int count;
+  const char *name; /* auto takes pcd only where it applies */
+  FEAST_CALL(feast_config_get_string(cfg, "linear.schur", &name));
+  const int schur = strcmp(name, "pcd") == 0;
   int stationary_start = 0;
   if (ns_time_dependent(cfg)) FEAST_CALL(feast_config_get_enum(cfg, "initial.stationary", &stationary_start));
   /* the stationary A_p (a time step's has its Dirichlet values where the velocity is free) */
-  if (schur != 1 || (ns_time_dependent(cfg) && !stationary_start) || enclosed) return 0;
+  if (!schur || (ns_time_dependent(cfg) && !stationary_start) || enclosed) return 0;
   unsigned char *inflow;
   FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &inflow));
   int st = ns_pcd_inflow_parts(cfg, mesh, inflow, &count);

@@ -3,6 +3,8 @@
 #include "feast/error.h"
 #include "feast/log.h"
 #include "navier_stokes/ns_private.h"
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,9 +59,124 @@ int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
     FEAST_CALL(optional_expr(cfg, keys[i], 0, &e));
     feast_expr_destroy(&e);
   }
-  FEAST_CALL(ns_schur_check(cfg));
+  FEAST_CALL(ns_schur_check(cfg, stokes));
   FEAST_CALL(ns_time_check(cfg));
-  return ns_pcd_check(cfg, mesh, enclosed);
+  FEAST_CALL(ns_pcd_check(cfg, mesh, enclosed));
+  long level;
+  NsDefaults d;
+  FEAST_CALL(feast_config_get_int(cfg, "grid.level", &level));
+  return ns_defaults(cfg, mesh, stokes, (int)level, enclosed, &d);
+}
+
+/* ---- the problem-dependent defaults (linear.schur, linear.krylov,
+ * solver.coarse_stabilisation = auto; BENCHMARKS.md, "Robust defaults") ----
+ * - linear.schur = auto: pcd where PCD applies (an inflow part, or an enclosed flow) and
+ *   the domain Reynolds number U D / nu >= 200 (D: the larger side of the mesh's bounding
+ *   box); mass below. The mass approximation nu M_p^-1 degrades with the Reynolds number
+ *   of the flow, not with the mesh: on the cavity PCD is 40 % slower at Re = 100, as fast
+ *   at Re = 250 and 1.4x faster at Re = 400; on the DFG channel (D = 2.2, U D / nu = 440
+ *   at Re = 20) mass needs 100 iterations per step.
+ * - linear.krylov = auto: fgmres for stationary navier-stokes (2.8x faster than BiCGStab on
+ *   the cavity at Re = 400, and BiCGStab breaks down on the DFG channel at Re = 100);
+ *   bicgstab (the paper's) for stokes and time steps.
+ * - solver.coarse_stabilisation = auto: upwind where the Peclet number of the coarse mesh,
+ *   U H / (2 nu) with H its longest macro edge, is >= 150; none below. The Galerkin coarse
+ *   levels keep the finest level's streamline diffusion, so the coarsest ones (of the
+ *   global and the local multigrids, the same levels whatever L) are central-difference
+ *   operators at mesh Peclet numbers far above 2, and the Jacobi-smoothed multigrid stalls
+ *   on them when the flow is convection-dominated at the macros' scale. The finest level's
+ *   Peclet number does not separate the measured cases (the cavity at Re = 400, L = 5:
+ *   3.1, converges without and upwind costs 10 % of the V cycles; at Re = 1000, L = 7:
+ *   1.95, the velocity solves stall without it); the coarse mesh's does: the cavity
+ *   (H = 0.5) at Re = 400 has 100 (upwind costs 10-16 % of the V cycles at L = 5, 6), at
+ *   Re = 1000 250 (needed from L = 6), the DFG channel (H = 0.6) at Re = 100 300 (needed
+ *   at L = 6, 1.8x faster at L = 5), at Re = 20 60 (converges without). */
+enum { RE_PCD = 200 };
+static const double PECLET_UPWIND = 150.0;
+
+int ns_krylov_choice(const FeastConfig *cfg, int stokes, const char **name) {
+  FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", name));
+  if (strcmp(*name, "auto") == 0) *name = stokes || ns_time_dependent(cfg) ? "bicgstab" : "fgmres";
+  return 0;
+}
+
+/* the larger side of the coarse mesh's bounding box, and its longest edge */
+static void mesh_sizes(const FeastMesh *mesh, double *extent, double *edge) {
+  double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+  for (int i = 0; i < mesh->nvertices; i++)
+    for (int k = 0; k < 2; k++) {
+      lo[k] = fmin(lo[k], mesh->xy[2 * i + k]);
+      hi[k] = fmax(hi[k], mesh->xy[2 * i + k]);
+    }
+  *extent = fmax(hi[0] - lo[0], hi[1] - lo[1]);
+  *edge = 0.0;
+  for (int m = 0; m < mesh->nmacros; m++)
+    for (int k = 0; k < 4; k++) {
+      const double *a = &mesh->xy[2 * mesh->quads[4 * m + k]], *b = &mesh->xy[2 * mesh->quads[4 * m + (k + 1) % 4]];
+      *edge = fmax(*edge, hypot(b[0] - a[0], b[1] - a[1]));
+    }
+}
+
+int ns_defaults(const FeastConfig *cfg, const FeastMesh *mesh, int stokes, int level, int enclosed, NsDefaults *d) {
+  memset(d, 0, sizeof *d);
+  double re, U, L, extent, edge;
+  FEAST_CALL(feast_config_get_real(cfg, "problem.re", &re));
+  FEAST_CALL(feast_config_get_real(cfg, "problem.reference_velocity", &U));
+  FEAST_CALL(feast_config_get_real(cfg, "problem.reference_length", &L));
+  mesh_sizes(mesh, &extent, &edge);
+  const double nu = U * L / re;
+  (void)level; /* the rules hold for every level (measured at L = 4-7) */
+  const int time_dependent = ns_time_dependent(cfg), paper = stokes || time_dependent;
+  const char *what = stokes ? "a stokes problem" : "a time-dependent run";
+  d->re_domain = U * extent / nu;
+  d->peclet = U * edge / (2.0 * nu);
+  int count = 0;
+  if (!enclosed) {
+    unsigned char *inflow;
+    FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &inflow));
+    const int st = ns_pcd_inflow_parts(cfg, mesh, inflow, &count);
+    free(inflow);
+    FEAST_CALL(st);
+  }
+  d->pcd_applicable = enclosed || count > 0;
+
+  const char *s;
+  FEAST_CALL(feast_config_get_string(cfg, "linear.schur", &s));
+  d->schur_auto = strcmp(s, "auto") == 0;
+  if (!d->schur_auto) d->pcd = strcmp(s, "pcd") == 0;
+  else if (paper) snprintf(d->schur_why, sizeof d->schur_why, "%s", what);
+  else if (!d->pcd_applicable)
+    snprintf(d->schur_why, sizeof d->schur_why, "no inflow part and not enclosed: PCD has no boundary conditions");
+  else {
+    d->pcd = d->re_domain >= RE_PCD;
+    snprintf(d->schur_why, sizeof d->schur_why, "%s, U D / nu = %.4g %s %d", enclosed ? "enclosed flow" : "inflow",
+             d->re_domain, d->pcd ? ">=" : "<", RE_PCD);
+  }
+
+  FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", &s));
+  d->krylov_auto = strcmp(s, "auto") == 0;
+  FEAST_CALL(ns_krylov_choice(cfg, stokes, &d->krylov));
+  if (d->krylov_auto)
+    snprintf(d->krylov_why, sizeof d->krylov_why, "%s", paper ? what : "stationary navier-stokes");
+
+  FEAST_CALL(feast_config_get_string(cfg, "solver.coarse_stabilisation", &s));
+  d->upwind_auto = strcmp(s, "auto") == 0;
+  if (!d->upwind_auto) d->upwind = strcmp(s, "upwind") == 0;
+  else if (paper) snprintf(d->upwind_why, sizeof d->upwind_why, "%s", what);
+  else {
+    d->upwind = d->peclet >= PECLET_UPWIND;
+    snprintf(d->upwind_why, sizeof d->upwind_why,
+             "coarse-mesh Peclet number U H / (2 nu) = %.4g %s %g, H = %.3g the longest macro edge",
+             d->peclet, d->upwind ? ">=" : "<", PECLET_UPWIND, edge);
+  }
+  return 0;
+}
+
+static void log_defaults(const NsDefaults *d) {
+  if (d->schur_auto) feast_log(1, "  linear.schur = auto: %s (%s)\n", d->pcd ? "pcd" : "mass", d->schur_why);
+  if (d->krylov_auto) feast_log(1, "  linear.krylov = auto: %s (%s)\n", d->krylov, d->krylov_why);
+  if (d->upwind_auto)
+    feast_log(1, "  solver.coarse_stabilisation = auto: %s (%s)\n", d->upwind ? "upwind" : "none", d->upwind_why);
 }
 
 static int read_params(NsProblem *ns) {
@@ -98,6 +215,8 @@ int ns_create(const FeastConfig *cfg, const FeastDomain *dom, int stokes, NsProb
   FEAST_CALL(feast_config_get_real(cfg, "time.start", &start));
   ns->time.t = start;
   ns_set_time(ns, start);
+  FEAST_CALL(ns_defaults(cfg, dom->mesh, stokes, ns->level, ns->nullspace, &ns->defaults));
+  log_defaults(&ns->defaults);
   FEAST_CALL(ns_system_create(ns));
   return ns_schur_create(ns);
 }

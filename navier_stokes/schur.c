@@ -17,10 +17,10 @@ static int apply(void *ctx, const FeastVec *d, FeastVec *c);
  * tolerance, is a nonlinear map of the defect) with a fixed smoother step. The same holds
  * for velocity.scarc_solver = ibicgstab | pipebicgsafe and their V cycle. p = NULL: the
  * input-phase check only. */
-static int linear_preconditioner(const FeastConfig *cfg, ScarcParams *p, FeastSolveParams *sp) {
+static int linear_preconditioner(const FeastConfig *cfg, int stokes, ScarcParams *p, FeastSolveParams *sp) {
   const char *krylov, *velocity;
   FeastKrylovMethod krylov_method, velocity_method;
-  FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", &krylov));
+  FEAST_CALL(ns_krylov_choice(cfg, stokes, &krylov));
   FEAST_CALL(feast_config_get_string(cfg, "velocity.scarc_solver", &velocity));
   FEAST_CALL(feast_krylov_method_from_name(krylov, &krylov_method));
   FEAST_CALL(scarc_method_from_name(velocity, &velocity_method));
@@ -43,7 +43,7 @@ static int linear_preconditioner(const FeastConfig *cfg, ScarcParams *p, FeastSo
   return 0;
 }
 
-int ns_schur_check(const FeastConfig *cfg) { return linear_preconditioner(cfg, NULL, NULL); }
+int ns_schur_check(const FeastConfig *cfg, int stokes) { return linear_preconditioner(cfg, stokes, NULL, NULL); }
 
 int ns_schur_create(NsProblem *ns) {
   const FeastConfig *cfg = ns->cfg;
@@ -64,13 +64,14 @@ int ns_schur_create(NsProblem *ns) {
   FEAST_CALL(feast_fault_params_from_config(cfg, &fault));
   FEAST_CALL(feast_fault_op(&fault, ns->dom->rank, (FeastLinOp){apply, ns}, &ns->fault, &ns->precond));
   FEAST_CALL(scarc_params_from_config(cfg, "solver.", &ns->scarc_params));
-  FEAST_CALL(linear_preconditioner(cfg, &ns->scarc_params, &ns->velocity_sp));
+  /* solver.coarse_stabilisation = auto (ScaRC's reading: none) resolved by the problem */
+  if (ns->defaults.upwind_auto)
+    ns->scarc_params.coarse_stabilisation = ns->defaults.upwind ? SCARC_STABILISATION_UPWIND : SCARC_STABILISATION_NONE;
+  FEAST_CALL(linear_preconditioner(cfg, ns->stokes, &ns->scarc_params, &ns->velocity_sp));
   if (ns->velocity_sp.max_iterations < ns->velocity_sp.fixed_iterations)
     ns->velocity_sp.max_iterations = ns->velocity_sp.fixed_iterations;
   FEAST_CALL(scarc_create(ns->dom, ns->mask[NS_U], &ns->scarc_params, &ns->scarc[0]));
-  int schur;
-  FEAST_CALL(feast_config_get_enum(cfg, "linear.schur", &schur));
-  ns->pcd = schur == 1;
+  ns->pcd = ns->defaults.pcd;
   ns->pressure_laplace = ns->pcd || ns->time_dependent;
   if (ns->pressure_laplace) FEAST_CALL(ns_pcd_create(ns));
   if (!ns->newton && feast_mask_same(ns->mask[NS_U], ns->mask[NS_V])) {

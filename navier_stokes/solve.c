@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_HALVINGS = 6 }; /* of the backtracking line search: the step length goes down to 1/64 */
+/* MAX_HALVINGS: of the backtracking line search (the step length goes down to 1/64);
+ * GROW_MAX: the most linear iterations per step that a stalled FGMRES is given */
+enum { MAX_HALVINGS = 6, GROW_MAX = 400 };
 
 typedef struct {
   double rtol, damping, divergence;
@@ -18,10 +20,11 @@ typedef struct {
   char checkpoint[4096]; /* output.checkpoint, "" = none */
   long checkpoint_interval;
   int random_start; /* solver.initial_guess = random: the linear solves start from a hash */
+  int grow;         /* fgmres with linear.restart and linear.max_iterations unset: grow them at the cap */
   int inner;        /* one time step: no checkpoints, no signals, progress at verbosity 2 */
 } NonlinearParams;
 
-static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
+static int nonlinear_params(const FeastConfig *cfg, int stokes, NonlinearParams *p) {
   long v;
   memset(p, 0, sizeof *p);
   FEAST_CALL(feast_config_get_real(cfg, "solver.nonlinear_rtol", &p->rtol));
@@ -33,7 +36,7 @@ static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
   FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear_line_search", &ls));
   p->line_search = ls == 0; /* backtracking|none */
   const char *krylov;
-  FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", &krylov));
+  FEAST_CALL(ns_krylov_choice(cfg, stokes, &krylov));
   FEAST_CALL(feast_krylov_method_from_name(krylov, &p->krylov));
   int start;
   FEAST_CALL(feast_config_get_enum(cfg, "solver.initial_guess", &start));
@@ -49,6 +52,8 @@ static int nonlinear_params(const FeastConfig *cfg, NonlinearParams *p) {
   FEAST_CALL(feast_config_get_int(cfg, "linear.restart", &v));
   p->linear.restart = (int)v;
   FEAST_CALL(feast_config_get_real(cfg, "solver.residual_replacement_drop", &p->linear.replace_drop));
+  p->grow = p->krylov == FEAST_KRYLOV_FGMRES && !feast_config_is_set(cfg, "linear.restart") &&
+            !feast_config_is_set(cfg, "linear.max_iterations");
   FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
   return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
 }
@@ -193,7 +198,7 @@ static int start(NsProblem *ns, const NonlinearParams *p, NsResult *res, double 
 
 static int solve(NsProblem *ns, NsResult *res, int inner) {
   NonlinearParams p;
-  FEAST_CALL(nonlinear_params(ns->cfg, &p));
+  FEAST_CALL(nonlinear_params(ns->cfg, ns->stokes, &p));
   p.inner = inner;
   double t0 = feast_wtime(), r, lambda = ns->restored && !inner ? ns->resume.lambda : 1.0;
   FEAST_CALL(start(ns, &p, res, &r));
@@ -208,6 +213,17 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
     if (p.random_start) p.linear.reference_norm = r;
     FEAST_CALL(linear_solve(ns, &p, &lin));
     ns->linear_per_step[step] = lin.iterations;
+    /* a linear solve stopped at its cap gives no descent direction and the fixed point
+     * stalls (the cavity at Re = 3200: 160-195 unrestarted FGMRES iterations per step): with
+     * the two keys at their defaults, double both for the steps that follow, up to GROW_MAX
+     * iterations (2 GROW_MAX / 2 + 1 basis vectors) */
+    if (p.grow && !inner && !lin.converged && strcmp(lin.reason, "max_iterations") == 0 &&
+        p.linear.max_iterations < GROW_MAX) {
+      p.linear.max_iterations = 2 * p.linear.max_iterations < GROW_MAX ? 2 * p.linear.max_iterations : GROW_MAX;
+      p.linear.restart = p.linear.max_iterations / 2 > p.linear.restart ? p.linear.max_iterations / 2 : p.linear.restart;
+      feast_log(1, "  the linear solve stopped at its cap: linear.max_iterations = %d, linear.restart = %d from now on\n",
+                p.linear.max_iterations, p.linear.restart);
+    }
     res->linear_iterations += lin.iterations;
     its_here += lin.iterations;
     res->reductions_per_iteration += lin.reductions_per_iteration * lin.iterations; /* averaged below */
@@ -236,4 +252,49 @@ int ns_solve(NsProblem *ns, NsResult *res) { return solve(ns, res, 0); }
 int ns_solve_step(NsProblem *ns, NsResult *res) { return solve(ns, res, 1); }
 void ns_scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cycles) {
   scarc_totals(ns, vcycles, solves, cycles);
+}
+
+/* the likely cause of a run that stopped without converging, and the key to try first */
+void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t size) {
+  const NsDefaults *d = &ns->defaults;
+  const int fgmres = strcmp(d->krylov, "fgmres") == 0, steps = res->nonlinear_iterations;
+  long cap = 0, restart = 0;
+  feast_config_get_int(ns->cfg, "linear.max_iterations", &cap);
+  feast_config_get_int(ns->cfg, "linear.restart", &restart);
+  if (fgmres && !feast_config_is_set(ns->cfg, "linear.restart") && !feast_config_is_set(ns->cfg, "linear.max_iterations")) {
+    int grown = 0; /* solve() doubled them at the cap (up to GROW_MAX) */
+    for (int k = 0; k < steps; k++) grown |= res->linear_per_step[k] > cap;
+    if (grown) cap = GROW_MAX, restart = GROW_MAX / 2;
+  }
+  /* the linear solves of the last steps ran into their cap */
+  int capped = 0;
+  for (int k = steps > 3 ? steps - 3 : 0; k < steps; k++) capped += res->linear_per_step[k] >= cap;
+  const double rel = res->initial_residual > 0 ? res->final_residual / res->initial_residual : 1.0;
+  buf[0] = 0;
+  if (res->converged || res->stop_signal) return;
+  if (strcmp(res->reason, "max_iterations") == 0 && rel < 1e-3 && !capped)
+    snprintf(buf, size, "the defect was still falling (%.1e of the start): try more steps, "
+             "solver.nonlinear_max_iterations", rel);
+  else if (!ns->stokes && !fgmres)
+    snprintf(buf, size, "the linear solves (linear.krylov = %s) %s: try linear.krylov = fgmres", d->krylov,
+             capped ? "ran into linear.max_iterations" : "broke down or stalled");
+  else if (!ns->stokes && !d->pcd && d->pcd_applicable)
+    snprintf(buf, size, "the mass Schur approximation is poor at U D / nu = %.3g: try linear.schur = pcd",
+             d->re_domain);
+  else if (!ns->stokes && !d->upwind && (capped || strcmp(res->reason, "linear_diverged") == 0 ||
+                                          strcmp(res->reason, "nan") == 0))
+    snprintf(buf, size, "the velocity multigrid stalls on convection-dominated coarse levels (coarse-mesh Peclet "
+             "number %.3g): try solver.coarse_stabilisation = upwind", d->peclet);
+  else if (capped && fgmres)
+    snprintf(buf, size, "the linear solves ran into their cap (linear.max_iterations = %ld, FGMRES restarted every "
+             "%ld iterations): try linear.restart = %ld linear.max_iterations = %ld (memory: 2 restart + 1 vectors)",
+             cap, restart, 2 * (restart > cap ? restart : cap), 4 * cap);
+  else if (capped)
+    snprintf(buf, size, "the linear solves ran into their cap: try linear.max_iterations = %ld", 4 * cap);
+  else if (!ns->stokes && (strcmp(res->reason, "diverged") == 0 || strcmp(res->reason, "max_iterations") == 0))
+    snprintf(buf, size, "the nonlinear iteration %s from this start (U D / nu = %.3g): try "
+             "solver.nonlinear_damping = 0.5, solver.nonlinear_max_iterations, or a finer grid.level", strcmp(res->reason, "diverged") == 0 ? "diverges" : "does not settle",
+             d->re_domain);
+  else if (strcmp(res->reason, "nan") == 0)
+    snprintf(buf, size, "a NaN in the solution or preconditioner: try solver.local_precision = double");
 }

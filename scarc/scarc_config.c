@@ -63,8 +63,9 @@ static const char *const steps[] = {[SCARC_STEP_AUTO] = "auto", [SCARC_STEP_ADAP
 static const char *const targets[] = {[SCARC_TARGET_CPU] = "cpu", [SCARC_TARGET_GPU] = "gpu"};
 static const char *const precisions[] = {[SCARC_PRECISION_AUTO] = "auto", [SCARC_PRECISION_DOUBLE] = "double",
                                          [SCARC_PRECISION_SINGLE] = "single"};
+/* "auto": none here; a problem that knows its convection resolves it (navier_stokes/) */
 static const char *const stabilisations[] = {[SCARC_STABILISATION_NONE] = "none",
-                                             [SCARC_STABILISATION_UPWIND] = "upwind"};
+                                             [SCARC_STABILISATION_UPWIND] = "upwind", "auto"};
 static const char *const on_off[] = {"off", "on"};
 
 int scarc_params_from_config(const FeastConfig *cfg, const char *prefix, ScarcParams *p) {
@@ -77,7 +78,10 @@ int scarc_params_from_config(const FeastConfig *cfg, const char *prefix, ScarcPa
   GET_CHOICE(cfg, prefix, "overlap", on_off, &p->overlap);
   FEAST_CALL(get_long(cfg, prefix, "coarse_max_dofs", &p->coarse_max_dofs));
   GET_CHOICE(cfg, prefix, "coarse_solver", coarse_solvers, &p->coarse_solver);
-  GET_CHOICE(cfg, prefix, "coarse_stabilisation", stabilisations, &p->coarse_stabilisation);
+  int stabilisation;
+  GET_CHOICE(cfg, prefix, "coarse_stabilisation", stabilisations, &stabilisation);
+  p->coarse_stabilisation =
+      stabilisation == SCARC_STABILISATION_UPWIND ? SCARC_STABILISATION_UPWIND : SCARC_STABILISATION_NONE;
   GET_CHOICE(cfg, prefix, "target", targets, &p->target);
   GET_CHOICE(cfg, prefix, "local_precision", precisions, &p->local_precision);
   FEAST_CALL(get_int(cfg, prefix, "local_pre_smooth", &p->local_pre_smooth));

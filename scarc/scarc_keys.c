@@ -56,13 +56,15 @@ static const FeastKeySpec keys[] = {
     INT_KEY("solver", "coarse_max_dofs", "5000", 1, 100000000,
             "global coarse grid: the finest level with fewer unknowns than this, solved "
             "directly (solver.coarse_solver) on rank 0"),
-    ENUM_KEY("solver", "coarse_stabilisation", "none", "none|upwind",
-             "multigrid levels below the finest (global and local): none = plain Galerkin products "
+    ENUM_KEY("solver", "coarse_stabilisation", "auto", "auto|none|upwind",
+             "multigrid levels below the finest (global and local): auto = none, except where the "
+             "problem decides (stationary navier-stokes: upwind when the coarse mesh's Peclet number "
+             "U H / (2 nu), H its longest edge, is >= 150; printed at verbosity 1); none = plain Galerkin products "
              "P^T A P; upwind = every pair of coupled nodes of a coarse matrix gets the diffusion "
              "min(|a_ij - a_ji|/2, max(0, a_ij, a_ji)) (discrete upwinding of the convective, "
              "skew-symmetric part; symmetric matrices are unchanged), for convection-dominated "
              "velocity blocks whose Galerkin coarse levels lose the fine grid's SUPG (the cavity at "
-             "Re = 1000 from L = 6 needs it; at Re = 400 it costs iterations, BENCHMARKS.md)"),
+             "Re = 1000 from L = 6 needs it; at Re = 400, L = 6 it costs 14 % time, BENCHMARKS.md)"),
     ENUM_KEY("solver", "coarse_solver", "klu", "klu|umfpack",
              "direct solver of the global coarse grid (SuiteSparse; both analyse the pattern "
              "once): klu = sparse LU with AMD ordering, refactored in place with the first "
