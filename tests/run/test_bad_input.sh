@@ -142,15 +142,12 @@ time_initial_unknown_variable.ini | 1 | output.timeseries=ts.csv output.summary=
 time_initial_unknown_variable.ini | 2 | output.timeseries=ts.csv                 | 1 | time_initial_unknown_variable.ini:4&initial.u&unknown variable 'z'
 time_vtk_every_zero.ini          | 1 | output.vtk=snap output.timeseries=ts.csv  | 1 | time_vtk_every_zero.ini:5&output.vtk_every&'0'
 time_vtk_every_stationary.ini    | 1 | output.vtk=snap output.summary=s.json     | 1 | output.vtk_every (&time_vtk_every_stationary.ini:5)&needs a time-dependent run
-time_checkpoint.ini              | 1 | output.timeseries=ts.csv output.summary=s.json | 1 | output.checkpoint (&time_checkpoint.ini:4)&time-dependent&cannot write checkpoints
-time_checkpoint.ini              | 2 | output.timeseries=ts.csv                  | 1 | output.checkpoint&time_checkpoint.ini:4&cannot write checkpoints
 -                                | 1 | @SRC@/config/dfg2d3.ini time.dt=0 output.timeseries=ts.csv | 1 | command line&time.dt&'0'
 -                                | 1 | @SRC@/config/dfg2d3.ini time.scheme=BDF2  | 1 | command line&time.scheme&BDF2
 -                                | 1 | @SRC@/config/dfg2d3.ini time.end=-1 output.timeseries=ts.csv | 1 | time.end = -1 (command line)&time.start = 0
 -                                | 1 | @SRC@/config/dfg2d3.ini initial.v=y*q output.timeseries=ts.csv | 1 | command line&initial.v&unknown variable 'q'
 -                                | 1 | @SRC@/config/dfg2d3.ini output.vtk=snap output.vtk_every=0 | 1 | command line&output.vtk_every&'0'
 -                                | 1 | @SRC@/config/dfg.ini output.vtk=snap output.vtk_every=2 | 1 | output.vtk_every (command line)&needs a time-dependent run
--                                | 1 | @SRC@/config/dfg2d3.ini output.checkpoint=run.ckpt output.timeseries=ts.csv | 1 | output.checkpoint (command line)&cannot write checkpoints
 # ---- meshes (native) ----
 mesh_bad_part_name.feast         | 1 |                                            | 1 | mesh_bad_part_name.feast:17&wa/ll
 mesh_bad_version.feast           | 1 |                                            | 1 | mesh_bad_version.feast:2&7

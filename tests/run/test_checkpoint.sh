@@ -31,22 +31,6 @@ feastc_np() { # lib.sh's, with the output appended to runs.log
     </dev/null >>"$TMP/runs.log" 2>&1
 }
 
-# run NP ARGS...: feastc in the background on NP ranks (np 1: no mpirun), pid in $pid
-run_bg() {
-  local np=$1; shift
-  if [ "$np" -gt 1 ]; then
-    "$MPIEXEC" --oversubscribe --bind-to none -np "$np" "$FEASTC" "$@" </dev/null >"$TMP/bg.log" 2>&1 &
-  else
-    "$FEASTC" "$@" </dev/null >"$TMP/bg.log" 2>&1 &
-  fi
-  pid=$!
-}
-# wait_bg: wait for the background run, its status in rc, its output appended to runs.log
-wait_bg() { wait "$pid" 2>/dev/null; rc=$?; cat "$TMP/bg.log" >>"$TMP/runs.log"; }
-# the feastc processes of a background run (mpirun's children, or the process itself)
-ranks_of() { pgrep -P "$1" -x feastc || echo "$1"; }
-# wait_for FILE: until it exists (at most 60 s)
-wait_for() { for _ in $(seq 600); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
 # valid_checkpoint FILE: magic line and FNV-1a 64 checksum trailer (an independent reader)
 valid_checkpoint() {
   "$PY" - "$1" <<'PYEOF'
