@@ -204,6 +204,14 @@ int ns_pressure_at(const NsProblem *ns, const double p[2], const char *what, dou
   return 0;
 }
 
+int ns_pressure_difference(const NsProblem *ns, const double a[2], const double b[2], double *dp) {
+  double pa, pb;
+  FEAST_CALL(ns_pressure_at(ns, a, "output.pressure_point_a", &pa));
+  FEAST_CALL(ns_pressure_at(ns, b, "output.pressure_point_b", &pb));
+  *dp = pa - pb;
+  return 0;
+}
+
 /* ---- recirculation ---- */
 
 /* u at (x, y0) in cell (i, j); NaN if the map cannot be inverted */

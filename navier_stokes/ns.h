@@ -176,6 +176,9 @@ int ns_time_checkpoint_step(const FeastCheckpoint *ck, long *step);
  * output.pressure_point_a / _b (both or neither) and output.recirculation_from lie in the
  * domain (refined to min(grid.level, 8)) */
 int ns_check_benchmark(const FeastConfig *cfg, const FeastMesh *mesh);
+/* p(a) - p(b) (ns_pressure_at: the config keys output.pressure_point_a / _b name the
+ * points in messages); collective */
+int ns_pressure_difference(const NsProblem *ns, const double a[2], const double b[2], double *dp);
 /* force (F_x, F_y) of the flow on boundary part `part` (density 1), by the volume
  * integral of the discrete momentum residual; collective, rank-independent */
 int ns_force(const NsProblem *ns, const char *part, double force[2]);

@@ -118,6 +118,9 @@ void ns_scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cyc
 NsForm ns_form_at(const NsProblem *ns, const FeastVec *w, int li);
 /* the time of every expression: boundary values, forces, exact solutions */
 void ns_set_time(NsProblem *ns, double t);
+/* v <- the Dirichlet values of every field at the time set (ns_set_time); other nodes
+ * are not touched */
+int ns_boundary_values(NsProblem *ns, FeastVec *v);
 int ns_system_create(NsProblem *ns);
 void ns_system_destroy(NsProblem *ns);
 /* blocks and right-hand side at the linearisation velocity w (3-block vector), with the

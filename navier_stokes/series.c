@@ -24,12 +24,18 @@ NsSeriesPoint ns_series_extremum(const double *t, const double *y, long n, int s
   return vertex(t, y, best);
 }
 
-long ns_series_maxima(const double *t, const double *y, long n, double t_from, NsSeriesPoint *out, long max) {
-  long found = 0;
-  for (long k = 1; k + 1 < n && found < max; k++) {
-    if (!(y[k] > y[k - 1] && y[k] >= y[k + 1])) continue;
+/* the index of the first local maximum after sample k (y[i] > y[i-1], y[i] >= y[i+1]), -1 if none */
+static long next_maximum(const double *y, long n, long k) {
+  for (long i = k + 1; i + 1 < n; i++)
+    if (i >= 1 && y[i] > y[i - 1] && y[i] >= y[i + 1]) return i;
+  return -1;
+}
+
+int ns_series_last_maximum(const double *t, const double *y, long n, double lag, NsSeriesPoint *out) {
+  int found = 0;
+  for (long k = next_maximum(y, n, 0); k >= 0; k = next_maximum(y, n, k)) {
     const NsSeriesPoint p = vertex(t, y, k);
-    if (p.time > t_from) out[found++] = p;
+    if (p.time + lag <= t[n - 1]) *out = p, found = 1;
   }
   return found;
 }
@@ -38,17 +44,15 @@ double ns_series_frequency(const double *t, const double *y, long n, long *perio
   *periods = 0;
   if (n < 5) return 0.0;
   const double half = 0.5 * (t[0] + t[n - 1]);
-  long first = -1, last = -1, count = 0;
+  long count = 0;
   double t_first = 0.0, t_last = 0.0;
-  for (long k = 1; k + 1 < n; k++) {
-    if (!(y[k] > y[k - 1] && y[k] >= y[k + 1])) continue;
+  for (long k = next_maximum(y, n, 0); k >= 0; k = next_maximum(y, n, k)) {
     const NsSeriesPoint p = vertex(t, y, k);
     if (p.time <= half) continue;
-    if (first < 0) first = k, t_first = p.time;
-    last = k, t_last = p.time;
-    count++;
+    if (count++ == 0) t_first = p.time;
+    t_last = p.time;
   }
-  if (count < 3 || last == first) return 0.0;
+  if (count < 3) return 0.0;
   *periods = count - 1;
   return (double)(count - 1) / (t_last - t_first);
 }

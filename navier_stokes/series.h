@@ -14,9 +14,10 @@ typedef struct {
  * interior sample the vertex of the parabola through it and its two neighbours (clamped
  * to their interval); at an end the sample itself */
 NsSeriesPoint ns_series_extremum(const double *t, const double *y, long n, int sign);
-/* the local maxima of y (interpolated as above) with time > t_from, in time order: up to
- * `max` of them into out; the number found */
-long ns_series_maxima(const double *t, const double *y, long n, double t_from, NsSeriesPoint *out, long max);
+/* the last local maximum of y (a sample above the one before and not below the one after,
+ * interpolated as above) whose time + lag still lies in the series (<= t[n-1]); 0 if there
+ * is none */
+int ns_series_last_maximum(const double *t, const double *y, long n, double lag, NsSeriesPoint *out);
 /* the frequency of a periodic y from its local maxima in the second half of the series
  * (after the transient): (number of periods) / (time from the first to the last maximum
  * there); 0 if fewer than 3 maxima were found */

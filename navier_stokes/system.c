@@ -32,8 +32,12 @@ static int create_system(NsProblem *ns) {
   FEAST_CALL(feast_vec_sum(ns->mass));
   /* the first iterate: zero, with the Dirichlet values of every field */
   feast_vec_zero(ns->v);
+  return ns_boundary_values(ns, ns->v);
+}
+
+int ns_boundary_values(NsProblem *ns, FeastVec *v) {
   for (int f = 0; f < NS_NFIELDS; f++)
-    FEAST_CALL(feast_bc_values(ns->bc[f], dom, ns->mask[f], ns->v->v + (long)f * dom->nlocal));
+    FEAST_CALL(feast_bc_values(ns->bc[f], ns->dom, ns->mask[f], v->v + (long)f * ns->dom->nlocal));
   return 0;
 }
 

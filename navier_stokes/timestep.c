@@ -96,13 +96,6 @@ int ns_time_state_create(NsProblem *ns) {
   return 0;
 }
 
-/* v <- the Dirichlet values of every field at the time set (ns_set_time) */
-static int boundary_values(NsProblem *ns, FeastVec *v) {
-  for (int f = 0; f < NS_NFIELDS; f++)
-    FEAST_CALL(feast_bc_values(ns->bc[f], ns->dom, ns->mask[f], v->v + (long)f * ns->dom->nlocal));
-  return 0;
-}
-
 /* v <- (initial.u, initial.v, 0) with the boundary values at `start` */
 static int initial_values(NsProblem *ns, double start) {
   const FeastDomain *dom = ns->dom;
@@ -123,7 +116,7 @@ static int initial_values(NsProblem *ns, double start) {
     FEAST_CALL(st);
   }
   ns_set_time(ns, start);
-  return boundary_values(ns, ns->v);
+  return ns_boundary_values(ns, ns->v);
 }
 
 /* zero the pressure block of x */
@@ -176,7 +169,7 @@ static int substep(NsProblem *ns, double t_old, double dt, double theta, const d
     feast_vec_axpy(extrapolate, ns->time.u1, ns->v);
     feast_vec_axpy(-extrapolate, ns->time.u2, ns->v);
   }
-  FEAST_CALL(boundary_values(ns, ns->v)); /* the new boundary values */
+  FEAST_CALL(ns_boundary_values(ns, ns->v)); /* the new boundary values */
   FEAST_CALL(ns_solve_step(ns, &c->last));
   c->nonlinear += c->last.nonlinear_iterations;
   c->linear += c->last.linear_iterations;
