@@ -111,10 +111,9 @@ int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh, int enclosed) {
               "(boundary.NAME.u, v) flows into the domain, int u.n < 0, or an enclosed flow (the velocity "
               "given on every part, the pressure nowhere), for the pressure Laplacian A_p of its Schur "
               "complement approximation; mesh %s has the parts %s, none an inflow, and one "
-              "of them has no velocity or a pressure value%s",
+              "of them has no velocity or a pressure value; use linear.schur = mass",
               stationary_start ? "linear.schur = pcd with initial.stationary = true" : "linear.schur = pcd",
-              feast_config_origin(cfg, "linear.schur"), mesh->source, feast_mesh_part_names(mesh, names, sizeof names),
-              "; use linear.schur = mass");
+              feast_config_origin(cfg, "linear.schur"), mesh->source, feast_mesh_part_names(mesh, names, sizeof names));
   return 0;
 }
 
