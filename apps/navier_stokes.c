@@ -159,8 +159,7 @@ static int output_files(const FeastConfig *cfg, FeastPaths *paths) {
 
 static int check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
   FEAST_CALL(ns_check(cfg, mesh, stokes));
-  FEAST_CHECK(ns_time_dependent(cfg) || !feast_config_is_set(cfg, "output.vtk_every"), FEAST_ERR_CONFIG,
-              "output.vtk_every (%s) needs a time-dependent run (time.scheme)", feast_config_origin(cfg, "output.vtk_every"));
+  FEAST_CALL(ns_app_time_check(cfg));
   return ns_check_benchmark(cfg, mesh);
 }
 static int stokes_check(const FeastConfig *cfg, const FeastMesh *mesh) { return check(cfg, mesh, 1); }

@@ -198,8 +198,44 @@ static void monitor_close(Monitor *m) {
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
 }
 
+int ns_app_time_check(const FeastConfig *cfg) {
+  const char *keys[] = {"output.vtk_every", "output.series_from"};
+  for (int k = 0; k < 2; k++)
+    FEAST_CHECK(ns_time_dependent(cfg) || !feast_config_is_set(cfg, keys[k]), FEAST_ERR_CONFIG,
+                "%s (%s) needs a time-dependent run (time.scheme)", keys[k], feast_config_origin(cfg, keys[k]));
+  if (!feast_config_is_set(cfg, "output.series_from")) return 0;
+  double from, start, end;
+  FEAST_CALL(feast_config_get_real(cfg, "output.series_from", &from));
+  FEAST_CALL(feast_config_get_real(cfg, "time.start", &start));
+  FEAST_CALL(feast_config_get_real(cfg, "time.end", &end));
+  FEAST_CHECK(from >= start && from < end, FEAST_ERR_CONFIG,
+              "output.series_from = %g (%s) must lie in [time.start, time.end) = [%g, %g)", from,
+              feast_config_origin(cfg, "output.series_from"), start, end);
+  return 0;
+}
+
+/* the steps of the series the summary's quantities are taken from (output.series_from) */
+typedef struct {
+  const double *t, *cd, *cl, *dp;
+  long n;
+  int pressure_points;
+} Series;
+
+static int series_window(const FeastConfig *cfg, const Monitor *m, Series *w) {
+  long k = 0;
+  if (feast_config_is_set(cfg, "output.series_from")) {
+    double from;
+    FEAST_CALL(feast_config_get_real(cfg, "output.series_from", &from));
+    while (k < m->n - 1 && m->t[k] < from) k++; /* from < time.end (ns_app_time_check) */
+    feast_log(1, "  series quantities from t = %.6g (output.series_from): %ld of %ld steps\n", m->t[k], m->n - k,
+              m->n);
+  }
+  *w = (Series){m->t + k, m->cd + k, m->cl + k, m->dp + k, m->n - k, m->pressure_points};
+  return 0;
+}
+
 /* summary key PREFIX_max / _min with their times */
-static void extrema(FeastSummary *s, const char *prefix, const Monitor *m, const double *y) {
+static void extrema(FeastSummary *s, const char *prefix, const Series *m, const double *y) {
   char key[96], key_time[104];
   for (int sign = 1; sign >= -1; sign -= 2) {
     const NsSeriesPoint p = ns_series_extremum(m->t, y, m->n, sign);
@@ -213,7 +249,7 @@ static void extrema(FeastSummary *s, const char *prefix, const Monitor *m, const
 
 /* the Strouhal number D f / U of the lift and the pressure difference half a period after
  * the last lift maximum (DFG 2D-2) */
-static int periodic(const FeastProblemContext *app, const Monitor *m) {
+static int periodic(const FeastProblemContext *app, const Series *m) {
   long periods;
   const double f = ns_series_frequency(m->t, m->cl, m->n, &periods);
   if (f <= 0.0) {
@@ -278,11 +314,13 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsT
   if (m->n == 0) return 0;
   step_times(s, m);
   if (m->forces_on[0]) {
-    extrema(s, "drag_coefficient", m, m->cd);
-    extrema(s, "lift_coefficient", m, m->cl);
+    Series w = {0}; /* the window of the summary's series quantities */
+    FEAST_CALL(series_window(app->cfg, m, &w));
+    extrema(s, "drag_coefficient", &w, w.cd);
+    extrema(s, "lift_coefficient", &w, w.cl);
     feast_summary_set_real(s, "drag_coefficient", m->cd[m->n - 1]);
     feast_summary_set_real(s, "lift_coefficient", m->cl[m->n - 1]);
-    FEAST_CALL(periodic(app, m));
+    FEAST_CALL(periodic(app, &w));
   }
   if (m->pressure_points) {
     feast_summary_set_real(s, "pressure_difference_final", m->dp[m->n - 1]);

@@ -153,6 +153,10 @@ static const FeastKeySpec keys[] = {
              "navier-stokes, time-dependent: CSV file, one line per time step: t, dt, drag and lift "
              "coefficients and pressure difference (with output.forces_on / pressure_point_a, b), nonlinear "
              "steps, linear iterations, seconds; empty = none"),
+    REAL_KEY("output", "series_from", NULL, -1e300, 1e300,
+             "navier-stokes, time-dependent: the summary's extrema (drag/lift_coefficient_max/min), "
+             "Strouhal number and half-period pressure difference from the steps at t >= this only (DFG "
+             "2D-2: the periodic regime, without the start-up); unset: all steps"),
     INT_KEY("output", "vtk_every", NULL, 1, 1000000000,
             "navier-stokes, time-dependent: with output.vtk = P, a snapshot P_NNNNNN.pvtu every this many "
             "steps (and the last) and P.pvd, the collection with their times, for ParaView; unset: P.pvtu "

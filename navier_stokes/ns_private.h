@@ -38,7 +38,7 @@ typedef struct {
   double theta;           /* weight of the implicit momentum terms */
   double explicit_weight; /* 1 - theta: weight of r_old (0: r_old unused) */
   double mass;            /* alpha_0 / dt */
-  double tau_rate;        /* the rate in tau of every assembly of a time run (forms.h): 1 / time.dt
+  double tau_rate;        /* the rate in tau of every assembly of the steps (forms.h): 1 / time.dt
                              with time.tau_dt = on, else 0 */
   FeastVec *s;            /* the known part of du/dt: u, v blocks */
   FeastVec *r_old;        /* the momentum residual A(u_old) u_old - f(t_old) without pressure */

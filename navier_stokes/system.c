@@ -76,7 +76,7 @@ NsForm ns_form_at(const NsProblem *ns, const FeastVec *w, int li) {
     form.w1 = feast_vec_block(w, NS_U, li);
     form.w2 = feast_vec_block(w, NS_V, li);
   }
-  form.tau_rate = ns->time.tau_rate; /* also where the time terms are off: the start, r_old */
+  form.tau_rate = ns->time.tau_rate; /* also where the time terms are off: r_old (0 for the stationary start) */
   if (ns->time.on) {
     form.theta = ns->time.theta;
     form.mass = ns->time.mass;

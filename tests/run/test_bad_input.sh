@@ -142,6 +142,8 @@ time_initial_unknown_variable.ini | 1 | output.timeseries=ts.csv output.summary=
 time_initial_unknown_variable.ini | 2 | output.timeseries=ts.csv                 | 1 | time_initial_unknown_variable.ini:4&initial.u&unknown variable 'z'
 time_vtk_every_zero.ini          | 1 | output.vtk=snap output.timeseries=ts.csv  | 1 | time_vtk_every_zero.ini:5&output.vtk_every&'0'
 time_vtk_every_stationary.ini    | 1 | output.vtk=snap output.summary=s.json     | 1 | output.vtk_every (&time_vtk_every_stationary.ini:5)&needs a time-dependent run
+time_series_from_stationary.ini  | 1 | output.summary=s.json                     | 1 | output.series_from (&time_series_from_stationary.ini:4)&needs a time-dependent run
+time_series_from_after_end.ini   | 1 | output.timeseries=ts.csv output.summary=s.json | 1 | output.series_from = 9 (&time_series_from_after_end.ini:4)&[time.start, time.end) = [0, 8)
 -                                | 1 | @SRC@/config/dfg2d3.ini time.dt=0 output.timeseries=ts.csv | 1 | command line&time.dt&'0'
 -                                | 1 | @SRC@/config/dfg2d3.ini time.scheme=BDF2  | 1 | command line&time.scheme&BDF2
 -                                | 1 | @SRC@/config/dfg2d3.ini time.end=-1 output.timeseries=ts.csv | 1 | time.end = -1 (command line)&time.start = 0
