@@ -59,7 +59,7 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsR
   FEAST_CALL(ns_kinetic_energy(ns, &ke));
   FEAST_CALL(ns_errors(ns, &eu, &ep));
   feast_summary_set_bool(s, "converged", r->converged);
-  feast_summary_set_string(s, "reason", r->reason);
+  feast_summary_set_string(s, "reason", ns_status_name(r->reason));
   double re;
   FEAST_CALL(feast_config_get_real(app->cfg, "problem.re", &re));
   feast_summary_set_real(s, "re", re);
@@ -132,7 +132,7 @@ static int run(const FeastProblemContext *app, int stokes) {
     st = feast_error_set(FEAST_ERR_NOT_CONVERGED, __FILE__, __LINE__,
                          "the nonlinear solver stopped without converging: reason '%s' after %d steps "
                          "(nonlinear residual %.3e, initial %.3e)%s%s",
-                         res.reason, res.nonlinear_iterations, res.final_residual, res.initial_residual,
+                         ns_status_name(res.reason), res.nonlinear_iterations, res.final_residual, res.initial_residual,
                          hint[0] ? "; " : "", hint);
   }
   ns_destroy(&ns);

@@ -50,9 +50,20 @@ int ns_krylov_choice(const FeastConfig *cfg, int stokes, const char **name);
 int ns_create(const FeastConfig *cfg, const FeastDomain *dom, int stokes, NsProblem **ns);
 void ns_destroy(NsProblem **ns);
 
+/* why the nonlinear iteration stopped (ns_status_name: the name in summaries and messages) */
+typedef enum {
+  NS_CONVERGED,       /* "converged" */
+  NS_MAX_ITERATIONS,  /* "max_iterations" */
+  NS_DIVERGED,        /* "diverged": the defect grew past solver.divergence_factor */
+  NS_NAN,             /* "nan": a defect or a linear solve not finite */
+  NS_LINEAR_DIVERGED, /* "linear_diverged": the Krylov solve of a step diverged */
+  NS_INTERRUPTED      /* "interrupted": a stop signal (stop_signal) */
+} NsStatus;
+const char *ns_status_name(NsStatus s);
+
 typedef struct {
   int converged;
-  const char *reason;          /* converged, max_iterations, diverged, nan, linear_<reason>, interrupted */
+  NsStatus reason;
   int nonlinear_iterations;    /* linear solves (nonlinear steps) done */
   double *linear_per_step;     /* Krylov iterations of each step (owned by the problem) */
   long linear_iterations;      /* their sum */
@@ -122,10 +133,18 @@ typedef struct {
  * status stops the run with that status */
 typedef int (*NsStepMonitor)(void *ctx, const NsProblem *ns, const NsStepInfo *info);
 
+/* why a time run stopped (ns_time_status_name: the name in summaries) */
+typedef enum {
+  NS_TIME_CONVERGED,   /* "converged": every step's nonlinear solve converged, the end reached */
+  NS_TIME_STEP_FAILED, /* "step_failed": a step's nonlinear solve failed (nonlinear_reason) */
+  NS_TIME_INTERRUPTED  /* "interrupted": a stop signal (stop_signal) */
+} NsTimeStatus;
+const char *ns_time_status_name(NsTimeStatus s);
+
 typedef struct {
   int converged;           /* every step's nonlinear solve converged, end reached */
-  const char *reason;      /* converged, step_failed (the step's nonlinear solver: nonlinear_reason), interrupted */
-  const char *nonlinear_reason;
+  NsTimeStatus reason;
+  NsStatus nonlinear_reason; /* with NS_TIME_STEP_FAILED: the failed step's */
   long steps;              /* time steps done */
   double t;                /* the time of the solution in ns->v (the last good one) */
   long nonlinear_iterations, linear_iterations; /* of all steps */

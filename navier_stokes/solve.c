@@ -96,10 +96,10 @@ static int linear_solve(NsProblem *ns, const NonlinearParams *p, FeastSolveResul
  * 1 with res->reason set when it must stop */
 static int stop(const NonlinearParams *p, double r, int steps, NsResult *res) {
   res->final_residual = r;
-  if (!isfinite(r)) res->reason = "nan";
-  else if (r <= p->rtol * res->initial_residual || r == 0.0) res->converged = 1, res->reason = "converged";
-  else if (r > p->divergence * res->initial_residual) res->reason = "diverged";
-  else if (steps >= p->max_steps) res->reason = "max_iterations";
+  if (!isfinite(r)) res->reason = NS_NAN;
+  else if (r <= p->rtol * res->initial_residual || r == 0.0) res->converged = 1, res->reason = NS_CONVERGED;
+  else if (r > p->divergence * res->initial_residual) res->reason = NS_DIVERGED;
+  else if (steps >= p->max_steps) res->reason = NS_MAX_ITERATIONS;
   else return 0;
   return 1;
 }
@@ -169,7 +169,7 @@ static int after_step(NsProblem *ns, const NonlinearParams *p, NsResult *res, do
   if (signal_number) {
     progress(p, steps, r, res, (int)ns->linear_per_step[steps - 1], lambda, 0.0);
     res->final_residual = r;
-    res->reason = "interrupted";
+    res->reason = NS_INTERRUPTED;
     res->stop_signal = signal_number;
   }
   return 0;
@@ -180,7 +180,7 @@ static int start(NsProblem *ns, const NonlinearParams *p, NsResult *res, double 
   const NsState *from = ns->restored && !p->inner ? &ns->resume : NULL;
   const int first = from ? from->steps : 0;
   memset(res, 0, sizeof *res);
-  res->reason = "max_iterations";
+  res->reason = NS_MAX_ITERATIONS;
   free(ns->linear_per_step);
   FEAST_CALL(FEAST_ALLOC((first > p->max_steps ? first : p->max_steps) + 1, &ns->linear_per_step));
   res->linear_per_step = ns->linear_per_step;
@@ -217,7 +217,7 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
      * stalls (the cavity at Re = 3200: 160-195 unrestarted FGMRES iterations per step): with
      * the two keys at their defaults, double both for the steps that follow, up to GROW_MAX
      * iterations (2 GROW_MAX / 2 + 1 basis vectors) */
-    if (p.grow && !inner && !lin.converged && strcmp(lin.reason, "max_iterations") == 0 &&
+    if (p.grow && !inner && !lin.converged && lin.reason == FEAST_SOLVE_MAX_ITERATIONS &&
         p.linear.max_iterations < GROW_MAX) {
       p.linear.max_iterations = 2 * p.linear.max_iterations < GROW_MAX ? 2 * p.linear.max_iterations : GROW_MAX;
       p.linear.restart = p.linear.max_iterations / 2 > p.linear.restart ? p.linear.max_iterations / 2 : p.linear.restart;
@@ -229,9 +229,9 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
     res->reductions_per_iteration += lin.reductions_per_iteration * lin.iterations; /* averaged below */
     res->exchanges_per_iteration += lin.exchanges_per_iteration * lin.iterations;
     res->nonlinear_iterations = step + 1;
-    if (strcmp(lin.reason, "nan") == 0 || strcmp(lin.reason, "diverged") == 0) {
+    if (lin.reason == FEAST_SOLVE_NAN || lin.reason == FEAST_SOLVE_DIVERGED) {
       /* the iterate stays the last one, whose defect r is final_residual */
-      res->reason = strcmp(lin.reason, "nan") == 0 ? "nan" : "linear_diverged";
+      res->reason = lin.reason == FEAST_SOLVE_NAN ? NS_NAN : NS_LINEAR_DIVERGED;
       break;
     }
     FEAST_CALL(update(ns, &p, &r, &lambda));
@@ -246,6 +246,13 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
   scarc_totals(ns, &res->velocity_vcycles, &solves, &cycles);
   res->local_cycles_per_solve = solves ? (double)cycles / solves : 0.0;
   return 0;
+}
+
+const char *ns_status_name(NsStatus s) {
+  static const char *const names[] = {[NS_CONVERGED] = "converged", [NS_MAX_ITERATIONS] = "max_iterations",
+                                      [NS_DIVERGED] = "diverged", [NS_NAN] = "nan",
+                                      [NS_LINEAR_DIVERGED] = "linear_diverged", [NS_INTERRUPTED] = "interrupted"};
+  return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
 int ns_solve(NsProblem *ns, NsResult *res) { return solve(ns, res, 0); }
@@ -272,7 +279,7 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
   const double rel = res->initial_residual > 0 ? res->final_residual / res->initial_residual : 1.0;
   buf[0] = 0;
   if (res->converged || res->stop_signal) return;
-  if (strcmp(res->reason, "max_iterations") == 0 && rel < 1e-3 && !capped)
+  if (res->reason == NS_MAX_ITERATIONS && rel < 1e-3 && !capped)
     snprintf(buf, size, "the defect was still falling (%.1e of the start): try more steps, "
              "solver.nonlinear_max_iterations", rel);
   else if (!ns->stokes && !fgmres)
@@ -281,8 +288,8 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
   else if (!ns->stokes && !d->pcd && d->pcd_applicable)
     snprintf(buf, size, "the mass Schur approximation is poor at U D / nu = %.3g: try linear.schur = pcd",
              d->re_domain);
-  else if (!ns->stokes && !d->upwind && (capped || strcmp(res->reason, "linear_diverged") == 0 ||
-                                          strcmp(res->reason, "nan") == 0))
+  else if (!ns->stokes && !d->upwind && (capped || res->reason == NS_LINEAR_DIVERGED ||
+                                          res->reason == NS_NAN))
     snprintf(buf, size, "the velocity multigrid stalls on convection-dominated coarse levels (coarse-mesh Peclet "
              "number %.3g): try solver.coarse_stabilisation = upwind", d->peclet);
   else if (capped && fgmres)
@@ -291,10 +298,10 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
              cap, restart, 2 * (restart > cap ? restart : cap), 4 * cap);
   else if (capped)
     snprintf(buf, size, "the linear solves ran into their cap: try linear.max_iterations = %ld", 4 * cap);
-  else if (!ns->stokes && (strcmp(res->reason, "diverged") == 0 || strcmp(res->reason, "max_iterations") == 0))
+  else if (!ns->stokes && (res->reason == NS_DIVERGED || res->reason == NS_MAX_ITERATIONS))
     snprintf(buf, size, "the nonlinear iteration %s from this start (U D / nu = %.3g): try "
-             "solver.nonlinear_damping = 0.5, solver.nonlinear_max_iterations, or a finer grid.level", strcmp(res->reason, "diverged") == 0 ? "diverges" : "does not settle",
+             "solver.nonlinear_damping = 0.5, solver.nonlinear_max_iterations, or a finer grid.level", res->reason == NS_DIVERGED ? "diverges" : "does not settle",
              d->re_domain);
-  else if (strcmp(res->reason, "nan") == 0)
+  else if (res->reason == NS_NAN)
     snprintf(buf, size, "a NaN in the solution or preconditioner: try solver.local_precision = double");
 }

@@ -231,7 +231,7 @@ static int initial_state(NsProblem *ns, const NsTimeParams *p) {
   FEAST_CHECK(r.converged, FEAST_ERR_NOT_CONVERGED,
               "initial.stationary = true: the stationary solve at t = %g did not converge (reason '%s' after %d "
               "steps, residual %.3e, initial %.3e); start from initial.u / v instead (initial.stationary = false)",
-              p->start, r.reason, r.nonlinear_iterations, r.final_residual, r.initial_residual);
+              p->start, ns_status_name(r.reason), r.nonlinear_iterations, r.final_residual, r.initial_residual);
   feast_log(1, "  stationary start: %d nonlinear steps, %ld linear iterations\n", r.nonlinear_iterations,
             r.linear_iterations);
   return 0;
@@ -242,11 +242,11 @@ static void step_failed(NsProblem *ns, long k, double t, double t1, const NsResu
   feast_vec_copy(ns->time.u1, ns->v);
   ns->time.t = t;
   res->converged = 0;
-  res->reason = "step_failed";
+  res->reason = NS_TIME_STEP_FAILED;
   res->nonlinear_reason = last->reason;
   feast_log(1, "  time step %ld (t = %.6g -> %.6g) failed: nonlinear solver '%s' (residual %.3e, initial %.3e); "
                "the solution at t = %.6g is kept\n",
-            k, t, t1, last->reason, last->final_residual, last->initial_residual, t);
+            k, t, t1, ns_status_name(last->reason), last->final_residual, last->initial_residual, t);
 }
 
 /* after step k: a checkpoint every checkpoint_interval steps; a stop signal on any rank
@@ -258,9 +258,15 @@ static int after_step(NsProblem *ns, const NsTimeParams *p, long k, int *signal_
   return 0;
 }
 
+const char *ns_time_status_name(NsTimeStatus s) {
+  static const char *const names[] = {[NS_TIME_CONVERGED] = "converged", [NS_TIME_STEP_FAILED] = "step_failed",
+                                      [NS_TIME_INTERRUPTED] = "interrupted"};
+  return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
 int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, void *ctx, NsTimeResult *res) {
   memset(res, 0, sizeof *res);
-  res->reason = "converged";
+  res->reason = NS_TIME_CONVERGED;
   res->converged = 1;
   FEAST_CHECK(p->dt > 0.0 && p->end > p->start, FEAST_ERR_ARG, "ns_time_run: dt = %g, [start, end] = [%g, %g]", p->dt,
               p->start, p->end);
@@ -305,7 +311,7 @@ int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, voi
     FEAST_CALL(after_step(ns, p, k, &signal_number));
     if (signal_number && k < n) {
       res->converged = 0;
-      res->reason = "interrupted";
+      res->reason = NS_TIME_INTERRUPTED;
       res->stop_signal = signal_number;
       return 0;
     }

@@ -122,20 +122,20 @@ static int stop_test(Solve *S, double rnorm, int it) {
     feast_log(1, "  %s iter %3d  residual %.6e  rel %.3e\n", p->label ? p->label : "linear", it,
               rnorm, res->initial_residual > 0 ? rnorm / res->initial_residual : 0.0);
   if (!isfinite(rnorm)) {
-    res->reason = "nan";
+    res->reason = FEAST_SOLVE_NAN;
     return 1;
   }
   if (rnorm == 0.0 || (p->fixed_iterations > 0 ? it >= p->fixed_iterations : rnorm <= tolerance(S))) {
     res->converged = 1;
-    res->reason = "converged";
+    res->reason = FEAST_SOLVE_CONVERGED;
     return 1;
   }
   if (rnorm > p->divergence_factor * res->initial_residual) {
-    res->reason = "diverged";
+    res->reason = FEAST_SOLVE_DIVERGED;
     return 1;
   }
   if (it >= p->max_iterations) {
-    res->reason = "max_iterations";
+    res->reason = FEAST_SOLVE_MAX_ITERATIONS;
     return 1;
   }
   return 0;
@@ -143,7 +143,7 @@ static int stop_test(Solve *S, double rnorm, int it) {
 
 /* stop with reason "breakdown" (or "nan" when the offending value is not finite) */
 static int breakdown(Solve *S, double value, int it) {
-  S->res->reason = isfinite(value) ? "breakdown" : "nan";
+  S->res->reason = isfinite(value) ? FEAST_SOLVE_BREAKDOWN : FEAST_SOLVE_NAN;
   S->res->iterations = it;
   if (S->in_loop) feast_comm_counts(&S->loop1);
   return 0;
@@ -278,11 +278,11 @@ static int confirm_exit(Solve *S, FeastVec *r, int it, int *restarts) {
   S->in_loop = 1;
   if (rnorm <= tolerance(S) || it >= S->p->max_iterations || ++*restarts > 3) {
     S->res->converged = rnorm <= tolerance(S);
-    if (!S->res->converged) S->res->reason = "max_iterations";
+    if (!S->res->converged) S->res->reason = FEAST_SOLVE_MAX_ITERATIONS;
     return 1;
   }
   S->res->converged = 0;
-  S->res->reason = "max_iterations";
+  S->res->reason = FEAST_SOLVE_MAX_ITERATIONS;
   return 0;
 }
 
@@ -717,6 +717,13 @@ _Static_assert(sizeof methods / sizeof methods[0] == FEAST_KRYLOV_NMETHODS, "one
 
 static int valid(FeastKrylovMethod m) { return (int)m >= 0 && m < FEAST_KRYLOV_NMETHODS; }
 
+const char *feast_solve_status_name(FeastSolveStatus s) {
+  static const char *const names[] = {[FEAST_SOLVE_CONVERGED] = "converged", [FEAST_SOLVE_MAX_ITERATIONS] = "max_iterations",
+                                      [FEAST_SOLVE_DIVERGED] = "diverged", [FEAST_SOLVE_NAN] = "nan",
+                                      [FEAST_SOLVE_BREAKDOWN] = "breakdown"};
+  return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
 const char *feast_krylov_method_name(FeastKrylovMethod m) { return valid(m) ? methods[m].name : "?"; }
 
 int feast_krylov_method_from_name(const char *name, FeastKrylovMethod *m) {
@@ -765,7 +772,7 @@ int feast_krylov_solve(FeastKrylovMethod method, FeastLinOp A, FeastLinOp M, con
               "Krylov work vectors of another shape (%d blocks, level %d) for a solve with %d blocks, level %d",
               work ? work->w.nb : 0, work ? work->w.level : 0, b->nb, b->level);
   memset(res, 0, sizeof *res);
-  res->reason = "max_iterations";
+  res->reason = FEAST_SOLVE_MAX_ITERATIONS;
   FeastKrylovWork *own = NULL;
   int st = work ? 0 : feast_krylov_work_create(b, &own);
   Solve S = {.A = A, .M = M, .b = b, .x = x, .p = p, .res = res, .w = work ? &work->w : &own->w};

@@ -57,9 +57,20 @@ typedef struct {
  * k iterations, no reference norm, no fixed iteration count, fgmres restart 30) */
 void feast_solve_params_defaults(FeastSolveParams *p);
 
+/* why a Krylov solve stopped */
+typedef enum {
+  FEAST_SOLVE_CONVERGED,      /* "converged": the tolerance (or the fixed iteration count) reached */
+  FEAST_SOLVE_MAX_ITERATIONS, /* "max_iterations" */
+  FEAST_SOLVE_DIVERGED,       /* "diverged": the residual grew past divergence_factor */
+  FEAST_SOLVE_NAN,            /* "nan": a residual or coefficient not finite */
+  FEAST_SOLVE_BREAKDOWN       /* "breakdown": a zero denominator of the recurrences */
+} FeastSolveStatus;
+/* the name printed in summaries and messages ("max_iterations"); "?" outside the enum */
+const char *feast_solve_status_name(FeastSolveStatus s);
+
 typedef struct {
   int converged;
-  const char *reason;       /* "converged", "max_iterations", "diverged", "nan", "breakdown" */
+  FeastSolveStatus reason;
   int iterations;
   double initial_residual, final_residual;
   double rate;              /* average convergence rate per iteration */
