@@ -5,7 +5,7 @@
 #include "feast/error.h"
 #include "feast/log.h"
 #include "feast/signals.h"
-#include "navier_stokes/ns.h"
+#include "navier_stokes/ns_config.h"
 #include "scarc/krylov.h"
 #include <math.h>
 #include <string.h>
@@ -171,13 +171,9 @@ static int navier_stokes_run(const FeastProblemContext *app) { return run(app, 0
 /* the basis vectors of linear.krylov (fgmres: 2 linear.restart + 1; auto as the problem
  * resolves it) of the 3 fields */
 static double krylov_bytes(const FeastConfig *cfg, int stokes) {
-  const char *krylov;
-  FeastKrylovMethod method;
-  long restart;
-  if (ns_krylov_choice(cfg, stokes, &krylov) || feast_config_get_int(cfg, "linear.restart", &restart) ||
-      feast_krylov_method_from_name(krylov, &method))
-    return 0.0;
-  return (double)feast_krylov_basis_vectors(method, (int)restart) * 3 * sizeof(double);
+  NsParams p;
+  if (ns_params_from_config(cfg, &p)) return 0.0;
+  return (double)feast_krylov_basis_vectors(ns_krylov_choice(&p, stokes), p.linear.restart) * 3 * sizeof(double);
 }
 static double stokes_krylov_bytes(const FeastConfig *cfg) { return krylov_bytes(cfg, 1); }
 static double navier_stokes_krylov_bytes(const FeastConfig *cfg) { return krylov_bytes(cfg, 0); }

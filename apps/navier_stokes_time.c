@@ -15,6 +15,7 @@
 #include "feast/log.h"
 #include "feast/signals.h"
 #include "feast/vtk.h"
+#include "navier_stokes/ns_config.h"
 #include "navier_stokes/series.h"
 #include <errno.h>
 #include <math.h>

@@ -24,38 +24,28 @@ typedef struct {
   int inner;        /* one time step: no checkpoints, no signals, progress at verbosity 2 */
 } NonlinearParams;
 
-static int nonlinear_params(const FeastConfig *cfg, int stokes, NonlinearParams *p) {
-  long v;
+static void nonlinear_params(const NsProblem *ns, NonlinearParams *p) {
+  const NsNonlinearParams *n = &ns->params.nonlinear;
+  const NsLinearParams *l = &ns->params.linear;
   memset(p, 0, sizeof *p);
-  FEAST_CALL(feast_config_get_real(cfg, "solver.nonlinear_rtol", &p->rtol));
-  FEAST_CALL(feast_config_get_real(cfg, "solver.nonlinear_damping", &p->damping));
-  FEAST_CALL(feast_config_get_real(cfg, "solver.divergence_factor", &p->divergence));
-  FEAST_CALL(feast_config_get_int(cfg, "solver.nonlinear_max_iterations", &v));
-  p->max_steps = (int)v;
-  int ls;
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear_line_search", &ls));
-  p->line_search = ls == 0; /* backtracking|none */
-  const char *krylov;
-  FEAST_CALL(ns_krylov_choice(cfg, stokes, &krylov));
-  FEAST_CALL(feast_krylov_method_from_name(krylov, &p->krylov));
-  int start;
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.initial_guess", &start));
-  p->random_start = start == 1;
-  FEAST_CALL(feast_config_get_real(cfg, "linear.rtol", &p->linear.rtol));
-  FEAST_CALL(feast_config_get_int(cfg, "linear.max_iterations", &v));
-  p->linear.max_iterations = (int)v;
+  p->rtol = n->rtol;
+  p->damping = n->damping;
+  p->divergence = n->divergence_factor;
+  p->max_steps = n->max_iterations;
+  p->line_search = n->line_search == NS_LINE_SEARCH_BACKTRACKING;
+  p->krylov = ns_krylov_choice(&ns->params, ns->stokes);
+  p->random_start = n->initial_guess == NS_START_RANDOM;
+  p->linear.rtol = l->rtol;
+  p->linear.max_iterations = l->max_iterations;
   p->linear.divergence_factor = p->divergence;
   p->linear.monitor = feast_log_verbosity() >= 2;
   p->linear.label = "linear";
-  FEAST_CALL(feast_config_get_int(cfg, "solver.residual_replacement", &v));
-  p->linear.replace_every = (int)v;
-  FEAST_CALL(feast_config_get_int(cfg, "linear.restart", &v));
-  p->linear.restart = (int)v;
-  FEAST_CALL(feast_config_get_real(cfg, "solver.residual_replacement_drop", &p->linear.replace_drop));
-  p->grow = p->krylov == FEAST_KRYLOV_FGMRES && !feast_config_is_set(cfg, "linear.restart") &&
-            !feast_config_is_set(cfg, "linear.max_iterations");
-  FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
-  return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
+  p->linear.replace_every = l->residual_replacement;
+  p->linear.restart = l->restart;
+  p->linear.replace_drop = l->residual_replacement_drop;
+  p->grow = p->krylov == FEAST_KRYLOV_FGMRES && l->grow;
+  snprintf(p->checkpoint, sizeof p->checkpoint, "%s", n->checkpoint);
+  p->checkpoint_interval = n->checkpoint_interval;
 }
 
 /* the saddle-point operator on the complement of the pressure null space */
@@ -198,7 +188,7 @@ static int start(NsProblem *ns, const NonlinearParams *p, NsResult *res, double 
 
 static int solve(NsProblem *ns, NsResult *res, int inner) {
   NonlinearParams p;
-  FEAST_CALL(nonlinear_params(ns->cfg, ns->stokes, &p));
+  nonlinear_params(ns, &p);
   p.inner = inner;
   double t0 = feast_wtime(), r, lambda = ns->restored && !inner ? ns->resume.lambda : 1.0;
   FEAST_CALL(start(ns, &p, res, &r));
@@ -264,11 +254,9 @@ void ns_scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cyc
 /* the likely cause of a run that stopped without converging, and the key to try first */
 void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t size) {
   const NsDefaults *d = &ns->defaults;
-  const int fgmres = strcmp(d->krylov, "fgmres") == 0, steps = res->nonlinear_iterations;
-  long cap = 0, restart = 0;
-  feast_config_get_int(ns->cfg, "linear.max_iterations", &cap);
-  feast_config_get_int(ns->cfg, "linear.restart", &restart);
-  if (fgmres && !feast_config_is_set(ns->cfg, "linear.restart") && !feast_config_is_set(ns->cfg, "linear.max_iterations")) {
+  const int fgmres = d->krylov == FEAST_KRYLOV_FGMRES, steps = res->nonlinear_iterations;
+  long cap = ns->params.linear.max_iterations, restart = ns->params.linear.restart;
+  if (fgmres && ns->params.linear.grow) {
     int grown = 0; /* solve() doubled them at the cap (up to GROW_MAX) */
     for (int k = 0; k < steps; k++) grown |= res->linear_per_step[k] > cap;
     if (grown) cap = GROW_MAX, restart = GROW_MAX / 2;
@@ -283,7 +271,7 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
     snprintf(buf, size, "the defect was still falling (%.1e of the start): try more steps, "
              "solver.nonlinear_max_iterations", rel);
   else if (!ns->stokes && !fgmres)
-    snprintf(buf, size, "the linear solves (linear.krylov = %s) %s: try linear.krylov = fgmres", d->krylov,
+    snprintf(buf, size, "the linear solves (linear.krylov = %s) %s: try linear.krylov = fgmres", feast_krylov_method_name(d->krylov),
              capped ? "ran into linear.max_iterations" : "broke down or stalled");
   else if (!ns->stokes && !d->pcd && d->pcd_applicable)
     snprintf(buf, size, "the mass Schur approximation is poor at U D / nu = %.3g: try linear.schur = pcd",

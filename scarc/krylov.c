@@ -705,13 +705,14 @@ static const struct {
   const char *name;
   Method fn;
   int needs_linear; /* recurrences that assume a linear (fixed) preconditioner */
+  unsigned uses;    /* FEAST_KRYLOV_FOR_* */
 } methods[] = {
-    [FEAST_KRYLOV_RICHARDSON] = {"richardson", richardson, 0},
-    [FEAST_KRYLOV_CG] = {"cg", cg, 0},
-    [FEAST_KRYLOV_BICGSTAB] = {"bicgstab", bicgstab, 0},
-    [FEAST_KRYLOV_IBICGSTAB] = {"ibicgstab", ibicgstab, 1},
-    [FEAST_KRYLOV_PIPEBICGSAFE] = {"pipebicgsafe", pipebicgsafe, 1},
-    [FEAST_KRYLOV_FGMRES] = {"fgmres", fgmres, 0},
+    [FEAST_KRYLOV_RICHARDSON] = {"richardson", richardson, 0, 0},
+    [FEAST_KRYLOV_CG] = {"cg", cg, 0, FEAST_KRYLOV_FOR_SCARC},
+    [FEAST_KRYLOV_BICGSTAB] = {"bicgstab", bicgstab, 0, FEAST_KRYLOV_FOR_SADDLE | FEAST_KRYLOV_FOR_SCARC},
+    [FEAST_KRYLOV_IBICGSTAB] = {"ibicgstab", ibicgstab, 1, FEAST_KRYLOV_FOR_SADDLE | FEAST_KRYLOV_FOR_SCARC},
+    [FEAST_KRYLOV_PIPEBICGSAFE] = {"pipebicgsafe", pipebicgsafe, 1, FEAST_KRYLOV_FOR_SADDLE | FEAST_KRYLOV_FOR_SCARC},
+    [FEAST_KRYLOV_FGMRES] = {"fgmres", fgmres, 0, FEAST_KRYLOV_FOR_SADDLE},
 };
 _Static_assert(sizeof methods / sizeof methods[0] == FEAST_KRYLOV_NMETHODS, "one registry row per method");
 
@@ -737,6 +738,13 @@ int feast_krylov_method_from_name(const char *name, FeastKrylovMethod *m) {
 
 int feast_krylov_needs_linear_preconditioner(FeastKrylovMethod method) {
   return valid(method) && methods[method].needs_linear;
+}
+
+const char *feast_krylov_choices(unsigned use, const char *first, char *buf, size_t size) {
+  size_t n = (size_t)snprintf(buf, size, "%s", first ? first : "");
+  for (int i = 0; i < FEAST_KRYLOV_NMETHODS && n < size; i++)
+    if (methods[i].uses & use) n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? "|" : "", methods[i].name);
+  return buf;
 }
 
 const char *feast_krylov_methods(void) {

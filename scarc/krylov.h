@@ -117,6 +117,14 @@ int feast_krylov_needs_linear_preconditioner(FeastKrylovMethod method);
 /* the basis vectors a method keeps besides the common work vectors, for a solve with
  * FeastSolveParams.restart = restart (fgmres: 2 m + 1; the others: 0) */
 int feast_krylov_basis_vectors(FeastKrylovMethod method, int restart);
+/* what a method serves for (a column of the registry; the schema's allowed values of the
+ * keys that name methods come from it) */
+enum {
+  FEAST_KRYLOV_FOR_SADDLE = 1, /* nonsymmetric indefinite systems (the Navier-Stokes saddle point) */
+  FEAST_KRYLOV_FOR_SCARC = 2   /* ScaRC's solver around its V cycle (richardson: "mg", named by scarc/) */
+};
+/* buf <- "first|name|name..." (first NULL: none): the methods for use, in registry order */
+const char *feast_krylov_choices(unsigned use, const char *first, char *buf, size_t size);
 /* "richardson cg bicgstab ibicgstab pipebicgsafe fgmres" (the registry's names) */
 const char *feast_krylov_methods(void);
 #endif
