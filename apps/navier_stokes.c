@@ -5,7 +5,7 @@
 #include "feast/error.h"
 #include "feast/log.h"
 #include "feast/signals.h"
-#include "navier_stokes/ns.h"
+#include "navier_stokes/ns_config.h"
 #include "scarc/krylov.h"
 #include <math.h>
 #include <string.h>
@@ -59,7 +59,7 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsR
   FEAST_CALL(ns_kinetic_energy(ns, &ke));
   FEAST_CALL(ns_errors(ns, &eu, &ep));
   feast_summary_set_bool(s, "converged", r->converged);
-  feast_summary_set_string(s, "reason", r->reason);
+  feast_summary_set_string(s, "reason", ns_status_name(r->reason));
   double re;
   FEAST_CALL(feast_config_get_real(app->cfg, "problem.re", &re));
   feast_summary_set_real(s, "re", re);
@@ -132,7 +132,7 @@ static int run(const FeastProblemContext *app, int stokes) {
     st = feast_error_set(FEAST_ERR_NOT_CONVERGED, __FILE__, __LINE__,
                          "the nonlinear solver stopped without converging: reason '%s' after %d steps "
                          "(nonlinear residual %.3e, initial %.3e)%s%s",
-                         res.reason, res.nonlinear_iterations, res.final_residual, res.initial_residual,
+                         ns_status_name(res.reason), res.nonlinear_iterations, res.final_residual, res.initial_residual,
                          hint[0] ? "; " : "", hint);
   }
   ns_destroy(&ns);
@@ -170,13 +170,9 @@ static int navier_stokes_run(const FeastProblemContext *app) { return run(app, 0
 /* the basis vectors of linear.krylov (fgmres: 2 linear.restart + 1; auto as the problem
  * resolves it) of the 3 fields */
 static double krylov_bytes(const FeastConfig *cfg, int stokes) {
-  const char *krylov;
-  FeastKrylovMethod method;
-  long restart;
-  if (ns_krylov_choice(cfg, stokes, &krylov) || feast_config_get_int(cfg, "linear.restart", &restart) ||
-      feast_krylov_method_from_name(krylov, &method))
-    return 0.0;
-  return (double)feast_krylov_basis_vectors(method, (int)restart) * 3 * sizeof(double);
+  NsParams p;
+  if (ns_params_from_config(cfg, &p)) return 0.0;
+  return (double)feast_krylov_basis_vectors(ns_krylov_choice(&p, stokes), p.linear.restart) * 3 * sizeof(double);
 }
 static double stokes_krylov_bytes(const FeastConfig *cfg) { return krylov_bytes(cfg, 1); }
 static double navier_stokes_krylov_bytes(const FeastConfig *cfg) { return krylov_bytes(cfg, 0); }

@@ -15,6 +15,7 @@
 #include "feast/log.h"
 #include "feast/signals.h"
 #include "feast/vtk.h"
+#include "navier_stokes/ns_config.h"
 #include "navier_stokes/series.h"
 #include <errno.h>
 #include <math.h>
@@ -290,8 +291,8 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsT
                   const Monitor *m) {
   FeastSummary *s = app->summary;
   feast_summary_set_bool(s, "converged", r->converged);
-  feast_summary_set_string(s, "reason", r->reason);
-  if (r->nonlinear_reason) feast_summary_set_string(s, "nonlinear_reason", r->nonlinear_reason);
+  feast_summary_set_string(s, "reason", ns_time_status_name(r->reason));
+  if (r->reason == NS_TIME_STEP_FAILED) feast_summary_set_string(s, "nonlinear_reason", ns_status_name(r->nonlinear_reason));
   double re, ke;
   FEAST_CALL(feast_config_get_real(app->cfg, "problem.re", &re));
   FEAST_CALL(ns_kinetic_energy(ns, &ke));
@@ -340,8 +341,8 @@ static int unfinished(const NsTimeParams *p, const NsTimeResult *r) {
   return feast_error_set(FEAST_ERR_NOT_CONVERGED, __FILE__, __LINE__,
                          "time step %ld failed (the nonlinear solver stopped: '%s'); the outputs hold the last good "
                          "state, t = %.6g; try a smaller time.dt%s",
-                         r->steps + 1, r->nonlinear_reason ? r->nonlinear_reason : r->reason, r->t,
-                         r->nonlinear_reason && !strcmp(r->nonlinear_reason, "max_iterations")
+                         r->steps + 1, ns_status_name(r->nonlinear_reason), r->t,
+                         r->nonlinear_reason == NS_MAX_ITERATIONS
                              ? " or a larger solver.nonlinear_max_iterations"
                              : "");
 }

@@ -184,7 +184,7 @@ static void report(const FeastProblemContext *app, const Scarc *scarc, const Fea
   scarc_stats(scarc, &stats);
   int coarse = scarc_coarse_level(scarc);
   feast_summary_set_bool(s, "converged", res->converged);
-  feast_summary_set_string(s, "reason", res->reason);
+  feast_summary_set_string(s, "reason", feast_solve_status_name(res->reason));
   feast_summary_set_int(s, "global_mg_iterations", res->iterations);
   feast_summary_set_real(s, "initial_residual", res->initial_residual);
   feast_summary_set_real(s, "final_residual", res->final_residual);
@@ -262,7 +262,7 @@ static int poisson_run(const FeastProblemContext *app) {
   if (!st && !res.converged)
     st = feast_error_set(FEAST_ERR_NOT_CONVERGED, __FILE__, __LINE__,
                          "the solver stopped without converging: reason '%s' after %d iterations "
-                         "(relative residual %.3e)", res.reason, res.iterations,
+                         "(relative residual %.3e)", feast_solve_status_name(res.reason), res.iterations,
                          res.initial_residual > 0 ? res.final_residual / res.initial_residual : 0.0);
   feast_vec_destroy(&b);
   feast_vec_destroy(&x);

@@ -48,7 +48,7 @@ static void key_of(const FeastMesh *mesh, int part, const char *what, char *buf,
 
 /* the part that sets the value at vertex v: the highest priority among the Dirichlet
  * parts through v; parts of equal priority must agree there */
-static int resolve_vertex(FeastBC *bc, const FeastConfig *cfg, const int *priority, int v) {
+static int resolve_vertex(FeastBC *bc, const FeastBCPart *parts, int v) {
   const FeastMesh *mesh = bc->mesh;
   const double x = mesh->xy[2 * v], y = mesh->xy[2 * v + 1];
   int best = -1;
@@ -57,7 +57,7 @@ static int resolve_vertex(FeastBC *bc, const FeastConfig *cfg, const int *priori
     if (!bc->parts[q] || !feast_mesh_vertex_on_part(mesh, v, q)) continue;
     double value;
     FEAST_CALL(feast_expr_eval(bc->value[q], x, y, &value));
-    if (best >= 0 && priority[q] == priority[best] &&
+    if (best >= 0 && parts[q].priority == parts[best].priority &&
         fabs(value - best_value) > 1e-12 * (1.0 + fabs(value) + fabs(best_value))) {
       char ka[160], kb[160];
       key_of(mesh, best, bc->field, ka, sizeof ka);
@@ -65,10 +65,10 @@ static int resolve_vertex(FeastBC *bc, const FeastConfig *cfg, const int *priori
       FEAST_ERROR(FEAST_ERR_CONFIG,
                   "%s = '%s' (%s) and %s = '%s' (%s) differ at the mesh vertex (%g, %g) where the parts "
                   "meet (%g and %g); give one part the higher boundary.NAME.priority", ka,
-                  feast_expr_text(bc->value[best]), feast_config_origin(cfg, ka), kb, feast_expr_text(bc->value[q]),
-                  feast_config_origin(cfg, kb), x, y, best_value, value);
+                  feast_expr_text(bc->value[best]), parts[best].origin ? parts[best].origin : "given", kb,
+                  feast_expr_text(bc->value[q]), parts[q].origin ? parts[q].origin : "given", x, y, best_value, value);
     }
-    if (best < 0 || priority[q] > priority[best]) {
+    if (best < 0 || parts[q].priority > parts[best].priority) {
       best = q;
       best_value = value;
     }
@@ -77,23 +77,21 @@ static int resolve_vertex(FeastBC *bc, const FeastConfig *cfg, const int *priori
   return 0;
 }
 
-static int read_parts(FeastBC *bc, const FeastConfig *cfg, int *priority) {
-  const FeastMesh *mesh = bc->mesh;
-  for (int q = 0; q < mesh->nparts; q++) {
-    char key[160];
-    key_of(mesh, q, bc->field, key, sizeof key);
-    if (!feast_config_is_set(cfg, key)) continue;
-    FEAST_CALL(feast_expr_from_config(cfg, key, &bc->value[q]));
+/* the expression of every part with a value, named as feast_expr_from_config names it */
+static int compile_parts(FeastBC *bc, const FeastBCPart *parts) {
+  for (int q = 0; q < bc->mesh->nparts; q++) {
+    if (!parts[q].value) continue;
+    char key[160], what[512];
+    key_of(bc->mesh, q, bc->field, key, sizeof key);
+    if (parts[q].origin) snprintf(what, sizeof what, "%s: %s", parts[q].origin, key);
+    else snprintf(what, sizeof what, "%s", key);
+    FEAST_CALL(feast_expr_create(parts[q].value, what, &bc->value[q]));
     bc->parts[q] = 1;
-    long pr;
-    key_of(mesh, q, "priority", key, sizeof key);
-    FEAST_CALL(feast_config_get_int(cfg, key, &pr));
-    priority[q] = (int)pr;
   }
   return 0;
 }
 
-int feast_bc_create(const FeastConfig *cfg, const FeastMesh *mesh, const char *field, FeastBC **bcp) {
+int feast_bc_create_from_parts(const FeastMesh *mesh, const char *field, const FeastBCPart *parts, FeastBC **bcp) {
   FeastBC *bc;
   FEAST_CALL(FEAST_ALLOC(1, &bc));
   *bcp = bc;
@@ -103,11 +101,34 @@ int feast_bc_create(const FeastConfig *cfg, const FeastMesh *mesh, const char *f
   FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &bc->parts));
   FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &bc->value));
   FEAST_CALL(FEAST_ALLOC(mesh->nvertices + 1, &bc->vertex_part));
-  int *priority;
-  FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &priority));
-  int st = read_parts(bc, cfg, priority);
-  for (int v = 0; v < mesh->nvertices && !st; v++) st = resolve_vertex(bc, cfg, priority, v);
-  free(priority);
+  FEAST_CALL(compile_parts(bc, parts));
+  for (int v = 0; v < mesh->nvertices; v++) FEAST_CALL(resolve_vertex(bc, parts, v));
+  return 0;
+}
+
+/* the config's boundary.NAME.<field> and boundary.NAME.priority of every part */
+static int read_parts(const FeastConfig *cfg, const FeastMesh *mesh, const char *field, FeastBCPart *parts) {
+  for (int q = 0; q < mesh->nparts; q++) {
+    char key[160];
+    key_of(mesh, q, field, key, sizeof key);
+    if (!feast_config_is_set(cfg, key)) continue;
+    FEAST_CALL(feast_config_get_string(cfg, key, &parts[q].value));
+    parts[q].origin = feast_config_origin(cfg, key);
+    long pr;
+    key_of(mesh, q, "priority", key, sizeof key);
+    FEAST_CALL(feast_config_get_int(cfg, key, &pr));
+    parts[q].priority = (int)pr;
+  }
+  return 0;
+}
+
+int feast_bc_create(const FeastConfig *cfg, const FeastMesh *mesh, const char *field, FeastBC **bcp) {
+  *bcp = NULL;
+  FeastBCPart *parts;
+  FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &parts));
+  int st = read_parts(cfg, mesh, field, parts);
+  if (!st) st = feast_bc_create_from_parts(mesh, field, parts, bcp);
+  free(parts);
   return st;
 }
 

@@ -20,6 +20,14 @@ int feast_bc_check_sections(const FeastConfig *cfg, const FeastMesh *mesh);
 /* compile boundary.NAME.<field> for every part of the mesh, resolve the vertices where
  * Dirichlet parts meet */
 int feast_bc_create(const FeastConfig *cfg, const FeastMesh *mesh, const char *field, FeastBC **bc);
+/* the same from values given per part (no config): parts[q] for mesh part q; origin
+ * names the value in messages ("run.ini:12"; NULL: none) */
+typedef struct {
+  const char *value; /* expression in x, y, t; NULL: natural for the field */
+  int priority;      /* where Dirichlet parts meet, the higher one sets the value */
+  const char *origin;
+} FeastBCPart;
+int feast_bc_create_from_parts(const FeastMesh *mesh, const char *field, const FeastBCPart *parts, FeastBC **bc);
 void feast_bc_destroy(FeastBC **bc);
 const char *feast_bc_field(const FeastBC *bc);
 /* nparts flags: 1 where the part is Dirichlet for the field (for feast_mask_create) */

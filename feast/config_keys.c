@@ -5,6 +5,8 @@
  * apps/app_keys.c); the application adds them to the schema (feast/config.h). Adding a
  * key is one row in the table of the layer that reads it. */
 #include "feast/config_keys.h"
+#include <stdio.h>
+#include <string.h>
 
 static const FeastKeySpec keys[] = {
     /* ---- the grid ---- */
@@ -53,3 +55,14 @@ static const FeastKeySpec keys[] = {
 };
 
 const FeastKeyTable feast_core_keys = {"feast", keys, FEAST_NKEYS(keys)};
+
+const char *feast_key_choices(const char *first, const char *(*name)(int), int n, char *buf, size_t size) {
+  size_t len = (size_t)snprintf(buf, size, "%s", first ? first : "");
+  for (int i = 0; i < n && len < size; i++) len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "|" : "", name(i));
+  return buf;
+}
+
+void feast_key_set_choices(FeastKeySpec *table, int nkeys, const char *section, const char *key, const char *choices) {
+  for (int k = 0; k < nkeys; k++)
+    if (strcmp(table[k].section, section) == 0 && strcmp(table[k].key, key) == 0) table[k].choices = choices;
+}

@@ -42,17 +42,11 @@ static int describe_counters(FeastCheckpoint *ck, const NsProblem *ns) {
 
 /* the time run's header values */
 static int describe_time(FeastCheckpoint *ck, const NsProblem *ns) {
-  const char *scheme;
-  int tau_dt;
-  double dt, start;
-  FEAST_CALL(feast_config_get_string(ns->cfg, "time.scheme", &scheme));
-  FEAST_CALL(feast_config_get_real(ns->cfg, "time.dt", &dt));
-  FEAST_CALL(feast_config_get_real(ns->cfg, "time.start", &start));
-  FEAST_CALL(feast_config_get_enum(ns->cfg, "time.tau_dt", &tau_dt));
-  FEAST_CALL(feast_checkpoint_set(ck, "time.scheme", "%s", scheme));
-  FEAST_CALL(feast_checkpoint_set(ck, "time.dt", "%.17g", dt));
-  FEAST_CALL(feast_checkpoint_set(ck, "time.start", "%.17g", start));
-  FEAST_CALL(feast_checkpoint_set(ck, "time.tau_dt", "%d", tau_dt));
+  const NsTimeParams *p = &ns->params.time;
+  FEAST_CALL(feast_checkpoint_set(ck, "time.scheme", "%s", ns_time_scheme_name(p->scheme)));
+  FEAST_CALL(feast_checkpoint_set(ck, "time.dt", "%.17g", p->dt));
+  FEAST_CALL(feast_checkpoint_set(ck, "time.start", "%.17g", p->start));
+  FEAST_CALL(feast_checkpoint_set(ck, "time.tau_dt", "%d", p->tau_dt));
   FEAST_CALL(feast_checkpoint_set(ck, "time.step", "%ld", ns->time.step));
   FEAST_CALL(feast_checkpoint_set(ck, "time.t", "%.17g", ns->time.t));
   FEAST_CALL(feast_checkpoint_set(ck, "time.dt_prev", "%.17g", ns->time.dt_prev));
@@ -67,7 +61,8 @@ static int write_file(const NsProblem *ns, const NsState *state, double *const *
   const FeastDomain *dom = ns->dom;
   FeastCheckpoint *ck = NULL;
   int st = feast_checkpoint_create(&ck);
-  if (!st) st = feast_checkpoint_describe(ck, ns->cfg, dom->mesh, ns->level, dom->size, NS_NFIELDS);
+  /* the run's config (a problem made from parameters alone has none to describe) */
+  if (!st && ns->describe) st = feast_checkpoint_describe(ck, ns->describe, dom->mesh, ns->level, dom->size, NS_NFIELDS);
   if (!st) st = feast_checkpoint_set(ck, "kind", "%s", state ? "stationary" : "time");
   if (!st) st = state ? describe_state(ck, state) : describe_time(ck, ns);
   for (int f = 0; f < NS_NFIELDS && !st; f++)
@@ -173,69 +168,13 @@ int ns_time_checkpoint_step(const FeastCheckpoint *ck, long *step) {
   return 0;
 }
 
-/* 1 for a time run's checkpoint ("kind time"), 0 for a stationary one (also without kind) */
-static int is_time_checkpoint(const FeastCheckpoint *ck) {
+int ns_is_time_checkpoint(const FeastCheckpoint *ck) {
   const char *kind = feast_checkpoint_get(ck, "kind");
   return kind && strcmp(kind, "time") == 0;
 }
 
-/* a header value that must be the config's (the same trajectory) */
-static int match_time_value(const FeastCheckpoint *ck, const FeastConfig *cfg, const char *key, const char *want) {
-  const char *have = feast_checkpoint_get(ck, key);
-  FEAST_CHECK(have && strcmp(have, want) == 0, FEAST_ERR_CONFIG,
-              "--restart %s: %s = %s (%s), but the checkpoint was written with %s: the time steps of another run",
-              feast_checkpoint_path(ck), key, want, feast_config_origin(cfg, key), have ? have : "(none)");
-  return 0;
-}
-
-int ns_checkpoint_check(const FeastCheckpoint *ck, const FeastConfig *cfg) {
-  const int time_run = ns_time_dependent(cfg);
-  const char *scheme;
-  FEAST_CALL(feast_config_get_string(cfg, "time.scheme", &scheme));
-  if (!is_time_checkpoint(ck)) {
-    FEAST_CHECK(!time_run, FEAST_ERR_CONFIG,
-                "--restart %s: the checkpoint is of a stationary run (time.scheme = none), this run is "
-                "time-dependent (time.scheme = %s, %s): a stationary checkpoint cannot continue a time run",
-                feast_checkpoint_path(ck), scheme, feast_config_origin(cfg, "time.scheme"));
-    return 0;
-  }
-  char stored_scheme[256];
-  const char *text = feast_checkpoint_get(ck, "time.scheme");
-  snprintf(stored_scheme, sizeof stored_scheme, "%s", text ? text : "(none)");
-  FEAST_CHECK(time_run, FEAST_ERR_CONFIG,
-              "--restart %s: the checkpoint is of a time-dependent run (time.scheme = %s), this run is stationary "
-              "(time.scheme = none, %s): a time run's checkpoint cannot continue a stationary run",
-              feast_checkpoint_path(ck), stored_scheme, feast_config_origin(cfg, "time.scheme"));
-  NsTimeParams p;
-  char want[64];
-  FEAST_CALL(ns_time_params_from_config(cfg, &p));
-  FEAST_CALL(match_time_value(ck, cfg, "time.scheme", scheme));
-  snprintf(want, sizeof want, "%.17g", p.dt);
-  FEAST_CALL(match_time_value(ck, cfg, "time.dt", want));
-  snprintf(want, sizeof want, "%.17g", p.start);
-  FEAST_CALL(match_time_value(ck, cfg, "time.start", want));
-  snprintf(want, sizeof want, "%d", p.tau_dt);
-  FEAST_CALL(match_time_value(ck, cfg, "time.tau_dt", want));
-  /* its time is the one this run reaches after the same number of steps */
-  long step;
-  double t;
-  FEAST_CALL(ns_time_checkpoint_step(ck, &step));
-  FEAST_CALL(feast_checkpoint_get_real(ck, "time.t", &t));
-  const long n = ns_time_step_count(&p);
-  const double tk = step == n ? p.end : p.start + (double)step * p.dt;
-  FEAST_CHECK(step <= n && fabs(t - tk) <= 1e-9 * p.dt, FEAST_ERR_CONFIG,
-              "--restart %s: the checkpoint is at time step %ld, t = %.17g, which is not a time of this run's steps "
-              "(time.end = %.17g, %s: %ld steps)",
-              feast_checkpoint_path(ck), step, t, p.end, feast_config_origin(cfg, "time.end"), n);
-  if (t != tk) /* a run continued past the end of a shortened last step */
-    feast_warn("--restart %s: the checkpoint's t = %.17g after time step %ld, this run's steps reach %.17g there "
-               "(time.end = %.17g, %s): the continued run is not the same as an uninterrupted one",
-               feast_checkpoint_path(ck), t, step, tk, p.end, feast_config_origin(cfg, "time.end"));
-  return 0;
-}
-
 int ns_time_restore(NsProblem *ns, const FeastCheckpoint *ck) {
-  FEAST_CHECK(is_time_checkpoint(ck), FEAST_ERR_ARG, "ns_time_restore: %s is not a time run's checkpoint",
+  FEAST_CHECK(ns_is_time_checkpoint(ck), FEAST_ERR_ARG, "ns_time_restore: %s is not a time run's checkpoint",
               feast_checkpoint_path(ck));
   FEAST_CALL(ns_time_state_create(ns));
   NsTimeTerms *tt = &ns->time;

@@ -31,13 +31,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CHECK_MAX_LEVEL = 8 };
 #define LOCATE_TOL 1e-9
 
-/* ---- input phase ---- */
+/* ---- points in the domain (the input-phase checks of ns_config.c) ---- */
 
 /* 1 if (x, y) lies in some macro of the mesh refined to `level` */
-static int mesh_contains(const FeastMesh *mesh, int level, const double p[2], int *found) {
+int ns_mesh_contains(const FeastMesh *mesh, int level, const double p[2], int *found) {
   const int N = feast_level_n(level);
   double *xy;
   FEAST_CALL(FEAST_ALLOC(2 * (long)N * N, &xy));
@@ -62,52 +61,6 @@ static int mesh_contains(const FeastMesh *mesh, int level, const double p[2], in
   return st;
 }
 
-static int check_point(const FeastConfig *cfg, const FeastMesh *mesh, int level, const char *key) {
-  double p[2];
-  int found;
-  FEAST_CALL(feast_config_get_real2(cfg, key, p));
-  FEAST_CALL(mesh_contains(mesh, level, p, &found));
-  FEAST_CHECK(found, FEAST_ERR_CONFIG, "%s = %g %g (%s): the point lies outside the domain of mesh %s", key, p[0],
-              p[1], feast_config_origin(cfg, key), mesh->source);
-  return 0;
-}
-
-int ns_check_benchmark(const FeastConfig *cfg, const FeastMesh *mesh) {
-  const char *part;
-  char names[512];
-  FEAST_CALL(feast_config_get_string(cfg, "output.forces_on", &part));
-  if (part[0]) {
-    FEAST_CHECK(feast_mesh_part_index(mesh, part) >= 0, FEAST_ERR_CONFIG,
-                "output.forces_on = %s (%s): mesh %s has no boundary part '%s' (it has %s)", part,
-                feast_config_origin(cfg, "output.forces_on"), mesh->source, part,
-                feast_mesh_part_names(mesh, names, sizeof names));
-    char ku[128], kv[128];
-    snprintf(ku, sizeof ku, "boundary.%s.u", part);
-    snprintf(kv, sizeof kv, "boundary.%s.v", part);
-    FEAST_CHECK(feast_config_is_set(cfg, ku) && feast_config_is_set(cfg, kv), FEAST_ERR_CONFIG,
-                "output.forces_on = %s (%s): the force is the residual of the momentum equations at the part's "
-                "nodes, which needs a Dirichlet velocity there (%s and %s)",
-                part, feast_config_origin(cfg, "output.forces_on"), ku, kv);
-  }
-  const int a = feast_config_is_set(cfg, "output.pressure_point_a"), b = feast_config_is_set(cfg, "output.pressure_point_b");
-  FEAST_CHECK(a == b, FEAST_ERR_CONFIG,
-              "%s (%s) needs %s as well: pressure_difference = p(pressure_point_a) - p(pressure_point_b)",
-              a ? "output.pressure_point_a" : "output.pressure_point_b",
-              feast_config_origin(cfg, a ? "output.pressure_point_a" : "output.pressure_point_b"),
-              a ? "output.pressure_point_b" : "output.pressure_point_a");
-  long level;
-  FEAST_CALL(feast_config_get_int(cfg, "grid.level", &level));
-  /* the refined boundary moves with the level; a coarser check level keeps the input phase
-   * cheap, and a point that drops out between it and grid.level is reported by the run */
-  const int check_level = level < CHECK_MAX_LEVEL ? (int)level : CHECK_MAX_LEVEL;
-  if (a) {
-    FEAST_CALL(check_point(cfg, mesh, check_level, "output.pressure_point_a"));
-    FEAST_CALL(check_point(cfg, mesh, check_level, "output.pressure_point_b"));
-  }
-  if (feast_config_is_set(cfg, "output.recirculation_from"))
-    FEAST_CALL(check_point(cfg, mesh, check_level, "output.recirculation_from"));
-  return 0;
-}
 
 /* ---- the force on a part ---- */
 
@@ -173,10 +126,9 @@ int ns_force(const NsProblem *ns, const char *part, double force[2]) {
 }
 
 int ns_force_coefficients(const NsProblem *ns, const char *part, double coeff[2]) {
-  double F[2], U, D;
+  double F[2];
+  const double U = ns->params.physics.reference_velocity, D = ns->params.physics.reference_length;
   FEAST_CALL(ns_force(ns, part, F));
-  FEAST_CALL(feast_config_get_real(ns->cfg, "problem.reference_velocity", &U));
-  FEAST_CALL(feast_config_get_real(ns->cfg, "problem.reference_length", &D));
   for (int d = 0; d < 2; d++) coeff[d] = 2.0 * F[d] / (U * U * D); /* rho = 1 */
   return 0;
 }

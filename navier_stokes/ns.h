@@ -10,32 +10,130 @@
  * conditions per field from the config (boundary.NAME.u / v / p, feast/bc.h); where the
  * velocity is prescribed on the whole boundary and the pressure nowhere, the pressure is
  * fixed up to a constant: the Krylov method then works on the complement of that null
- * space and the pressure is reported with zero mean. */
+ * space and the pressure is reported with zero mean. Nothing here reads a config: the
+ * config front end is navier_stokes/ns_config.h. */
 #ifndef FEAST_NS_H
 #define FEAST_NS_H
 #include "feast/checkpoint.h"
-#include "feast/config.h"
 #include "feast/domain.h"
 #include "feast/mesh.h"
+#include "scarc/krylov.h"
+#include "scarc/scarc.h"
 
 typedef struct NsProblem NsProblem;
 
-/* input phase (every rank, before the domain exists): the keys of the problem, boundary
- * expressions and parts, checked against the mesh */
-int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes);
-/* linear.schur = pcd: some part must have an inflow, or the flow must be enclosed (the
- * velocity given on every part, the pressure nowhere) (pcd.c) */
-int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh, int enclosed);
-/* the Krylov method / preconditioner combination (linear.krylov, velocity.*, solver.smoother_step) */
-int ns_schur_check(const FeastConfig *cfg, int stokes);
+typedef enum {
+  NS_TIME_NONE,           /* the stationary problem */
+  NS_TIME_BACKWARD_EULER, /* order 1 */
+  NS_TIME_CRANK_NICOLSON, /* theta = 1/2, order 2 */
+  NS_TIME_FS_THETA,       /* fractional-step theta (Glowinski; FEATFLOW), three substeps, order 2 */
+  NS_TIME_BDF2,           /* the first step backward Euler, order 2 */
+  NS_TIME_NSCHEMES
+} NsTimeScheme;
+
+typedef struct {
+  NsTimeScheme scheme;
+  double dt, start, end;   /* the step, shortened at the last step to end exactly at `end` */
+  long steps_max;          /* a run needing more steps is refused (ns_time_check) */
+  int initial_stationary;  /* start from the stationary solution at `start` */
+  int tau_dt;              /* the SUPG/PSPG parameter has the 2/dt term (forms.h) */
+  char checkpoint[4096];   /* output.checkpoint, "" = none: written after every */
+  long checkpoint_interval; /* output.checkpoint_interval time steps and on SIGTERM/SIGINT */
+} NsTimeParams;
+const char *ns_time_scheme_name(NsTimeScheme s); /* none|backward-euler|crank-nicolson|fs-theta|bdf2 */
+
+/* ---- typed parameters: the library takes these (ns_create_with_params); the config is
+ * one front end, navier_stokes/ns_config.c (ns_params_from_config, ns_create) ---- */
+
+/* the choices of the settings; each has one name table (ns_*_name), which the schema's
+ * allowed values are built from (ns_keys.c) */
+typedef enum { NS_SCHUR_AUTO, NS_SCHUR_MASS, NS_SCHUR_PCD, NS_SCHUR_NCHOICES } NsSchurChoice; /* auto|mass|pcd */
+typedef enum { NS_NONLINEAR_FIXED_POINT, NS_NONLINEAR_NEWTON, NS_NONLINEAR_NCHOICES } NsNonlinearMethod; /* fixed-point|newton */
+typedef enum { NS_LINE_SEARCH_BACKTRACKING, NS_LINE_SEARCH_NONE, NS_LINE_SEARCH_NCHOICES } NsLineSearch; /* backtracking|none */
+typedef enum { NS_START_ZERO, NS_START_RANDOM } NsInitialGuess; /* ScaRC's solver.initial_guess: zero|random */
+const char *ns_schur_name(NsSchurChoice c);
+const char *ns_nonlinear_name(NsNonlinearMethod m);
+const char *ns_line_search_name(NsLineSearch l);
+
+/* the values of the fields on one boundary part: expression texts in x, y, t (muparser),
+ * NULL where the field is natural there (do-nothing; the pressure free) */
+typedef struct {
+  const char *part;          /* the mesh's name of the part */
+  const char *u, *v, *p;
+  int priority;              /* where parts meet at a vertex, the higher one sets the value: 0 */
+} NsBoundaryValues;
+enum { NS_MAX_BOUNDARY = 64 };
+
+typedef struct {
+  double re;                 /* Reynolds number: nu = reference_velocity reference_length / re: 1 */
+  double reference_velocity, reference_length; /* U and L (also of the force coefficients): 1, 1 */
+  const char *force[2];      /* body force f_x, f_y (expressions): NULL = 0 */
+  const char *exact[3];      /* exact u, v, p (ns_errors): NULL = unknown */
+  const char *initial[2];    /* time runs: the initial u, v: NULL = 0 */
+  int nboundary;             /* parts with values (the others: natural for every field): 0 */
+  NsBoundaryValues boundary[NS_MAX_BOUNDARY];
+} NsPhysicsParams;
+
+typedef struct {
+  NsNonlinearMethod method;  /* fixed-point (Newton: navier-stokes only) */
+  double rtol;               /* stop at this reduction of the nonlinear defect: 1e-8 */
+  int max_iterations;        /* 100 */
+  double damping;            /* the first step length tried: 1 */
+  NsLineSearch line_search;  /* backtracking */
+  double divergence_factor;  /* of the nonlinear defect, the Krylov and the velocity solves: 1e4 */
+  NsInitialGuess initial_guess; /* of the linear solves: zero */
+  char checkpoint[4096];     /* stationary runs: a checkpoint file, "" = none */
+  long checkpoint_interval;  /* written every this many steps: 1 */
+} NsNonlinearParams;
+
+typedef struct {
+  int krylov_auto;           /* 1: fgmres for stationary navier-stokes, else bicgstab (ns_defaults): 1 */
+  FeastKrylovMethod krylov;  /* with krylov_auto = 0: bicgstab */
+  NsSchurChoice schur;       /* auto (ns_defaults states the rule) */
+  double rtol;               /* per nonlinear step: 1e-2 */
+  int max_iterations;        /* 100 */
+  int restart;               /* fgmres: 60 */
+  int grow;                  /* 1: fgmres stopped at its cap doubles max_iterations and restart for the
+                                steps after it, up to 400 (the config front end: neither key set): 1 */
+  int residual_replacement;  /* ibicgstab, pipebicgsafe: every this many iterations (0: never): 0 */
+  double residual_replacement_drop; /* sqrt(eps) */
+} NsLinearParams;
+
+typedef struct {
+  FeastKrylovMethod method;  /* ScaRC's solver of a velocity block: richardson = global multigrid (mg) */
+  double rtol;               /* 0.1 */
+  int max_iterations;        /* 8 */
+  int fixed_iterations;      /* > 0: exactly this many cycles: 0 */
+  ScarcParams scarc;         /* the [solver] keys (scarc_params_defaults) */
+  int coarse_stabilisation_auto; /* 1: scarc.coarse_stabilisation from the coarse-mesh Peclet number: 1 */
+} NsVelocityParams;
+
+typedef struct {
+  NsPhysicsParams physics;
+  NsNonlinearParams nonlinear;
+  NsLinearParams linear;
+  NsVelocityParams velocity;
+  NsTimeParams time;         /* time.scheme none: stationary; time.start: the t of every expression */
+  FeastFaultParams fault;    /* the test hook around the preconditioner: none */
+} NsParams;
+
+/* the defaults of every field (stated at the field above): the keys' schema defaults */
+void ns_params_defaults(NsParams *p);
+/* time: none (stationary), start 0, steps_max 100000, tau_dt on, no checkpoint (interval 1);
+ * dt and end have no default (required with a scheme) */
+void ns_time_params_defaults(NsTimeParams *p);
+/* nu = reference_velocity reference_length / re */
+double ns_params_viscosity(const NsParams *p);
+/* part `name` with u, v, p (NULL: natural): sets the next boundary entry */
+int ns_params_boundary(NsParams *p, const char *part, const char *u, const char *v, const char *p_value, int priority);
 
 /* The problem-dependent defaults: the `auto` values of linear.schur, linear.krylov and
- * solver.coarse_stabilisation resolved from the config and the coarse mesh alone (every
+ * solver.coarse_stabilisation resolved from the parameters and the coarse mesh alone (every
  * rank, rank count and phase decides the same; problem.c states the rules). Stokes and
  * time-dependent runs resolve to the paper's choices (mass, bicgstab, none). */
 typedef struct {
   int pcd;                      /* linear.schur: 1 = pcd, 0 = mass */
-  const char *krylov;           /* linear.krylov, a method name */
+  FeastKrylovMethod krylov;     /* linear.krylov */
   int upwind;                   /* solver.coarse_stabilisation: 1 = upwind */
   int schur_auto, krylov_auto, upwind_auto; /* 1: the value was auto */
   int pcd_applicable;           /* an inflow part or an enclosed flow */
@@ -43,16 +141,29 @@ typedef struct {
   double peclet;                /* U H / (2 nu), H the longest edge of the coarse mesh */
   char schur_why[160], krylov_why[160], upwind_why[160];
 } NsDefaults;
-/* level: grid.level; enclosed: the velocity given on every part, the pressure nowhere */
-int ns_defaults(const FeastConfig *cfg, const FeastMesh *mesh, int stokes, int level, int enclosed, NsDefaults *d);
+/* enclosed: the velocity given on every part, the pressure nowhere */
+int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclosed, NsDefaults *d);
 /* linear.krylov resolved (auto: fgmres for a stationary navier-stokes run, else bicgstab) */
-int ns_krylov_choice(const FeastConfig *cfg, int stokes, const char **name);
-int ns_create(const FeastConfig *cfg, const FeastDomain *dom, int stokes, NsProblem **ns);
+FeastKrylovMethod ns_krylov_choice(const NsParams *p, int stokes);
+/* the problem from parameters alone (no config): p is copied, and its strings are
+ * compiled here (they need not outlive the call) */
+int ns_create_with_params(const NsParams *p, const FeastDomain *dom, int stokes, NsProblem **ns);
 void ns_destroy(NsProblem **ns);
+
+/* why the nonlinear iteration stopped (ns_status_name: the name in summaries and messages) */
+typedef enum {
+  NS_CONVERGED,       /* "converged" */
+  NS_MAX_ITERATIONS,  /* "max_iterations" */
+  NS_DIVERGED,        /* "diverged": the defect grew past solver.divergence_factor */
+  NS_NAN,             /* "nan": a defect or a linear solve not finite */
+  NS_LINEAR_DIVERGED, /* "linear_diverged": the Krylov solve of a step diverged */
+  NS_INTERRUPTED      /* "interrupted": a stop signal (stop_signal) */
+} NsStatus;
+const char *ns_status_name(NsStatus s);
 
 typedef struct {
   int converged;
-  const char *reason;          /* converged, max_iterations, diverged, nan, linear_<reason>, interrupted */
+  NsStatus reason;
   int nonlinear_iterations;    /* linear solves (nonlinear steps) done */
   double *linear_per_step;     /* Krylov iterations of each step (owned by the problem) */
   long linear_iterations;      /* their sum */
@@ -90,23 +201,6 @@ int ns_write_centerlines(const NsProblem *ns, const char *prefix);
 int ns_centerline_file_name(const char *prefix, int k, char *buf, size_t size);
 
 /* ---- time-dependent runs (timestep.c) ---- */
-typedef enum {
-  NS_TIME_NONE,           /* the stationary problem */
-  NS_TIME_BACKWARD_EULER, /* order 1 */
-  NS_TIME_CRANK_NICOLSON, /* theta = 1/2, order 2 */
-  NS_TIME_FS_THETA,       /* fractional-step theta (Glowinski; FEATFLOW), three substeps, order 2 */
-  NS_TIME_BDF2            /* the first step backward Euler, order 2 */
-} NsTimeScheme;
-
-typedef struct {
-  NsTimeScheme scheme;
-  double dt, start, end;   /* the step, shortened at the last step to end exactly at `end` */
-  long steps_max;          /* a run needing more steps is refused (ns_time_check) */
-  int initial_stationary;  /* start from the stationary solution at `start` */
-  int tau_dt;              /* the SUPG/PSPG parameter has the 2/dt term (forms.h) */
-  char checkpoint[4096];   /* output.checkpoint, "" = none: written after every */
-  long checkpoint_interval; /* output.checkpoint_interval time steps and on SIGTERM/SIGINT */
-} NsTimeParams;
 
 /* after each time step: what the caller's monitor sees */
 typedef struct {
@@ -122,10 +216,18 @@ typedef struct {
  * status stops the run with that status */
 typedef int (*NsStepMonitor)(void *ctx, const NsProblem *ns, const NsStepInfo *info);
 
+/* why a time run stopped (ns_time_status_name: the name in summaries) */
+typedef enum {
+  NS_TIME_CONVERGED,   /* "converged": every step's nonlinear solve converged, the end reached */
+  NS_TIME_STEP_FAILED, /* "step_failed": a step's nonlinear solve failed (nonlinear_reason) */
+  NS_TIME_INTERRUPTED  /* "interrupted": a stop signal (stop_signal) */
+} NsTimeStatus;
+const char *ns_time_status_name(NsTimeStatus s);
+
 typedef struct {
   int converged;           /* every step's nonlinear solve converged, end reached */
-  const char *reason;      /* converged, step_failed (the step's nonlinear solver: nonlinear_reason), interrupted */
-  const char *nonlinear_reason;
+  NsTimeStatus reason;
+  NsStatus nonlinear_reason; /* with NS_TIME_STEP_FAILED: the failed step's */
   long steps;              /* time steps done */
   double t;                /* the time of the solution in ns->v (the last good one) */
   long nonlinear_iterations, linear_iterations; /* of all steps */
@@ -133,11 +235,6 @@ typedef struct {
   int stop_signal;
 } NsTimeResult;
 
-/* 1 if the config asks for a time-dependent run (time.scheme != none) */
-int ns_time_dependent(const FeastConfig *cfg);
-/* input phase: the time keys (dt > 0, end > start, the steps within steps_max) */
-int ns_time_check(const FeastConfig *cfg);
-int ns_time_params_from_config(const FeastConfig *cfg, NsTimeParams *p);
 /* the initial state (initial.u / v, or the stationary solution) and the time steps to
  * p->end; collective. A step whose nonlinear solve fails (NaN, divergence, no
  * convergence) ends the run with ns->v the last good solution. After ns_time_restore it
@@ -161,10 +258,6 @@ long ns_time_step_count(const NsTimeParams *p);
  * lines, arrays) */
 typedef int (*NsCheckpointHook)(void *ctx, FeastCheckpoint *ck);
 void ns_time_set_checkpoint_hook(NsProblem *ns, NsCheckpointHook hook, void *ctx);
-/* input phase: the checkpoint's kind (stationary or time) is the config's, and for a time
- * run the scheme, dt, start and tau_dt are the config's and its time lies on this
- * config's steps; FEAST_ERR_CONFIG with one message otherwise */
-int ns_checkpoint_check(const FeastCheckpoint *ck, const FeastConfig *cfg);
 /* continue a time run from its checkpoint: ns_time_run then starts after its step
  * (collective) */
 int ns_time_restore(NsProblem *ns, const FeastCheckpoint *ck);
@@ -172,10 +265,6 @@ int ns_time_restore(NsProblem *ns, const FeastCheckpoint *ck);
 int ns_time_checkpoint_step(const FeastCheckpoint *ck, long *step);
 
 /* ---- benchmark quantities (forces.c): the DFG flow around a cylinder and the like ---- */
-/* input phase: output.forces_on names a part with a Dirichlet velocity, the points
- * output.pressure_point_a / _b (both or neither) and output.recirculation_from lie in the
- * domain (refined to min(grid.level, 8)) */
-int ns_check_benchmark(const FeastConfig *cfg, const FeastMesh *mesh);
 /* p(a) - p(b) (ns_pressure_at: the config keys output.pressure_point_a / _b name the
  * points in messages); collective */
 int ns_pressure_difference(const NsProblem *ns, const double a[2], const double b[2], double *dp);

@@ -5,8 +5,10 @@
  * lines, checkpoints). The application adds this table to the schema (feast/config.h). */
 #include "navier_stokes/ns_keys.h"
 #include "feast/config_keys.h"
+#include "navier_stokes/ns.h"
+#include "scarc/scarc_keys.h"
 
-static const FeastKeySpec keys[] = {
+static FeastKeySpec keys[] = {
     /* ---- the problem ---- */
     REAL_KEY("problem", "re", "1", 1e-6, 1e8,
              "Reynolds number Re of stokes/navier-stokes problems: the kinematic viscosity is "
@@ -38,7 +40,7 @@ static const FeastKeySpec keys[] = {
                "unset: the pressure is free there)"),
 
     /* ---- the nonlinear solver ---- */
-    ENUM_KEY("solver", "nonlinear", "fixed-point", "fixed-point|newton",
+    ENUM_KEY("solver", "nonlinear", "fixed-point", NULL /* ns_nonlinear_name */,
              "navier-stokes: fixed-point defect correction (the convection linearised at the last "
              "iterate) or Newton (adds the derivative of the Galerkin convection; the "
              "stabilisation is linearised as in fixed point)"),
@@ -50,12 +52,12 @@ static const FeastKeySpec keys[] = {
     REAL_KEY("solver", "nonlinear_damping", "1", 0.01, 1,
              "stokes/navier-stokes: damping omega of the nonlinear update v <- v + omega c (the "
              "first step length the line search tries)"),
-    ENUM_KEY("solver", "nonlinear_line_search", "backtracking", "backtracking|none",
+    ENUM_KEY("solver", "nonlinear_line_search", "backtracking", NULL /* ns_line_search_name */,
              "stokes/navier-stokes: backtracking halves the step length (at most 6 times) until the "
              "nonlinear defect falls (sufficient decrease 1 - 1e-4 x length); none takes every step whole"),
 
     /* ---- the linear solver of every nonlinear step ---- */
-    ENUM_KEY("linear", "krylov", "auto", "auto|bicgstab|ibicgstab|pipebicgsafe|fgmres",
+    ENUM_KEY("linear", "krylov", "auto", NULL /* auto, the Krylov registry's saddle-point methods */,
              "Krylov method on the saddle-point system, right-preconditioned by the lower "
              "block-triangular pressure Schur complement preconditioner: auto = fgmres for stationary "
              "navier-stokes, bicgstab for stokes and time-dependent runs (printed at verbosity 1); classical BiCGStab (the FEAST paper's), "
@@ -68,7 +70,7 @@ static const FeastKeySpec keys[] = {
             "linear.krylov = fgmres: iterations per restart cycle (memory: 2 restart + 1 "
             "vectors of the saddle-point system; 60: the cavity at Re = 1000 needs 2.1x fewer "
             "iterations than with 30, and converges at L = 4, BENCHMARKS.md)"),
-    ENUM_KEY("linear", "schur", "auto", "auto|mass|pcd",
+    ENUM_KEY("linear", "schur", "auto", NULL /* ns_schur_name */,
              "pressure Schur complement approximation of the preconditioner: auto = pcd for stationary "
              "navier-stokes where PCD applies (an inflow or an enclosed flow) and the domain Reynolds "
              "number U D / nu >= 200 (D: the larger side of the mesh's bounding box), mass otherwise "
@@ -86,7 +88,7 @@ static const FeastKeySpec keys[] = {
             "restart of 200 (logged; the cavity at Re = 3200 needs it)"),
 
     /* ---- the velocity blocks, solved by ScaRC ([solver] structure) ---- */
-    ENUM_KEY("velocity", "scarc_solver", "mg", "mg|cg|bicgstab|ibicgstab|pipebicgsafe",
+    ENUM_KEY("velocity", "scarc_solver", "mg", NULL /* scarc_solver_choices() */,
              "ScaRC solver of each velocity block inside the preconditioner (mg: global multigrid)"),
     REAL_KEY("velocity", "rtol", "0.1", 1e-16, 1,
              "relative tolerance of a velocity block solve (0.1: one digit, the FEAST paper's choice)"),
@@ -124,7 +126,7 @@ static const FeastKeySpec keys[] = {
             "stokes/navier-stokes: nonlinear steps (time steps of a time-dependent run) between two "
             "checkpoints (output.checkpoint)"),
     /* ---- stokes / navier-stokes: time-dependent runs (navier_stokes/timestep.c) ---- */
-    ENUM_KEY("time", "scheme", "none", "none|backward-euler|crank-nicolson|fs-theta|bdf2",
+    ENUM_KEY("time", "scheme", "none", NULL /* ns_time_scheme_name */,
              "navier-stokes: none = the stationary problem; else a run of time steps from time.start to "
              "time.end, each a nonlinear problem solved as the stationary one: backward-euler (order 1), "
              "crank-nicolson (theta = 1/2), fs-theta (fractional-step theta, three substeps per step, "
@@ -163,4 +165,28 @@ static const FeastKeySpec keys[] = {
             "at the end only"),
 };
 
-const FeastKeyTable ns_config_keys = {"navier_stokes", keys, FEAST_NKEYS(keys)};
+static const char *schur_name(int i) { return ns_schur_name((NsSchurChoice)i); }
+static const char *nonlinear_name(int i) { return ns_nonlinear_name((NsNonlinearMethod)i); }
+static const char *line_search_name(int i) { return ns_line_search_name((NsLineSearch)i); }
+static const char *time_scheme_name(int i) { return ns_time_scheme_name((NsTimeScheme)i); }
+
+#define SET_CHOICES(section, key, choices) feast_key_set_choices(keys, FEAST_NKEYS(keys), section, key, choices)
+
+/* the allowed values of the enum keys from the name tables of their settings (ns.h) and the
+ * Krylov registry: one list per choice */
+const FeastKeyTable *ns_config_keys(void) {
+  static const FeastKeyTable table = {"navier_stokes", keys, FEAST_NKEYS(keys)};
+  static char schur[64], nonlinear[64], line_search[64], time_scheme[128], krylov[128];
+  if (!schur[0]) {
+    SET_CHOICES("linear", "schur", feast_key_choices(NULL, schur_name, NS_SCHUR_NCHOICES, schur, sizeof schur));
+    SET_CHOICES("solver", "nonlinear",
+                feast_key_choices(NULL, nonlinear_name, NS_NONLINEAR_NCHOICES, nonlinear, sizeof nonlinear));
+    SET_CHOICES("solver", "nonlinear_line_search",
+                feast_key_choices(NULL, line_search_name, NS_LINE_SEARCH_NCHOICES, line_search, sizeof line_search));
+    SET_CHOICES("time", "scheme",
+                feast_key_choices(NULL, time_scheme_name, NS_TIME_NSCHEMES, time_scheme, sizeof time_scheme));
+    SET_CHOICES("linear", "krylov", feast_krylov_choices(FEAST_KRYLOV_FOR_SADDLE, "auto", krylov, sizeof krylov));
+    SET_CHOICES("velocity", "scarc_solver", scarc_solver_choices());
+  }
+  return &table;
+}

@@ -1,7 +1,7 @@
 /* The config keys the Navier-Stokes library reads (navier_stokes/ns_keys.c), for the
- * schema of a config it is set up from: feast_config_add_keys(cfg, &ns_config_keys). */
+ * schema of a config it is set up from: feast_config_add_keys(cfg, ns_config_keys()). */
 #ifndef NS_KEYS_H
 #define NS_KEYS_H
 #include "feast/config.h"
-extern const FeastKeyTable ns_config_keys;
+const FeastKeyTable *ns_config_keys(void);
 #endif

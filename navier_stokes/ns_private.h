@@ -12,6 +12,7 @@
 #include "scarc/scarc_config.h"
 
 enum { NS_U, NS_V, NS_P, NS_NFIELDS };
+extern const char *const ns_field_names[NS_NFIELDS]; /* "u", "v", "p" (problem.c) */
 
 /* what the nonlinear iteration carries from step to step besides the iterate: with the
  * iterate it is the whole state of the run (checkpoint.c), so a continued run takes the
@@ -53,7 +54,9 @@ typedef struct {
 } NsTimeTerms;
 
 struct NsProblem {
-  const FeastConfig *cfg;
+  NsParams params;              /* as given to ns_create_with_params */
+  const FeastConfig *describe;  /* the config front end's config, described in checkpoints (NULL: none) */
+  FeastExpr *initial[2];        /* time runs: the initial u, v */
   const FeastDomain *dom;
   int level;
   int stokes, newton, nullspace;
@@ -97,6 +100,17 @@ struct NsProblem {
   FeastVec *pcd_r, *pcd_z, *pcd_y; /* one-block work vectors */
 };
 
+/* params.c: the boundary values of part `name`, NULL if it has none */
+const NsBoundaryValues *ns_params_part(const NsParams *p, const char *name);
+/* problem.c: 1 if some part has a velocity value; 1 if the pressure is fixed only up to a
+ * constant (no part fixes it, the velocity given on every part) */
+int ns_velocity_given(const FeastBC *u, const FeastBC *v, int nparts);
+int ns_pressure_free(FeastBC *const bc[NS_NFIELDS], int nparts);
+/* checkpoint.c: 1 for a time run's checkpoint ("kind time"), 0 for a stationary one (also
+ * without kind) */
+int ns_is_time_checkpoint(const FeastCheckpoint *ck);
+/* forces.c: *found <- 1 if point p lies in the mesh refined to `level` */
+int ns_mesh_contains(const FeastMesh *mesh, int level, const double p[2], int *found);
 /* solve.c: the nonlinear iteration of one time step (no checkpoints or signals, progress
  * at verbosity 2), from the iterate in ns->v */
 int ns_solve_step(NsProblem *ns, NsResult *res);
@@ -144,7 +158,7 @@ int ns_schur_update(NsProblem *ns);
 /* pcd.c: S^-1 ~ nu M_p^-1 + M_p^-1 N_p A_p^-1 (see there) */
 int ns_pcd_create(NsProblem *ns);
 /* flags of the inflow parts (Dirichlet velocity with int u.n ds < 0) and their number */
-int ns_pcd_inflow_parts(const FeastConfig *cfg, const FeastMesh *mesh, unsigned char *inflow, int *count);
+int ns_pcd_inflow_parts(const NsParams *p, const FeastMesh *mesh, unsigned char *inflow, int *count);
 void ns_pcd_destroy(NsProblem *ns);
 /* N_p at the current iterate */
 int ns_pcd_update(NsProblem *ns);

@@ -50,16 +50,17 @@ static int edge_flux(FeastExpr *eu, FeastExpr *ev, const double *a, const double
 }
 
 /* int u.n ds over part q of the coarse mesh (its edges as chords) at time t, from the
- * config's boundary.NAME.u / v; 0 when the part has no Dirichlet velocity */
-static int part_flux(const FeastConfig *cfg, const FeastMesh *mesh, int q, double t, double *flux) {
+ * part's boundary values u, v; 0 when the part has no Dirichlet velocity */
+static int part_flux(const NsParams *p, const FeastMesh *mesh, int q, double t, double *flux) {
+  const NsBoundaryValues *bv = ns_params_part(p, mesh->parts[q].name);
+  *flux = 0.0;
+  if (!bv || !bv->u || !bv->v) return 0;
   char ku[128], kv[128];
   snprintf(ku, sizeof ku, "boundary.%s.u", mesh->parts[q].name);
   snprintf(kv, sizeof kv, "boundary.%s.v", mesh->parts[q].name);
-  *flux = 0.0;
-  if (!feast_config_is_set(cfg, ku) || !feast_config_is_set(cfg, kv)) return 0;
   FeastExpr *eu = NULL, *ev = NULL;
-  int st = feast_expr_from_config(cfg, ku, &eu);
-  if (!st) st = feast_expr_from_config(cfg, kv, &ev);
+  int st = feast_expr_create(bv->u, ku, &eu);
+  if (!st) st = feast_expr_create(bv->v, kv, &ev);
   feast_expr_set_time(eu, t);
   feast_expr_set_time(ev, t);
   for (int e = 0; e < mesh->nedges && !st; e++) {
@@ -76,44 +77,16 @@ static int part_flux(const FeastConfig *cfg, const FeastMesh *mesh, int q, doubl
 }
 
 /* the inflow parts: a Dirichlet velocity with net inflow, int u.n ds < 0, at time.start
- * (default 0; where a stationary problem is solved); decided from the config and the
+ * (default 0; where a stationary problem is solved); decided from the parameters and the
  * coarse mesh alone, so every rank, rank count and level agrees */
-int ns_pcd_inflow_parts(const FeastConfig *cfg, const FeastMesh *mesh, unsigned char *inflow, int *count) {
-  double t0;
-  FEAST_CALL(feast_config_get_real(cfg, "time.start", &t0));
+int ns_pcd_inflow_parts(const NsParams *p, const FeastMesh *mesh, unsigned char *inflow, int *count) {
   *count = 0;
   for (int q = 0; q < mesh->nparts; q++) {
     double flux;
-    FEAST_CALL(part_flux(cfg, mesh, q, t0, &flux));
+    FEAST_CALL(part_flux(p, mesh, q, p->time.start, &flux));
     inflow[q] = flux < 0.0;
     *count += inflow[q];
   }
-  return 0;
-}
-
-int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh, int enclosed) {
-  int count;
-  const char *name; /* auto takes pcd only where it applies */
-  FEAST_CALL(feast_config_get_string(cfg, "linear.schur", &name));
-  const int schur = strcmp(name, "pcd") == 0;
-  int stationary_start = 0;
-  if (ns_time_dependent(cfg)) FEAST_CALL(feast_config_get_enum(cfg, "initial.stationary", &stationary_start));
-  /* the stationary A_p (a time step's has its Dirichlet values where the velocity is free) */
-  if (!schur || (ns_time_dependent(cfg) && !stationary_start) || enclosed) return 0;
-  unsigned char *inflow;
-  FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &inflow));
-  int st = ns_pcd_inflow_parts(cfg, mesh, inflow, &count);
-  free(inflow);
-  FEAST_CALL(st);
-  char names[512];
-  FEAST_CHECK(count > 0, FEAST_ERR_CONFIG,
-              "%s (%s) needs an inflow, a boundary part whose Dirichlet velocity "
-              "(boundary.NAME.u, v) flows into the domain, int u.n < 0, or an enclosed flow (the velocity "
-              "given on every part, the pressure nowhere), for the pressure Laplacian A_p of its Schur "
-              "complement approximation; mesh %s has the parts %s, none an inflow, and one "
-              "of them has no velocity or a pressure value; use linear.schur = mass",
-              stationary_start ? "linear.schur = pcd with initial.stationary = true" : "linear.schur = pcd",
-              feast_config_origin(cfg, "linear.schur"), mesh->source, feast_mesh_part_names(mesh, names, sizeof names));
   return 0;
 }
 
@@ -178,12 +151,11 @@ int ns_pcd_create(NsProblem *ns) {
   FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->pcd_r));
   FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->pcd_z));
   FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->pcd_y));
-  int stationary_start = 0;
-  if (ns->time_dependent) FEAST_CALL(feast_config_get_enum(ns->cfg, "initial.stationary", &stationary_start));
+  const int stationary_start = ns->time_dependent && ns->params.time.initial_stationary;
   unsigned char *parts;
   int count, st = FEAST_ALLOC(dom->mesh->nparts + 1, &parts);
   if (!st && ns->pcd && (!ns->time_dependent || stationary_start)) {
-    st = ns_pcd_inflow_parts(ns->cfg, dom->mesh, parts, &count);
+    st = ns_pcd_inflow_parts(&ns->params, dom->mesh, parts, &count);
     if (!st) st = laplace_solver(ns, parts, count, "stationary", &ns->pcd_mask, &ns->pcd_scarc);
   }
   if (!st && ns->time_dependent) {

@@ -1,5 +1,5 @@
-/* The problem's life cycle: configuration, boundary conditions, masks, and the checks
- * of the input phase. */
+/* The problem's life cycle from its parameters: boundary conditions, masks, the
+ * problem-dependent defaults. */
 #include "feast/error.h"
 #include "feast/log.h"
 #include "navier_stokes/ns_private.h"
@@ -8,20 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const field_names[NS_NFIELDS] = {"u", "v", "p"};
+const char *const ns_field_names[NS_NFIELDS] = {"u", "v", "p"};
 
-/* an optional expression key: NULL when unset, or (zero_is_null) when it is the constant 0 */
-static int optional_expr(const FeastConfig *cfg, const char *key, int zero_is_null, FeastExpr **e) {
+/* an optional expression: NULL when text is NULL, or (zero_is_null) when it is the constant 0 */
+static int optional_expr(const char *text, const char *what, int zero_is_null, FeastExpr **e) {
   *e = NULL;
-  if (!feast_config_is_set(cfg, key) && !zero_is_null) return 0;
-  FEAST_CALL(feast_expr_from_config(cfg, key, e));
+  if (!text) return 0;
+  FEAST_CALL(feast_expr_create(text, what, e));
   double v;
   if (zero_is_null && feast_expr_is_constant(*e) && !feast_expr_eval(*e, 0.0, 0.0, &v) && v == 0.0)
     feast_expr_destroy(e);
   return 0;
 }
 
-static int velocity_given(const FeastBC *u, const FeastBC *v, int nparts) {
+int ns_velocity_given(const FeastBC *u, const FeastBC *v, int nparts) {
   for (int q = 0; q < nparts; q++)
     if (feast_bc_parts(u)[q] || feast_bc_parts(v)[q]) return 1;
   return 0;
@@ -29,43 +29,10 @@ static int velocity_given(const FeastBC *u, const FeastBC *v, int nparts) {
 
 /* the pressure is fixed only up to a constant when no part fixes it and the velocity is
  * prescribed (both components) on every part: no natural outflow sets its level */
-static int pressure_free(FeastBC *const bc[NS_NFIELDS], int nparts) {
+int ns_pressure_free(FeastBC *const bc[NS_NFIELDS], int nparts) {
   for (int q = 0; q < nparts; q++)
     if (feast_bc_parts(bc[NS_P])[q] || !feast_bc_parts(bc[NS_U])[q] || !feast_bc_parts(bc[NS_V])[q]) return 0;
   return 1;
-}
-
-int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
-  FEAST_CHECK(!feast_config_is_set(cfg, "grid.dirichlet"), FEAST_ERR_CONFIG,
-              "grid.dirichlet (%s) applies to problem.type = poisson; stokes and navier-stokes take their "
-              "boundary conditions per field from [boundary.NAME] u = ..., v = ..., p = ...",
-              feast_config_origin(cfg, "grid.dirichlet"));
-  FEAST_CALL(feast_bc_check_sections(cfg, mesh));
-  FeastBC *bc[NS_NFIELDS] = {NULL};
-  int st = 0;
-  for (int f = 0; f < NS_NFIELDS && !st; f++) st = feast_bc_create(cfg, mesh, field_names[f], &bc[f]);
-  char known[512];
-  if (!st && !velocity_given(bc[NS_U], bc[NS_V], mesh->nparts))
-    st = feast_error_set(FEAST_ERR_CONFIG, __FILE__, __LINE__,
-                         "%s: no boundary part has a velocity value (boundary.NAME.u / boundary.NAME.v), so the "
-                         "velocity is not determined (mesh %s has the parts %s)",
-                         feast_config_path(cfg), mesh->source, feast_mesh_part_names(mesh, known, sizeof known));
-  const int enclosed = !st && pressure_free(bc, mesh->nparts);
-  for (int f = 0; f < NS_NFIELDS; f++) feast_bc_destroy(&bc[f]);
-  FEAST_CALL(st);
-  const char *keys[] = {"problem.force_x", "problem.force_y", "problem.exact_u", "problem.exact_v", "problem.exact_p"};
-  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-    FeastExpr *e;
-    FEAST_CALL(optional_expr(cfg, keys[i], 0, &e));
-    feast_expr_destroy(&e);
-  }
-  FEAST_CALL(ns_schur_check(cfg, stokes));
-  FEAST_CALL(ns_time_check(cfg));
-  FEAST_CALL(ns_pcd_check(cfg, mesh, enclosed));
-  long level;
-  NsDefaults d;
-  FEAST_CALL(feast_config_get_int(cfg, "grid.level", &level));
-  return ns_defaults(cfg, mesh, stokes, (int)level, enclosed, &d);
 }
 
 /* ---- the problem-dependent defaults (linear.schur, linear.krylov,
@@ -94,10 +61,9 @@ int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
 enum { RE_PCD = 200 };
 static const double PECLET_UPWIND = 150.0;
 
-int ns_krylov_choice(const FeastConfig *cfg, int stokes, const char **name) {
-  FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", name));
-  if (strcmp(*name, "auto") == 0) *name = stokes || ns_time_dependent(cfg) ? "bicgstab" : "fgmres";
-  return 0;
+FeastKrylovMethod ns_krylov_choice(const NsParams *p, int stokes) {
+  if (!p->linear.krylov_auto) return p->linear.krylov;
+  return stokes || p->time.scheme != NS_TIME_NONE ? FEAST_KRYLOV_BICGSTAB : FEAST_KRYLOV_FGMRES;
 }
 
 /* the larger side of the coarse mesh's bounding box, and its longest edge */
@@ -117,16 +83,13 @@ static void mesh_sizes(const FeastMesh *mesh, double *extent, double *edge) {
     }
 }
 
-int ns_defaults(const FeastConfig *cfg, const FeastMesh *mesh, int stokes, int level, int enclosed, NsDefaults *d) {
+/* (the rules hold for every level: measured at L = 4-7) */
+int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclosed, NsDefaults *d) {
   memset(d, 0, sizeof *d);
-  double re, U, L, extent, edge;
-  FEAST_CALL(feast_config_get_real(cfg, "problem.re", &re));
-  FEAST_CALL(feast_config_get_real(cfg, "problem.reference_velocity", &U));
-  FEAST_CALL(feast_config_get_real(cfg, "problem.reference_length", &L));
+  double extent, edge;
+  const double U = p->physics.reference_velocity, nu = ns_params_viscosity(p);
   mesh_sizes(mesh, &extent, &edge);
-  const double nu = U * L / re;
-  (void)level; /* the rules hold for every level (measured at L = 4-7) */
-  const int time_dependent = ns_time_dependent(cfg), paper = stokes || time_dependent;
+  const int time_dependent = p->time.scheme != NS_TIME_NONE, paper = stokes || time_dependent;
   const char *what = stokes ? "a stokes problem" : "a time-dependent run";
   d->re_domain = U * extent / nu;
   d->peclet = U * edge / (2.0 * nu);
@@ -134,16 +97,14 @@ int ns_defaults(const FeastConfig *cfg, const FeastMesh *mesh, int stokes, int l
   if (!enclosed) {
     unsigned char *inflow;
     FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &inflow));
-    const int st = ns_pcd_inflow_parts(cfg, mesh, inflow, &count);
+    const int st = ns_pcd_inflow_parts(p, mesh, inflow, &count);
     free(inflow);
     FEAST_CALL(st);
   }
   d->pcd_applicable = enclosed || count > 0;
 
-  const char *s;
-  FEAST_CALL(feast_config_get_string(cfg, "linear.schur", &s));
-  d->schur_auto = strcmp(s, "auto") == 0;
-  if (!d->schur_auto) d->pcd = strcmp(s, "pcd") == 0;
+  d->schur_auto = p->linear.schur == NS_SCHUR_AUTO;
+  if (!d->schur_auto) d->pcd = p->linear.schur == NS_SCHUR_PCD;
   else if (paper) snprintf(d->schur_why, sizeof d->schur_why, "%s", what);
   else if (!d->pcd_applicable)
     snprintf(d->schur_why, sizeof d->schur_why, "no inflow part and not enclosed: PCD has no boundary conditions");
@@ -153,15 +114,13 @@ int ns_defaults(const FeastConfig *cfg, const FeastMesh *mesh, int stokes, int l
              d->re_domain, d->pcd ? ">=" : "<", RE_PCD);
   }
 
-  FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", &s));
-  d->krylov_auto = strcmp(s, "auto") == 0;
-  FEAST_CALL(ns_krylov_choice(cfg, stokes, &d->krylov));
+  d->krylov_auto = p->linear.krylov_auto;
+  d->krylov = ns_krylov_choice(p, stokes);
   if (d->krylov_auto)
     snprintf(d->krylov_why, sizeof d->krylov_why, "%s", paper ? what : "stationary navier-stokes");
 
-  FEAST_CALL(feast_config_get_string(cfg, "solver.coarse_stabilisation", &s));
-  d->upwind_auto = strcmp(s, "auto") == 0;
-  if (!d->upwind_auto) d->upwind = strcmp(s, "upwind") == 0;
+  d->upwind_auto = p->velocity.coarse_stabilisation_auto;
+  if (!d->upwind_auto) d->upwind = p->velocity.scarc.coarse_stabilisation == SCARC_STABILISATION_UPWIND;
   else if (paper) snprintf(d->upwind_why, sizeof d->upwind_why, "%s", what);
   else {
     d->upwind = d->peclet >= PECLET_UPWIND;
@@ -174,48 +133,66 @@ int ns_defaults(const FeastConfig *cfg, const FeastMesh *mesh, int stokes, int l
 
 static void log_defaults(const NsDefaults *d) {
   if (d->schur_auto) feast_log(1, "  linear.schur = auto: %s (%s)\n", d->pcd ? "pcd" : "mass", d->schur_why);
-  if (d->krylov_auto) feast_log(1, "  linear.krylov = auto: %s (%s)\n", d->krylov, d->krylov_why);
+  if (d->krylov_auto) feast_log(1, "  linear.krylov = auto: %s (%s)\n", feast_krylov_method_name(d->krylov), d->krylov_why);
   if (d->upwind_auto)
     feast_log(1, "  solver.coarse_stabilisation = auto: %s (%s)\n", d->upwind ? "upwind" : "none", d->upwind_why);
 }
 
 static int read_params(NsProblem *ns) {
-  const FeastConfig *cfg = ns->cfg;
-  double re, U, L;
-  int nonlinear;
-  FEAST_CALL(feast_config_get_real(cfg, "problem.re", &re));
-  FEAST_CALL(feast_config_get_real(cfg, "problem.reference_velocity", &U));
-  FEAST_CALL(feast_config_get_real(cfg, "problem.reference_length", &L));
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear", &nonlinear));
-  ns->nu = U * L / re;
-  ns->newton = !ns->stokes && nonlinear == 1;
-  ns->time_dependent = ns_time_dependent(cfg);
-  FEAST_CALL(optional_expr(cfg, "problem.force_x", 1, &ns->force[0]));
-  FEAST_CALL(optional_expr(cfg, "problem.force_y", 1, &ns->force[1]));
+  const NsParams *p = &ns->params;
+  ns->nu = ns_params_viscosity(p);
+  ns->newton = !ns->stokes && p->nonlinear.method == NS_NONLINEAR_NEWTON;
+  ns->time_dependent = p->time.scheme != NS_TIME_NONE;
+  FEAST_CALL(optional_expr(p->physics.force[0], "problem.force_x", 1, &ns->force[0]));
+  FEAST_CALL(optional_expr(p->physics.force[1], "problem.force_y", 1, &ns->force[1]));
   const char *exact[NS_NFIELDS] = {"problem.exact_u", "problem.exact_v", "problem.exact_p"};
-  for (int f = 0; f < NS_NFIELDS; f++) FEAST_CALL(optional_expr(cfg, exact[f], 0, &ns->exact[f]));
-  return 0;
+  for (int f = 0; f < NS_NFIELDS; f++) FEAST_CALL(optional_expr(p->physics.exact[f], exact[f], 0, &ns->exact[f]));
+  if (!ns->time_dependent) return 0;
+  FEAST_CALL(optional_expr(p->physics.initial[0] ? p->physics.initial[0] : "0", "initial.u", 0, &ns->initial[0]));
+  return optional_expr(p->physics.initial[1] ? p->physics.initial[1] : "0", "initial.v", 0, &ns->initial[1]);
 }
 
-int ns_create(const FeastConfig *cfg, const FeastDomain *dom, int stokes, NsProblem **nsp) {
+/* the conditions of field f from the parameters' boundary values (every part named must
+ * be one of the mesh's) */
+static int create_bc(const NsParams *p, const FeastMesh *mesh, int f, FeastBC **bc) {
+  *bc = NULL;
+  FeastBCPart *parts;
+  FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &parts));
+  int st = 0;
+  for (int i = 0; i < p->physics.nboundary && !st; i++) {
+    const NsBoundaryValues *b = &p->physics.boundary[i];
+    const int q = feast_mesh_part_index(mesh, b->part);
+    char names[512];
+    if (q < 0)
+      st = feast_error_set(FEAST_ERR_ARG, __FILE__, __LINE__, "boundary values for part '%s': mesh %s has the parts %s",
+                           b->part, mesh->source, feast_mesh_part_names(mesh, names, sizeof names));
+    else
+      parts[q] = (FeastBCPart){f == NS_U ? b->u : f == NS_V ? b->v : b->p, b->priority, NULL};
+  }
+  if (!st) st = feast_bc_create_from_parts(mesh, ns_field_names[f], parts, bc);
+  free(parts);
+  return st;
+}
+
+int ns_create_with_params(const NsParams *p, const FeastDomain *dom, int stokes, NsProblem **nsp) {
+  FEAST_CHECK(p && dom && nsp, FEAST_ERR_ARG, "ns_create_with_params: NULL argument");
   NsProblem *ns;
   FEAST_CALL(FEAST_ALLOC(1, &ns));
   *nsp = ns;
-  ns->cfg = cfg;
+  ns->params = *p;
   ns->dom = dom;
   ns->level = dom->finest;
   ns->stokes = stokes;
   FEAST_CALL(read_params(ns));
   for (int f = 0; f < NS_NFIELDS; f++) {
-    FEAST_CALL(feast_bc_create(cfg, dom->mesh, field_names[f], &ns->bc[f]));
+    FEAST_CALL(create_bc(p, dom->mesh, f, &ns->bc[f]));
     FEAST_CALL(feast_mask_create(dom, feast_bc_parts(ns->bc[f]), &ns->mask[f]));
   }
-  ns->nullspace = pressure_free(ns->bc, dom->mesh->nparts);
-  double start; /* the time t of every expression: time.start until a time step sets another */
-  FEAST_CALL(feast_config_get_real(cfg, "time.start", &start));
-  ns->time.t = start;
-  ns_set_time(ns, start);
-  FEAST_CALL(ns_defaults(cfg, dom->mesh, stokes, ns->level, ns->nullspace, &ns->defaults));
+  ns->nullspace = ns_pressure_free(ns->bc, dom->mesh->nparts);
+  /* the time t of every expression: time.start until a time step sets another */
+  ns->time.t = p->time.start;
+  ns_set_time(ns, p->time.start);
+  FEAST_CALL(ns_defaults(p, dom->mesh, stokes, ns->nullspace, &ns->defaults));
   log_defaults(&ns->defaults);
   FEAST_CALL(ns_system_create(ns));
   return ns_schur_create(ns);
@@ -232,6 +209,8 @@ void ns_destroy(NsProblem **nsp) {
     feast_mask_destroy(&ns->mask[f]);
     feast_expr_destroy(&ns->exact[f]);
   }
+  feast_expr_destroy(&ns->initial[0]);
+  feast_expr_destroy(&ns->initial[1]);
   feast_expr_destroy(&ns->force[0]);
   feast_expr_destroy(&ns->force[1]);
   free(ns->linear_per_step);

@@ -8,66 +8,67 @@
 #include "feast/log.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static int apply(void *ctx, const FeastVec *d, FeastVec *c);
 
+/* the name of velocity.scarc_solver: "mg" (the V cycle as a stationary iteration) or the
+ * Krylov method's */
+static const char *velocity_solver_name(FeastKrylovMethod m) {
+  return m == FEAST_KRYLOV_RICHARDSON ? "mg" : feast_krylov_method_name(m);
+}
+
+/* the ScaRC V cycle made a linear map for the method named by `key = name` (an explicit
+ * adaptive smoother step is refused: ns_schur_check names the keys at input) */
+static int make_linear(ScarcParams *p, const char *key, const char *name) {
+  FEAST_CHECK(p->smoother_step != SCARC_STEP_ADAPTIVE, FEAST_ERR_ARG,
+              "%s = %s needs a linear preconditioner: an adaptive smoother step makes the V cycle a nonlinear map",
+              key, name);
+  char why[128];
+  snprintf(why, sizeof why, "%s = %s", key, name);
+  scarc_params_make_linear(p, why);
+  return 0;
+}
+
 /* linear.krylov = ibicgstab | pipebicgsafe need K_s to be a linear map: velocity solves
  * of a fixed number of multigrid cycles (a Krylov velocity solve, or one stopped at a
  * tolerance, is a nonlinear map of the defect) with a fixed smoother step. The same holds
- * for velocity.scarc_solver = ibicgstab | pipebicgsafe and their V cycle. p = NULL: the
- * input-phase check only. */
-static int linear_preconditioner(const FeastConfig *cfg, int stokes, ScarcParams *p, FeastSolveParams *sp) {
-  const char *krylov, *velocity;
-  FeastKrylovMethod krylov_method, velocity_method;
-  FEAST_CALL(ns_krylov_choice(cfg, stokes, &krylov));
-  FEAST_CALL(feast_config_get_string(cfg, "velocity.scarc_solver", &velocity));
-  FEAST_CALL(feast_krylov_method_from_name(krylov, &krylov_method));
-  FEAST_CALL(scarc_method_from_name(velocity, &velocity_method));
-  if (feast_krylov_needs_linear_preconditioner(velocity_method))
-    FEAST_CALL(scarc_linear_required(cfg, "solver.", "velocity.scarc_solver", p));
-  if (!feast_krylov_needs_linear_preconditioner(krylov_method)) return 0;
-  FEAST_CHECK(strcmp(velocity, "mg") == 0, FEAST_ERR_CONFIG,
-              "%s: velocity.scarc_solver = %s makes the Schur preconditioner a nonlinear map (a Krylov "
-              "solve depends nonlinearly on its right-hand side), which linear.krylov = %s (%s) cannot be "
-              "preconditioned with; use velocity.scarc_solver = mg (a fixed number of cycles, "
-              "velocity.fixed_iterations)",
-              feast_config_origin(cfg, "velocity.scarc_solver"), velocity, krylov,
-              feast_config_origin(cfg, "linear.krylov"));
-  FEAST_CALL(scarc_linear_required(cfg, "solver.", "linear.krylov", p));
-  if (sp && sp->fixed_iterations == 0) {
-    sp->fixed_iterations = 2;
+ * for velocity.scarc_solver = ibicgstab | pipebicgsafe and their V cycle. */
+static int linear_preconditioner(NsProblem *ns) {
+  const FeastKrylovMethod krylov = ns_krylov_choice(&ns->params, ns->stokes);
+  const char *krylov_name = feast_krylov_method_name(krylov);
+  if (feast_krylov_needs_linear_preconditioner(ns->velocity_method))
+    FEAST_CALL(make_linear(&ns->scarc_params, "velocity.scarc_solver", velocity_solver_name(ns->velocity_method)));
+  if (!feast_krylov_needs_linear_preconditioner(krylov)) return 0;
+  FEAST_CHECK(ns->velocity_method == FEAST_KRYLOV_RICHARDSON, FEAST_ERR_ARG,
+              "velocity.scarc_solver = %s makes the Schur preconditioner a nonlinear map, which linear.krylov = %s "
+              "cannot be preconditioned with; use mg", velocity_solver_name(ns->velocity_method), krylov_name);
+  FEAST_CALL(make_linear(&ns->scarc_params, "linear.krylov", krylov_name));
+  if (ns->velocity_sp.fixed_iterations == 0) {
+    ns->velocity_sp.fixed_iterations = 2;
     feast_log(1, "  velocity.fixed_iterations = 0: 2 multigrid cycles per velocity solve, as linear.krylov = %s "
-                 "needs a linear preconditioner\n", krylov);
+                 "needs a linear preconditioner\n", krylov_name);
   }
   return 0;
 }
 
-int ns_schur_check(const FeastConfig *cfg, int stokes) { return linear_preconditioner(cfg, stokes, NULL, NULL); }
-
 int ns_schur_create(NsProblem *ns) {
-  const FeastConfig *cfg = ns->cfg;
-  const char *method;
-  long maxit;
-  FEAST_CALL(feast_config_get_string(cfg, "velocity.scarc_solver", &method));
-  FEAST_CALL(scarc_method_from_name(method, &ns->velocity_method));
+  const NsVelocityParams *vp = &ns->params.velocity;
+  ns->velocity_method = vp->method;
   memset(&ns->velocity_sp, 0, sizeof ns->velocity_sp);
-  FEAST_CALL(feast_config_get_real(cfg, "velocity.rtol", &ns->velocity_sp.rtol));
-  FEAST_CALL(feast_config_get_int(cfg, "velocity.max_iterations", &maxit));
-  ns->velocity_sp.max_iterations = (int)maxit;
-  FEAST_CALL(feast_config_get_int(cfg, "velocity.fixed_iterations", &maxit));
-  ns->velocity_sp.fixed_iterations = (int)maxit;
-  FEAST_CALL(feast_config_get_real(cfg, "solver.divergence_factor", &ns->velocity_sp.divergence_factor));
+  ns->velocity_sp.rtol = vp->rtol;
+  ns->velocity_sp.max_iterations = vp->max_iterations;
+  ns->velocity_sp.fixed_iterations = vp->fixed_iterations;
+  ns->velocity_sp.divergence_factor = ns->params.nonlinear.divergence_factor;
   ns->velocity_sp.label = "velocity";
   /* the test hook debug.inject wraps the whole preconditioner */
-  FeastFaultParams fault;
-  FEAST_CALL(feast_fault_params_from_config(cfg, &fault));
-  FEAST_CALL(feast_fault_op(&fault, ns->dom->rank, (FeastLinOp){apply, ns}, &ns->fault, &ns->precond));
-  FEAST_CALL(scarc_params_from_config(cfg, "solver.", &ns->scarc_params));
-  /* solver.coarse_stabilisation = auto (ScaRC's reading: none) resolved by the problem */
+  FEAST_CALL(feast_fault_op(&ns->params.fault, ns->dom->rank, (FeastLinOp){apply, ns}, &ns->fault, &ns->precond));
+  ns->scarc_params = vp->scarc;
+  /* solver.coarse_stabilisation = auto resolved by the problem */
   if (ns->defaults.upwind_auto)
     ns->scarc_params.coarse_stabilisation = ns->defaults.upwind ? SCARC_STABILISATION_UPWIND : SCARC_STABILISATION_NONE;
-  FEAST_CALL(linear_preconditioner(cfg, ns->stokes, &ns->scarc_params, &ns->velocity_sp));
+  FEAST_CALL(linear_preconditioner(ns));
   if (ns->velocity_sp.max_iterations < ns->velocity_sp.fixed_iterations)
     ns->velocity_sp.max_iterations = ns->velocity_sp.fixed_iterations;
   FEAST_CALL(scarc_create(ns->dom, ns->mask[NS_U], &ns->scarc_params, &ns->scarc[0]));

@@ -24,38 +24,28 @@ typedef struct {
   int inner;        /* one time step: no checkpoints, no signals, progress at verbosity 2 */
 } NonlinearParams;
 
-static int nonlinear_params(const FeastConfig *cfg, int stokes, NonlinearParams *p) {
-  long v;
+static void nonlinear_params(const NsProblem *ns, NonlinearParams *p) {
+  const NsNonlinearParams *n = &ns->params.nonlinear;
+  const NsLinearParams *l = &ns->params.linear;
   memset(p, 0, sizeof *p);
-  FEAST_CALL(feast_config_get_real(cfg, "solver.nonlinear_rtol", &p->rtol));
-  FEAST_CALL(feast_config_get_real(cfg, "solver.nonlinear_damping", &p->damping));
-  FEAST_CALL(feast_config_get_real(cfg, "solver.divergence_factor", &p->divergence));
-  FEAST_CALL(feast_config_get_int(cfg, "solver.nonlinear_max_iterations", &v));
-  p->max_steps = (int)v;
-  int ls;
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear_line_search", &ls));
-  p->line_search = ls == 0; /* backtracking|none */
-  const char *krylov;
-  FEAST_CALL(ns_krylov_choice(cfg, stokes, &krylov));
-  FEAST_CALL(feast_krylov_method_from_name(krylov, &p->krylov));
-  int start;
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.initial_guess", &start));
-  p->random_start = start == 1;
-  FEAST_CALL(feast_config_get_real(cfg, "linear.rtol", &p->linear.rtol));
-  FEAST_CALL(feast_config_get_int(cfg, "linear.max_iterations", &v));
-  p->linear.max_iterations = (int)v;
+  p->rtol = n->rtol;
+  p->damping = n->damping;
+  p->divergence = n->divergence_factor;
+  p->max_steps = n->max_iterations;
+  p->line_search = n->line_search == NS_LINE_SEARCH_BACKTRACKING;
+  p->krylov = ns_krylov_choice(&ns->params, ns->stokes);
+  p->random_start = n->initial_guess == NS_START_RANDOM;
+  p->linear.rtol = l->rtol;
+  p->linear.max_iterations = l->max_iterations;
   p->linear.divergence_factor = p->divergence;
   p->linear.monitor = feast_log_verbosity() >= 2;
   p->linear.label = "linear";
-  FEAST_CALL(feast_config_get_int(cfg, "solver.residual_replacement", &v));
-  p->linear.replace_every = (int)v;
-  FEAST_CALL(feast_config_get_int(cfg, "linear.restart", &v));
-  p->linear.restart = (int)v;
-  FEAST_CALL(feast_config_get_real(cfg, "solver.residual_replacement_drop", &p->linear.replace_drop));
-  p->grow = p->krylov == FEAST_KRYLOV_FGMRES && !feast_config_is_set(cfg, "linear.restart") &&
-            !feast_config_is_set(cfg, "linear.max_iterations");
-  FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
-  return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
+  p->linear.replace_every = l->residual_replacement;
+  p->linear.restart = l->restart;
+  p->linear.replace_drop = l->residual_replacement_drop;
+  p->grow = p->krylov == FEAST_KRYLOV_FGMRES && l->grow;
+  snprintf(p->checkpoint, sizeof p->checkpoint, "%s", n->checkpoint);
+  p->checkpoint_interval = n->checkpoint_interval;
 }
 
 /* the saddle-point operator on the complement of the pressure null space */
@@ -96,10 +86,10 @@ static int linear_solve(NsProblem *ns, const NonlinearParams *p, FeastSolveResul
  * 1 with res->reason set when it must stop */
 static int stop(const NonlinearParams *p, double r, int steps, NsResult *res) {
   res->final_residual = r;
-  if (!isfinite(r)) res->reason = "nan";
-  else if (r <= p->rtol * res->initial_residual || r == 0.0) res->converged = 1, res->reason = "converged";
-  else if (r > p->divergence * res->initial_residual) res->reason = "diverged";
-  else if (steps >= p->max_steps) res->reason = "max_iterations";
+  if (!isfinite(r)) res->reason = NS_NAN;
+  else if (r <= p->rtol * res->initial_residual || r == 0.0) res->converged = 1, res->reason = NS_CONVERGED;
+  else if (r > p->divergence * res->initial_residual) res->reason = NS_DIVERGED;
+  else if (steps >= p->max_steps) res->reason = NS_MAX_ITERATIONS;
   else return 0;
   return 1;
 }
@@ -169,7 +159,7 @@ static int after_step(NsProblem *ns, const NonlinearParams *p, NsResult *res, do
   if (signal_number) {
     progress(p, steps, r, res, (int)ns->linear_per_step[steps - 1], lambda, 0.0);
     res->final_residual = r;
-    res->reason = "interrupted";
+    res->reason = NS_INTERRUPTED;
     res->stop_signal = signal_number;
   }
   return 0;
@@ -180,7 +170,7 @@ static int start(NsProblem *ns, const NonlinearParams *p, NsResult *res, double 
   const NsState *from = ns->restored && !p->inner ? &ns->resume : NULL;
   const int first = from ? from->steps : 0;
   memset(res, 0, sizeof *res);
-  res->reason = "max_iterations";
+  res->reason = NS_MAX_ITERATIONS;
   free(ns->linear_per_step);
   FEAST_CALL(FEAST_ALLOC((first > p->max_steps ? first : p->max_steps) + 1, &ns->linear_per_step));
   res->linear_per_step = ns->linear_per_step;
@@ -198,7 +188,7 @@ static int start(NsProblem *ns, const NonlinearParams *p, NsResult *res, double 
 
 static int solve(NsProblem *ns, NsResult *res, int inner) {
   NonlinearParams p;
-  FEAST_CALL(nonlinear_params(ns->cfg, ns->stokes, &p));
+  nonlinear_params(ns, &p);
   p.inner = inner;
   double t0 = feast_wtime(), r, lambda = ns->restored && !inner ? ns->resume.lambda : 1.0;
   FEAST_CALL(start(ns, &p, res, &r));
@@ -217,7 +207,7 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
      * stalls (the cavity at Re = 3200: 160-195 unrestarted FGMRES iterations per step): with
      * the two keys at their defaults, double both for the steps that follow, up to GROW_MAX
      * iterations (2 GROW_MAX / 2 + 1 basis vectors) */
-    if (p.grow && !inner && !lin.converged && strcmp(lin.reason, "max_iterations") == 0 &&
+    if (p.grow && !inner && !lin.converged && lin.reason == FEAST_SOLVE_MAX_ITERATIONS &&
         p.linear.max_iterations < GROW_MAX) {
       p.linear.max_iterations = 2 * p.linear.max_iterations < GROW_MAX ? 2 * p.linear.max_iterations : GROW_MAX;
       p.linear.restart = p.linear.max_iterations / 2 > p.linear.restart ? p.linear.max_iterations / 2 : p.linear.restart;
@@ -229,9 +219,9 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
     res->reductions_per_iteration += lin.reductions_per_iteration * lin.iterations; /* averaged below */
     res->exchanges_per_iteration += lin.exchanges_per_iteration * lin.iterations;
     res->nonlinear_iterations = step + 1;
-    if (strcmp(lin.reason, "nan") == 0 || strcmp(lin.reason, "diverged") == 0) {
+    if (lin.reason == FEAST_SOLVE_NAN || lin.reason == FEAST_SOLVE_DIVERGED) {
       /* the iterate stays the last one, whose defect r is final_residual */
-      res->reason = strcmp(lin.reason, "nan") == 0 ? "nan" : "linear_diverged";
+      res->reason = lin.reason == FEAST_SOLVE_NAN ? NS_NAN : NS_LINEAR_DIVERGED;
       break;
     }
     FEAST_CALL(update(ns, &p, &r, &lambda));
@@ -248,6 +238,13 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
   return 0;
 }
 
+const char *ns_status_name(NsStatus s) {
+  static const char *const names[] = {[NS_CONVERGED] = "converged", [NS_MAX_ITERATIONS] = "max_iterations",
+                                      [NS_DIVERGED] = "diverged", [NS_NAN] = "nan",
+                                      [NS_LINEAR_DIVERGED] = "linear_diverged", [NS_INTERRUPTED] = "interrupted"};
+  return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
 int ns_solve(NsProblem *ns, NsResult *res) { return solve(ns, res, 0); }
 int ns_solve_step(NsProblem *ns, NsResult *res) { return solve(ns, res, 1); }
 void ns_scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cycles) {
@@ -257,11 +254,9 @@ void ns_scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cyc
 /* the likely cause of a run that stopped without converging, and the key to try first */
 void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t size) {
   const NsDefaults *d = &ns->defaults;
-  const int fgmres = strcmp(d->krylov, "fgmres") == 0, steps = res->nonlinear_iterations;
-  long cap = 0, restart = 0;
-  feast_config_get_int(ns->cfg, "linear.max_iterations", &cap);
-  feast_config_get_int(ns->cfg, "linear.restart", &restart);
-  if (fgmres && !feast_config_is_set(ns->cfg, "linear.restart") && !feast_config_is_set(ns->cfg, "linear.max_iterations")) {
+  const int fgmres = d->krylov == FEAST_KRYLOV_FGMRES, steps = res->nonlinear_iterations;
+  long cap = ns->params.linear.max_iterations, restart = ns->params.linear.restart;
+  if (fgmres && ns->params.linear.grow) {
     int grown = 0; /* solve() doubled them at the cap (up to GROW_MAX) */
     for (int k = 0; k < steps; k++) grown |= res->linear_per_step[k] > cap;
     if (grown) cap = GROW_MAX, restart = GROW_MAX / 2;
@@ -272,17 +267,17 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
   const double rel = res->initial_residual > 0 ? res->final_residual / res->initial_residual : 1.0;
   buf[0] = 0;
   if (res->converged || res->stop_signal) return;
-  if (strcmp(res->reason, "max_iterations") == 0 && rel < 1e-3 && !capped)
+  if (res->reason == NS_MAX_ITERATIONS && rel < 1e-3 && !capped)
     snprintf(buf, size, "the defect was still falling (%.1e of the start): try more steps, "
              "solver.nonlinear_max_iterations", rel);
   else if (!ns->stokes && !fgmres)
-    snprintf(buf, size, "the linear solves (linear.krylov = %s) %s: try linear.krylov = fgmres", d->krylov,
+    snprintf(buf, size, "the linear solves (linear.krylov = %s) %s: try linear.krylov = fgmres", feast_krylov_method_name(d->krylov),
              capped ? "ran into linear.max_iterations" : "broke down or stalled");
   else if (!ns->stokes && !d->pcd && d->pcd_applicable)
     snprintf(buf, size, "the mass Schur approximation is poor at U D / nu = %.3g: try linear.schur = pcd",
              d->re_domain);
-  else if (!ns->stokes && !d->upwind && (capped || strcmp(res->reason, "linear_diverged") == 0 ||
-                                          strcmp(res->reason, "nan") == 0))
+  else if (!ns->stokes && !d->upwind && (capped || res->reason == NS_LINEAR_DIVERGED ||
+                                          res->reason == NS_NAN))
     snprintf(buf, size, "the velocity multigrid stalls on convection-dominated coarse levels (coarse-mesh Peclet "
              "number %.3g): try solver.coarse_stabilisation = upwind", d->peclet);
   else if (capped && fgmres)
@@ -291,10 +286,10 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
              cap, restart, 2 * (restart > cap ? restart : cap), 4 * cap);
   else if (capped)
     snprintf(buf, size, "the linear solves ran into their cap: try linear.max_iterations = %ld", 4 * cap);
-  else if (!ns->stokes && (strcmp(res->reason, "diverged") == 0 || strcmp(res->reason, "max_iterations") == 0))
+  else if (!ns->stokes && (res->reason == NS_DIVERGED || res->reason == NS_MAX_ITERATIONS))
     snprintf(buf, size, "the nonlinear iteration %s from this start (U D / nu = %.3g): try "
-             "solver.nonlinear_damping = 0.5, solver.nonlinear_max_iterations, or a finer grid.level", strcmp(res->reason, "diverged") == 0 ? "diverges" : "does not settle",
+             "solver.nonlinear_damping = 0.5, solver.nonlinear_max_iterations, or a finer grid.level", res->reason == NS_DIVERGED ? "diverges" : "does not settle",
              d->re_domain);
-  else if (strcmp(res->reason, "nan") == 0)
+  else if (res->reason == NS_NAN)
     snprintf(buf, size, "a NaN in the solution or preconditioner: try solver.local_precision = double");
 }

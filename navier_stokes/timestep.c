@@ -32,12 +32,6 @@
 #include <math.h>
 #include <string.h>
 
-int ns_time_dependent(const FeastConfig *cfg) {
-  int scheme = NS_TIME_NONE;
-  if (feast_config_get_enum(cfg, "time.scheme", &scheme)) return 0;
-  return scheme != NS_TIME_NONE;
-}
-
 /* steps from start to end: (end - start) / dt rounded up, a last step shorter than
  * 1e-9 dt merged into the one before */
 static long step_count(double start, double end, double dt) {
@@ -46,45 +40,6 @@ static long step_count(double start, double end, double dt) {
 }
 
 long ns_time_step_count(const NsTimeParams *p) { return step_count(p->start, p->end, p->dt); }
-
-int ns_time_params_from_config(const FeastConfig *cfg, NsTimeParams *p) {
-  memset(p, 0, sizeof *p);
-  int v;
-  FEAST_CALL(feast_config_get_enum(cfg, "time.scheme", &v));
-  p->scheme = (NsTimeScheme)v;
-  FEAST_CALL(feast_config_get_real(cfg, "time.start", &p->start));
-  if (p->scheme == NS_TIME_NONE) return 0;
-  FEAST_CALL(feast_config_get_real(cfg, "time.dt", &p->dt));
-  FEAST_CALL(feast_config_get_real(cfg, "time.end", &p->end));
-  FEAST_CALL(feast_config_get_int(cfg, "time.steps_max", &p->steps_max));
-  FEAST_CALL(feast_config_get_enum(cfg, "initial.stationary", &v));
-  p->initial_stationary = v == 1;
-  FEAST_CALL(feast_config_get_enum(cfg, "time.tau_dt", &v));
-  p->tau_dt = v == 1;
-  FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
-  return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
-}
-
-int ns_time_check(const FeastConfig *cfg) {
-  if (!ns_time_dependent(cfg)) return 0;
-  NsTimeParams p;
-  FEAST_CALL(ns_time_params_from_config(cfg, &p));
-  FEAST_CHECK(p.end > p.start, FEAST_ERR_CONFIG, "time.end = %g (%s) must be greater than time.start = %g (%s)", p.end,
-              feast_config_origin(cfg, "time.end"), p.start, feast_config_origin(cfg, "time.start"));
-  const double n = (p.end - p.start) / p.dt;
-  FEAST_CHECK(n <= (double)p.steps_max && step_count(p.start, p.end, p.dt) <= p.steps_max, FEAST_ERR_CONFIG,
-              "time.dt = %g (%s) from time.start = %g to time.end = %g takes %.0f steps, more than time.steps_max = %ld "
-              "(%s); raise time.steps_max or time.dt",
-              p.dt, feast_config_origin(cfg, "time.dt"), p.start, p.end, ceil(n), p.steps_max,
-              feast_config_origin(cfg, "time.steps_max"));
-  const char *keys[] = {"initial.u", "initial.v"};
-  for (int k = 0; k < 2; k++) {
-    FeastExpr *e;
-    FEAST_CALL(feast_expr_from_config(cfg, keys[k], &e));
-    feast_expr_destroy(&e);
-  }
-  return 0;
-}
 
 double ns_time(const NsProblem *ns) { return ns->time.t; }
 
@@ -100,11 +55,10 @@ int ns_time_state_create(NsProblem *ns) {
 static int initial_values(NsProblem *ns, double start) {
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
-  const char *keys[] = {"initial.u", "initial.v"};
   feast_vec_zero(ns->v);
   for (int f = 0; f < 2; f++) {
-    FeastExpr *e;
-    FEAST_CALL(feast_expr_from_config(ns->cfg, keys[f], &e));
+    FeastExpr *e = ns->initial[f];
+    FEAST_CHECK(e, FEAST_ERR_ARG, "ns_time_run: a problem made with time.scheme = none");
     feast_expr_set_time(e, start);
     int st = 0;
     for (int li = 0; li < dom->nlocal && !st; li++) {
@@ -112,7 +66,6 @@ static int initial_values(NsProblem *ns, double start) {
       for (long i = 0; i < (long)lev->N * lev->N && !st; i++)
         st = feast_expr_eval(e, lev->xy[li][2 * i], lev->xy[li][2 * i + 1], &x[i]);
     }
-    feast_expr_destroy(&e);
     FEAST_CALL(st);
   }
   ns_set_time(ns, start);
@@ -243,7 +196,7 @@ static int initial_state(NsProblem *ns, const NsTimeParams *p) {
   FEAST_CHECK(r.converged, FEAST_ERR_NOT_CONVERGED,
               "initial.stationary = true: the stationary solve at t = %g did not converge (reason '%s' after %d "
               "steps, residual %.3e, initial %.3e); start from initial.u / v instead (initial.stationary = false)",
-              p->start, r.reason, r.nonlinear_iterations, r.final_residual, r.initial_residual);
+              p->start, ns_status_name(r.reason), r.nonlinear_iterations, r.final_residual, r.initial_residual);
   feast_log(1, "  stationary start: %d nonlinear steps, %ld linear iterations\n", r.nonlinear_iterations,
             r.linear_iterations);
   return 0;
@@ -254,11 +207,11 @@ static void step_failed(NsProblem *ns, long k, double t, double t1, const NsResu
   feast_vec_copy(ns->time.u1, ns->v);
   ns->time.t = t;
   res->converged = 0;
-  res->reason = "step_failed";
+  res->reason = NS_TIME_STEP_FAILED;
   res->nonlinear_reason = last->reason;
   feast_log(1, "  time step %ld (t = %.6g -> %.6g) failed: nonlinear solver '%s' (residual %.3e, initial %.3e); "
                "the solution at t = %.6g is kept\n",
-            k, t, t1, last->reason, last->final_residual, last->initial_residual, t);
+            k, t, t1, ns_status_name(last->reason), last->final_residual, last->initial_residual, t);
 }
 
 /* after step k: a checkpoint every checkpoint_interval steps; a stop signal on any rank
@@ -270,9 +223,15 @@ static int after_step(NsProblem *ns, const NsTimeParams *p, long k, int *signal_
   return 0;
 }
 
+const char *ns_time_status_name(NsTimeStatus s) {
+  static const char *const names[] = {[NS_TIME_CONVERGED] = "converged", [NS_TIME_STEP_FAILED] = "step_failed",
+                                      [NS_TIME_INTERRUPTED] = "interrupted"};
+  return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
 int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, void *ctx, NsTimeResult *res) {
   memset(res, 0, sizeof *res);
-  res->reason = "converged";
+  res->reason = NS_TIME_CONVERGED;
   res->converged = 1;
   FEAST_CHECK(p->dt > 0.0 && p->end > p->start, FEAST_ERR_ARG, "ns_time_run: dt = %g, [start, end] = [%g, %g]", p->dt,
               p->start, p->end);
@@ -317,7 +276,7 @@ int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, voi
     FEAST_CALL(after_step(ns, p, k, &signal_number));
     if (signal_number && k < n) {
       res->converged = 0;
-      res->reason = "interrupted";
+      res->reason = NS_TIME_INTERRUPTED;
       res->stop_signal = signal_number;
       return 0;
     }

@@ -122,20 +122,20 @@ static int stop_test(Solve *S, double rnorm, int it) {
     feast_log(1, "  %s iter %3d  residual %.6e  rel %.3e\n", p->label ? p->label : "linear", it,
               rnorm, res->initial_residual > 0 ? rnorm / res->initial_residual : 0.0);
   if (!isfinite(rnorm)) {
-    res->reason = "nan";
+    res->reason = FEAST_SOLVE_NAN;
     return 1;
   }
   if (rnorm == 0.0 || (p->fixed_iterations > 0 ? it >= p->fixed_iterations : rnorm <= tolerance(S))) {
     res->converged = 1;
-    res->reason = "converged";
+    res->reason = FEAST_SOLVE_CONVERGED;
     return 1;
   }
   if (rnorm > p->divergence_factor * res->initial_residual) {
-    res->reason = "diverged";
+    res->reason = FEAST_SOLVE_DIVERGED;
     return 1;
   }
   if (it >= p->max_iterations) {
-    res->reason = "max_iterations";
+    res->reason = FEAST_SOLVE_MAX_ITERATIONS;
     return 1;
   }
   return 0;
@@ -143,7 +143,7 @@ static int stop_test(Solve *S, double rnorm, int it) {
 
 /* stop with reason "breakdown" (or "nan" when the offending value is not finite) */
 static int breakdown(Solve *S, double value, int it) {
-  S->res->reason = isfinite(value) ? "breakdown" : "nan";
+  S->res->reason = isfinite(value) ? FEAST_SOLVE_BREAKDOWN : FEAST_SOLVE_NAN;
   S->res->iterations = it;
   if (S->in_loop) feast_comm_counts(&S->loop1);
   return 0;
@@ -278,11 +278,11 @@ static int confirm_exit(Solve *S, FeastVec *r, int it, int *restarts) {
   S->in_loop = 1;
   if (rnorm <= tolerance(S) || it >= S->p->max_iterations || ++*restarts > 3) {
     S->res->converged = rnorm <= tolerance(S);
-    if (!S->res->converged) S->res->reason = "max_iterations";
+    if (!S->res->converged) S->res->reason = FEAST_SOLVE_MAX_ITERATIONS;
     return 1;
   }
   S->res->converged = 0;
-  S->res->reason = "max_iterations";
+  S->res->reason = FEAST_SOLVE_MAX_ITERATIONS;
   return 0;
 }
 
@@ -705,17 +705,25 @@ static const struct {
   const char *name;
   Method fn;
   int needs_linear; /* recurrences that assume a linear (fixed) preconditioner */
+  unsigned uses;    /* FEAST_KRYLOV_FOR_* */
 } methods[] = {
-    [FEAST_KRYLOV_RICHARDSON] = {"richardson", richardson, 0},
-    [FEAST_KRYLOV_CG] = {"cg", cg, 0},
-    [FEAST_KRYLOV_BICGSTAB] = {"bicgstab", bicgstab, 0},
-    [FEAST_KRYLOV_IBICGSTAB] = {"ibicgstab", ibicgstab, 1},
-    [FEAST_KRYLOV_PIPEBICGSAFE] = {"pipebicgsafe", pipebicgsafe, 1},
-    [FEAST_KRYLOV_FGMRES] = {"fgmres", fgmres, 0},
+    [FEAST_KRYLOV_RICHARDSON] = {"richardson", richardson, 0, 0},
+    [FEAST_KRYLOV_CG] = {"cg", cg, 0, FEAST_KRYLOV_FOR_SCARC},
+    [FEAST_KRYLOV_BICGSTAB] = {"bicgstab", bicgstab, 0, FEAST_KRYLOV_FOR_SADDLE | FEAST_KRYLOV_FOR_SCARC},
+    [FEAST_KRYLOV_IBICGSTAB] = {"ibicgstab", ibicgstab, 1, FEAST_KRYLOV_FOR_SADDLE | FEAST_KRYLOV_FOR_SCARC},
+    [FEAST_KRYLOV_PIPEBICGSAFE] = {"pipebicgsafe", pipebicgsafe, 1, FEAST_KRYLOV_FOR_SADDLE | FEAST_KRYLOV_FOR_SCARC},
+    [FEAST_KRYLOV_FGMRES] = {"fgmres", fgmres, 0, FEAST_KRYLOV_FOR_SADDLE},
 };
 _Static_assert(sizeof methods / sizeof methods[0] == FEAST_KRYLOV_NMETHODS, "one registry row per method");
 
 static int valid(FeastKrylovMethod m) { return (int)m >= 0 && m < FEAST_KRYLOV_NMETHODS; }
+
+const char *feast_solve_status_name(FeastSolveStatus s) {
+  static const char *const names[] = {[FEAST_SOLVE_CONVERGED] = "converged", [FEAST_SOLVE_MAX_ITERATIONS] = "max_iterations",
+                                      [FEAST_SOLVE_DIVERGED] = "diverged", [FEAST_SOLVE_NAN] = "nan",
+                                      [FEAST_SOLVE_BREAKDOWN] = "breakdown"};
+  return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
 
 const char *feast_krylov_method_name(FeastKrylovMethod m) { return valid(m) ? methods[m].name : "?"; }
 
@@ -730,6 +738,13 @@ int feast_krylov_method_from_name(const char *name, FeastKrylovMethod *m) {
 
 int feast_krylov_needs_linear_preconditioner(FeastKrylovMethod method) {
   return valid(method) && methods[method].needs_linear;
+}
+
+const char *feast_krylov_choices(unsigned use, const char *first, char *buf, size_t size) {
+  size_t n = (size_t)snprintf(buf, size, "%s", first ? first : "");
+  for (int i = 0; i < FEAST_KRYLOV_NMETHODS && n < size; i++)
+    if (methods[i].uses & use) n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? "|" : "", methods[i].name);
+  return buf;
 }
 
 const char *feast_krylov_methods(void) {
@@ -765,7 +780,7 @@ int feast_krylov_solve(FeastKrylovMethod method, FeastLinOp A, FeastLinOp M, con
               "Krylov work vectors of another shape (%d blocks, level %d) for a solve with %d blocks, level %d",
               work ? work->w.nb : 0, work ? work->w.level : 0, b->nb, b->level);
   memset(res, 0, sizeof *res);
-  res->reason = "max_iterations";
+  res->reason = FEAST_SOLVE_MAX_ITERATIONS;
   FeastKrylovWork *own = NULL;
   int st = work ? 0 : feast_krylov_work_create(b, &own);
   Solve S = {.A = A, .M = M, .b = b, .x = x, .p = p, .res = res, .w = work ? &work->w : &own->w};

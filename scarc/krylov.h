@@ -57,9 +57,20 @@ typedef struct {
  * k iterations, no reference norm, no fixed iteration count, fgmres restart 30) */
 void feast_solve_params_defaults(FeastSolveParams *p);
 
+/* why a Krylov solve stopped */
+typedef enum {
+  FEAST_SOLVE_CONVERGED,      /* "converged": the tolerance (or the fixed iteration count) reached */
+  FEAST_SOLVE_MAX_ITERATIONS, /* "max_iterations" */
+  FEAST_SOLVE_DIVERGED,       /* "diverged": the residual grew past divergence_factor */
+  FEAST_SOLVE_NAN,            /* "nan": a residual or coefficient not finite */
+  FEAST_SOLVE_BREAKDOWN       /* "breakdown": a zero denominator of the recurrences */
+} FeastSolveStatus;
+/* the name printed in summaries and messages ("max_iterations"); "?" outside the enum */
+const char *feast_solve_status_name(FeastSolveStatus s);
+
 typedef struct {
   int converged;
-  const char *reason;       /* "converged", "max_iterations", "diverged", "nan", "breakdown" */
+  FeastSolveStatus reason;
   int iterations;
   double initial_residual, final_residual;
   double rate;              /* average convergence rate per iteration */
@@ -106,6 +117,14 @@ int feast_krylov_needs_linear_preconditioner(FeastKrylovMethod method);
 /* the basis vectors a method keeps besides the common work vectors, for a solve with
  * FeastSolveParams.restart = restart (fgmres: 2 m + 1; the others: 0) */
 int feast_krylov_basis_vectors(FeastKrylovMethod method, int restart);
+/* what a method serves for (a column of the registry; the schema's allowed values of the
+ * keys that name methods come from it) */
+enum {
+  FEAST_KRYLOV_FOR_SADDLE = 1, /* nonsymmetric indefinite systems (the Navier-Stokes saddle point) */
+  FEAST_KRYLOV_FOR_SCARC = 2   /* ScaRC's solver around its V cycle (richardson: "mg", named by scarc/) */
+};
+/* buf <- "first|name|name..." (first NULL: none): the methods for use, in registry order */
+const char *feast_krylov_choices(unsigned use, const char *first, char *buf, size_t size);
 /* "richardson cg bicgstab ibicgstab pipebicgsafe fgmres" (the registry's names) */
 const char *feast_krylov_methods(void);
 #endif

@@ -73,10 +73,26 @@ void scarc_params_make_linear(ScarcParams *p, const char *why) {
   }
 }
 
-const char *scarc_target_name(ScarcTarget t) { return t == SCARC_TARGET_GPU ? "gpu" : "cpu"; }
-const char *scarc_precision_name(ScarcPrecision p) {
-  return p == SCARC_PRECISION_DOUBLE ? "double" : p == SCARC_PRECISION_SINGLE ? "single" : "auto";
-}
+static const char *const target_names[] = {[SCARC_TARGET_CPU] = "cpu", [SCARC_TARGET_GPU] = "gpu"};
+static const char *const precision_names[] = {[SCARC_PRECISION_AUTO] = "auto", [SCARC_PRECISION_DOUBLE] = "double",
+                                              [SCARC_PRECISION_SINGLE] = "single"};
+static const char *const coarse_solver_names[] = {[SCARC_COARSE_KLU] = "klu", [SCARC_COARSE_UMFPACK] = "umfpack"};
+static const char *const step_names[] = {[SCARC_STEP_AUTO] = "auto", [SCARC_STEP_ADAPTIVE] = "adaptive",
+                                         [SCARC_STEP_FIXED] = "fixed"};
+static const char *const stabilisation_names[] = {[SCARC_STABILISATION_NONE] = "none",
+                                                  [SCARC_STABILISATION_UPWIND] = "upwind"};
+_Static_assert(sizeof target_names / sizeof *target_names == SCARC_TARGET_NCHOICES, "one name per choice");
+_Static_assert(sizeof precision_names / sizeof *precision_names == SCARC_PRECISION_NCHOICES, "one name per choice");
+_Static_assert(sizeof coarse_solver_names / sizeof *coarse_solver_names == SCARC_COARSE_NCHOICES, "one name per choice");
+_Static_assert(sizeof step_names / sizeof *step_names == SCARC_STEP_NCHOICES, "one name per choice");
+_Static_assert(sizeof stabilisation_names / sizeof *stabilisation_names == SCARC_STABILISATION_NCHOICES,
+               "one name per choice");
+#define NAME_OF(table, i) ((unsigned)(i) < sizeof(table) / sizeof *(table) ? (table)[i] : "?")
+const char *scarc_target_name(ScarcTarget t) { return NAME_OF(target_names, t); }
+const char *scarc_precision_name(ScarcPrecision p) { return NAME_OF(precision_names, p); }
+const char *scarc_coarse_solver_name(ScarcCoarseSolver c) { return NAME_OF(coarse_solver_names, c); }
+const char *scarc_step_name(ScarcSmootherStep s) { return NAME_OF(step_names, s); }
+const char *scarc_stabilisation_name(ScarcCoarseStabilisation s) { return NAME_OF(stabilisation_names, s); }
 
 /* the local multigrids' parameters; local_fixed_cycles = n > 0: every local solve runs
  * exactly n cycles (no tolerance test: a linear map) */

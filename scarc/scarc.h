@@ -19,12 +19,16 @@
  * defaults below (those of the config schema's [solver] keys, named after each field: the
  * field mg_pre_smooth is solver.mg_pre_smooth). Choices are enums, their values in the
  * schema's order. The solver copies them at scarc_create. */
-typedef enum { SCARC_COARSE_KLU, SCARC_COARSE_UMFPACK } ScarcCoarseSolver;       /* klu|umfpack */
-typedef enum { SCARC_STEP_AUTO, SCARC_STEP_ADAPTIVE, SCARC_STEP_FIXED } ScarcSmootherStep; /* auto|adaptive|fixed */
-typedef enum { SCARC_TARGET_CPU, SCARC_TARGET_GPU } ScarcTarget;                 /* cpu|gpu */
-typedef enum { SCARC_PRECISION_AUTO, SCARC_PRECISION_DOUBLE, SCARC_PRECISION_SINGLE } ScarcPrecision;
-                                                                      /* auto|double|single */
-typedef enum { SCARC_STABILISATION_NONE, SCARC_STABILISATION_UPWIND } ScarcCoarseStabilisation; /* none|upwind */
+typedef enum { SCARC_COARSE_KLU, SCARC_COARSE_UMFPACK, SCARC_COARSE_NCHOICES } ScarcCoarseSolver; /* klu|umfpack */
+typedef enum { SCARC_STEP_AUTO, SCARC_STEP_ADAPTIVE, SCARC_STEP_FIXED, SCARC_STEP_NCHOICES } ScarcSmootherStep;
+                                                                      /* auto|adaptive|fixed */
+typedef enum { SCARC_TARGET_CPU, SCARC_TARGET_GPU, SCARC_TARGET_NCHOICES } ScarcTarget; /* cpu|gpu */
+typedef enum {
+  SCARC_PRECISION_AUTO, SCARC_PRECISION_DOUBLE, SCARC_PRECISION_SINGLE, SCARC_PRECISION_NCHOICES
+} ScarcPrecision;                                                     /* auto|double|single */
+typedef enum {
+  SCARC_STABILISATION_NONE, SCARC_STABILISATION_UPWIND, SCARC_STABILISATION_NCHOICES
+} ScarcCoarseStabilisation; /* none|upwind (the key's auto: the problem decides) */
 typedef struct {
   /* the global multigrid */
   int mg_pre_smooth, mg_post_smooth; /* additive Schwarz steps per level before / after the
@@ -61,9 +65,14 @@ void scarc_params_defaults(ScarcParams *p);
  * "solver.scarc_solver = ibicgstab"). An ADAPTIVE step becomes FIXED too: a caller that
  * must refuse it checks before (scarc_linear_required does, for a config). */
 void scarc_params_make_linear(ScarcParams *p, const char *why);
-/* the names of the choices ("cpu", "single", ...), as the config spells them */
+/* the names of the choices ("cpu", "single", ...), as the config spells them: the one name
+ * table of each, which the schema's allowed values (scarc_keys.c) and the config adapter
+ * (scarc_config.c) are built from; "?" outside the enum */
 const char *scarc_target_name(ScarcTarget t);
 const char *scarc_precision_name(ScarcPrecision p);
+const char *scarc_coarse_solver_name(ScarcCoarseSolver c);
+const char *scarc_step_name(ScarcSmootherStep s);
+const char *scarc_stabilisation_name(ScarcCoarseStabilisation s);
 
 typedef struct Scarc Scarc;
 /* a solver for the field whose Dirichlet nodes are mask (kept by reference) */

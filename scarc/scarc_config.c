@@ -34,39 +34,18 @@ static int get_real(const FeastConfig *cfg, const char *prefix, const char *key,
   return feast_config_get_real(cfg, key_name(cfg, prefix, key, name), v);
 }
 
-/* *v <- the index of the key's value in names[0..n) (a choice's enum value); a value the
- * schema allows but this code does not know is an error naming the key */
-static int get_choice(const FeastConfig *cfg, const char *prefix, const char *key, const char *const *names, int n,
-                      int *v) {
+/* *v <- the enum value of the key: its index in the schema's allowed values, which
+ * scarc_keys.c builds from the setting's name table (scarc.h), in enum order */
+static int get_enum(const FeastConfig *cfg, const char *prefix, const char *key, int *v) {
   char name[KEY_MAX];
-  const char *s;
-  FEAST_CALL(feast_config_get_string(cfg, key_name(cfg, prefix, key, name), &s));
-  for (int i = 0; i < n; i++)
-    if (strcmp(s, names[i]) == 0) {
-      *v = i;
-      return 0;
-    }
-  FEAST_ERROR(FEAST_ERR_CONFIG, "%s: %s = %s is not a choice ScaRC knows", feast_config_origin(cfg, name), name, s);
+  return feast_config_get_enum(cfg, key_name(cfg, prefix, key, name), v);
 }
-#define GET_CHOICE(cfg, prefix, key, names, out)                                                 \
+#define GET_ENUM(cfg, prefix, key, out)                                                          \
   do {                                                                                           \
     int choice_ = 0;                                                                             \
-    const int n_ = (int)(sizeof(names) / sizeof(names)[0]);                                      \
-    FEAST_CALL(get_choice((cfg), (prefix), (key), (names), n_, &choice_));                       \
+    FEAST_CALL(get_enum((cfg), (prefix), (key), &choice_));                                      \
     *(out) = choice_;                                                                            \
   } while (0)
-
-/* the names of the enums' values, in enum order */
-static const char *const coarse_solvers[] = {[SCARC_COARSE_KLU] = "klu", [SCARC_COARSE_UMFPACK] = "umfpack"};
-static const char *const steps[] = {[SCARC_STEP_AUTO] = "auto", [SCARC_STEP_ADAPTIVE] = "adaptive",
-                                    [SCARC_STEP_FIXED] = "fixed"};
-static const char *const targets[] = {[SCARC_TARGET_CPU] = "cpu", [SCARC_TARGET_GPU] = "gpu"};
-static const char *const precisions[] = {[SCARC_PRECISION_AUTO] = "auto", [SCARC_PRECISION_DOUBLE] = "double",
-                                         [SCARC_PRECISION_SINGLE] = "single"};
-/* "auto": none here; a problem that knows its convection resolves it (navier_stokes/) */
-static const char *const stabilisations[] = {[SCARC_STABILISATION_NONE] = "none",
-                                             [SCARC_STABILISATION_UPWIND] = "upwind", "auto"};
-static const char *const on_off[] = {"off", "on"};
 
 int scarc_params_from_config(const FeastConfig *cfg, const char *prefix, ScarcParams *p) {
   FEAST_CHECK(cfg && prefix && p, FEAST_ERR_ARG, "scarc_params_from_config: NULL argument");
@@ -74,16 +53,15 @@ int scarc_params_from_config(const FeastConfig *cfg, const char *prefix, ScarcPa
   FEAST_CALL(get_int(cfg, prefix, "mg_pre_smooth", &p->mg_pre_smooth));
   FEAST_CALL(get_int(cfg, prefix, "mg_post_smooth", &p->mg_post_smooth));
   FEAST_CALL(get_real(cfg, prefix, "smoother_damping", &p->smoother_damping));
-  GET_CHOICE(cfg, prefix, "smoother_step", steps, &p->smoother_step);
-  GET_CHOICE(cfg, prefix, "overlap", on_off, &p->overlap);
+  GET_ENUM(cfg, prefix, "smoother_step", &p->smoother_step);
+  GET_ENUM(cfg, prefix, "overlap", &p->overlap); /* off|on */
   FEAST_CALL(get_long(cfg, prefix, "coarse_max_dofs", &p->coarse_max_dofs));
-  GET_CHOICE(cfg, prefix, "coarse_solver", coarse_solvers, &p->coarse_solver);
+  GET_ENUM(cfg, prefix, "coarse_solver", &p->coarse_solver);
   int stabilisation;
-  GET_CHOICE(cfg, prefix, "coarse_stabilisation", stabilisations, &stabilisation);
-  p->coarse_stabilisation =
-      stabilisation == SCARC_STABILISATION_UPWIND ? SCARC_STABILISATION_UPWIND : SCARC_STABILISATION_NONE;
-  GET_CHOICE(cfg, prefix, "target", targets, &p->target);
-  GET_CHOICE(cfg, prefix, "local_precision", precisions, &p->local_precision);
+  GET_ENUM(cfg, prefix, "coarse_stabilisation", &stabilisation); /* auto, then the enum's values */
+  p->coarse_stabilisation = stabilisation == 0 ? SCARC_STABILISATION_NONE : (ScarcCoarseStabilisation)(stabilisation - 1);
+  GET_ENUM(cfg, prefix, "target", &p->target);
+  GET_ENUM(cfg, prefix, "local_precision", &p->local_precision);
   FEAST_CALL(get_int(cfg, prefix, "local_pre_smooth", &p->local_pre_smooth));
   FEAST_CALL(get_int(cfg, prefix, "local_post_smooth", &p->local_post_smooth));
   FEAST_CALL(get_real(cfg, prefix, "local_jacobi_damping", &p->local_jacobi_damping));

@@ -4,15 +4,17 @@
  * application adds this table to the schema (feast/config.h); scarc/ reads the keys. */
 #include "scarc/scarc_keys.h"
 #include "feast/config_keys.h"
+#include "scarc/krylov.h"
+#include "scarc/scarc.h"
 
-static const FeastKeySpec keys[] = {
-    ENUM_KEY("solver", "target", "cpu", "cpu|gpu",
+static FeastKeySpec keys[] = {
+    ENUM_KEY("solver", "target", "cpu", NULL /* scarc_target_name */,
              "where the local subdomain multigrid runs: the CPU or the CUDA GPU backend "
              "(nothing else changes)"),
-    ENUM_KEY("solver", "local_precision", "auto", "auto|double|single",
+    ENUM_KEY("solver", "local_precision", "auto", NULL /* scarc_precision_name */,
              "floating point precision of the local multigrid; auto = double on cpu, "
              "single on gpu (mixed precision: the outer solver stays double)"),
-    ENUM_KEY("solver", "scarc_solver", "mg", "mg|cg|bicgstab|ibicgstab|pipebicgsafe",
+    ENUM_KEY("solver", "scarc_solver", "mg", NULL /* scarc_solver_choices() */,
              "poisson: outer ScaRC solver: global multigrid, or CG / BiCGStab preconditioned by one "
              "global multigrid cycle; ibicgstab = BiCGStab with one fused global reduction per "
              "iteration, pipebicgsafe = pipelined BiCGSafe (one non-blocking reduction per iteration, "
@@ -42,7 +44,7 @@ static const FeastKeySpec keys[] = {
             "global multigrid: post-smoothing steps per level"),
     REAL_KEY("solver", "smoother_damping", "1", 0.01, 2,
              "damping of the additive Schwarz correction of the global smoother"),
-    ENUM_KEY("solver", "smoother_step", "auto", "auto|adaptive|fixed",
+    ENUM_KEY("solver", "smoother_step", "auto", NULL /* scarc_step_name */,
              "length of the additive Schwarz step: adaptive = minimise the residual along it (at most "
              "2 x smoother_damping; robust, but makes the V cycle a nonlinear map), fixed = "
              "smoother_damping (with solver.local_fixed_cycles a linear V cycle: what ibicgstab and pipebicgsafe assume); auto = fixed "
@@ -56,7 +58,7 @@ static const FeastKeySpec keys[] = {
     INT_KEY("solver", "coarse_max_dofs", "5000", 1, 100000000,
             "global coarse grid: the finest level with fewer unknowns than this, solved "
             "directly (solver.coarse_solver) on rank 0"),
-    ENUM_KEY("solver", "coarse_stabilisation", "auto", "auto|none|upwind",
+    ENUM_KEY("solver", "coarse_stabilisation", "auto", NULL /* auto, scarc_stabilisation_name */,
              "multigrid levels below the finest (global and local): auto = none, except where the "
              "problem decides (stationary navier-stokes: upwind when the coarse mesh's Peclet number "
              "U H / (2 nu), H its longest edge, is >= 150; printed at verbosity 1); none = plain Galerkin products "
@@ -65,7 +67,7 @@ static const FeastKeySpec keys[] = {
              "skew-symmetric part; symmetric matrices are unchanged), for convection-dominated "
              "velocity blocks whose Galerkin coarse levels lose the fine grid's SUPG (the cavity at "
              "Re = 1000 from L = 6 needs it; at Re = 400, L = 6 it costs 14 % time, BENCHMARKS.md)"),
-    ENUM_KEY("solver", "coarse_solver", "klu", "klu|umfpack",
+    ENUM_KEY("solver", "coarse_solver", "klu", NULL /* scarc_coarse_solver_name */,
              "direct solver of the global coarse grid (SuiteSparse; both analyse the pattern "
              "once): klu = sparse LU with AMD ordering, refactored in place with the first "
              "factorisation's pivot order when the values change (a nonlinear step), afresh "
@@ -97,4 +99,35 @@ static const FeastKeySpec keys[] = {
             "solver.coarse_stabilisation = upwind to solver tolerance)"),
 };
 
-const FeastKeyTable scarc_config_keys = {"scarc", keys, FEAST_NKEYS(keys)};
+const char *scarc_solver_choices(void) {
+  static char choices[128];
+  if (!choices[0]) feast_krylov_choices(FEAST_KRYLOV_FOR_SCARC, "mg", choices, sizeof choices);
+  return choices;
+}
+
+static const char *target_name(int i) { return scarc_target_name((ScarcTarget)i); }
+static const char *precision_name(int i) { return scarc_precision_name((ScarcPrecision)i); }
+static const char *step_name(int i) { return scarc_step_name((ScarcSmootherStep)i); }
+static const char *stabilisation_name(int i) { return scarc_stabilisation_name((ScarcCoarseStabilisation)i); }
+static const char *coarse_solver_name(int i) { return scarc_coarse_solver_name((ScarcCoarseSolver)i); }
+
+#define SET_CHOICES(key, choices) feast_key_set_choices(keys, FEAST_NKEYS(keys), "solver", key, choices)
+
+/* the allowed values of the enum keys from the name tables of their settings (scarc.h) and
+ * the Krylov registry: one list per choice (scarc_config.c reads a value as its index) */
+const FeastKeyTable *scarc_config_keys(void) {
+  static const FeastKeyTable table = {"scarc", keys, FEAST_NKEYS(keys)};
+  static char target[32], precision[32], step[32], stabilisation[32], coarse_solver[32];
+  if (!target[0]) {
+    SET_CHOICES("target", feast_key_choices(NULL, target_name, SCARC_TARGET_NCHOICES, target, sizeof target));
+    SET_CHOICES("local_precision",
+                feast_key_choices(NULL, precision_name, SCARC_PRECISION_NCHOICES, precision, sizeof precision));
+    SET_CHOICES("smoother_step", feast_key_choices(NULL, step_name, SCARC_STEP_NCHOICES, step, sizeof step));
+    SET_CHOICES("coarse_stabilisation", feast_key_choices("auto", stabilisation_name, SCARC_STABILISATION_NCHOICES,
+                                                          stabilisation, sizeof stabilisation));
+    SET_CHOICES("coarse_solver",
+                feast_key_choices(NULL, coarse_solver_name, SCARC_COARSE_NCHOICES, coarse_solver, sizeof coarse_solver));
+    SET_CHOICES("scarc_solver", scarc_solver_choices());
+  }
+  return &table;
+}

@@ -13,6 +13,7 @@
 #include "feast/mesh.h"
 #include "feast/vector.h"
 #include "feast_test.h"
+#include "navier_stokes/ns_config.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
 #include <mpi.h>

@@ -58,8 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (fuzz_write(path, data, flen)) return 0;
   feast_error_clear();
   FeastConfig *cfg = NULL;
-  if (feast_config_create(&cfg) || feast_config_add_keys(cfg, &scarc_config_keys) ||
-      feast_config_add_keys(cfg, &ns_config_keys))
+  if (feast_config_create(&cfg) || feast_config_add_keys(cfg, scarc_config_keys()) ||
+      feast_config_add_keys(cfg, ns_config_keys()))
     abort();
   int st = feast_config_read(cfg, path);
   fuzz_check_error(st);

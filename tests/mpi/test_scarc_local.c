@@ -29,7 +29,7 @@ static ScarcParams params(const char *const *overrides, int n) {
   ScarcParams p;
   scarc_params_defaults(&p);
   CHECK_OK(feast_config_create(&cfg));
-  CHECK_OK(feast_config_add_keys(cfg, &scarc_config_keys));
+  CHECK_OK(feast_config_add_keys(cfg, scarc_config_keys()));
   for (int i = 0; i < n; i++) CHECK_OK(feast_config_override(cfg, overrides[i]));
   CHECK_OK(scarc_params_from_config(cfg, "solver.", &p));
   feast_config_destroy(&cfg);

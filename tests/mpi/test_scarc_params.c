@@ -130,7 +130,7 @@ static void check_adapter(const FeastMesh *mesh) {
   scarc_params_defaults(&def);
   FeastConfig *cfg = NULL;
   CHECK_OK(feast_config_create(&cfg));
-  if (cfg) CHECK_OK(feast_config_add_keys(cfg, &scarc_config_keys));
+  if (cfg) CHECK_OK(feast_config_add_keys(cfg, scarc_config_keys()));
   if (!cfg) return;
   /* an empty config: the schema's defaults are scarc_params_defaults, and the solve is
    * bitwise the same */

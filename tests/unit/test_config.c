@@ -173,13 +173,13 @@ static void test_layers(void) {
   expect_error(feast_config_get_int(cfg, "linear.max_iterations", &i), FEAST_ERR_ARG, "", N("linear.max_iterations"),
                "core: no linear keys");
   /* tables are added before any value is set */
-  expect_error(feast_config_add_keys(cfg, &scarc_config_keys), FEAST_ERR_ARG, "", N("scarc", "after values"), "late table");
+  expect_error(feast_config_add_keys(cfg, scarc_config_keys()), FEAST_ERR_ARG, "", N("scarc", "after values"), "late table");
   feast_config_destroy(&cfg);
   /* each layer's table adds its keys; adding one again does nothing */
   CHECK_OK(feast_config_create(&cfg));
-  CHECK_OK(feast_config_add_keys(cfg, &scarc_config_keys));
-  CHECK_OK(feast_config_add_keys(cfg, &scarc_config_keys));
-  CHECK(feast_config_key_count(cfg) == feast_core_keys.nkeys + scarc_config_keys.nkeys);
+  CHECK_OK(feast_config_add_keys(cfg, scarc_config_keys()));
+  CHECK_OK(feast_config_add_keys(cfg, scarc_config_keys()));
+  CHECK(feast_config_key_count(cfg) == feast_core_keys.nkeys + scarc_config_keys()->nkeys);
   CHECK_OK(feast_config_override(cfg, "solver.rtol=1e-3"));
   expect_error(feast_config_override(cfg, "solver.nonlinear=newton"), FEAST_ERR_CONFIG, "",
                N("solver.nonlinear"), "scarc: no nonlinear keys");
@@ -193,7 +193,7 @@ static void test_layers(void) {
   CHECK(feast_config_key_count(cfg) == feast_core_keys.nkeys);
   feast_config_destroy(&cfg);
   /* every layer's keys are in the application's schema, in the folder that reads them */
-  const FeastKeyTable *tables[] = {&feast_core_keys, feast_app_keys(), &scarc_config_keys, &ns_config_keys};
+  const FeastKeyTable *tables[] = {&feast_core_keys, feast_app_keys(), scarc_config_keys(), ns_config_keys()};
   int total = 0;
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
     for (int k = 0; k < tables[t]->nkeys; k++) CHECK(find_key(tables[t]->keys[k].section, tables[t]->keys[k].key) >= 0);
@@ -201,7 +201,7 @@ static void test_layers(void) {
   }
   CHECK(total == feast_config_key_count(schema));
   CHECK(find_key("grid", "level") < feast_core_keys.nkeys && find_key("problem", "type") == feast_core_keys.nkeys);
-  CHECK(find_key("problem", "re") >= feast_core_keys.nkeys + feast_app_keys()->nkeys + scarc_config_keys.nkeys);
+  CHECK(find_key("problem", "re") >= feast_core_keys.nkeys + feast_app_keys()->nkeys + scarc_config_keys()->nkeys);
   /* problem.type's choices are the problem registry's names */
   const FeastKeySpec *type = key_spec(find_key("problem", "type"));
   char want[256];

@@ -1,0 +1,70 @@
+/* The typed parameters of the Navier-Stokes library: their defaults (the schema's, key by
+ * key: navier_stokes/ns_keys.c, scarc/scarc_keys.c) and the one name table of every
+ * choice, from which the schema's allowed values are built. */
+#include "feast/error.h"
+#include "navier_stokes/ns_private.h"
+#include <string.h>
+
+static const char *const schur_names[] = {[NS_SCHUR_AUTO] = "auto", [NS_SCHUR_MASS] = "mass", [NS_SCHUR_PCD] = "pcd"};
+static const char *const nonlinear_names[] = {[NS_NONLINEAR_FIXED_POINT] = "fixed-point",
+                                              [NS_NONLINEAR_NEWTON] = "newton"};
+static const char *const line_search_names[] = {[NS_LINE_SEARCH_BACKTRACKING] = "backtracking",
+                                                [NS_LINE_SEARCH_NONE] = "none"};
+static const char *const time_scheme_names[] = {[NS_TIME_NONE] = "none", [NS_TIME_BACKWARD_EULER] = "backward-euler",
+                                                [NS_TIME_CRANK_NICOLSON] = "crank-nicolson",
+                                                [NS_TIME_FS_THETA] = "fs-theta", [NS_TIME_BDF2] = "bdf2"};
+_Static_assert(sizeof schur_names / sizeof schur_names[0] == NS_SCHUR_NCHOICES, "one name per choice");
+_Static_assert(sizeof nonlinear_names / sizeof nonlinear_names[0] == NS_NONLINEAR_NCHOICES, "one name per choice");
+_Static_assert(sizeof time_scheme_names / sizeof time_scheme_names[0] == NS_TIME_NSCHEMES, "one name per scheme");
+_Static_assert(sizeof line_search_names / sizeof line_search_names[0] == NS_LINE_SEARCH_NCHOICES, "one name per choice");
+
+#define NAME_OF(table, i) ((unsigned)(i) < sizeof(table) / sizeof(table)[0] ? (table)[i] : "?")
+const char *ns_schur_name(NsSchurChoice c) { return NAME_OF(schur_names, c); }
+const char *ns_nonlinear_name(NsNonlinearMethod m) { return NAME_OF(nonlinear_names, m); }
+const char *ns_line_search_name(NsLineSearch l) { return NAME_OF(line_search_names, l); }
+const char *ns_time_scheme_name(NsTimeScheme s) { return NAME_OF(time_scheme_names, s); }
+
+void ns_time_params_defaults(NsTimeParams *p) {
+  memset(p, 0, sizeof *p);
+  p->scheme = NS_TIME_NONE;
+  p->steps_max = 100000;
+  p->tau_dt = 1;
+  p->checkpoint_interval = 1;
+}
+
+void ns_params_defaults(NsParams *p) {
+  memset(p, 0, sizeof *p);
+  p->physics.re = 1.0;
+  p->physics.reference_velocity = 1.0;
+  p->physics.reference_length = 1.0;
+  p->nonlinear = (NsNonlinearParams){.method = NS_NONLINEAR_FIXED_POINT, .rtol = 1e-8, .max_iterations = 100,
+                                     .damping = 1.0, .line_search = NS_LINE_SEARCH_BACKTRACKING,
+                                     .divergence_factor = 1e4, .initial_guess = NS_START_ZERO,
+                                     .checkpoint_interval = 1};
+  p->linear = (NsLinearParams){.krylov_auto = 1, .krylov = FEAST_KRYLOV_BICGSTAB, .schur = NS_SCHUR_AUTO,
+                               .rtol = 1e-2, .max_iterations = 100, .restart = 60, .grow = 1,
+                               .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08};
+  p->velocity = (NsVelocityParams){.method = FEAST_KRYLOV_RICHARDSON, .rtol = 0.1, .max_iterations = 8,
+                                   .fixed_iterations = 0, .coarse_stabilisation_auto = 1};
+  scarc_params_defaults(&p->velocity.scarc);
+  ns_time_params_defaults(&p->time);
+  p->fault = (FeastFaultParams){.mode = FEAST_FAULT_NONE, .rank = 0};
+}
+
+int ns_params_boundary(NsParams *p, const char *part, const char *u, const char *v, const char *p_value, int priority) {
+  FEAST_CHECK(p && part, FEAST_ERR_ARG, "ns_params_boundary: NULL argument");
+  FEAST_CHECK(p->physics.nboundary < NS_MAX_BOUNDARY, FEAST_ERR_ARG, "ns_params_boundary: more than %d parts",
+              NS_MAX_BOUNDARY);
+  p->physics.boundary[p->physics.nboundary++] = (NsBoundaryValues){part, u, v, p_value, priority};
+  return 0;
+}
+
+const NsBoundaryValues *ns_params_part(const NsParams *p, const char *name) {
+  for (int i = 0; i < p->physics.nboundary; i++)
+    if (strcmp(p->physics.boundary[i].part, name) == 0) return &p->physics.boundary[i];
+  return NULL;
+}
+
+double ns_params_viscosity(const NsParams *p) {
+  return p->physics.reference_velocity * p->physics.reference_length / p->physics.re;
+}
