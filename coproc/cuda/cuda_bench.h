@@ -13,6 +13,11 @@ typedef struct {
   double bytes_per_cycle; /* counted device memory traffic of one cycle of the batch */
   double copy_gbs;        /* device-to-device cudaMemcpy, (read + write bytes) / s */
   int launches_per_cycle; /* kernel launches of one cycle (V cycle, update, norm, status) */
+  int memops_per_cycle;   /* memsets and copies enqueued by one cycle */
+  int round_trips;        /* host waits for the device in one solve of `cycles` cycles */
+  int update_copies;      /* host -> device copies of one matrix update (backend part) */
+  double update_bytes;    /* their bytes */
+  double update_host_s;   /* host seconds of the backend's part of one update */
   double h2d_bytes;       /* host -> device bytes of one solve (defects, doubles) */
   double d2h_bytes;       /* device -> host bytes of one solve (corrections, status, one
                              int per cycle) */

@@ -16,6 +16,7 @@
 #include "coproc/cuda/kernels.cuh"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 namespace feast_cuda {
 
@@ -24,6 +25,12 @@ int select_device(void); /* local_mg.cu: node-local rank modulo device count, on
 namespace { /* internal linkage: every .cu of this folder has its own copy */
 
 inline long round_up(long v, long to) { return (v + to - 1) / to * to; }
+
+inline double wall_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* band k of a framed matrix as a whole band in the working precision, by type */
 inline void framed_expand(const FeastBand9Framed *A, int k, float *dst) { feast_band9_framed_expand_f(A, k, dst); }
@@ -54,8 +61,14 @@ template <typename T> struct Solver {
   int maxred;              /* partial sums per macro (stride of partial) */
   double *h_io;            /* pinned staging of io */
   long launches;           /* kernel launches enqueued so far */
-  int launches_per_cycle;  /* of one cycle (enqueue_cycle) */
+  long memops;             /* memsets and copies enqueued so far */
+  int launches_per_cycle;  /* of one cycle (enqueue_cycle): kernels */
+  int memops_per_cycle;    /* and memsets and copies */
   double h2d_bytes, d2h_bytes; /* host <-> device bytes of the last solve */
+  int round_trips;         /* host waits for the device in the last solve */
+  int upd_copies;          /* host -> device copies of the last setup/update's values */
+  double upd_bytes;        /* and their bytes */
+  double upd_host_s;       /* host seconds of the last setup/update's value upload */
   int *h_stat, *h_nactive; /* pinned copies of stat and nactive */
   cudaStream_t stream;
   cudaGraph_t graph;
@@ -112,6 +125,8 @@ template <typename T> struct Solver {
       }
       FEAST_CUDA_CALL(cudaMemcpy(g.fixed + (size_t)m * g.v.nal, h[m].fixed[l], (size_t)n,
                                  cudaMemcpyHostToDevice));
+      upd_copies += 10;
+      upd_bytes += (9.0 * sizeof(T) + 1.0) * (double)n;
     }
     return 0;
   }
@@ -122,6 +137,8 @@ template <typename T> struct Solver {
     for (int m = 0; m < M; m++) {
       for (size_t i = 0; i < n2; i++) tmp[i] = (T)h[m].coarse_inv[i];
       FEAST_CUDA_CALL(cudaMemcpy(inv + (size_t)m * n2, tmp, sizeof(T) * n2, cudaMemcpyHostToDevice));
+      upd_copies++;
+      upd_bytes += (double)(sizeof(T) * n2);
     }
     return 0;
   }
@@ -133,6 +150,9 @@ template <typename T> struct Solver {
    * for the device after. */
   int upload_values(const FeastLocalHierarchy *h) {
     const size_t nmax = (size_t)lev[nlev - 1].v.n, n2 = (size_t)lev[0].v.n * (size_t)lev[0].v.n;
+    const double t0 = wall_s();
+    upd_copies = 0;
+    upd_bytes = 0;
     T *tmp = (T *)malloc(sizeof(T) * (nmax > n2 ? nmax : n2));
     FEAST_CHECK(tmp, FEAST_ERR_MEM, "out of memory");
     int rc = cudaStreamSynchronize(stream) == cudaSuccess ? 0 : FEAST_ERR_CUDA;
@@ -142,6 +162,7 @@ template <typename T> struct Solver {
     free(tmp);
     FEAST_CALL(rc);
     FEAST_CUDA_CALL(cudaDeviceSynchronize());
+    upd_host_s = wall_s() - t0;
     return 0;
   }
 
@@ -241,6 +262,7 @@ template <typename T> struct Solver {
     for (int li = nlev - 1; li >= 1; li--) {
       Level<T> &f = lev[li], &c = lev[li - 1];
       T *x = f.xa;
+      ++memops;
       FEAST_CUDA_CALL(cudaMemsetAsync(f.xa, 0, f.vec_bytes, stream)); /* x = 0 */
       FEAST_CALL(smooth(li, p.pre_smooth, &x));
       ++launches;
@@ -273,7 +295,7 @@ template <typename T> struct Solver {
   /* one cycle of the active macros: xt += V(L, r); r = d - A xt; status; nactive -> host */
   int enqueue_cycle(void) {
     Level<T> &t = lev[nlev - 1];
-    const long l0 = launches;
+    const long l0 = launches, o0 = memops;
     T *xv = NULL;
     FEAST_CALL(enqueue_vcycle(&xv));
     ++launches;
@@ -286,9 +308,11 @@ template <typename T> struct Solver {
     ++launches;
     FEAST_LAUNCH_SYNC(k_status, dim3(1, 1), FEAST_CUDA_BLOCK, stream, M, t.nred, mr, partial,
                       nrm0, active, stat, nactive, 0, rtol, mc);
+    ++memops;
     FEAST_CUDA_CALL(cudaMemcpyAsync(h_nactive, nactive, sizeof(int), cudaMemcpyDeviceToHost,
                                     stream));
     launches_per_cycle = (int)(launches - l0);
+    memops_per_cycle = (int)(memops - o0);
     return 0;
   }
 
@@ -378,10 +402,12 @@ template <typename T> struct Solver {
     FEAST_CALL(upload_defects(dh));
     FEAST_CALL(enqueue_init());
     d2h_bytes = 0;
+    round_trips = 1; /* the download's */
     for (int k = 0; k < p.max_cycles; k++) {
       FEAST_CALL(launch_cycle());
       FEAST_CUDA_CALL(cudaStreamSynchronize(stream)); /* the one sync per cycle */
       d2h_bytes += sizeof(int);
+      round_trips++;
       if (*h_nactive == 0) break;
     }
     return download(c, stats);
