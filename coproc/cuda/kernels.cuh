@@ -57,6 +57,12 @@ __device__ __forceinline__ double jacobi(const double *const *a, const double *b
                                          const double *x, long i, long N, double w) {
   return feast_jacobi_point_d(a, b, x, i, N, w);
 }
+__device__ __forceinline__ float jacobi_zero(float b, float diag, float w) {
+  return feast_jacobi_zero_point_f(b, diag, w);
+}
+__device__ __forceinline__ double jacobi_zero(double b, double diag, double w) {
+  return feast_jacobi_zero_point_d(b, diag, w);
+}
 __device__ __forceinline__ float prolong(const float *c, int Nc, int i, int j) {
   return feast_prolongate_point_f(c, Nc, i, j);
 }
@@ -100,17 +106,31 @@ __device__ __forceinline__ long node_index(void) {
   return (long)blockIdx.x * (long)blockDim.x + (long)threadIdx.x;
 }
 
-/* damped Jacobi step: xout = xin + omega (b - A xin) / diag(A) */
+/* damped Jacobi step: v = xin + omega (b - A xin) / diag(A); xout <- v, or with acc
+ * (the last step of a V cycle on the finest level): acc <- acc + v, xout not written */
 template <typename T>
 __global__ void k_jacobi(LevelView<T> g, const int *active, const T *xin, T *xout, const T *b,
-                         T omega) {
+                         T omega, T *acc) {
   const int m = blockIdx.y;
   const long i = node_index();
   if (!active[m] || i >= g.n) return;
   const T *band[9];
   bands_of(g, m, band);
   const size_t o = voff(g, m);
-  xout[o + i] = jacobi(band, b + o, xin + o, i, g.N, omega);
+  const T v = jacobi(band, b + o, xin + o, i, g.N, omega);
+  if (acc) acc[o + i] += v;
+  else xout[o + i] = v;
+}
+
+/* the first damped Jacobi step from x = 0 (no memset, x not read): x <- omega b / diag(A) */
+template <typename T>
+__global__ void k_jacobi_zero(LevelView<T> g, const int *active, T *x, const T *b, T omega) {
+  const int m = blockIdx.y;
+  const long i = node_index();
+  if (!active[m] || i >= g.n) return;
+  const T *diag = g.bands + ((size_t)m * 9 + 4) * (size_t)g.nal; /* band 4: the diagonal */
+  const size_t o = voff(g, m);
+  x[o + i] = jacobi_zero(b[o + i], diag[i], omega);
 }
 
 /* r <- b - A x */

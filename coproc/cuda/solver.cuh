@@ -241,30 +241,48 @@ template <typename T> struct Solver {
   /* ------------------------------------------------------------- the cycle */
 
   /* steps damped Jacobi steps on lev[li] starting from *x; *x <- the buffer holding the
-   * result (xa and xb alternate) */
-  int smooth(int li, int steps, T **x) {
+   * result (xa and xb alternate). acc: the last step adds its result to acc (then *x is
+   * not written; see k_jacobi) */
+  int smooth(int li, int steps, T **x, T *acc) {
     Level<T> &g = lev[li];
     const dim3 grid(g.nblk, M);
     const T omega = (T)p.jacobi_damping;
     for (int s = 0; s < steps; s++) {
       T *xin = *x, *xout = xin == g.xa ? g.xb : g.xa;
+      T *add = s == steps - 1 ? acc : NULL;
       ++launches;
       FEAST_LAUNCH(k_jacobi<T>, grid, FEAST_CUDA_BLOCK, stream, g.v, active, xin, xout, g.b,
-                   omega);
+                   omega, add);
       *x = xout;
     }
     return 0;
   }
 
-  /* V(L, b) from x = 0 with b = lev[top].b; *xfin <- the buffer holding the result */
-  int enqueue_vcycle(T **xfin) {
+  /* x <- the pre-smoothed iterate on lev[li] from x = 0: the first step from zero (no
+   * memset; bitwise what a sweep of x = 0 gives), then pre_smooth - 1 steps */
+  int pre_smooth(int li, T **x) {
+    Level<T> &g = lev[li];
+    *x = g.xa;
+    if (p.pre_smooth == 0) {
+      ++memops;
+      FEAST_CUDA_CALL(cudaMemsetAsync(g.xa, 0, g.vec_bytes, stream)); /* x = 0 */
+      return 0;
+    }
+    ++launches;
+    FEAST_LAUNCH(k_jacobi_zero<T>, dim3(g.nblk, M), FEAST_CUDA_BLOCK, stream, g.v, active, g.xa,
+                 g.b, (T)p.jacobi_damping);
+    return smooth(li, p.pre_smooth - 1, x, NULL);
+  }
+
+  /* V(L, b) from x = 0 with b = lev[top].b, added to xt: *added <- 1 if the last
+   * post-smoothing step of the finest level added it (fused), else 0 and *xfin <- the
+   * buffer holding V(L, b) */
+  int enqueue_vcycle(T **xfin, int *added) {
     T *xl[FEAST_CUDA_MAX_LEVEL + 1];
     for (int li = nlev - 1; li >= 1; li--) {
       Level<T> &f = lev[li], &c = lev[li - 1];
-      T *x = f.xa;
-      ++memops;
-      FEAST_CUDA_CALL(cudaMemsetAsync(f.xa, 0, f.vec_bytes, stream)); /* x = 0 */
-      FEAST_CALL(smooth(li, p.pre_smooth, &x));
+      T *x = NULL;
+      FEAST_CALL(pre_smooth(li, &x));
       ++launches;
       FEAST_LAUNCH(k_defect<T>, dim3(f.nblk, M), FEAST_CUDA_BLOCK, stream, f.v, active, f.b, x,
                    f.r);
@@ -279,13 +297,14 @@ template <typename T> struct Solver {
     FEAST_LAUNCH_SYNC(k_coarse<T>, dim3(c.nblk, M), FEAST_CUDA_BLOCK, stream, c.v, active, cinv,
                       c.b, c.xa);
     T *xc = c.xa;
+    *added = nlev > 1 && p.post_smooth > 0;
     for (int li = 1; li < nlev; li++) {
       Level<T> &f = lev[li], &cc = lev[li - 1];
       T *x = xl[li];
       ++launches;
       FEAST_LAUNCH(k_prolong_add<T>, dim3(f.nblk, M), FEAST_CUDA_BLOCK, stream, f.v, cc.v,
                    active, x, xc);
-      FEAST_CALL(smooth(li, p.post_smooth, &x));
+      FEAST_CALL(smooth(li, p.post_smooth, &x, li == nlev - 1 && *added ? xt : NULL));
       xc = x;
     }
     *xfin = xc;
@@ -297,9 +316,12 @@ template <typename T> struct Solver {
     Level<T> &t = lev[nlev - 1];
     const long l0 = launches, o0 = memops;
     T *xv = NULL;
-    FEAST_CALL(enqueue_vcycle(&xv));
-    ++launches;
-    FEAST_LAUNCH(k_add<T>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, t.v, active, xt, xv);
+    int added = 0;
+    FEAST_CALL(enqueue_vcycle(&xv, &added));
+    if (!added) {
+      ++launches;
+      FEAST_LAUNCH(k_add<T>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, t.v, active, xt, xv);
+    }
     const int mr = maxred, mc = p.max_cycles;
     const double rtol = p.rtol;
     ++launches;
@@ -419,19 +441,21 @@ template <typename T> struct Solver {
    * sweep reads 9 bands + its vectors once (neighbour reads hit the caches) */
   double bytes_per_cycle(void) const {
     const double s = sizeof(T);
+    const int pre = p.pre_smooth, post = p.post_smooth, fused = nlev > 1 && post > 0;
     double bytes = 0;
     for (int li = 1; li < nlev; li++) {
       const double n = (double)lev[li].v.n, nc = (double)lev[li - 1].v.n;
-      bytes += n * s;                                       /* x = 0 */
-      bytes += (p.pre_smooth + p.post_smooth) * 12 * n * s; /* 9 bands, x, b in; x out */
-      bytes += 12 * n * s;                                  /* defect: 9 bands, x, b; r */
-      bytes += n * s + nc * (s + 1);                        /* restriction, mask */
-      bytes += nc * s + 2 * n * s;                          /* prolongation-add */
+      bytes += pre ? 3 * n * s : n * s;                  /* from zero: diag, b in; x out */
+      bytes += ((pre ? pre - 1 : 0) + post) * 12 * n * s; /* 9 bands, x, b in; x out */
+      bytes += 12 * n * s;                               /* defect: 9 bands, x, b; r */
+      bytes += n * s + nc * (s + 1);                     /* restriction, mask */
+      bytes += nc * s + 2 * n * s + n;                   /* prolongation-add, mask */
     }
     const double nc = (double)lev[0].v.n;
     bytes += nc * nc * s + (lev[0].nblk + 1) * nc * s; /* coarse: inverse, b per block, x */
     const double n = (double)lev[nlev - 1].v.n;
-    bytes += 3 * n * s + 12 * n * s; /* xt += x; r = d - A xt */
+    bytes += fused ? n * s : 3 * n * s; /* xt += x: in the last sweep (xt in, not x out) */
+    bytes += 12 * n * s;                /* r = d - A xt */
     return bytes * M;
   }
 };

@@ -214,7 +214,7 @@ static int jacobi_steps(Grid *g, int order, int in_place, std::vector<double> *o
   for (int s = 0; s < 4; s++) {
     double *y = in_place ? x : (x == g->xa ? g->xb : g->xa);
     FEAST_LAUNCH(k_jacobi<double>, dim3(g->nblk, 1), FEAST_CUDA_BLOCK, 0, g->v, g->active, x, y,
-                 g->b, 0.7);
+                 g->b, 0.7, (double *)nullptr);
     x = y;
   }
   FEAST_CUDA_CALL(cudaDeviceSynchronize());

@@ -30,8 +30,30 @@
 #include <string.h>
 
 #ifdef FEAST_CUDA_EMU
+#include "coproc/backend.h" /* feast_local_coarse_level */
 unsigned long long feast_cuda_emu_seed(void);   /* tests/emu/local_mg_emu.cpp */
 void feast_cuda_emu_set_order(int order);       /* 0 ordered, 1 reverse, 2 shuffled */
+void feast_cuda_emu_counts(FeastLocalSolver *ls, int counts[3]); /* per cycle, per solve */
+
+/* What the solver enqueued, against the count of the fused cycle: per level above the
+ * coarsest pre + post Jacobi steps (the first from x = 0, no memset) + defect,
+ * restriction, prolongation; the coarse solve, r = d - A x with its norm, the status; the
+ * update xt += x fused into the last post-smoothing step (a kernel of its own without
+ * one); one 4-byte copy of the active count per cycle and one host round trip per cycle
+ * plus the download's. */
+static int last_counts[3]; /* of the last gpu solver of run_solver */
+static void check_counts(int L, const FeastLocalMGParams *p, int cycles) {
+  const int nlev = L - feast_local_coarse_level(L, p->coarse_max_dofs) + 1;
+  const int fused = nlev > 1 && p->post_smooth > 0;
+  const int kernels = (nlev - 1) * (p->pre_smooth + p->post_smooth + 3) + 3 + !fused;
+  const int *c = last_counts;
+  if (c[0] != kernels || c[1] != 1 || c[2] != cycles + 1)
+    fprintf(stderr, "L=%d: %d kernels, %d memsets/copies per cycle, %d round trips per solve; "
+                    "expected %d, 1, %d\n", L, c[0], c[1], c[2], kernels, cycles + 1);
+  CHECK(c[0] == kernels);
+  CHECK(c[1] == 1);
+  CHECK(c[2] == cycles + 1);
+}
 #endif
 
 #define NMACROS 4
@@ -131,6 +153,9 @@ static int run_solver(const char *target, const char *prec, const Batch *b,
   int rc = feast_local_create(target, prec, &ls);
   if (!rc) rc = feast_local_setup(ls, NMACROS, b->prob, p);
   if (!rc) rc = feast_local_solve(ls, (const double *const *)d, r->c, &r->st);
+#ifdef FEAST_CUDA_EMU
+  if (!rc && !strcmp(target, "gpu")) feast_cuda_emu_counts(ls, last_counts);
+#endif
   feast_local_destroy(&ls);
   return rc;
 }
@@ -179,6 +204,9 @@ static void check_fixed_cycles(const Batch *b, const char *prec, double tol) {
   CHECK(gpu.st.cycles == (long)cycles * NMACROS);
   CHECK(gpu.st.max_cycles_hit == NMACROS);
   CHECK(gpu.st.nonfinite == 0);
+#ifdef FEAST_CUDA_EMU
+  check_counts(b->level, &p, cycles);
+#endif
   for (int m = 0; m < NMACROS; m++) {
     const double e = rel_diff(gpu.c[m], ref.c[m], n);
     if (!(e <= tol))
