@@ -612,6 +612,11 @@ static inline int atomicExch(int *p, int v) {
   *p = v;
   return old;
 }
+static inline int atomicAdd(int *p, int v) {
+  const int old = *p;
+  *p += v;
+  return old;
+}
 
 /* order[0..n) <- 0..n-1 in the emulator's order */
 static inline void feast_emu_order(std::vector<unsigned> &order, unsigned n) {

@@ -326,9 +326,9 @@ template <typename T> struct Solver {
     const double rtol = p.rtol;
     ++launches;
     FEAST_LAUNCH_SYNC(k_defect_norm<T>, dim3(t.nred, M), FEAST_CUDA_BLOCK, stream, t.v, active,
-                      d, xt, t.b, partial, mr);
+                      d, xt, t.b, partial, mr, nactive);
     ++launches;
-    FEAST_LAUNCH_SYNC(k_status, dim3(1, 1), FEAST_CUDA_BLOCK, stream, M, t.nred, mr, partial,
+    FEAST_LAUNCH_SYNC(k_status, dim3(1, M), FEAST_CUDA_BLOCK, stream, M, t.nred, mr, partial,
                       nrm0, active, stat, nactive, 0, rtol, mc);
     ++memops;
     FEAST_CUDA_CALL(cudaMemcpyAsync(h_nactive, nactive, sizeof(int), cudaMemcpyDeviceToHost,
@@ -387,9 +387,9 @@ template <typename T> struct Solver {
     const double rtol = p.rtol;
     ++launches;
     FEAST_LAUNCH_SYNC(k_init<T>, dim3(t.nred, M), FEAST_CUDA_BLOCK, stream, t.v, d, t.b, xt,
-                      partial, mr);
+                      partial, mr, nactive);
     ++launches;
-    FEAST_LAUNCH_SYNC(k_status, dim3(1, 1), FEAST_CUDA_BLOCK, stream, M, t.nred, mr, partial,
+    FEAST_LAUNCH_SYNC(k_status, dim3(1, M), FEAST_CUDA_BLOCK, stream, M, t.nred, mr, partial,
                       nrm0, active, stat, nactive, 1, rtol, mc);
     return 0;
   }
