@@ -5,7 +5,7 @@
  *   one cycle moves (counted per kernel), the bandwidth that gives, its fraction of a
  *   device-to-device cudaMemcpy measured in the same run, the CPU double time per cycle
  *   and S_loc = T_cpu / T_gpu (best GPU mode); and GPU full solves (upload, cycles with a
- *   host sync each, download) per cycle with S_loc against them. Small levels (L < 8)
+ *   host round trip after the warm-up solve, download) per cycle with S_loc against them. Small levels (L < 8)
  *   show the launch-latency regime where graphs matter. Then per precision the host side
  *   of a solve: kernel launches and memsets/copies per cycle, host round trips per solve,
  *   host -> device and device -> host bytes per solve (defects and corrections move as

@@ -28,7 +28,8 @@
  *    cudaEventSynchronize, cudaDeviceSynchronize, cudaFree, a synchronous copy waits for
  *    the legacy stream only), so a missing synchronisation reads stale host values.
  * Kernels launched with FEAST_LAUNCH must not call __syncthreads (abort).
- * FEAST_EMU_DEVICES=0 in the environment emulates a machine without a device.
+ * FEAST_EMU_DEVICES=0 in the environment emulates a machine without a device,
+ * FEAST_EMU_GRAPH_FAIL=1 one whose graph instantiation fails (cudaErrorNotSupported).
  * Fibers switch with 6 saved registers on x86-64, with ucontext elsewhere (or with
  * -DFEAST_EMU_UCONTEXT; slower: a syscall per switch). The emulator runs under
  * -fsanitize=address,undefined (fiber stacks are unpoisoned when reused); every host
@@ -81,7 +82,8 @@ typedef enum {
   cudaErrorInvalidConfiguration = 9,
   cudaErrorInvalidDevicePointer = 17,
   cudaErrorInvalidMemcpyDirection = 21,
-  cudaErrorNoDevice = 100
+  cudaErrorNoDevice = 100,
+  cudaErrorNotSupported = 801
 } cudaError_t;
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost,
@@ -257,6 +259,7 @@ static inline const char *cudaGetErrorString(cudaError_t e) {
   case cudaErrorInvalidDevicePointer: return "invalid device pointer";
   case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
   case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+  case cudaErrorNotSupported: return "operation not supported";
   }
   return "unknown error";
 }
@@ -464,6 +467,9 @@ static inline cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g) {
 }
 static inline cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *e, cudaGraph_t g,
                                                         unsigned long long) {
+  const char *fail = getenv("FEAST_EMU_GRAPH_FAIL"); /* a device that cannot run graphs */
+  *e = nullptr;
+  if (fail && fail[0] == '1') return feast_emu_fail(cudaErrorNotSupported);
   *e = new feast_emu_graph(*g);
   return cudaSuccess;
 }

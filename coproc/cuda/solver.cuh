@@ -8,12 +8,23 @@
  * All levels of all macros stay on the device from setup to destroy; an update copies
  * new values into the same buffers (no pointer changes, so the captured graph stays
  * valid); a solve uploads the defects (doubles, one copy; converted to T on the device),
- * runs cycles (one launch per kernel for the whole batch, or one CUDA graph per cycle),
- * reads back one int per cycle (how many macros still run) and downloads the corrections
- * (converted to double on the device, one copy). */
+ * runs cycles (one launch per kernel for the whole batch, or one CUDA graph per cycle) and
+ * downloads the corrections (converted to double on the device, one copy) with the
+ * status: as many cycles as the last solve needed are enqueued before the host looks, so
+ * a solve is one host round trip when that was enough (see solve). */
 #ifndef FEAST_CUDA_SOLVER_CUH
 #define FEAST_CUDA_SOLVER_CUH
 #include "coproc/cuda/kernels.cuh"
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
+#include <mpi.h> /* before feast/log.h's C linkage block */
+extern "C" {
+#include "feast/log.h"
+}
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,7 +33,15 @@ namespace feast_cuda {
 
 int select_device(void); /* local_mg.cu: node-local rank modulo device count, once */
 
+inline int graph_warnings; /* failed graph captures in this process */
+
 namespace { /* internal linkage: every .cu of this folder has its own copy */
+
+/* a parameter a captured cycle holds (launch sizes, omega, rtol, max_cycles) differs */
+inline int graph_stale(const FeastLocalMGParams &a, const FeastLocalMGParams &b) {
+  return a.pre_smooth != b.pre_smooth || a.post_smooth != b.post_smooth ||
+         a.jacobi_damping != b.jacobi_damping || a.rtol != b.rtol || a.max_cycles != b.max_cycles;
+}
 
 inline long round_up(long v, long to) { return (v + to - 1) / to * to; }
 
@@ -57,7 +76,7 @@ template <typename T> struct Solver {
   double *io;              /* defects in, corrections out: compact doubles, n per macro */
   T *inv;                  /* inverses of the coarsest matrices, n_lc^2 per macro, column-major */
   double *partial, *nrm0;  /* per-block partial sums of squares; ||d|| per macro */
-  int *active, *stat, *nactive; /* device status: see k_status */
+  int *active, *stat, *nactive; /* device status: see k_status; nactive = stat + 3 M */
   int maxred;              /* partial sums per macro (stride of partial) */
   double *h_io;            /* pinned staging of io */
   long launches;           /* kernel launches enqueued so far */
@@ -66,10 +85,14 @@ template <typename T> struct Solver {
   int memops_per_cycle;    /* and memsets and copies */
   double h2d_bytes, d2h_bytes; /* host <-> device bytes of the last solve */
   int round_trips;         /* host waits for the device in the last solve */
+  int captures;            /* graphs captured so far */
   int upd_copies;          /* host -> device copies of the last setup/update's values */
   double upd_bytes;        /* and their bytes */
   double upd_host_s;       /* host seconds of the last setup/update's value upload */
-  int *h_stat, *h_nactive; /* pinned copies of stat and nactive */
+  int *h_stat, *h_nactive; /* pinned copy of stat and nactive; h_nactive = h_stat + 3 M */
+  int predict;             /* cycles enqueued before the first look at the device: the
+                              slowest macro's cycles in the last solve (1 before the first) */
+  FeastLocalMGParams frozen; /* the parameters the captured graph holds */
   cudaStream_t stream;
   cudaGraph_t graph;
   cudaGraphExec_t exec;
@@ -179,13 +202,14 @@ template <typename T> struct Solver {
     FEAST_CUDA_CALL(cudaMalloc((void **)&partial, sizeof(double) * (size_t)M * maxred));
     FEAST_CUDA_CALL(cudaMalloc((void **)&nrm0, sizeof(double) * M));
     FEAST_CUDA_CALL(cudaMalloc((void **)&active, sizeof(int) * M));
-    FEAST_CUDA_CALL(cudaMalloc((void **)&stat, sizeof(int) * 3 * M));
-    FEAST_CUDA_CALL(cudaMalloc((void **)&nactive, sizeof(int)));
+    FEAST_CUDA_CALL(cudaMalloc((void **)&stat, sizeof(int) * (3 * M + 1)));
+    nactive = stat + 3 * M;
     FEAST_CUDA_CALL(cudaMemset(active, 0, sizeof(int) * M));
-    FEAST_CUDA_CALL(cudaMemset(stat, 0, sizeof(int) * 3 * M));
+    FEAST_CUDA_CALL(cudaMemset(stat, 0, sizeof(int) * (3 * M + 1)));
     FEAST_CUDA_CALL(cudaMallocHost((void **)&h_io, nio));
-    FEAST_CUDA_CALL(cudaMallocHost((void **)&h_stat, sizeof(int) * 3 * M));
-    FEAST_CUDA_CALL(cudaMallocHost((void **)&h_nactive, sizeof(int)));
+    FEAST_CUDA_CALL(cudaMallocHost((void **)&h_stat, sizeof(int) * (3 * M + 1)));
+    h_nactive = h_stat + 3 * M;
+    predict = 1;
     const size_t n2 = (size_t)lev[0].v.n * (size_t)lev[0].v.n;
     FEAST_CUDA_CALL(cudaMalloc((void **)&inv, sizeof(T) * (size_t)M * n2));
     return 0;
@@ -207,8 +231,7 @@ template <typename T> struct Solver {
     FEAST_CALL(alloc_batch());
     FEAST_CALL(upload_values(h));
     const char *env = getenv("FEAST_CUDA_GRAPHS");
-    graphs = !(env && env[0] == '0');
-    if (graphs) FEAST_CALL(capture_graph());
+    graphs = !(env && env[0] == '0'); /* captured at the first cycle */
     return 0;
   }
 
@@ -216,8 +239,7 @@ template <typename T> struct Solver {
   int update(const FeastLocalHierarchy *h) { return upload_values(h); }
 
   void destroy(void) {
-    if (exec) (void)cudaGraphExecDestroy(exec);
-    if (graph) (void)cudaGraphDestroy(graph);
+    drop_graph();
     for (int li = 0; li < nlev; li++) {
       (void)cudaFree(lev[li].bands);
       (void)cudaFree(lev[li].fixed);
@@ -230,10 +252,8 @@ template <typename T> struct Solver {
     (void)cudaFree(nrm0);
     (void)cudaFree(active);
     (void)cudaFree(stat);
-    (void)cudaFree(nactive);
     if (h_io) (void)cudaFreeHost(h_io);
     if (h_stat) (void)cudaFreeHost(h_stat);
-    if (h_nactive) (void)cudaFreeHost(h_nactive);
     if (stream) (void)cudaStreamDestroy(stream);
     (void)cudaGetLastError();
   }
@@ -311,7 +331,8 @@ template <typename T> struct Solver {
     return 0;
   }
 
-  /* one cycle of the active macros: xt += V(L, r); r = d - A xt; status; nactive -> host */
+  /* one cycle of the active macros: xt += V(L, r); r = d - A xt; status (nothing to the
+   * host: the host looks at nactive only every few cycles, see solve) */
   int enqueue_cycle(void) {
     Level<T> &t = lev[nlev - 1];
     const long l0 = launches, o0 = memops;
@@ -330,16 +351,22 @@ template <typename T> struct Solver {
     ++launches;
     FEAST_LAUNCH_SYNC(k_status, dim3(1, M), FEAST_CUDA_BLOCK, stream, M, t.nred, mr, partial,
                       nrm0, active, stat, nactive, 0, rtol, mc);
-    ++memops;
-    FEAST_CUDA_CALL(cudaMemcpyAsync(h_nactive, nactive, sizeof(int), cudaMemcpyDeviceToHost,
-                                    stream));
     launches_per_cycle = (int)(launches - l0);
     memops_per_cycle = (int)(memops - o0);
     return 0;
   }
 
-  /* capture enqueue_cycle into a graph (all pointers and parameters are fixed) */
+  void drop_graph(void) {
+    if (exec) (void)cudaGraphExecDestroy(exec);
+    if (graph) (void)cudaGraphDestroy(graph);
+    exec = NULL;
+    graph = NULL;
+  }
+
+  /* capture enqueue_cycle into a graph (all pointers are fixed; the parameters it freezes
+   * are kept in `frozen`) */
   int capture_graph(void) {
+    drop_graph();
     FEAST_CUDA_CALL(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
     const int rc = enqueue_cycle();
     cudaGraph_t g = NULL;
@@ -352,11 +379,23 @@ template <typename T> struct Solver {
     FEAST_CUDA_CALL(e);
     graph = g;
     FEAST_CUDA_CALL(cudaGraphInstantiateWithFlags(&exec, graph, 0));
+    frozen = p;
+    captures++;
     return 0;
   }
 
+  /* one cycle: the captured graph, captured again when a parameter it froze changed; if
+   * a capture fails, direct launches from then on (one warning per process) */
   int launch_cycle(void) {
-    if (graphs && exec) {
+    if (graphs && (!exec || graph_stale(frozen, p)) && capture_graph()) {
+      if (graph_warnings++ == 0)
+        feast_warn("CUDA graph capture failed (%s); the local multigrid launches its kernels "
+                   "one by one", feast_error_message());
+      feast_error_clear();
+      drop_graph();
+      graphs = 0;
+    }
+    if (graphs) {
       FEAST_CUDA_CALL(cudaGraphLaunch(exec, stream));
       return 0;
     }
@@ -394,9 +433,9 @@ template <typename T> struct Solver {
     return 0;
   }
 
-  /* corrections (fixed nodes 0, non-finite macros 0; doubles converted on the device)
-   * and status -> host */
-  int download(double *const *c, FeastLocalMGStats *stats) {
+  /* corrections (fixed nodes 0, non-finite macros 0; doubles converted on the device),
+   * status and active count -> pinned host buffers: one round trip */
+  int fetch(void) {
     Level<T> &t = lev[nlev - 1];
     const long n = t.v.n;
     int *bad = stat + 2 * M;
@@ -404,35 +443,62 @@ template <typename T> struct Solver {
     FEAST_LAUNCH(k_output<T>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, t.v, xt, io, bad);
     ++launches;
     FEAST_LAUNCH(k_zero_bad<double>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, n, bad, io);
-    const size_t bytes = sizeof(double) * (size_t)M * (size_t)n;
+    const size_t bytes = sizeof(double) * (size_t)M * (size_t)n, sb = sizeof(int) * (3 * M + 1);
     FEAST_CUDA_CALL(cudaMemcpyAsync(h_io, io, bytes, cudaMemcpyDeviceToHost, stream));
-    FEAST_CUDA_CALL(cudaMemcpyAsync(h_stat, stat, sizeof(int) * 3 * M, cudaMemcpyDeviceToHost,
+    FEAST_CUDA_CALL(cudaMemcpyAsync(h_stat, stat, sb, cudaMemcpyDeviceToHost, stream));
+    FEAST_CUDA_CALL(cudaStreamSynchronize(stream));
+    d2h_bytes += (double)(bytes + sb);
+    round_trips++;
+    return 0;
+  }
+
+  /* the active count alone -> host: one round trip */
+  int fetch_count(void) {
+    FEAST_CUDA_CALL(cudaMemcpyAsync(h_nactive, nactive, sizeof(int), cudaMemcpyDeviceToHost,
                                     stream));
     FEAST_CUDA_CALL(cudaStreamSynchronize(stream));
-    d2h_bytes += (double)bytes + sizeof(int) * 3.0 * M;
+    d2h_bytes += sizeof(int);
+    round_trips++;
+    return 0;
+  }
+
+  /* the fetched corrections and statistics to the caller; predict <- the slowest macro's
+   * cycles */
+  void unpack(double *const *c, FeastLocalMGStats *stats) {
+    const long n = lev[nlev - 1].v.n;
     for (int m = 0; m < M; m++) memcpy(c[m], h_io + (size_t)m * n, sizeof(double) * (size_t)n);
     memset(stats, 0, sizeof *stats);
+    predict = 1;
     for (int m = 0; m < M; m++) {
       stats->cycles += h_stat[m];
       stats->max_cycles_hit += h_stat[M + m];
       stats->nonfinite += h_stat[2 * M + m];
+      predict = h_stat[m] > predict ? h_stat[m] : predict;
     }
-    return 0;
   }
 
+  /* Cycles run on the device until every macro has stopped (a macro that stopped is
+   * inactive: further cycles leave it as it is). The host enqueues `predict` cycles and
+   * fetches the result at once: one round trip when that was enough (always for a fixed
+   * number of cycles after the first solve). Else one cycle and a look at the active
+   * count at a time, and the result fetched again. */
   int solve(const double *const *dh, double *const *c, FeastLocalMGStats *stats) {
     FEAST_CALL(upload_defects(dh));
     FEAST_CALL(enqueue_init());
     d2h_bytes = 0;
-    round_trips = 1; /* the download's */
-    for (int k = 0; k < p.max_cycles; k++) {
-      FEAST_CALL(launch_cycle());
-      FEAST_CUDA_CALL(cudaStreamSynchronize(stream)); /* the one sync per cycle */
-      d2h_bytes += sizeof(int);
-      round_trips++;
-      if (*h_nactive == 0) break;
+    round_trips = 0;
+    int done = predict < p.max_cycles ? predict : p.max_cycles;
+    for (int k = 0; k < done; k++) FEAST_CALL(launch_cycle());
+    FEAST_CALL(fetch());
+    if (*h_nactive > 0 && done < p.max_cycles) {
+      while (*h_nactive > 0 && done < p.max_cycles) {
+        FEAST_CALL(launch_cycle());
+        if (++done < p.max_cycles) FEAST_CALL(fetch_count());
+      }
+      FEAST_CALL(fetch());
     }
-    return download(c, stats);
+    unpack(c, stats);
+    return 0;
   }
 
   /* ------------------------------------------------------------ accounting */

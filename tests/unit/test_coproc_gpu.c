@@ -28,31 +28,33 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* dup, dup2 */
 
 #ifdef FEAST_CUDA_EMU
 #include "coproc/backend.h" /* feast_local_coarse_level */
 unsigned long long feast_cuda_emu_seed(void);   /* tests/emu/local_mg_emu.cpp */
 void feast_cuda_emu_set_order(int order);       /* 0 ordered, 1 reverse, 2 shuffled */
-void feast_cuda_emu_counts(FeastLocalSolver *ls, int counts[3]); /* per cycle, per solve */
+void feast_cuda_emu_counts(FeastLocalSolver *ls, int counts[6]);
+void feast_cuda_emu_set_limits(FeastLocalSolver *ls, double rtol, int max_cycles);
 
 /* What the solver enqueued, against the count of the fused cycle: per level above the
  * coarsest pre + post Jacobi steps (the first from x = 0, no memset) + defect,
  * restriction, prolongation; the coarse solve, r = d - A x with its norm, the status; the
  * update xt += x fused into the last post-smoothing step (a kernel of its own without
- * one); one 4-byte copy of the active count per cycle and one host round trip per cycle
- * plus the download's. */
-static int last_counts[3]; /* of the last gpu solver of run_solver */
+ * one); no copy per cycle. Host round trips of a first solve of 2 fixed cycles: 2 (one
+ * cycle enqueued, the result fetched, one more, fetched again). */
+static int last_counts[6]; /* of the last gpu solver of run_solver */
 static void check_counts(int L, const FeastLocalMGParams *p, int cycles) {
   const int nlev = L - feast_local_coarse_level(L, p->coarse_max_dofs) + 1;
   const int fused = nlev > 1 && p->post_smooth > 0;
   const int kernels = (nlev - 1) * (p->pre_smooth + p->post_smooth + 3) + 3 + !fused;
-  const int *c = last_counts;
-  if (c[0] != kernels || c[1] != 1 || c[2] != cycles + 1)
+  const int *c = last_counts, trips = cycles > 1 ? 2 : 1;
+  if (c[0] != kernels || c[1] != 0 || c[2] != trips)
     fprintf(stderr, "L=%d: %d kernels, %d memsets/copies per cycle, %d round trips per solve; "
-                    "expected %d, 1, %d\n", L, c[0], c[1], c[2], kernels, cycles + 1);
+                    "expected %d, 0, %d\n", L, c[0], c[1], c[2], kernels, trips);
   CHECK(c[0] == kernels);
-  CHECK(c[1] == 1);
-  CHECK(c[2] == cycles + 1);
+  CHECK(c[1] == 0);
+  CHECK(c[2] == trips);
 }
 #endif
 
@@ -235,6 +237,11 @@ static void check_production(const Batch *b, const char *prec, double tol, Resul
   CHECK_OK(feast_local_setup(ls, NMACROS, b->prob, &p));
   CHECK_OK(feast_local_solve(ls, (const double *const *)b->d, out->c, &out->st));
   CHECK_OK(feast_local_solve(ls, (const double *const *)b->d, again.c, &again.st));
+#ifdef FEAST_CUDA_EMU
+  int c2[6];
+  feast_cuda_emu_counts(ls, c2);
+  CHECK(c2[2] == 1); /* the second solve enqueues the first one's cycles: one round trip */
+#endif
   feast_local_destroy(&ls);
   setenv("FEAST_CUDA_GRAPHS", "0", 1);
   CHECK_OK(run_solver("gpu", prec, b, &p, b->d, &nograph));
@@ -278,6 +285,73 @@ static void check_production(const Batch *b, const char *prec, double tol, Resul
   free_result(&again);
   free_result(&nograph);
 }
+
+#ifdef FEAST_CUDA_EMU
+/* lines of the file f that contain s */
+static int count_lines(FILE *f, const char *s) {
+  char line[1024];
+  int k = 0;
+  rewind(f);
+  while (fgets(line, sizeof line, f)) k += strstr(line, s) != NULL;
+  return k;
+}
+
+/* The captured cycle holds rtol and max_cycles: changed between solves (as the bench
+ * does), the graph is captured again and the solves give bitwise what fresh solvers with
+ * those parameters give. A device whose graph instantiation fails
+ * (FEAST_EMU_GRAPH_FAIL=1): direct launches, bitwise the same corrections, one warning in
+ * the process. */
+static void check_graphs(const Batch *b, const char *prec, const Result *clean) {
+  const int N = (1 << b->level) + 1;
+  const long n = (long)N * N;
+  const FeastLocalMGParams p = params(0.1, 16), pf = params(1e-30, 2);
+  Result r, fixed;
+  CHECK_OK(alloc_result(N, &r));
+  CHECK_OK(alloc_result(N, &fixed));
+  CHECK_OK(run_solver("gpu", prec, b, &pf, b->d, &fixed));
+  FeastLocalSolver *ls = NULL;
+  int c[6], same = 1;
+  CHECK_OK(feast_local_create("gpu", prec, &ls));
+  CHECK_OK(feast_local_setup(ls, NMACROS, b->prob, &p));
+  CHECK_OK(feast_local_solve(ls, (const double *const *)b->d, r.c, &r.st));
+  feast_cuda_emu_set_limits(ls, 1e-30, 2);
+  CHECK_OK(feast_local_solve(ls, (const double *const *)b->d, r.c, &r.st));
+  CHECK(r.st.cycles == 2 * NMACROS && r.st.max_cycles_hit == NMACROS);
+  for (int m = 0; m < NMACROS; m++) same &= bitwise_equal(r.c[m], fixed.c[m], n);
+  feast_cuda_emu_set_limits(ls, 0.1, 16);
+  CHECK_OK(feast_local_solve(ls, (const double *const *)b->d, r.c, &r.st));
+  CHECK(r.st.cycles == clean->st.cycles);
+  for (int m = 0; m < NMACROS; m++) same &= bitwise_equal(r.c[m], clean->c[m], n);
+  feast_cuda_emu_counts(ls, c);
+  feast_local_destroy(&ls);
+  CHECK(same);
+  CHECK(c[3] == 3 && c[4] == 1); /* captured for each parameter set, graphs still on */
+
+  feast_cuda_emu_counts(NULL, c);
+  const int failed0 = c[5];
+  FILE *err = tmpfile();
+  CHECK(err != NULL);
+  if (!err) return;
+  fflush(stderr);
+  const int saved = dup(2);
+  dup2(fileno(err), 2);
+  setenv("FEAST_EMU_GRAPH_FAIL", "1", 1);
+  for (int k = 0; k < 2; k++) {
+    CHECK_OK(run_solver("gpu", prec, b, &p, b->d, &r));
+    CHECK(r.st.cycles == clean->st.cycles);
+    for (int m = 0; m < NMACROS; m++) CHECK(bitwise_equal(r.c[m], clean->c[m], n));
+  }
+  unsetenv("FEAST_EMU_GRAPH_FAIL");
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  CHECK(last_counts[4] == 0 && last_counts[5] == failed0 + 2); /* graphs off after failing */
+  CHECK(count_lines(err, "CUDA graph capture failed") == (failed0 == 0));
+  fclose(err);
+  free_result(&r);
+  free_result(&fixed);
+}
+#endif
 
 /* a NaN in macro 1's defect: macro 1 nonfinite and zeroed, the others unchanged */
 static void check_nan(const Batch *b, const char *prec, const Result *clean) {
@@ -432,6 +506,9 @@ static int run(void) {
       check_fixed_cycles(&b, prec[k], tol[k]);
       check_production(&b, prec[k], tol[k], &clean);
       check_nan(&b, prec[k], &clean);
+#ifdef FEAST_CUDA_EMU
+      check_graphs(&b, prec[k], &clean);
+#endif
       check_fixed_defects(&b, prec[k]);
       check_fixed_cycles(&nb, prec[k], tol[k]);
       check_production(&nb, prec[k], tol[k], &nclean);
