@@ -29,7 +29,8 @@
  *    the legacy stream only), so a missing synchronisation reads stale host values.
  * Kernels launched with FEAST_LAUNCH must not call __syncthreads (abort).
  * FEAST_EMU_DEVICES=0 in the environment emulates a machine without a device,
- * FEAST_EMU_GRAPH_FAIL=1 one whose graph instantiation fails (cudaErrorNotSupported).
+ * FEAST_EMU_GRAPH_FAIL=1 one whose graph instantiation fails (cudaErrorNotSupported),
+ * FEAST_EMU_MAX_PITCH=bytes one with that cudaDevAttrMaxPitch (2D copies above it fail).
  * Fibers switch with 6 saved registers on x86-64, with ucontext elsewhere (or with
  * -DFEAST_EMU_UCONTEXT; slower: a syscall per switch). The emulator runs under
  * -fsanitize=address,undefined (fiber stacks are unpoisoned when reused); every host
@@ -92,6 +93,7 @@ enum cudaMemcpyKind {
   cudaMemcpyDeviceToDevice
 };
 enum cudaStreamCaptureMode { cudaStreamCaptureModeThreadLocal };
+enum cudaDeviceAttr { cudaDevAttrMaxPitch = 11 };
 #define cudaStreamNonBlocking 1u
 
 struct feast_emu_graph {
@@ -275,6 +277,16 @@ static inline cudaError_t cudaGetDeviceCount(int *n) {
 }
 static inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : feast_emu_fail(cudaErrorInvalidValue); }
 static inline cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
+/* the largest pitch of a 2D copy: FEAST_EMU_MAX_PITCH bytes (default 2^31 - 1, a GPU's) */
+static inline int feast_emu_max_pitch(void) {
+  const char *v = getenv("FEAST_EMU_MAX_PITCH");
+  return v && *v ? atoi(v) : 2147483647;
+}
+static inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int) {
+  if (a != cudaDevAttrMaxPitch) return feast_emu_fail(cudaErrorInvalidValue);
+  *v = feast_emu_max_pitch();
+  return cudaSuccess;
+}
 static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int) {
   snprintf(p->name, sizeof p->name, "host emulator");
   return cudaSuccess;
@@ -423,7 +435,8 @@ static inline cudaError_t cudaMemcpyAsync(void *d, const void *src, size_t bytes
 static inline cudaError_t cudaMemcpy2DAsync(void *d, size_t dp, const void *src, size_t sp,
                                             size_t w, size_t h, cudaMemcpyKind k,
                                             cudaStream_t s = 0) {
-  if (w > dp || w > sp || h == 0) return feast_emu_fail(cudaErrorInvalidValue);
+  const size_t maxp = (size_t)feast_emu_max_pitch();
+  if (w > dp || w > sp || h == 0 || dp > maxp || sp > maxp) return feast_emu_fail(cudaErrorInvalidValue);
   if (cudaError_t e = feast_emu_check_copy(d, src, dp * (h - 1) + w, sp * (h - 1) + w, k, "cudaMemcpy2DAsync"))
     return e;
   return feast_emu_op(s, [=]() {

@@ -7,7 +7,9 @@
  *   dense inverse the front end computed (one matvec, k_coarse).
  * All levels of all macros stay on the device from setup to destroy; an update copies
  * new values into the same buffers (no pointer changes, so the captured graph stays
- * valid); a solve uploads the defects (doubles, one copy; converted to T on the device),
+ * valid): converted to T on the host while the framed levels are expanded into one pinned
+ * staging buffer, then one asynchronous copy per level and one for the coarse inverses
+ * (the masks cannot change: uploaded once at setup); a solve uploads the defects (doubles, one copy; converted to T on the device),
  * runs cycles (one launch per kernel for the whole batch, or one CUDA graph per cycle) and
  * downloads the corrections (converted to double on the device, one copy) with the
  * status: as many cycles as the last solve needed are enqueued before the host looks, so
@@ -45,6 +47,9 @@ inline int graph_stale(const FeastLocalMGParams &a, const FeastLocalMGParams &b)
 
 inline long round_up(long v, long to) { return (v + to - 1) / to * to; }
 
+/* nodes of level l rounded up: the stride of bands and masks per macro */
+inline long level_nal(int l) { return round_up(((1L << l) + 1) * ((1L << l) + 1), 32); }
+
 inline double wall_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -79,6 +84,9 @@ template <typename T> struct Solver {
   int *active, *stat, *nactive; /* device status: see k_status; nactive = stat + 3 M */
   int maxred;              /* partial sums per macro (stride of partial) */
   double *h_io;            /* pinned staging of io */
+  T *h_vals;               /* pinned staging of the matrix values: levels, then inverses */
+  size_t stage_off[FEAST_CUDA_MAX_LEVEL + 2], stage_total; /* level li at stage_off[li],
+                              the inverses at stage_off[nlev]; values in all */
   long launches;           /* kernel launches enqueued so far */
   long memops;             /* memsets and copies enqueued so far */
   int launches_per_cycle;  /* of one cycle (enqueue_cycle): kernels */
@@ -106,7 +114,7 @@ template <typename T> struct Solver {
     const int N = (1 << l) + 1;
     g.v.N = N;
     g.v.n = (long)N * N;
-    g.v.nal = round_up(g.v.n, 32);
+    g.v.nal = level_nal(l);
     g.v.pad = round_up(N + 1, 32); /* aligns value 0 of every macro */
     g.v.vs = g.v.nal + 2 * g.v.pad;
     g.nblk = (int)((g.v.n + FEAST_CUDA_BLOCK - 1) / FEAST_CUDA_BLOCK);
@@ -130,62 +138,71 @@ template <typename T> struct Solver {
     return 0;
   }
 
-  /* copy (and convert) level lc + li of every macro into lev[li]; tmp holds n values */
-  int upload_level(int li, const FeastLocalHierarchy *h, T *tmp) {
+  /* level lc + li of every macro, expanded and converted to T in one pass, into its part
+   * of the pinned staging buffer: band k of macro m at (9 m + k) n */
+  int stage_level(int li, const FeastLocalHierarchy *h) {
     Level<T> &g = lev[li];
     const int l = lc + li;
     const long n = g.v.n;
+    T *dst = h_vals + stage_off[li];
     for (int m = 0; m < M; m++) {
-      const FeastBand9Framed *A = &h[m].A[l];
-      const FeastBand9 *in = A->inside;
+      const FeastBand9 *in = h[m].A[l].inside;
       FEAST_CHECK(in && in->N == g.v.N, FEAST_ERR_ARG,
                   "macro %d of the batch, level %d: no matrix or N = %d, expected %d", m, l,
                   in ? in->N : 0, g.v.N);
-      for (int k = 0; k < FEAST_NBANDS; k++) {
-        framed_expand(A, k, tmp);
-        FEAST_CUDA_CALL(cudaMemcpy(g.bands + ((size_t)m * 9 + k) * (size_t)g.v.nal, tmp,
-                                   sizeof(T) * n, cudaMemcpyHostToDevice));
-      }
-      FEAST_CUDA_CALL(cudaMemcpy(g.fixed + (size_t)m * g.v.nal, h[m].fixed[l], (size_t)n,
-                                 cudaMemcpyHostToDevice));
-      upd_copies += 10;
-      upd_bytes += (9.0 * sizeof(T) + 1.0) * (double)n;
+      for (int k = 0; k < FEAST_NBANDS; k++)
+        framed_expand(&h[m].A[l], k, dst + ((size_t)m * 9 + k) * (size_t)n);
     }
     return 0;
   }
 
-  /* copy (and convert) the coarse inverses; tmp holds n_lc^2 values */
-  int upload_inverses(const FeastLocalHierarchy *h, T *tmp) {
+  /* the coarse inverses, converted, after the levels in the staging buffer */
+  void stage_inverses(const FeastLocalHierarchy *h) {
     const size_t n2 = (size_t)lev[0].v.n * (size_t)lev[0].v.n;
-    for (int m = 0; m < M; m++) {
-      for (size_t i = 0; i < n2; i++) tmp[i] = (T)h[m].coarse_inv[i];
-      FEAST_CUDA_CALL(cudaMemcpy(inv + (size_t)m * n2, tmp, sizeof(T) * n2, cudaMemcpyHostToDevice));
-      upd_copies++;
-      upd_bytes += (double)(sizeof(T) * n2);
-    }
+    T *dst = h_vals + stage_off[nlev];
+    for (int m = 0; m < M; m++)
+      for (size_t i = 0; i < n2; i++) dst[(size_t)m * n2 + i] = (T)h[m].coarse_inv[i];
+  }
+
+  /* staged level li -> its device bands: one 2D copy (9 M rows of n values, device rows
+   * nal apart) on `stream` */
+  int copy_level(int li) {
+    Level<T> &g = lev[li];
+    const size_t row = sizeof(T) * (size_t)g.v.n;
+    FEAST_CUDA_CALL(cudaMemcpy2DAsync(g.bands, sizeof(T) * (size_t)g.v.nal, h_vals + stage_off[li],
+                                      row, row, (size_t)M * 9, cudaMemcpyHostToDevice, stream));
+    upd_copies++;
+    upd_bytes += (double)row * 9.0 * M;
     return 0;
   }
 
   /* The values of every level and the coarse inverses into the existing device storage
-   * (setup and update). Copies run on the legacy stream and may still be in flight
-   * when cudaMemcpy returns (pageable source), while the kernels run on `stream`
-   * (non-blocking, not ordered with the legacy stream): wait for `stream` before and
-   * for the device after. */
+   * (setup and update): staged in the pinned buffer, then one copy per level and one for
+   * the inverses, asynchronous on `stream` (so ordered before the next solve's kernels).
+   * The staging buffer is reused: wait for `stream` first (the last update's copies). */
   int upload_values(const FeastLocalHierarchy *h) {
-    const size_t nmax = (size_t)lev[nlev - 1].v.n, n2 = (size_t)lev[0].v.n * (size_t)lev[0].v.n;
     const double t0 = wall_s();
     upd_copies = 0;
     upd_bytes = 0;
-    T *tmp = (T *)malloc(sizeof(T) * (nmax > n2 ? nmax : n2));
-    FEAST_CHECK(tmp, FEAST_ERR_MEM, "out of memory");
-    int rc = cudaStreamSynchronize(stream) == cudaSuccess ? 0 : FEAST_ERR_CUDA;
-    if (rc) feast_error_set(rc, __FILE__, __LINE__, "cudaStreamSynchronize failed");
-    for (int li = 0; li < nlev && !rc; li++) rc = upload_level(li, h, tmp);
-    if (!rc) rc = upload_inverses(h, tmp);
-    free(tmp);
-    FEAST_CALL(rc);
-    FEAST_CUDA_CALL(cudaDeviceSynchronize());
+    FEAST_CUDA_CALL(cudaStreamSynchronize(stream));
+    for (int li = 0; li < nlev; li++) FEAST_CALL(stage_level(li, h));
+    stage_inverses(h);
+    for (int li = 0; li < nlev; li++) FEAST_CALL(copy_level(li));
+    const size_t ib = sizeof(T) * (size_t)(stage_total - stage_off[nlev]);
+    FEAST_CUDA_CALL(cudaMemcpyAsync(inv, h_vals + stage_off[nlev], ib, cudaMemcpyHostToDevice,
+                                    stream));
+    upd_copies++;
+    upd_bytes += (double)ib;
     upd_host_s = wall_s() - t0;
+    return 0;
+  }
+
+  /* the fixed-node masks, which no update changes: once, at setup */
+  int upload_masks(const FeastLocalHierarchy *h) {
+    for (int li = 0; li < nlev; li++)
+      for (int m = 0; m < M; m++)
+        FEAST_CUDA_CALL(cudaMemcpy(lev[li].fixed + (size_t)m * lev[li].v.nal, h[m].fixed[lc + li],
+                                   (size_t)lev[li].v.n, cudaMemcpyHostToDevice));
     return 0;
   }
 
@@ -212,6 +229,26 @@ template <typename T> struct Solver {
     predict = 1;
     const size_t n2 = (size_t)lev[0].v.n * (size_t)lev[0].v.n;
     FEAST_CUDA_CALL(cudaMalloc((void **)&inv, sizeof(T) * (size_t)M * n2));
+    for (int li = 0; li < nlev; li++) stage_off[li + 1] = stage_off[li] + (size_t)M * 9 * (size_t)lev[li].v.n;
+    stage_total = stage_off[nlev] + (size_t)M * n2;
+    FEAST_CUDA_CALL(cudaMallocHost((void **)&h_vals, sizeof(T) * stage_total));
+    return 0;
+  }
+
+  /* every level's values can be uploaded: a 2D copy's rows (nal values) within the
+   * device's largest pitch */
+  int check_pitch(void) {
+    int dev = 0, maxp = 0;
+    FEAST_CUDA_CALL(cudaGetDevice(&dev));
+    FEAST_CUDA_CALL(cudaDeviceGetAttribute(&maxp, cudaDevAttrMaxPitch, dev));
+    for (int li = 0; li < nlev; li++) {
+      const double pitch = (double)sizeof(T) * (double)level_nal(lc + li);
+      FEAST_CHECK(pitch <= (double)maxp, FEAST_ERR_LIMIT,
+                  "the CUDA backend cannot upload local level %d (%d x %d nodes): a row of its "
+                  "bands is %.0f bytes, more than the device's largest copy pitch of %d bytes "
+                  "(cudaDevAttrMaxPitch); use a smaller grid.level or solver.target = cpu",
+                  lc + li, (1 << (lc + li)) + 1, (1 << (lc + li)) + 1, pitch, maxp);
+    }
     return 0;
   }
 
@@ -226,9 +263,11 @@ template <typename T> struct Solver {
                 "the CUDA backend takes local levels 0..%d, got %d", FEAST_CUDA_MAX_LEVEL, L);
     nlev = L - lc + 1;
     FEAST_CALL(select_device());
+    FEAST_CALL(check_pitch());
     FEAST_CUDA_CALL(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     for (int li = 0; li < nlev; li++) FEAST_CALL(alloc_level(li, lc + li));
     FEAST_CALL(alloc_batch());
+    FEAST_CALL(upload_masks(h));
     FEAST_CALL(upload_values(h));
     const char *env = getenv("FEAST_CUDA_GRAPHS");
     graphs = !(env && env[0] == '0'); /* captured at the first cycle */
@@ -239,6 +278,7 @@ template <typename T> struct Solver {
   int update(const FeastLocalHierarchy *h) { return upload_values(h); }
 
   void destroy(void) {
+    if (stream) (void)cudaStreamSynchronize(stream); /* copies from the staging buffers */
     drop_graph();
     for (int li = 0; li < nlev; li++) {
       (void)cudaFree(lev[li].bands);
@@ -253,6 +293,7 @@ template <typename T> struct Solver {
     (void)cudaFree(active);
     (void)cudaFree(stat);
     if (h_io) (void)cudaFreeHost(h_io);
+    if (h_vals) (void)cudaFreeHost(h_vals);
     if (h_stat) (void)cudaFreeHost(h_stat);
     if (stream) (void)cudaStreamDestroy(stream);
     (void)cudaGetLastError();

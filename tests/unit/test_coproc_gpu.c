@@ -34,7 +34,7 @@
 #include "coproc/backend.h" /* feast_local_coarse_level */
 unsigned long long feast_cuda_emu_seed(void);   /* tests/emu/local_mg_emu.cpp */
 void feast_cuda_emu_set_order(int order);       /* 0 ordered, 1 reverse, 2 shuffled */
-void feast_cuda_emu_counts(FeastLocalSolver *ls, int counts[6]);
+void feast_cuda_emu_counts(FeastLocalSolver *ls, int counts[8]);
 void feast_cuda_emu_set_limits(FeastLocalSolver *ls, double rtol, int max_cycles);
 
 /* What the solver enqueued, against the count of the fused cycle: per level above the
@@ -43,7 +43,7 @@ void feast_cuda_emu_set_limits(FeastLocalSolver *ls, double rtol, int max_cycles
  * update xt += x fused into the last post-smoothing step (a kernel of its own without
  * one); no copy per cycle. Host round trips of a first solve of 2 fixed cycles: 2 (one
  * cycle enqueued, the result fetched, one more, fetched again). */
-static int last_counts[6]; /* of the last gpu solver of run_solver */
+static int last_counts[8]; /* of the last gpu solver of run_solver */
 static void check_counts(int L, const FeastLocalMGParams *p, int cycles) {
   const int nlev = L - feast_local_coarse_level(L, p->coarse_max_dofs) + 1;
   const int fused = nlev > 1 && p->post_smooth > 0;
@@ -238,7 +238,7 @@ static void check_production(const Batch *b, const char *prec, double tol, Resul
   CHECK_OK(feast_local_solve(ls, (const double *const *)b->d, out->c, &out->st));
   CHECK_OK(feast_local_solve(ls, (const double *const *)b->d, again.c, &again.st));
 #ifdef FEAST_CUDA_EMU
-  int c2[6];
+  int c2[8];
   feast_cuda_emu_counts(ls, c2);
   CHECK(c2[2] == 1); /* the second solve enqueues the first one's cycles: one round trip */
 #endif
@@ -287,6 +287,40 @@ static void check_production(const Batch *b, const char *prec, double tol, Resul
 }
 
 #ifdef FEAST_CUDA_EMU
+/* A matrix update copies one block per level (9 bands of every macro, n values each, from
+ * the pinned staging buffer) and one of the coarse inverses; the masks not again */
+static void check_update_copies(FeastLocalSolver *ls, int L, const FeastLocalMGParams *p, const char *prec) {
+  const int lc = feast_local_coarse_level(L, p->coarse_max_dofs);
+  const double s = strcmp(prec, "single") ? 8 : 4, nc = (double)feast_level_n(lc) * feast_level_n(lc);
+  double bytes = NMACROS * nc * nc * s;
+  for (int l = lc; l <= L; l++) bytes += 9.0 * NMACROS * feast_level_n(l) * feast_level_n(l) * s;
+  int c[8];
+  feast_cuda_emu_counts(ls, c);
+  CHECK(c[6] == L - lc + 2);
+  CHECK(c[7] == (int)bytes);
+}
+
+/* A device whose largest copy pitch (FEAST_EMU_MAX_PITCH=1000 bytes) is below a row of
+ * level 4's bands (320 floats): refused at setup, the message names the level and the
+ * limit */
+static void check_pitch(void) {
+  Batch b;
+  CHECK_OK(build_batch(4, laplace, &b));
+  const FeastLocalMGParams p = params(0.1, 16);
+  FeastLocalSolver *ls = NULL;
+  CHECK_OK(feast_local_create("gpu", "single", &ls));
+  setenv("FEAST_EMU_MAX_PITCH", "1000", 1);
+  const int rc = feast_local_setup(ls, NMACROS, b.prob, &p);
+  unsetenv("FEAST_EMU_MAX_PITCH");
+  CHECK(rc == FEAST_ERR_LIMIT);
+  const char *msg = feast_error_message();
+  CHECK(strstr(msg, "local level 4 (17 x 17 nodes)") && strstr(msg, "1280 bytes") &&
+        strstr(msg, "pitch of 1000 bytes"));
+  feast_error_clear();
+  feast_local_destroy(&ls);
+  free_batch(&b);
+}
+
 /* lines of the file f that contain s */
 static int count_lines(FILE *f, const char *s) {
   char line[1024];
@@ -310,7 +344,7 @@ static void check_graphs(const Batch *b, const char *prec, const Result *clean) 
   CHECK_OK(alloc_result(N, &fixed));
   CHECK_OK(run_solver("gpu", prec, b, &pf, b->d, &fixed));
   FeastLocalSolver *ls = NULL;
-  int c[6], same = 1;
+  int c[8], same = 1;
   CHECK_OK(feast_local_create("gpu", prec, &ls));
   CHECK_OK(feast_local_setup(ls, NMACROS, b->prob, &p));
   CHECK_OK(feast_local_solve(ls, (const double *const *)b->d, r.c, &r.st));
@@ -416,6 +450,9 @@ static void check_update(int L, const char *prec) {
   CHECK_OK(feast_local_solve(ls, (const double *const *)b.d, first.c, &first.st));
   for (int m = 0; m < NMACROS; m++) feast_test_stencil(&b.A[m], b.fixed[m][L], conv2.bx, conv2.by, conv2.k);
   CHECK_OK(feast_local_update(ls, b.prob));
+#ifdef FEAST_CUDA_EMU
+  check_update_copies(ls, L, &p, prec);
+#endif
   CHECK_OK(feast_local_solve(ls, (const double *const *)b.d, upd.c, &upd.st));
   feast_local_destroy(&ls);
   CHECK_OK(run_solver("gpu", prec, &b, &p, b.d, &fresh));
@@ -523,6 +560,9 @@ static int run(void) {
            feast_test_failures);
     fflush(stdout);
   }
+#ifdef FEAST_CUDA_EMU
+  check_pitch();
+#endif
   if (lextra > lmax) { /* one larger level: fixed cycles and production, nonsymmetric */
     const int L = lextra;
     for (int k = 0; k < 2; k++) {
