@@ -387,6 +387,37 @@ static void check_graphs(const Batch *b, const char *prec, const Result *clean) 
 }
 #endif
 
+/* gpu_min_nodes = 33: a batch of 17 x 17 macros (L = 4) runs on the CPU backend of the
+ * same precision (bitwise its corrections), one of 33 x 33 (L = 5) on the GPU; one
+ * solver set up for L = 5, then L = 4, then L = 5 again switches each time */
+static void check_small_on_cpu(void) {
+  FeastLocalMGParams p = params(0.1, 16);
+  p.gpu_min_nodes = 33;
+  Batch b4, b5;
+  Result r, ref;
+  CHECK_OK(build_batch(4, conv1, &b4));
+  CHECK_OK(build_batch(5, conv1, &b5));
+  CHECK_OK(alloc_result(17, &r));
+  CHECK_OK(alloc_result(17, &ref));
+  CHECK_OK(run_solver("cpu", "single", &b4, &p, b4.d, &ref));
+  FeastLocalSolver *ls = NULL;
+  CHECK_OK(feast_local_create("gpu", "single", &ls));
+  CHECK_OK(feast_local_setup(ls, NMACROS, b5.prob, &p));
+  CHECK(!strcmp(feast_local_target(ls), "gpu"));
+  CHECK_OK(feast_local_setup(ls, NMACROS, b4.prob, &p));
+  CHECK(!strcmp(feast_local_target(ls), "cpu") && !strcmp(feast_local_precision(ls), "single"));
+  CHECK_OK(feast_local_solve(ls, (const double *const *)b4.d, r.c, &r.st));
+  CHECK(r.st.cycles == ref.st.cycles);
+  for (int m = 0; m < NMACROS; m++) CHECK(bitwise_equal(r.c[m], ref.c[m], 17L * 17));
+  CHECK_OK(feast_local_setup(ls, NMACROS, b5.prob, &p));
+  CHECK(!strcmp(feast_local_target(ls), "gpu"));
+  feast_local_destroy(&ls);
+  free_result(&r);
+  free_result(&ref);
+  free_batch(&b4);
+  free_batch(&b5);
+}
+
 /* a NaN in macro 1's defect: macro 1 nonfinite and zeroed, the others unchanged */
 static void check_nan(const Batch *b, const char *prec, const Result *clean) {
   const int N = (1 << b->level) + 1;
@@ -560,6 +591,7 @@ static int run(void) {
            feast_test_failures);
     fflush(stdout);
   }
+  check_small_on_cpu();
 #ifdef FEAST_CUDA_EMU
   check_pitch();
 #endif
