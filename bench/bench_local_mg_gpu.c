@@ -4,9 +4,9 @@
  *   T_gpu per V cycle of the batch with and without CUDA graphs (CUDA events), the bytes
  *   one cycle moves (counted per kernel), the bandwidth that gives, its fraction of a
  *   device-to-device cudaMemcpy measured in the same run, the CPU double time per cycle
- *   and S_loc = T_cpu / T_gpu (best GPU mode); and GPU full solves (upload, cycles with a
- *   host round trip after the warm-up solve, download) per cycle with S_loc against them. Small levels (L < 8)
- *   show the launch-latency regime where graphs matter. Then per precision the host side
+ *   and S_loc = T_cpu / T_gpu (best GPU mode); and GPU full solves (upload, cycles,
+ *   download: one host round trip after the warm-up solve) per cycle with S_loc against
+ *   them. Small levels (L < 8) show the launch-latency regime where graphs matter. Then per precision the host side
  *   of a solve: kernel launches and memsets/copies per cycle, host round trips per solve,
  *   host -> device and device -> host bytes per solve (defects and corrections move as
  *   doubles, converted on the device), and of a matrix update (the backend's part: copies,

@@ -9,11 +9,12 @@
  * new values into the same buffers (no pointer changes, so the captured graph stays
  * valid): converted to T on the host while the framed levels are expanded into one pinned
  * staging buffer, then one asynchronous copy per level and one for the coarse inverses
- * (the masks cannot change: uploaded once at setup); a solve uploads the defects (doubles, one copy; converted to T on the device),
- * runs cycles (one launch per kernel for the whole batch, or one CUDA graph per cycle) and
- * downloads the corrections (converted to double on the device, one copy) with the
- * status: as many cycles as the last solve needed are enqueued before the host looks, so
- * a solve is one host round trip when that was enough (see solve). */
+ * (the masks cannot change: uploaded once at setup). A solve uploads the defects
+ * (doubles, one copy; converted to T on the device), runs cycles (one launch per kernel
+ * for the whole batch, or one CUDA graph per cycle) and downloads the corrections
+ * (converted to double on the device, one copy) with the status: as many cycles as the
+ * last solve needed are enqueued before the host looks, so a solve is one host round trip
+ * when that was enough (see solve). */
 #ifndef FEAST_CUDA_SOLVER_CUH
 #define FEAST_CUDA_SOLVER_CUH
 #include "coproc/cuda/kernels.cuh"
