@@ -269,6 +269,9 @@ template <typename T> struct Solver {
     for (int li = 0; li < nlev; li++) FEAST_CALL(alloc_level(li, lc + li));
     FEAST_CALL(alloc_batch());
     FEAST_CALL(upload_masks(h));
+    /* the memsets and mask copies above ran on the legacy stream, which `stream`
+     * (non-blocking) does not wait for */
+    FEAST_CUDA_CALL(cudaDeviceSynchronize());
     FEAST_CALL(upload_values(h));
     const char *env = getenv("FEAST_CUDA_GRAPHS");
     graphs = !(env && env[0] == '0'); /* captured at the first cycle */
