@@ -23,10 +23,11 @@
  *    (host pointer where device memory is expected, or the reverse: cudaErrorInvalidValue
  *    with a message on stderr). Kernel arguments that are structs with device pointers
  *    are checked through an overload of feast_emu_device_args found by ADL.
- *  - Streams. Work on a stream (launches, async copies, memsets, events, graph launches)
- *    is queued and runs only when the host waits for it (cudaStreamSynchronize,
- *    cudaEventSynchronize, cudaDeviceSynchronize, cudaFree, a synchronous copy waits for
- *    the legacy stream only), so a missing synchronisation reads stale host values.
+ *  - Streams. Work on a stream (launches, async copies, memsets, events, graph launches,
+ *    and cudaMemset on the legacy stream) is queued and runs only when the host waits
+ *    for it (cudaStreamSynchronize, cudaEventSynchronize, cudaDeviceSynchronize,
+ *    cudaFree, a synchronous copy waits for the legacy stream only), so a missing
+ *    synchronisation reads stale host values, or device memory a memset has not set.
  * Kernels launched with FEAST_LAUNCH must not call __syncthreads (abort).
  * FEAST_EMU_DEVICES=0 in the environment emulates a machine without a device,
  * FEAST_EMU_GRAPH_FAIL=1 one whose graph instantiation fails (cudaErrorNotSupported),
@@ -407,13 +408,11 @@ static inline cudaError_t feast_emu_check_copy(void *d, const void *s, size_t db
   return e;
 }
 
+/* asynchronous to the host for device memory, as on a GPU: queued on the legacy stream,
+ * which non-blocking streams do not wait for */
 static inline cudaError_t cudaMemset(void *p, int v, size_t bytes) {
   if (cudaError_t e = feast_emu_check(p, bytes, 1, "cudaMemset")) return e;
-  feast_emu_drain(&feast_emu_S.legacy);
-  feast_emu_open();
-  memset(p, v, bytes);
-  feast_emu_close();
-  return cudaSuccess;
+  return feast_emu_op(0, [=]() { memset(p, v, bytes); });
 }
 static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t bytes, cudaMemcpyKind k) {
   if (cudaError_t e = feast_emu_check_copy(d, s, bytes, bytes, k, "cudaMemcpy")) return e;

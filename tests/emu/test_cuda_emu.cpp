@@ -16,7 +16,8 @@
  *                   end of an allocation: the process dies with the emulator's message
  *   barriers        a block whose thread 0 returns before __syncthreads, __syncthreads in
  *                   a FEAST_LAUNCH kernel: abort
- *   streams         a device-to-host copy read before cudaStreamSynchronize: stale value
+ *   streams         a device-to-host copy read before cudaStreamSynchronize: stale value;
+ *                   a cudaMemset not waited for before a kernel on another stream: NaN
  * and k_status (one block per macro) decides every kind of macro right in every order.
  * The fatal cases run in a forked child. */
 #include "coproc/cuda/kernels.cuh"
@@ -326,6 +327,23 @@ static int check_memory(void) {
   const double before = *pinned; /* broken: no cudaStreamSynchronize */
   FEAST_CUDA_CALL(cudaStreamSynchronize(st));
   EXPECT(before == -7.0 && *pinned != -7.0, "streams: a copy read before cudaStreamSynchronize (broken) is stale");
+
+  /* a cudaMemset (legacy stream) read by a kernel on a non-blocking stream: garbage
+   * without a device synchronisation between them (broken), zeros with it */
+  for (int sync = 0; sync < 2; sync++) {
+    FEAST_CUDA_CALL(cudaMemcpy(g.xa, g.b, vb, cudaMemcpyDeviceToDevice));
+    double *z = nullptr;
+    FEAST_CUDA_CALL(cudaMalloc((void **)&z, vb));
+    FEAST_CUDA_CALL(cudaMemset(z, 0, vb));
+    if (sync) FEAST_CUDA_CALL(cudaDeviceSynchronize());
+    FEAST_LAUNCH(k_add<double>, dim3(g.nblk, 1), FEAST_CUDA_BLOCK, st, g.v, g.active, g.xa, (const double *)z);
+    FEAST_CUDA_CALL(cudaStreamSynchronize(st));
+    FEAST_CALL(download(g.xa + g.v.pad, (size_t)g.v.n, &y));
+    FEAST_CUDA_CALL(cudaDeviceSynchronize());
+    cudaFree(z);
+    if (sync) EXPECT(all_finite(y), "streams: a memset waited for (cudaDeviceSynchronize) before a kernel on another stream: zeros");
+    else EXPECT(!all_finite(y), "streams: a memset not waited for before a kernel on a non-blocking stream (broken) is not there yet (NaN)");
+  }
   cudaFreeHost(pinned);
   cudaStreamDestroy(st);
 
