@@ -4,11 +4,13 @@
  *   T_gpu per V cycle of the batch with and without CUDA graphs (CUDA events), the bytes
  *   one cycle moves (counted per kernel), the bandwidth that gives, its fraction of a
  *   device-to-device cudaMemcpy measured in the same run, the CPU double time per cycle
- *   and S_loc = T_cpu / T_gpu (best GPU mode); and GPU full solves (upload, cycles with a
- *   host sync each, download) per cycle with S_loc against them. Small levels (L < 8)
- *   show the launch-latency regime where graphs matter. Then per precision the host side
- *   of a solve: kernel launches per cycle, host -> device and device -> host bytes per
- *   solve (defects and corrections move as doubles, converted on the device).
+ *   and S_loc = T_cpu / T_gpu (best GPU mode); and GPU full solves (upload, cycles,
+ *   download: one host round trip after the warm-up solve) per cycle with S_loc against
+ *   them. Small levels (L < 8) show the launch-latency regime where graphs matter. Then per precision the host side
+ *   of a solve: kernel launches and memsets/copies per cycle, host round trips per solve,
+ *   host -> device and device -> host bytes per solve (defects and corrections move as
+ *   doubles, converted on the device), and of a matrix update (the backend's part: copies,
+ *   bytes, host time; on the emulator counts, not times).
  * usage: bench_local_mg_gpu [Lmin [Lmax [gpu_cycles [cpu_cycles]]]]   (4 11 20 2) */
 #include "coproc/coproc.h"
 #include "feast/band9.h"
@@ -163,12 +165,17 @@ int main(int argc, char **argv) {
     printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int L = lmin; L <= lmax; L++)
       for (int im = 0; im < 2; im++) row(L, macros[im], &g[k][L][im], tcpu[L][im], gpu_cycles);
-    printf("\n| L | macros | launches/cycle | H2D bytes/solve | D2H bytes/solve (%d cycles) |\n", gpu_cycles);
-    printf("|---|---|---|---|---|\n");
+    printf("\n| L | macros | kernels/cycle | + memsets, copies | round trips/solve | H2D bytes/solve | "
+           "D2H bytes/solve (%d cycles) | update: copies | update: bytes | update: host ms |\n",
+           gpu_cycles);
+    printf("|---|---|---|---|---|---|---|---|---|---|\n");
     for (int L = lmin; L <= lmax; L++)
-      for (int im = 0; im < 2; im++)
-        printf("| %2d | %d | %d | %.0f | %.0f |\n", L, macros[im], g[k][L][im].launches_per_cycle,
-               g[k][L][im].h2d_bytes, g[k][L][im].d2h_bytes);
+      for (int im = 0; im < 2; im++) {
+        const FeastCudaBench *b = &g[k][L][im];
+        printf("| %2d | %d | %d | %d | %d | %.0f | %.0f | %d | %.0f | %.3f |\n", L, macros[im],
+               b->launches_per_cycle, b->memops_per_cycle, b->round_trips, b->h2d_bytes,
+               b->d2h_bytes, b->update_copies, b->update_bytes, 1e3 * b->update_host_s);
+      }
   }
   MPI_Finalize();
   return 0;

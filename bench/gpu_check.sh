@@ -19,7 +19,8 @@ export OMPI_MCA_mpi_yield_when_idle=1
 # usage: bench/gpu_check.sh [--emulate] [--out DIR] [--build DIR] [--test-lmax L]
 #          [--sanitize-lmax L] [--bench "LMIN LMAX"] [--level L] [--arch SM]
 #          [--set "key=value ..."]   (overrides for step 6; --emulate: poisson with
-#            solver.coarse_max_dofs=100, so that its small level runs the local multigrids;
+#            solver.coarse_max_dofs=100 solver.local_gpu_min_nodes=0, so that its small
+#            level runs the local multigrids, on the emulated GPU;
 #            the Navier-Stokes configs there solve their small level on the coarse grid,
 #            fibers of 256 emulated threads being too slow for their many local solves)
 set -uo pipefail
@@ -43,7 +44,7 @@ while [ $# -gt 0 ]; do
   --level) level=$2; shift ;;
   --arch) arch=$2; shift ;;
   --set) sets=$2; shift ;;
-  -h | --help) sed -n 4,24p "$0"; exit 0 ;;
+  -h | --help) sed -n 4,25p "$0"; exit 0 ;;
   *) echo "gpu_check: unknown argument '$1' (--help)" >&2; exit 2 ;;
   esac
   shift
@@ -159,7 +160,8 @@ for gcfg in "$src"/config/*_gpu.ini; do
     [ $emulate = 0 ] || L=3
   fi
   set_c=$sets
-  [ -n "$set_c" ] || [ $emulate = 0 ] || [ $name != poisson ] || set_c="solver.coarse_max_dofs=100"
+  [ -n "$set_c" ] || [ $emulate = 0 ] || [ $name != poisson ] ||
+    set_c="solver.coarse_max_dofs=100 solver.local_gpu_min_nodes=0"
   for t in cpu gpu; do
     cfg=$ccfg; [ $t = gpu ] && cfg=$gcfg
     step "$name $t L = $L" "$out/logs/${name}_$t.log" timeout 240 "$feastc" "$cfg" grid.level="$L" \
@@ -211,7 +213,7 @@ done
   echo "## Configurations: GPU against the CPU twin"
   echo
   echo "iterations: global MG (Poisson) or nonlinear/linear; S_loc = T_loc(cpu)/T_loc(gpu),"
-  echo "S_tot = T_tot(cpu)/T_tot(gpu), from the summaries' amdahl section (json/); 1 rank${sets:+; overrides: $sets}$( [ $emulate = 0 ] || echo "; poisson: solver.coarse_max_dofs=100")."
+  echo "S_tot = T_tot(cpu)/T_tot(gpu), from the summaries' amdahl section (json/); 1 rank${sets:+; overrides: $sets}$( [ $emulate = 0 ] || echo "; poisson: solver.coarse_max_dofs=100 solver.local_gpu_min_nodes=0")."
   echo
   echo "| config | L | its cpu | its gpu | converged cpu / gpu | R_acc cpu | R_acc gpu | T_loc cpu (s) | T_loc gpu (s) | T_tot cpu (s) | T_tot gpu (s) | S_loc | S_tot |"
   echo "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"

@@ -11,7 +11,8 @@
 #include <string.h>
 
 struct FeastLocalSolver {
-  const FeastLocalBackend *be;
+  const FeastLocalBackend *requested; /* the backend of feast_local_create */
+  const FeastLocalBackend *be;        /* the one of the last setup: requested, or its CPU twin */
   void *data;
   int nmacros, level, lc;
   FeastBand9 *whole;      /* nmacros * (level - lc): levels lc..level-1 of every macro that
@@ -65,7 +66,7 @@ int feast_local_create(const char *target, const char *precision, FeastLocalSolv
               target, feast_local_unavailable_reason(target), remedies);
   FeastLocalSolver *ls;
   FEAST_CALL(FEAST_ALLOC(1, &ls));
-  ls->be = be;
+  ls->be = ls->requested = be;
   *lsp = ls;
   return 0;
 }
@@ -82,7 +83,7 @@ static int check_problem(const FeastLocalProblem *p, int level) {
 
 static int check_params(const FeastLocalMGParams *p) {
   FEAST_CHECK(p->pre_smooth >= 0 && p->post_smooth >= 0 && p->max_cycles >= 1 && p->coarse_max_dofs >= 1 &&
-                  p->framed_min_nodes >= 0 && p->jacobi_damping > 0 && p->rtol > 0,
+                  p->framed_min_nodes >= 0 && p->gpu_min_nodes >= 0 && p->jacobi_damping > 0 && p->rtol > 0,
               FEAST_ERR_ARG, "local multigrid parameters out of range");
   FEAST_CHECK(p->coarse_max_dofs <= FEAST_LOCAL_COARSE_MAX_NODES, FEAST_ERR_CONFIG,
               "solver.local_coarse_max_dofs = %d: the coarsest local level is solved with a dense inverse "
@@ -213,6 +214,15 @@ static int set_values(FeastLocalSolver *ls, const FeastLocalMGParams *params) {
   return params ? ls->be->setup(&ls->data, ls->nmacros, ls->h, params) : ls->be->update(ls->data, ls->h);
 }
 
+/* the requested backend, or for a gpu one and macros with fewer than gpu_min_nodes nodes
+ * per side its CPU twin (same precision): there a GPU V cycle costs its ~11 launches per
+ * level whatever the size */
+static const FeastLocalBackend *backend_for(const FeastLocalBackend *requested, int level,
+                                            const FeastLocalMGParams *params) {
+  if (strcmp(requested->target, "gpu") != 0 || feast_level_n(level) >= params->gpu_min_nodes) return requested;
+  return lookup("cpu", requested->precision);
+}
+
 int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem *problems,
                       const FeastLocalMGParams *params) {
   FEAST_CHECK(ls && nmacros >= 0 && (nmacros == 0 || problems) && params, FEAST_ERR_ARG,
@@ -223,6 +233,7 @@ int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem
   for (int m = 0; m < nmacros; m++) FEAST_CALL(check_problem(&problems[m], level));
   ls->be->destroy(&ls->data);
   free_hierarchies(ls);
+  ls->be = backend_for(ls->requested, level, params);
   ls->nmacros = nmacros;
   ls->level = level;
   ls->lc = feast_local_coarse_level(level, params->coarse_max_dofs);
@@ -278,6 +289,7 @@ void feast_local_destroy(FeastLocalSolver **lsp) {
 }
 
 const char *feast_local_precision(const FeastLocalSolver *ls) { return ls->be->precision; }
+const char *feast_local_target(const FeastLocalSolver *ls) { return ls->be->target; }
 
 const char *feast_local_backends(void) {
   static char list[128];

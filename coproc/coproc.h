@@ -53,6 +53,10 @@ typedef struct {
                                     solver.local_framed_min_nodes (129) */
   int coarse_upwind;             /* levels below the finest stabilised by feast_band9_upwind
                                     (solver.coarse_stabilisation = upwind) */
+  int gpu_min_nodes;             /* target gpu: a batch whose macros have fewer nodes per
+                                    side runs on the CPU backend of the same precision (a
+                                    GPU cycle is launch latency there); 0: always the GPU;
+                                    ScaRC: solver.local_gpu_min_nodes (33) */
 } FeastLocalMGParams;
 
 typedef struct {
@@ -92,4 +96,7 @@ int feast_local_available(const char *target);
 const char *feast_local_unavailable_reason(const char *target);
 const char *feast_local_resolve_precision(const char *target, const char *precision);
 const char *feast_local_precision(const FeastLocalSolver *ls);
+/* where the last setup put the batch: "cpu" or "gpu" (target gpu: "cpu" below
+ * params->gpu_min_nodes) */
+const char *feast_local_target(const FeastLocalSolver *ls);
 #endif

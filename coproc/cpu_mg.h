@@ -11,6 +11,7 @@
 #define PART CAT(CpuPart, SUF)
 #define ROW CAT(feast_band9_row, SUF)
 #define JACOBI CAT(feast_jacobi_point, SUF)
+#define JACOBI_ZERO CAT(feast_jacobi_zero_point, SUF)
 #define PROLONG CAT(feast_prolongate_point, SUF)
 #define RESTRICT CAT(feast_restrict_point, SUF)
 #define DENSE CAT(feast_dense_row, SUF)
@@ -232,13 +233,14 @@ static void CAT(jacobi_from_zero, SUF)(LVL *v, REAL omega) {
     const REAL *restrict diag = p.band[FEAST_BAND_DIAG], *restrict b = v->b + p.base;
     REAL *restrict x = v->x + p.base;
     FEAST_IVDEP
-    for (long i = 0; i < p.n; i++) x[i] = omega * b[i] / diag[i];
+    for (long i = 0; i < p.n; i++) x[i] = JACOBI_ZERO(b[i], diag[i], omega);
   }
   REAL *restrict x = v->x;
   for (int c = 0; c < 4 && v->frame[0]; c++) {
     const REAL *fb[FEAST_NBANDS];
     const long first = CAT(frame_column, SUF)(v, c, fb);
-    for (long t = 0; t < v->N - 4; t++) x[first + t * v->N] = omega * v->b[first + t * v->N] / fb[FEAST_BAND_DIAG][t];
+    for (long t = 0; t < v->N - 4; t++)
+      x[first + t * v->N] = JACOBI_ZERO(v->b[first + t * v->N], fb[FEAST_BAND_DIAG][t], omega);
   }
 }
 
@@ -326,6 +328,7 @@ static int CAT(mg_solve, SUF)(void *data, const double *const *d, double *const 
 #undef PART
 #undef ROW
 #undef JACOBI
+#undef JACOBI_ZERO
 #undef PROLONG
 #undef RESTRICT
 #undef DENSE

@@ -21,6 +21,9 @@
                                     long N, T omega) {                                       \
     return x[idx] + omega * (b[idx] - feast_band9_row_##S(band, x, idx, N)) / band[4][idx];  \
   }                                                                                          \
+  /* the damped Jacobi step from x = 0: omega b / a_ii, what feast_jacobi_point gives     \
+   * (A 0 = 0 exactly) without reading x or the off-diagonal bands */                      \
+  FEAST_HD T feast_jacobi_zero_point_##S(T b, T diag, T omega) { return omega * b / diag; } \
   /* bilinear prolongation: fine node (i,j) of an Nf = 2 Nc - 1 grid from the coarse grid */ \
   FEAST_HD T feast_prolongate_point_##S(const T *coarse, int Nc, int i, int j) {             \
     const int I = i >> 1, J = j >> 1, oi = i & 1, oj = j & 1;                                \

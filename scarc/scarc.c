@@ -57,6 +57,7 @@ void scarc_params_defaults(ScarcParams *p) {
       .local_fixed_cycles = 0,
       .local_coarse_max_dofs = 200,
       .local_framed_min_nodes = 129,
+      .local_gpu_min_nodes = 33,
   };
 }
 
@@ -106,6 +107,7 @@ static FeastLocalMGParams local_params(const ScarcParams *p) {
       .max_cycles = fixed ? p->local_fixed_cycles : p->local_max_cycles,
       .coarse_max_dofs = p->local_coarse_max_dofs,
       .framed_min_nodes = p->local_framed_min_nodes,
+      .gpu_min_nodes = p->local_gpu_min_nodes,
       .coarse_upwind = p->coarse_stabilisation == SCARC_STABILISATION_UPWIND, /* the global levels follow it too */
   };
 }

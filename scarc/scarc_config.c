@@ -70,6 +70,7 @@ int scarc_params_from_config(const FeastConfig *cfg, const char *prefix, ScarcPa
   FEAST_CALL(get_int(cfg, prefix, "local_fixed_cycles", &p->local_fixed_cycles));
   FEAST_CALL(get_int(cfg, prefix, "local_coarse_max_dofs", &p->local_coarse_max_dofs));
   FEAST_CALL(get_int(cfg, prefix, "local_framed_min_nodes", &p->local_framed_min_nodes));
+  FEAST_CALL(get_int(cfg, prefix, "local_gpu_min_nodes", &p->local_gpu_min_nodes));
   /* the benchmark knob acts on every reduction of the run; every solver run reads its
    * solver parameters here, so this is where it is set */
   double latency_us;

@@ -97,6 +97,10 @@ static FeastKeySpec keys[] = {
             "rings of nodes and read the rest from ScaRC's global matrices (less memory and setup; "
             "their sweeps redo the frame's columns); 0 = every level, 1000000 = none; the same results (bitwise; with "
             "solver.coarse_stabilisation = upwind to solver tolerance)"),
+    INT_KEY("solver", "local_gpu_min_nodes", "33", 0, 1000000,
+            "local multigrid, target = gpu: levels with fewer nodes per side run on the CPU backend of "
+            "the same precision (a GPU V cycle costs ~11 launches per level whatever the size); 33 = "
+            "levels of 17 x 17 nodes and less on the CPU; 0 = every level on the GPU"),
 };
 
 const char *scarc_solver_choices(void) {

@@ -23,12 +23,15 @@
  *    (host pointer where device memory is expected, or the reverse: cudaErrorInvalidValue
  *    with a message on stderr). Kernel arguments that are structs with device pointers
  *    are checked through an overload of feast_emu_device_args found by ADL.
- *  - Streams. Work on a stream (launches, async copies, memsets, events, graph launches)
- *    is queued and runs only when the host waits for it (cudaStreamSynchronize,
- *    cudaEventSynchronize, cudaDeviceSynchronize, cudaFree, a synchronous copy waits for
- *    the legacy stream only), so a missing synchronisation reads stale host values.
+ *  - Streams. Work on a stream (launches, async copies, memsets, events, graph launches,
+ *    and cudaMemset on the legacy stream) is queued and runs only when the host waits
+ *    for it (cudaStreamSynchronize, cudaEventSynchronize, cudaDeviceSynchronize,
+ *    cudaFree, a synchronous copy waits for the legacy stream only), so a missing
+ *    synchronisation reads stale host values, or device memory a memset has not set.
  * Kernels launched with FEAST_LAUNCH must not call __syncthreads (abort).
- * FEAST_EMU_DEVICES=0 in the environment emulates a machine without a device.
+ * FEAST_EMU_DEVICES=0 in the environment emulates a machine without a device,
+ * FEAST_EMU_GRAPH_FAIL=1 one whose graph instantiation fails (cudaErrorNotSupported),
+ * FEAST_EMU_MAX_PITCH=bytes one with that cudaDevAttrMaxPitch (2D copies above it fail).
  * Fibers switch with 6 saved registers on x86-64, with ucontext elsewhere (or with
  * -DFEAST_EMU_UCONTEXT; slower: a syscall per switch). The emulator runs under
  * -fsanitize=address,undefined (fiber stacks are unpoisoned when reused); every host
@@ -81,7 +84,8 @@ typedef enum {
   cudaErrorInvalidConfiguration = 9,
   cudaErrorInvalidDevicePointer = 17,
   cudaErrorInvalidMemcpyDirection = 21,
-  cudaErrorNoDevice = 100
+  cudaErrorNoDevice = 100,
+  cudaErrorNotSupported = 801
 } cudaError_t;
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost,
@@ -90,6 +94,7 @@ enum cudaMemcpyKind {
   cudaMemcpyDeviceToDevice
 };
 enum cudaStreamCaptureMode { cudaStreamCaptureModeThreadLocal };
+enum cudaDeviceAttr { cudaDevAttrMaxPitch = 11 };
 #define cudaStreamNonBlocking 1u
 
 struct feast_emu_graph {
@@ -257,6 +262,7 @@ static inline const char *cudaGetErrorString(cudaError_t e) {
   case cudaErrorInvalidDevicePointer: return "invalid device pointer";
   case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
   case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+  case cudaErrorNotSupported: return "operation not supported";
   }
   return "unknown error";
 }
@@ -272,6 +278,16 @@ static inline cudaError_t cudaGetDeviceCount(int *n) {
 }
 static inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : feast_emu_fail(cudaErrorInvalidValue); }
 static inline cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
+/* the largest pitch of a 2D copy: FEAST_EMU_MAX_PITCH bytes (default 2^31 - 1, a GPU's) */
+static inline int feast_emu_max_pitch(void) {
+  const char *v = getenv("FEAST_EMU_MAX_PITCH");
+  return v && *v ? atoi(v) : 2147483647;
+}
+static inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int) {
+  if (a != cudaDevAttrMaxPitch) return feast_emu_fail(cudaErrorInvalidValue);
+  *v = feast_emu_max_pitch();
+  return cudaSuccess;
+}
 static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int) {
   snprintf(p->name, sizeof p->name, "host emulator");
   return cudaSuccess;
@@ -392,13 +408,11 @@ static inline cudaError_t feast_emu_check_copy(void *d, const void *s, size_t db
   return e;
 }
 
+/* asynchronous to the host for device memory, as on a GPU: queued on the legacy stream,
+ * which non-blocking streams do not wait for */
 static inline cudaError_t cudaMemset(void *p, int v, size_t bytes) {
   if (cudaError_t e = feast_emu_check(p, bytes, 1, "cudaMemset")) return e;
-  feast_emu_drain(&feast_emu_S.legacy);
-  feast_emu_open();
-  memset(p, v, bytes);
-  feast_emu_close();
-  return cudaSuccess;
+  return feast_emu_op(0, [=]() { memset(p, v, bytes); });
 }
 static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t bytes, cudaMemcpyKind k) {
   if (cudaError_t e = feast_emu_check_copy(d, s, bytes, bytes, k, "cudaMemcpy")) return e;
@@ -420,7 +434,8 @@ static inline cudaError_t cudaMemcpyAsync(void *d, const void *src, size_t bytes
 static inline cudaError_t cudaMemcpy2DAsync(void *d, size_t dp, const void *src, size_t sp,
                                             size_t w, size_t h, cudaMemcpyKind k,
                                             cudaStream_t s = 0) {
-  if (w > dp || w > sp || h == 0) return feast_emu_fail(cudaErrorInvalidValue);
+  const size_t maxp = (size_t)feast_emu_max_pitch();
+  if (w > dp || w > sp || h == 0 || dp > maxp || sp > maxp) return feast_emu_fail(cudaErrorInvalidValue);
   if (cudaError_t e = feast_emu_check_copy(d, src, dp * (h - 1) + w, sp * (h - 1) + w, k, "cudaMemcpy2DAsync"))
     return e;
   return feast_emu_op(s, [=]() {
@@ -464,6 +479,9 @@ static inline cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g) {
 }
 static inline cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *e, cudaGraph_t g,
                                                         unsigned long long) {
+  const char *fail = getenv("FEAST_EMU_GRAPH_FAIL"); /* a device that cannot run graphs */
+  *e = nullptr;
+  if (fail && fail[0] == '1') return feast_emu_fail(cudaErrorNotSupported);
   *e = new feast_emu_graph(*g);
   return cudaSuccess;
 }
@@ -610,6 +628,11 @@ static inline void __syncthreads(void) {
 static inline int atomicExch(int *p, int v) {
   const int old = *p;
   *p = v;
+  return old;
+}
+static inline int atomicAdd(int *p, int v) {
+  const int old = *p;
+  *p += v;
   return old;
 }
 

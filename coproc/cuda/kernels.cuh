@@ -57,6 +57,12 @@ __device__ __forceinline__ double jacobi(const double *const *a, const double *b
                                          const double *x, long i, long N, double w) {
   return feast_jacobi_point_d(a, b, x, i, N, w);
 }
+__device__ __forceinline__ float jacobi_zero(float b, float diag, float w) {
+  return feast_jacobi_zero_point_f(b, diag, w);
+}
+__device__ __forceinline__ double jacobi_zero(double b, double diag, double w) {
+  return feast_jacobi_zero_point_d(b, diag, w);
+}
 __device__ __forceinline__ float prolong(const float *c, int Nc, int i, int j) {
   return feast_prolongate_point_f(c, Nc, i, j);
 }
@@ -100,17 +106,31 @@ __device__ __forceinline__ long node_index(void) {
   return (long)blockIdx.x * (long)blockDim.x + (long)threadIdx.x;
 }
 
-/* damped Jacobi step: xout = xin + omega (b - A xin) / diag(A) */
+/* damped Jacobi step: v = xin + omega (b - A xin) / diag(A); xout <- v, or with acc
+ * (the last step of a V cycle on the finest level): acc <- acc + v, xout not written */
 template <typename T>
 __global__ void k_jacobi(LevelView<T> g, const int *active, const T *xin, T *xout, const T *b,
-                         T omega) {
+                         T omega, T *acc) {
   const int m = blockIdx.y;
   const long i = node_index();
   if (!active[m] || i >= g.n) return;
   const T *band[9];
   bands_of(g, m, band);
   const size_t o = voff(g, m);
-  xout[o + i] = jacobi(band, b + o, xin + o, i, g.N, omega);
+  const T v = jacobi(band, b + o, xin + o, i, g.N, omega);
+  if (acc) acc[o + i] += v;
+  else xout[o + i] = v;
+}
+
+/* the first damped Jacobi step from x = 0 (no memset, x not read): x <- omega b / diag(A) */
+template <typename T>
+__global__ void k_jacobi_zero(LevelView<T> g, const int *active, T *x, const T *b, T omega) {
+  const int m = blockIdx.y;
+  const long i = node_index();
+  if (!active[m] || i >= g.n) return;
+  const T *diag = g.bands + ((size_t)m * 9 + 4) * (size_t)g.nal; /* band 4: the diagonal */
+  const size_t o = voff(g, m);
+  x[o + i] = jacobi_zero(b[o + i], diag[i], omega);
 }
 
 /* r <- b - A x */
@@ -159,11 +179,14 @@ __global__ void k_add(LevelView<T> g, const int *active, T *y, const T *x) {
 }
 
 /* start of a solve, all macros: d <- 0 on fixed nodes, r <- d, x <- 0,
- * partial[m][block] = sum of d^2 (grid-stride over the macro's nodes, gridDim.x blocks) */
+ * partial[m][block] = sum of d^2 (grid-stride over the macro's nodes, gridDim.x blocks);
+ * *nactive <- 0 for k_status */
 template <typename T>
-__global__ void k_init(LevelView<T> g, T *d, T *r, T *x, double *partial, int maxred) {
+__global__ void k_init(LevelView<T> g, T *d, T *r, T *x, double *partial, int maxred,
+                       int *nactive) {
   FEAST_SHARED(double, red, FEAST_CUDA_BLOCK);
   const int m = blockIdx.y;
+  if (m == 0 && blockIdx.x == 0 && threadIdx.x == 0) *nactive = 0;
   const size_t o = voff(g, m);
   const unsigned char *fixed = g.fixed + (size_t)m * g.nal;
   double acc = 0;
@@ -178,12 +201,14 @@ __global__ void k_init(LevelView<T> g, T *d, T *r, T *x, double *partial, int ma
   if (threadIdx.x == 0) partial[(size_t)m * maxred + blockIdx.x] = s;
 }
 
-/* after a cycle: r <- d - A x, partial[m][block] = sum of r^2 (grid-stride) */
+/* after a cycle: r <- d - A x, partial[m][block] = sum of r^2 (grid-stride); *nactive <- 0
+ * for k_status */
 template <typename T>
 __global__ void k_defect_norm(LevelView<T> g, const int *active, const T *d, const T *x, T *r,
-                              double *partial, int maxred) {
+                              double *partial, int maxred, int *nactive) {
   FEAST_SHARED(double, red, FEAST_CUDA_BLOCK);
   const int m = blockIdx.y;
+  if (m == 0 && blockIdx.x == 0 && threadIdx.x == 0) *nactive = 0;
   if (!active[m]) return; /* block-uniform, before any __syncthreads */
   const T *band[9];
   bands_of(g, m, band);
@@ -198,46 +223,45 @@ __global__ void k_defect_norm(LevelView<T> g, const int *active, const T *d, con
   if (threadIdx.x == 0) partial[(size_t)m * maxred + blockIdx.x] = s;
 }
 
-/* Per-macro status after the norms, one block for all macros (fixed summation order).
+/* Per-macro status after the norms, one block per macro (grid (1, M)): macro blockIdx.y
+ * sums its partial norms in a fixed order (deterministic).
  * stat[m] = cycles, stat[M+m] = stopped at max_cycles, stat[2M+m] = not finite.
  * init: nrm0 = ||d||; a macro with a non-finite defect is marked, one with d = 0 is done;
  * else (after a cycle of the active macros): count the cycle, stop on
- * ||r|| <= rtol ||d||, on a non-finite norm, or at max_cycles. *nactive = macros left. */
+ * ||r|| <= rtol ||d||, on a non-finite norm, or at max_cycles. A macro that stays active
+ * adds 1 to *nactive (set to 0 by k_init or k_defect_norm before). */
 __global__ void k_status(int M, int nred, int maxred, const double *partial, double *nrm0,
                          int *active, int *stat, int *nactive, int init, double rtol,
                          int max_cycles) {
   FEAST_SHARED(double, red, FEAST_CUDA_BLOCK);
-  int count = 0; /* meaningful in thread 0 */
-  for (int m = 0; m < M; m++) {
-    if (!init && !active[m]) continue; /* the same value for every thread */
-    double acc = 0;
-    for (int b = threadIdx.x; b < nred; b += blockDim.x) acc += partial[(size_t)m * maxred + b];
-    const double nrm = sqrt(block_sum(acc, red));
-    if (threadIdx.x != 0) continue;
-    int act = 1;
-    if (init) {
-      const int run = is_finite(nrm) && nrm > rtol * nrm; /* d = 0: no cycle */
-      nrm0[m] = nrm;
-      stat[m] = 0;
-      stat[M + m] = run && max_cycles <= 0;
-      stat[2 * M + m] = !is_finite(nrm);
-      act = run && max_cycles > 0;
-    } else {
-      stat[m] += 1;
-      if (!is_finite(nrm)) {
-        stat[2 * M + m] = 1;
-        act = 0;
-      } else if (nrm <= rtol * nrm0[m]) {
-        act = 0;
-      } else if (stat[m] >= max_cycles) {
-        stat[M + m] = 1;
-        act = 0;
-      }
+  const int m = blockIdx.y;
+  if (!init && !active[m]) return; /* block-uniform, before any __syncthreads */
+  double acc = 0;
+  for (int b = threadIdx.x; b < nred; b += blockDim.x) acc += partial[(size_t)m * maxred + b];
+  const double nrm = sqrt(block_sum(acc, red));
+  if (threadIdx.x != 0) return;
+  int act = 1;
+  if (init) {
+    const int run = is_finite(nrm) && nrm > rtol * nrm; /* d = 0: no cycle */
+    nrm0[m] = nrm;
+    stat[m] = 0;
+    stat[M + m] = run && max_cycles <= 0;
+    stat[2 * M + m] = !is_finite(nrm);
+    act = run && max_cycles > 0;
+  } else {
+    stat[m] += 1;
+    if (!is_finite(nrm)) {
+      stat[2 * M + m] = 1;
+      act = 0;
+    } else if (nrm <= rtol * nrm0[m]) {
+      act = 0;
+    } else if (stat[m] >= max_cycles) {
+      stat[M + m] = 1;
+      act = 0;
     }
-    active[m] = act;
-    count += act;
   }
-  if (threadIdx.x == 0) *nactive = count;
+  active[m] = act;
+  if (act) atomicAdd(nactive, 1); /* integer: the same in any order of the blocks */
 }
 
 /* The exact coarse solve x <- A^-1 b of every active macro: one dense matvec with the

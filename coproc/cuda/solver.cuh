@@ -7,23 +7,55 @@
  *   dense inverse the front end computed (one matvec, k_coarse).
  * All levels of all macros stay on the device from setup to destroy; an update copies
  * new values into the same buffers (no pointer changes, so the captured graph stays
- * valid); a solve uploads the defects (doubles, one copy; converted to T on the device),
- * runs cycles (one launch per kernel for the whole batch, or one CUDA graph per cycle),
- * reads back one int per cycle (how many macros still run) and downloads the corrections
- * (converted to double on the device, one copy). */
+ * valid): converted to T on the host while the framed levels are expanded into one pinned
+ * staging buffer, then one asynchronous copy per level and one for the coarse inverses
+ * (the masks cannot change: uploaded once at setup). A solve uploads the defects
+ * (doubles, one copy; converted to T on the device), runs cycles (one launch per kernel
+ * for the whole batch, or one CUDA graph per cycle) and downloads the corrections
+ * (converted to double on the device, one copy) with the status: as many cycles as the
+ * last solve needed are enqueued before the host looks, so a solve is one host round trip
+ * when that was enough (see solve). */
 #ifndef FEAST_CUDA_SOLVER_CUH
 #define FEAST_CUDA_SOLVER_CUH
 #include "coproc/cuda/kernels.cuh"
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
+#include <mpi.h> /* before feast/log.h's C linkage block */
+extern "C" {
+#include "feast/log.h"
+}
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 namespace feast_cuda {
 
 int select_device(void); /* local_mg.cu: node-local rank modulo device count, once */
 
+inline int graph_warnings; /* failed graph captures in this process */
+
 namespace { /* internal linkage: every .cu of this folder has its own copy */
 
+/* a parameter a captured cycle holds (launch sizes, omega, rtol, max_cycles) differs */
+inline int graph_stale(const FeastLocalMGParams &a, const FeastLocalMGParams &b) {
+  return a.pre_smooth != b.pre_smooth || a.post_smooth != b.post_smooth ||
+         a.jacobi_damping != b.jacobi_damping || a.rtol != b.rtol || a.max_cycles != b.max_cycles;
+}
+
 inline long round_up(long v, long to) { return (v + to - 1) / to * to; }
+
+/* nodes of level l rounded up: the stride of bands and masks per macro */
+inline long level_nal(int l) { return round_up(((1L << l) + 1) * ((1L << l) + 1), 32); }
+
+inline double wall_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* band k of a framed matrix as a whole band in the working precision, by type */
 inline void framed_expand(const FeastBand9Framed *A, int k, float *dst) { feast_band9_framed_expand_f(A, k, dst); }
@@ -50,13 +82,26 @@ template <typename T> struct Solver {
   double *io;              /* defects in, corrections out: compact doubles, n per macro */
   T *inv;                  /* inverses of the coarsest matrices, n_lc^2 per macro, column-major */
   double *partial, *nrm0;  /* per-block partial sums of squares; ||d|| per macro */
-  int *active, *stat, *nactive; /* device status: see k_status */
+  int *active, *stat, *nactive; /* device status: see k_status; nactive = stat + 3 M */
   int maxred;              /* partial sums per macro (stride of partial) */
   double *h_io;            /* pinned staging of io */
+  T *h_vals;               /* pinned staging of the matrix values: levels, then inverses */
+  size_t stage_off[FEAST_CUDA_MAX_LEVEL + 2], stage_total; /* level li at stage_off[li],
+                              the inverses at stage_off[nlev]; values in all */
   long launches;           /* kernel launches enqueued so far */
-  int launches_per_cycle;  /* of one cycle (enqueue_cycle) */
+  long memops;             /* memsets and copies enqueued so far */
+  int launches_per_cycle;  /* of one cycle (enqueue_cycle): kernels */
+  int memops_per_cycle;    /* and memsets and copies */
   double h2d_bytes, d2h_bytes; /* host <-> device bytes of the last solve */
-  int *h_stat, *h_nactive; /* pinned copies of stat and nactive */
+  int round_trips;         /* host waits for the device in the last solve */
+  int captures;            /* graphs captured so far */
+  int upd_copies;          /* host -> device copies of the last setup/update's values */
+  double upd_bytes;        /* and their bytes */
+  double upd_host_s;       /* host seconds of the last setup/update's value upload */
+  int *h_stat, *h_nactive; /* pinned copy of stat and nactive; h_nactive = h_stat + 3 M */
+  int predict;             /* cycles enqueued before the first look at the device: the
+                              slowest macro's cycles in the last solve (1 before the first) */
+  FeastLocalMGParams frozen; /* the parameters the captured graph holds */
   cudaStream_t stream;
   cudaGraph_t graph;
   cudaGraphExec_t exec;
@@ -70,7 +115,7 @@ template <typename T> struct Solver {
     const int N = (1 << l) + 1;
     g.v.N = N;
     g.v.n = (long)N * N;
-    g.v.nal = round_up(g.v.n, 32);
+    g.v.nal = level_nal(l);
     g.v.pad = round_up(N + 1, 32); /* aligns value 0 of every macro */
     g.v.vs = g.v.nal + 2 * g.v.pad;
     g.nblk = (int)((g.v.n + FEAST_CUDA_BLOCK - 1) / FEAST_CUDA_BLOCK);
@@ -94,54 +139,71 @@ template <typename T> struct Solver {
     return 0;
   }
 
-  /* copy (and convert) level lc + li of every macro into lev[li]; tmp holds n values */
-  int upload_level(int li, const FeastLocalHierarchy *h, T *tmp) {
+  /* level lc + li of every macro, expanded and converted to T in one pass, into its part
+   * of the pinned staging buffer: band k of macro m at (9 m + k) n */
+  int stage_level(int li, const FeastLocalHierarchy *h) {
     Level<T> &g = lev[li];
     const int l = lc + li;
     const long n = g.v.n;
+    T *dst = h_vals + stage_off[li];
     for (int m = 0; m < M; m++) {
-      const FeastBand9Framed *A = &h[m].A[l];
-      const FeastBand9 *in = A->inside;
+      const FeastBand9 *in = h[m].A[l].inside;
       FEAST_CHECK(in && in->N == g.v.N, FEAST_ERR_ARG,
                   "macro %d of the batch, level %d: no matrix or N = %d, expected %d", m, l,
                   in ? in->N : 0, g.v.N);
-      for (int k = 0; k < FEAST_NBANDS; k++) {
-        framed_expand(A, k, tmp);
-        FEAST_CUDA_CALL(cudaMemcpy(g.bands + ((size_t)m * 9 + k) * (size_t)g.v.nal, tmp,
-                                   sizeof(T) * n, cudaMemcpyHostToDevice));
-      }
-      FEAST_CUDA_CALL(cudaMemcpy(g.fixed + (size_t)m * g.v.nal, h[m].fixed[l], (size_t)n,
-                                 cudaMemcpyHostToDevice));
+      for (int k = 0; k < FEAST_NBANDS; k++)
+        framed_expand(&h[m].A[l], k, dst + ((size_t)m * 9 + k) * (size_t)n);
     }
     return 0;
   }
 
-  /* copy (and convert) the coarse inverses; tmp holds n_lc^2 values */
-  int upload_inverses(const FeastLocalHierarchy *h, T *tmp) {
+  /* the coarse inverses, converted, after the levels in the staging buffer */
+  void stage_inverses(const FeastLocalHierarchy *h) {
     const size_t n2 = (size_t)lev[0].v.n * (size_t)lev[0].v.n;
-    for (int m = 0; m < M; m++) {
-      for (size_t i = 0; i < n2; i++) tmp[i] = (T)h[m].coarse_inv[i];
-      FEAST_CUDA_CALL(cudaMemcpy(inv + (size_t)m * n2, tmp, sizeof(T) * n2, cudaMemcpyHostToDevice));
-    }
+    T *dst = h_vals + stage_off[nlev];
+    for (int m = 0; m < M; m++)
+      for (size_t i = 0; i < n2; i++) dst[(size_t)m * n2 + i] = (T)h[m].coarse_inv[i];
+  }
+
+  /* staged level li -> its device bands: one 2D copy (9 M rows of n values, device rows
+   * nal apart) on `stream` */
+  int copy_level(int li) {
+    Level<T> &g = lev[li];
+    const size_t row = sizeof(T) * (size_t)g.v.n;
+    FEAST_CUDA_CALL(cudaMemcpy2DAsync(g.bands, sizeof(T) * (size_t)g.v.nal, h_vals + stage_off[li],
+                                      row, row, (size_t)M * 9, cudaMemcpyHostToDevice, stream));
+    upd_copies++;
+    upd_bytes += (double)row * 9.0 * M;
     return 0;
   }
 
   /* The values of every level and the coarse inverses into the existing device storage
-   * (setup and update). Copies run on the legacy stream and may still be in flight
-   * when cudaMemcpy returns (pageable source), while the kernels run on `stream`
-   * (non-blocking, not ordered with the legacy stream): wait for `stream` before and
-   * for the device after. */
+   * (setup and update): staged in the pinned buffer, then one copy per level and one for
+   * the inverses, asynchronous on `stream` (so ordered before the next solve's kernels).
+   * The staging buffer is reused: wait for `stream` first (the last update's copies). */
   int upload_values(const FeastLocalHierarchy *h) {
-    const size_t nmax = (size_t)lev[nlev - 1].v.n, n2 = (size_t)lev[0].v.n * (size_t)lev[0].v.n;
-    T *tmp = (T *)malloc(sizeof(T) * (nmax > n2 ? nmax : n2));
-    FEAST_CHECK(tmp, FEAST_ERR_MEM, "out of memory");
-    int rc = cudaStreamSynchronize(stream) == cudaSuccess ? 0 : FEAST_ERR_CUDA;
-    if (rc) feast_error_set(rc, __FILE__, __LINE__, "cudaStreamSynchronize failed");
-    for (int li = 0; li < nlev && !rc; li++) rc = upload_level(li, h, tmp);
-    if (!rc) rc = upload_inverses(h, tmp);
-    free(tmp);
-    FEAST_CALL(rc);
-    FEAST_CUDA_CALL(cudaDeviceSynchronize());
+    const double t0 = wall_s();
+    upd_copies = 0;
+    upd_bytes = 0;
+    FEAST_CUDA_CALL(cudaStreamSynchronize(stream));
+    for (int li = 0; li < nlev; li++) FEAST_CALL(stage_level(li, h));
+    stage_inverses(h);
+    for (int li = 0; li < nlev; li++) FEAST_CALL(copy_level(li));
+    const size_t ib = sizeof(T) * (size_t)(stage_total - stage_off[nlev]);
+    FEAST_CUDA_CALL(cudaMemcpyAsync(inv, h_vals + stage_off[nlev], ib, cudaMemcpyHostToDevice,
+                                    stream));
+    upd_copies++;
+    upd_bytes += (double)ib;
+    upd_host_s = wall_s() - t0;
+    return 0;
+  }
+
+  /* the fixed-node masks, which no update changes: once, at setup */
+  int upload_masks(const FeastLocalHierarchy *h) {
+    for (int li = 0; li < nlev; li++)
+      for (int m = 0; m < M; m++)
+        FEAST_CUDA_CALL(cudaMemcpy(lev[li].fixed + (size_t)m * lev[li].v.nal, h[m].fixed[lc + li],
+                                   (size_t)lev[li].v.n, cudaMemcpyHostToDevice));
     return 0;
   }
 
@@ -158,15 +220,36 @@ template <typename T> struct Solver {
     FEAST_CUDA_CALL(cudaMalloc((void **)&partial, sizeof(double) * (size_t)M * maxred));
     FEAST_CUDA_CALL(cudaMalloc((void **)&nrm0, sizeof(double) * M));
     FEAST_CUDA_CALL(cudaMalloc((void **)&active, sizeof(int) * M));
-    FEAST_CUDA_CALL(cudaMalloc((void **)&stat, sizeof(int) * 3 * M));
-    FEAST_CUDA_CALL(cudaMalloc((void **)&nactive, sizeof(int)));
+    FEAST_CUDA_CALL(cudaMalloc((void **)&stat, sizeof(int) * (3 * M + 1)));
+    nactive = stat + 3 * M;
     FEAST_CUDA_CALL(cudaMemset(active, 0, sizeof(int) * M));
-    FEAST_CUDA_CALL(cudaMemset(stat, 0, sizeof(int) * 3 * M));
+    FEAST_CUDA_CALL(cudaMemset(stat, 0, sizeof(int) * (3 * M + 1)));
     FEAST_CUDA_CALL(cudaMallocHost((void **)&h_io, nio));
-    FEAST_CUDA_CALL(cudaMallocHost((void **)&h_stat, sizeof(int) * 3 * M));
-    FEAST_CUDA_CALL(cudaMallocHost((void **)&h_nactive, sizeof(int)));
+    FEAST_CUDA_CALL(cudaMallocHost((void **)&h_stat, sizeof(int) * (3 * M + 1)));
+    h_nactive = h_stat + 3 * M;
+    predict = 1;
     const size_t n2 = (size_t)lev[0].v.n * (size_t)lev[0].v.n;
     FEAST_CUDA_CALL(cudaMalloc((void **)&inv, sizeof(T) * (size_t)M * n2));
+    for (int li = 0; li < nlev; li++) stage_off[li + 1] = stage_off[li] + (size_t)M * 9 * (size_t)lev[li].v.n;
+    stage_total = stage_off[nlev] + (size_t)M * n2;
+    FEAST_CUDA_CALL(cudaMallocHost((void **)&h_vals, sizeof(T) * stage_total));
+    return 0;
+  }
+
+  /* every level's values can be uploaded: a 2D copy's rows (nal values) within the
+   * device's largest pitch */
+  int check_pitch(void) {
+    int dev = 0, maxp = 0;
+    FEAST_CUDA_CALL(cudaGetDevice(&dev));
+    FEAST_CUDA_CALL(cudaDeviceGetAttribute(&maxp, cudaDevAttrMaxPitch, dev));
+    for (int li = 0; li < nlev; li++) {
+      const double pitch = (double)sizeof(T) * (double)level_nal(lc + li);
+      FEAST_CHECK(pitch <= (double)maxp, FEAST_ERR_LIMIT,
+                  "the CUDA backend cannot upload local level %d (%d x %d nodes): a row of its "
+                  "bands is %.0f bytes, more than the device's largest copy pitch of %d bytes "
+                  "(cudaDevAttrMaxPitch); use a smaller grid.level or solver.target = cpu",
+                  lc + li, (1 << (lc + li)) + 1, (1 << (lc + li)) + 1, pitch, maxp);
+    }
     return 0;
   }
 
@@ -181,13 +264,17 @@ template <typename T> struct Solver {
                 "the CUDA backend takes local levels 0..%d, got %d", FEAST_CUDA_MAX_LEVEL, L);
     nlev = L - lc + 1;
     FEAST_CALL(select_device());
+    FEAST_CALL(check_pitch());
     FEAST_CUDA_CALL(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     for (int li = 0; li < nlev; li++) FEAST_CALL(alloc_level(li, lc + li));
     FEAST_CALL(alloc_batch());
+    FEAST_CALL(upload_masks(h));
+    /* the memsets and mask copies above ran on the legacy stream, which `stream`
+     * (non-blocking) does not wait for */
+    FEAST_CUDA_CALL(cudaDeviceSynchronize());
     FEAST_CALL(upload_values(h));
     const char *env = getenv("FEAST_CUDA_GRAPHS");
-    graphs = !(env && env[0] == '0');
-    if (graphs) FEAST_CALL(capture_graph());
+    graphs = !(env && env[0] == '0'); /* captured at the first cycle */
     return 0;
   }
 
@@ -195,8 +282,8 @@ template <typename T> struct Solver {
   int update(const FeastLocalHierarchy *h) { return upload_values(h); }
 
   void destroy(void) {
-    if (exec) (void)cudaGraphExecDestroy(exec);
-    if (graph) (void)cudaGraphDestroy(graph);
+    if (stream) (void)cudaStreamSynchronize(stream); /* copies from the staging buffers */
+    drop_graph();
     for (int li = 0; li < nlev; li++) {
       (void)cudaFree(lev[li].bands);
       (void)cudaFree(lev[li].fixed);
@@ -209,10 +296,9 @@ template <typename T> struct Solver {
     (void)cudaFree(nrm0);
     (void)cudaFree(active);
     (void)cudaFree(stat);
-    (void)cudaFree(nactive);
     if (h_io) (void)cudaFreeHost(h_io);
+    if (h_vals) (void)cudaFreeHost(h_vals);
     if (h_stat) (void)cudaFreeHost(h_stat);
-    if (h_nactive) (void)cudaFreeHost(h_nactive);
     if (stream) (void)cudaStreamDestroy(stream);
     (void)cudaGetLastError();
   }
@@ -220,29 +306,48 @@ template <typename T> struct Solver {
   /* ------------------------------------------------------------- the cycle */
 
   /* steps damped Jacobi steps on lev[li] starting from *x; *x <- the buffer holding the
-   * result (xa and xb alternate) */
-  int smooth(int li, int steps, T **x) {
+   * result (xa and xb alternate). acc: the last step adds its result to acc (then *x is
+   * not written; see k_jacobi) */
+  int smooth(int li, int steps, T **x, T *acc) {
     Level<T> &g = lev[li];
     const dim3 grid(g.nblk, M);
     const T omega = (T)p.jacobi_damping;
     for (int s = 0; s < steps; s++) {
       T *xin = *x, *xout = xin == g.xa ? g.xb : g.xa;
+      T *add = s == steps - 1 ? acc : NULL;
       ++launches;
       FEAST_LAUNCH(k_jacobi<T>, grid, FEAST_CUDA_BLOCK, stream, g.v, active, xin, xout, g.b,
-                   omega);
+                   omega, add);
       *x = xout;
     }
     return 0;
   }
 
-  /* V(L, b) from x = 0 with b = lev[top].b; *xfin <- the buffer holding the result */
-  int enqueue_vcycle(T **xfin) {
+  /* x <- the pre-smoothed iterate on lev[li] from x = 0: the first step from zero (no
+   * memset; bitwise what a sweep of x = 0 gives), then pre_smooth - 1 steps */
+  int pre_smooth(int li, T **x) {
+    Level<T> &g = lev[li];
+    *x = g.xa;
+    if (p.pre_smooth == 0) {
+      ++memops;
+      FEAST_CUDA_CALL(cudaMemsetAsync(g.xa, 0, g.vec_bytes, stream)); /* x = 0 */
+      return 0;
+    }
+    ++launches;
+    FEAST_LAUNCH(k_jacobi_zero<T>, dim3(g.nblk, M), FEAST_CUDA_BLOCK, stream, g.v, active, g.xa,
+                 g.b, (T)p.jacobi_damping);
+    return smooth(li, p.pre_smooth - 1, x, NULL);
+  }
+
+  /* V(L, b) from x = 0 with b = lev[top].b, added to xt: *added <- 1 if the last
+   * post-smoothing step of the finest level added it (fused), else 0 and *xfin <- the
+   * buffer holding V(L, b) */
+  int enqueue_vcycle(T **xfin, int *added) {
     T *xl[FEAST_CUDA_MAX_LEVEL + 1];
     for (int li = nlev - 1; li >= 1; li--) {
       Level<T> &f = lev[li], &c = lev[li - 1];
-      T *x = f.xa;
-      FEAST_CUDA_CALL(cudaMemsetAsync(f.xa, 0, f.vec_bytes, stream)); /* x = 0 */
-      FEAST_CALL(smooth(li, p.pre_smooth, &x));
+      T *x = NULL;
+      FEAST_CALL(pre_smooth(li, &x));
       ++launches;
       FEAST_LAUNCH(k_defect<T>, dim3(f.nblk, M), FEAST_CUDA_BLOCK, stream, f.v, active, f.b, x,
                    f.r);
@@ -257,43 +362,56 @@ template <typename T> struct Solver {
     FEAST_LAUNCH_SYNC(k_coarse<T>, dim3(c.nblk, M), FEAST_CUDA_BLOCK, stream, c.v, active, cinv,
                       c.b, c.xa);
     T *xc = c.xa;
+    *added = nlev > 1 && p.post_smooth > 0;
     for (int li = 1; li < nlev; li++) {
       Level<T> &f = lev[li], &cc = lev[li - 1];
       T *x = xl[li];
       ++launches;
       FEAST_LAUNCH(k_prolong_add<T>, dim3(f.nblk, M), FEAST_CUDA_BLOCK, stream, f.v, cc.v,
                    active, x, xc);
-      FEAST_CALL(smooth(li, p.post_smooth, &x));
+      FEAST_CALL(smooth(li, p.post_smooth, &x, li == nlev - 1 && *added ? xt : NULL));
       xc = x;
     }
     *xfin = xc;
     return 0;
   }
 
-  /* one cycle of the active macros: xt += V(L, r); r = d - A xt; status; nactive -> host */
+  /* one cycle of the active macros: xt += V(L, r); r = d - A xt; status (nothing to the
+   * host: the host looks at nactive only every few cycles, see solve) */
   int enqueue_cycle(void) {
     Level<T> &t = lev[nlev - 1];
-    const long l0 = launches;
+    const long l0 = launches, o0 = memops;
     T *xv = NULL;
-    FEAST_CALL(enqueue_vcycle(&xv));
-    ++launches;
-    FEAST_LAUNCH(k_add<T>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, t.v, active, xt, xv);
+    int added = 0;
+    FEAST_CALL(enqueue_vcycle(&xv, &added));
+    if (!added) {
+      ++launches;
+      FEAST_LAUNCH(k_add<T>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, t.v, active, xt, xv);
+    }
     const int mr = maxred, mc = p.max_cycles;
     const double rtol = p.rtol;
     ++launches;
     FEAST_LAUNCH_SYNC(k_defect_norm<T>, dim3(t.nred, M), FEAST_CUDA_BLOCK, stream, t.v, active,
-                      d, xt, t.b, partial, mr);
+                      d, xt, t.b, partial, mr, nactive);
     ++launches;
-    FEAST_LAUNCH_SYNC(k_status, dim3(1, 1), FEAST_CUDA_BLOCK, stream, M, t.nred, mr, partial,
+    FEAST_LAUNCH_SYNC(k_status, dim3(1, M), FEAST_CUDA_BLOCK, stream, M, t.nred, mr, partial,
                       nrm0, active, stat, nactive, 0, rtol, mc);
-    FEAST_CUDA_CALL(cudaMemcpyAsync(h_nactive, nactive, sizeof(int), cudaMemcpyDeviceToHost,
-                                    stream));
     launches_per_cycle = (int)(launches - l0);
+    memops_per_cycle = (int)(memops - o0);
     return 0;
   }
 
-  /* capture enqueue_cycle into a graph (all pointers and parameters are fixed) */
+  void drop_graph(void) {
+    if (exec) (void)cudaGraphExecDestroy(exec);
+    if (graph) (void)cudaGraphDestroy(graph);
+    exec = NULL;
+    graph = NULL;
+  }
+
+  /* capture enqueue_cycle into a graph (all pointers are fixed; the parameters it freezes
+   * are kept in `frozen`) */
   int capture_graph(void) {
+    drop_graph();
     FEAST_CUDA_CALL(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
     const int rc = enqueue_cycle();
     cudaGraph_t g = NULL;
@@ -306,11 +424,23 @@ template <typename T> struct Solver {
     FEAST_CUDA_CALL(e);
     graph = g;
     FEAST_CUDA_CALL(cudaGraphInstantiateWithFlags(&exec, graph, 0));
+    frozen = p;
+    captures++;
     return 0;
   }
 
+  /* one cycle: the captured graph, captured again when a parameter it froze changed; if
+   * a capture fails, direct launches from then on (one warning per process) */
   int launch_cycle(void) {
-    if (graphs && exec) {
+    if (graphs && (!exec || graph_stale(frozen, p)) && capture_graph()) {
+      if (graph_warnings++ == 0)
+        feast_warn("CUDA graph capture failed (%s); the local multigrid launches its kernels "
+                   "one by one", feast_error_message());
+      feast_error_clear();
+      drop_graph();
+      graphs = 0;
+    }
+    if (graphs) {
       FEAST_CUDA_CALL(cudaGraphLaunch(exec, stream));
       return 0;
     }
@@ -341,16 +471,16 @@ template <typename T> struct Solver {
     const double rtol = p.rtol;
     ++launches;
     FEAST_LAUNCH_SYNC(k_init<T>, dim3(t.nred, M), FEAST_CUDA_BLOCK, stream, t.v, d, t.b, xt,
-                      partial, mr);
+                      partial, mr, nactive);
     ++launches;
-    FEAST_LAUNCH_SYNC(k_status, dim3(1, 1), FEAST_CUDA_BLOCK, stream, M, t.nred, mr, partial,
+    FEAST_LAUNCH_SYNC(k_status, dim3(1, M), FEAST_CUDA_BLOCK, stream, M, t.nred, mr, partial,
                       nrm0, active, stat, nactive, 1, rtol, mc);
     return 0;
   }
 
-  /* corrections (fixed nodes 0, non-finite macros 0; doubles converted on the device)
-   * and status -> host */
-  int download(double *const *c, FeastLocalMGStats *stats) {
+  /* corrections (fixed nodes 0, non-finite macros 0; doubles converted on the device),
+   * status and active count -> pinned host buffers: one round trip */
+  int fetch(void) {
     Level<T> &t = lev[nlev - 1];
     const long n = t.v.n;
     int *bad = stat + 2 * M;
@@ -358,33 +488,62 @@ template <typename T> struct Solver {
     FEAST_LAUNCH(k_output<T>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, t.v, xt, io, bad);
     ++launches;
     FEAST_LAUNCH(k_zero_bad<double>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, n, bad, io);
-    const size_t bytes = sizeof(double) * (size_t)M * (size_t)n;
+    const size_t bytes = sizeof(double) * (size_t)M * (size_t)n, sb = sizeof(int) * (3 * M + 1);
     FEAST_CUDA_CALL(cudaMemcpyAsync(h_io, io, bytes, cudaMemcpyDeviceToHost, stream));
-    FEAST_CUDA_CALL(cudaMemcpyAsync(h_stat, stat, sizeof(int) * 3 * M, cudaMemcpyDeviceToHost,
+    FEAST_CUDA_CALL(cudaMemcpyAsync(h_stat, stat, sb, cudaMemcpyDeviceToHost, stream));
+    FEAST_CUDA_CALL(cudaStreamSynchronize(stream));
+    d2h_bytes += (double)(bytes + sb);
+    round_trips++;
+    return 0;
+  }
+
+  /* the active count alone -> host: one round trip */
+  int fetch_count(void) {
+    FEAST_CUDA_CALL(cudaMemcpyAsync(h_nactive, nactive, sizeof(int), cudaMemcpyDeviceToHost,
                                     stream));
     FEAST_CUDA_CALL(cudaStreamSynchronize(stream));
-    d2h_bytes += (double)bytes + sizeof(int) * 3.0 * M;
+    d2h_bytes += sizeof(int);
+    round_trips++;
+    return 0;
+  }
+
+  /* the fetched corrections and statistics to the caller; predict <- the slowest macro's
+   * cycles */
+  void unpack(double *const *c, FeastLocalMGStats *stats) {
+    const long n = lev[nlev - 1].v.n;
     for (int m = 0; m < M; m++) memcpy(c[m], h_io + (size_t)m * n, sizeof(double) * (size_t)n);
     memset(stats, 0, sizeof *stats);
+    predict = 1;
     for (int m = 0; m < M; m++) {
       stats->cycles += h_stat[m];
       stats->max_cycles_hit += h_stat[M + m];
       stats->nonfinite += h_stat[2 * M + m];
+      predict = h_stat[m] > predict ? h_stat[m] : predict;
     }
-    return 0;
   }
 
+  /* Cycles run on the device until every macro has stopped (a macro that stopped is
+   * inactive: further cycles leave it as it is). The host enqueues `predict` cycles and
+   * fetches the result at once: one round trip when that was enough (always for a fixed
+   * number of cycles after the first solve). Else one cycle and a look at the active
+   * count at a time, and the result fetched again. */
   int solve(const double *const *dh, double *const *c, FeastLocalMGStats *stats) {
     FEAST_CALL(upload_defects(dh));
     FEAST_CALL(enqueue_init());
     d2h_bytes = 0;
-    for (int k = 0; k < p.max_cycles; k++) {
-      FEAST_CALL(launch_cycle());
-      FEAST_CUDA_CALL(cudaStreamSynchronize(stream)); /* the one sync per cycle */
-      d2h_bytes += sizeof(int);
-      if (*h_nactive == 0) break;
+    round_trips = 0;
+    int done = predict < p.max_cycles ? predict : p.max_cycles;
+    for (int k = 0; k < done; k++) FEAST_CALL(launch_cycle());
+    FEAST_CALL(fetch());
+    if (*h_nactive > 0 && done < p.max_cycles) {
+      while (*h_nactive > 0 && done < p.max_cycles) {
+        FEAST_CALL(launch_cycle());
+        if (++done < p.max_cycles) FEAST_CALL(fetch_count());
+      }
+      FEAST_CALL(fetch());
     }
-    return download(c, stats);
+    unpack(c, stats);
+    return 0;
   }
 
   /* ------------------------------------------------------------ accounting */
@@ -393,19 +552,21 @@ template <typename T> struct Solver {
    * sweep reads 9 bands + its vectors once (neighbour reads hit the caches) */
   double bytes_per_cycle(void) const {
     const double s = sizeof(T);
+    const int pre = p.pre_smooth, post = p.post_smooth, fused = nlev > 1 && post > 0;
     double bytes = 0;
     for (int li = 1; li < nlev; li++) {
       const double n = (double)lev[li].v.n, nc = (double)lev[li - 1].v.n;
-      bytes += n * s;                                       /* x = 0 */
-      bytes += (p.pre_smooth + p.post_smooth) * 12 * n * s; /* 9 bands, x, b in; x out */
-      bytes += 12 * n * s;                                  /* defect: 9 bands, x, b; r */
-      bytes += n * s + nc * (s + 1);                        /* restriction, mask */
-      bytes += nc * s + 2 * n * s;                          /* prolongation-add */
+      bytes += pre ? 3 * n * s : n * s;                  /* from zero: diag, b in; x out */
+      bytes += ((pre ? pre - 1 : 0) + post) * 12 * n * s; /* 9 bands, x, b in; x out */
+      bytes += 12 * n * s;                               /* defect: 9 bands, x, b; r */
+      bytes += n * s + nc * (s + 1);                     /* restriction, mask */
+      bytes += nc * s + 2 * n * s + n;                   /* prolongation-add, mask */
     }
     const double nc = (double)lev[0].v.n;
     bytes += nc * nc * s + (lev[0].nblk + 1) * nc * s; /* coarse: inverse, b per block, x */
     const double n = (double)lev[nlev - 1].v.n;
-    bytes += 3 * n * s + 12 * n * s; /* xt += x; r = d - A xt */
+    bytes += fused ? n * s : 3 * n * s; /* xt += x: in the last sweep (xt in, not x out) */
+    bytes += 12 * n * s;                /* r = d - A xt */
     return bytes * M;
   }
 };

@@ -16,7 +16,9 @@
  *                   end of an allocation: the process dies with the emulator's message
  *   barriers        a block whose thread 0 returns before __syncthreads, __syncthreads in
  *                   a FEAST_LAUNCH kernel: abort
- *   streams         a device-to-host copy read before cudaStreamSynchronize: stale value
+ *   streams         a device-to-host copy read before cudaStreamSynchronize: stale value;
+ *                   a cudaMemset not waited for before a kernel on another stream: NaN
+ * and k_status (one block per macro) decides every kind of macro right in every order.
  * The fatal cases run in a forked child. */
 #include "coproc/cuda/kernels.cuh"
 #include <string>
@@ -214,7 +216,7 @@ static int jacobi_steps(Grid *g, int order, int in_place, std::vector<double> *o
   for (int s = 0; s < 4; s++) {
     double *y = in_place ? x : (x == g->xa ? g->xb : g->xa);
     FEAST_LAUNCH(k_jacobi<double>, dim3(g->nblk, 1), FEAST_CUDA_BLOCK, 0, g->v, g->active, x, y,
-                 g->b, 0.7);
+                 g->b, 0.7, (double *)nullptr);
     x = y;
   }
   FEAST_CUDA_CALL(cudaDeviceSynchronize());
@@ -325,6 +327,23 @@ static int check_memory(void) {
   const double before = *pinned; /* broken: no cudaStreamSynchronize */
   FEAST_CUDA_CALL(cudaStreamSynchronize(st));
   EXPECT(before == -7.0 && *pinned != -7.0, "streams: a copy read before cudaStreamSynchronize (broken) is stale");
+
+  /* a cudaMemset (legacy stream) read by a kernel on a non-blocking stream: garbage
+   * without a device synchronisation between them (broken), zeros with it */
+  for (int sync = 0; sync < 2; sync++) {
+    FEAST_CUDA_CALL(cudaMemcpy(g.xa, g.b, vb, cudaMemcpyDeviceToDevice));
+    double *z = nullptr;
+    FEAST_CUDA_CALL(cudaMalloc((void **)&z, vb));
+    FEAST_CUDA_CALL(cudaMemset(z, 0, vb));
+    if (sync) FEAST_CUDA_CALL(cudaDeviceSynchronize());
+    FEAST_LAUNCH(k_add<double>, dim3(g.nblk, 1), FEAST_CUDA_BLOCK, st, g.v, g.active, g.xa, (const double *)z);
+    FEAST_CUDA_CALL(cudaStreamSynchronize(st));
+    FEAST_CALL(download(g.xa + g.v.pad, (size_t)g.v.n, &y));
+    FEAST_CUDA_CALL(cudaDeviceSynchronize());
+    cudaFree(z);
+    if (sync) EXPECT(all_finite(y), "streams: a memset waited for (cudaDeviceSynchronize) before a kernel on another stream: zeros");
+    else EXPECT(!all_finite(y), "streams: a memset not waited for before a kernel on a non-blocking stream (broken) is not there yet (NaN)");
+  }
   cudaFreeHost(pinned);
   cudaStreamDestroy(st);
 
@@ -344,8 +363,55 @@ static int check_memory(void) {
   return 0;
 }
 
+/* k_status, one block per macro (grid (1, M)), after a cycle with rtol 0.1, nrm0 = 1,
+ * max_cycles 4: macro 0 converged (||r|| = 0.05), 1 and 5 go on (0.5, 0.2), 2 not finite,
+ * 3 inactive before (untouched), 4 at max_cycles; *nactive = 2 in every block order */
+static int check_status(void) {
+  const int M = 6, nred = 3, maxred = 4;
+  const double nan = std::nan("");
+  const double h_partial[M * maxred] = {0.0025, 0, 0, 0,   0.25, 0, 0, 0,  nan, 1, 1, 0,
+                                        0.0001, 0, 0, 0,   0.1, 0.1, 0.05, 0, 0.01, 0.02, 0.01, 0};
+  const int h_active0[M] = {1, 1, 1, 0, 1, 1}, h_stat0[3 * M] = {1, 1, 1, 1, 3, 2};
+  const double h_nrm0[M] = {1, 1, 1, 1, 1, 1};
+  double *partial = nullptr, *nrm0 = nullptr;
+  int *active = nullptr, *stat = nullptr, *nactive = nullptr;
+  FEAST_CUDA_CALL(cudaMalloc((void **)&partial, sizeof h_partial));
+  FEAST_CUDA_CALL(cudaMalloc((void **)&nrm0, sizeof h_nrm0));
+  FEAST_CUDA_CALL(cudaMalloc((void **)&active, sizeof h_active0));
+  FEAST_CUDA_CALL(cudaMalloc((void **)&stat, sizeof h_stat0));
+  FEAST_CUDA_CALL(cudaMalloc((void **)&nactive, sizeof(int)));
+  int ok = 1;
+  for (int o = 0; o < 3; o++) {
+    feast_emu_set_order(o);
+    FEAST_CUDA_CALL(cudaMemcpy(partial, h_partial, sizeof h_partial, cudaMemcpyHostToDevice));
+    FEAST_CUDA_CALL(cudaMemcpy(nrm0, h_nrm0, sizeof h_nrm0, cudaMemcpyHostToDevice));
+    FEAST_CUDA_CALL(cudaMemcpy(active, h_active0, sizeof h_active0, cudaMemcpyHostToDevice));
+    FEAST_CUDA_CALL(cudaMemcpy(stat, h_stat0, sizeof h_stat0, cudaMemcpyHostToDevice));
+    FEAST_CUDA_CALL(cudaMemset(nactive, 0, sizeof(int)));
+    FEAST_LAUNCH_SYNC(k_status, dim3(1, M), FEAST_CUDA_BLOCK, 0, M, nred, maxred, (const double *)partial,
+                      nrm0, active, stat, nactive, 0, 0.1, 4);
+    FEAST_CUDA_CALL(cudaDeviceSynchronize());
+    int a[M], st[3 * M], n = -1;
+    FEAST_CUDA_CALL(cudaMemcpy(a, active, sizeof a, cudaMemcpyDeviceToHost));
+    FEAST_CUDA_CALL(cudaMemcpy(st, stat, sizeof st, cudaMemcpyDeviceToHost));
+    FEAST_CUDA_CALL(cudaMemcpy(&n, nactive, sizeof n, cudaMemcpyDeviceToHost));
+    const int want_a[M] = {0, 1, 0, 0, 0, 1}, want_st[3 * M] = {2, 2, 2, 1, 4, 3, 0, 0, 0, 0, 1, 0,
+                                                                 0, 0, 1, 0, 0, 0};
+    ok &= n == 2 && !memcmp(a, want_a, sizeof a) && !memcmp(st, want_st, sizeof st);
+  }
+  feast_emu_set_order(FEAST_EMU_SHUFFLED);
+  EXPECT(ok, "k_status, one block per macro: converged, running, non-finite, inactive and max-cycles macros and the active count right in every block order");
+  cudaFree(partial);
+  cudaFree(nrm0);
+  cudaFree(active);
+  cudaFree(stat);
+  cudaFree(nactive);
+  return 0;
+}
+
 int main(void) {
   if (check_order()) fprintf(stderr, "%s\n", feast_error_message()), failures++;
+  if (check_status()) fprintf(stderr, "%s\n", feast_error_message()), failures++;
   if (check_memory()) fprintf(stderr, "%s\n", feast_error_message()), failures++;
   printf("test_cuda_emu: %d checks, %d failed (seed %llu)\n", checks, failures, feast_emu_seed());
   return failures ? 1 : 0;

@@ -122,7 +122,7 @@ static int same_params(const ScarcParams *a, const ScarcParams *b) {
          a->local_jacobi_damping == b->local_jacobi_damping && a->local_rtol == b->local_rtol &&
          a->local_max_cycles == b->local_max_cycles && a->local_fixed_cycles == b->local_fixed_cycles &&
          a->local_coarse_max_dofs == b->local_coarse_max_dofs &&
-         a->local_framed_min_nodes == b->local_framed_min_nodes;
+         a->local_framed_min_nodes == b->local_framed_min_nodes && a->local_gpu_min_nodes == b->local_gpu_min_nodes;
 }
 
 static void check_adapter(const FeastMesh *mesh) {

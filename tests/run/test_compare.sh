@@ -154,7 +154,7 @@ fi
 # host, a functional model, not a fast one): the runner's cpu vs gpu path end to end
 if [ -x "$FEAST_BIN/feastc_emu" ]; then
   "$PY" "$cmp" "$FEAST_SRC/config/poisson.ini" --feastc "$FEAST_BIN/feastc_emu" --levels 3 --repeat 1 \
-    --no-plot --out "$TMP/emu" solver.coarse_max_dofs=100 >"$TMP/emu.md" 2>"$TMP/stderr"
+    --no-plot --out "$TMP/emu" solver.coarse_max_dofs=100 solver.local_gpu_min_nodes=0 >"$TMP/emu.md" 2>"$TMP/stderr"
   check "emulated gpu: the runner succeeded" "$? == 0"
   check "emulated gpu: G is solver.target=gpu" "$(grep -c '^- C: `solver.target=cpu`, 1 rank; G: `solver.target=gpu`, 1 rank' "$TMP/emu.md") == 1"
   check "emulated gpu: G ran on the gpu target" "'$(json target "$TMP/emu/runs/L3_G_1.json")' == 'gpu'"

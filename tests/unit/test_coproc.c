@@ -81,7 +81,7 @@ static double rel_residual(const FeastBand9 *A, const double *d, const double *c
   return q;
 }
 
-static const FeastLocalMGParams params = {4, 4, 0.7, 0.1, 16, 200, 0, 0};
+static const FeastLocalMGParams params = {4, 4, 0.7, 0.1, 16, 200, 0, 0, 0};
 
 /* solve the nm macros with one backend: c[m] for d[m]; returns 0 on success */
 static int solve_with(const char *target, const char *prec, const FeastLocalMGParams *prm, int nm, Macro *mc,
@@ -201,7 +201,7 @@ static void check_coarse_exact(int L, int coarse_max_dofs) {
   CHECK(bump_form(&mc[0].A) < 0);
   const FeastBand9 *A = &mc[0].A;
   CHECK(A->band[3][A->N + 4] != A->band[5][A->N + 3]);
-  const FeastLocalMGParams one = {4, 4, 0.7, 1e-30, 1, coarse_max_dofs, 0, 0};
+  const FeastLocalMGParams one = {4, 4, 0.7, 1e-30, 1, coarse_max_dofs, 0, 0, 0};
   const char *prec[2] = {"double", "single"};
   const double tol[2] = {1e-12, 1e-5};
   for (int k = 0; k < 2; k++) {
@@ -383,7 +383,7 @@ static void check_errors(void) {
   const long row4 = (long)a4.A.N * 5 + 6;
   for (int k = 0; k < FEAST_NBANDS; k++) a4.A.band[k][row4] = 0.0;
   FeastLocalProblem sing[2] = {b.prob, a4.prob};
-  const FeastLocalMGParams lc4 = {4, 4, 0.7, 0.1, 16, 289, 0, 0}; /* L = lc = 4 */
+  const FeastLocalMGParams lc4 = {4, 4, 0.7, 0.1, 16, 289, 0, 0, 0}; /* L = lc = 4 */
   CHECK(feast_local_setup(ls, 2, sing, &lc4) == FEAST_ERR_SOLVER);
   CHECK(strstr(feast_error_message(), "macro 1 of the batch") != NULL &&
         strstr(feast_error_message(), "level 4") != NULL);

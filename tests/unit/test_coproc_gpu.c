@@ -28,10 +28,34 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* dup, dup2 */
 
 #ifdef FEAST_CUDA_EMU
+#include "coproc/backend.h" /* feast_local_coarse_level */
 unsigned long long feast_cuda_emu_seed(void);   /* tests/emu/local_mg_emu.cpp */
 void feast_cuda_emu_set_order(int order);       /* 0 ordered, 1 reverse, 2 shuffled */
+void feast_cuda_emu_counts(FeastLocalSolver *ls, int counts[8]);
+void feast_cuda_emu_set_limits(FeastLocalSolver *ls, double rtol, int max_cycles);
+
+/* What the solver enqueued, against the count of the fused cycle: per level above the
+ * coarsest pre + post Jacobi steps (the first from x = 0, no memset) + defect,
+ * restriction, prolongation; the coarse solve, r = d - A x with its norm, the status; the
+ * update xt += x fused into the last post-smoothing step (a kernel of its own without
+ * one); no copy per cycle. Host round trips of a first solve of 2 fixed cycles: 2 (one
+ * cycle enqueued, the result fetched, one more, fetched again). */
+static int last_counts[8]; /* of the last gpu solver of run_solver */
+static void check_counts(int L, const FeastLocalMGParams *p, int cycles) {
+  const int nlev = L - feast_local_coarse_level(L, p->coarse_max_dofs) + 1;
+  const int fused = nlev > 1 && p->post_smooth > 0;
+  const int kernels = (nlev - 1) * (p->pre_smooth + p->post_smooth + 3) + 3 + !fused;
+  const int *c = last_counts, trips = cycles > 1 ? 2 : 1;
+  if (c[0] != kernels || c[1] != 0 || c[2] != trips)
+    fprintf(stderr, "L=%d: %d kernels, %d memsets/copies per cycle, %d round trips per solve; "
+                    "expected %d, 0, %d\n", L, c[0], c[1], c[2], kernels, trips);
+  CHECK(c[0] == kernels);
+  CHECK(c[1] == 0);
+  CHECK(c[2] == trips);
+}
 #endif
 
 #define NMACROS 4
@@ -131,6 +155,9 @@ static int run_solver(const char *target, const char *prec, const Batch *b,
   int rc = feast_local_create(target, prec, &ls);
   if (!rc) rc = feast_local_setup(ls, NMACROS, b->prob, p);
   if (!rc) rc = feast_local_solve(ls, (const double *const *)d, r->c, &r->st);
+#ifdef FEAST_CUDA_EMU
+  if (!rc && !strcmp(target, "gpu")) feast_cuda_emu_counts(ls, last_counts);
+#endif
   feast_local_destroy(&ls);
   return rc;
 }
@@ -179,6 +206,9 @@ static void check_fixed_cycles(const Batch *b, const char *prec, double tol) {
   CHECK(gpu.st.cycles == (long)cycles * NMACROS);
   CHECK(gpu.st.max_cycles_hit == NMACROS);
   CHECK(gpu.st.nonfinite == 0);
+#ifdef FEAST_CUDA_EMU
+  check_counts(b->level, &p, cycles);
+#endif
   for (int m = 0; m < NMACROS; m++) {
     const double e = rel_diff(gpu.c[m], ref.c[m], n);
     if (!(e <= tol))
@@ -207,6 +237,11 @@ static void check_production(const Batch *b, const char *prec, double tol, Resul
   CHECK_OK(feast_local_setup(ls, NMACROS, b->prob, &p));
   CHECK_OK(feast_local_solve(ls, (const double *const *)b->d, out->c, &out->st));
   CHECK_OK(feast_local_solve(ls, (const double *const *)b->d, again.c, &again.st));
+#ifdef FEAST_CUDA_EMU
+  int c2[8];
+  feast_cuda_emu_counts(ls, c2);
+  CHECK(c2[2] == 1); /* the second solve enqueues the first one's cycles: one round trip */
+#endif
   feast_local_destroy(&ls);
   setenv("FEAST_CUDA_GRAPHS", "0", 1);
   CHECK_OK(run_solver("gpu", prec, b, &p, b->d, &nograph));
@@ -249,6 +284,138 @@ static void check_production(const Batch *b, const char *prec, double tol, Resul
   free_result(&ref);
   free_result(&again);
   free_result(&nograph);
+}
+
+#ifdef FEAST_CUDA_EMU
+/* A matrix update copies one block per level (9 bands of every macro, n values each, from
+ * the pinned staging buffer) and one of the coarse inverses; the masks not again */
+static void check_update_copies(FeastLocalSolver *ls, int L, const FeastLocalMGParams *p, const char *prec) {
+  const int lc = feast_local_coarse_level(L, p->coarse_max_dofs);
+  const double s = strcmp(prec, "single") ? 8 : 4, nc = (double)feast_level_n(lc) * feast_level_n(lc);
+  double bytes = NMACROS * nc * nc * s;
+  for (int l = lc; l <= L; l++) bytes += 9.0 * NMACROS * feast_level_n(l) * feast_level_n(l) * s;
+  int c[8];
+  feast_cuda_emu_counts(ls, c);
+  CHECK(c[6] == L - lc + 2);
+  CHECK(c[7] == (int)bytes);
+}
+
+/* A device whose largest copy pitch (FEAST_EMU_MAX_PITCH=1000 bytes) is below a row of
+ * level 4's bands (320 floats): refused at setup, the message names the level and the
+ * limit */
+static void check_pitch(void) {
+  Batch b;
+  CHECK_OK(build_batch(4, laplace, &b));
+  const FeastLocalMGParams p = params(0.1, 16);
+  FeastLocalSolver *ls = NULL;
+  CHECK_OK(feast_local_create("gpu", "single", &ls));
+  setenv("FEAST_EMU_MAX_PITCH", "1000", 1);
+  const int rc = feast_local_setup(ls, NMACROS, b.prob, &p);
+  unsetenv("FEAST_EMU_MAX_PITCH");
+  CHECK(rc == FEAST_ERR_LIMIT);
+  const char *msg = feast_error_message();
+  CHECK(strstr(msg, "local level 4 (17 x 17 nodes)") && strstr(msg, "1280 bytes") &&
+        strstr(msg, "pitch of 1000 bytes"));
+  feast_error_clear();
+  feast_local_destroy(&ls);
+  free_batch(&b);
+}
+
+/* lines of the file f that contain s */
+static int count_lines(FILE *f, const char *s) {
+  char line[1024];
+  int k = 0;
+  rewind(f);
+  while (fgets(line, sizeof line, f)) k += strstr(line, s) != NULL;
+  return k;
+}
+
+/* The captured cycle holds rtol and max_cycles: changed between solves (as the bench
+ * does), the graph is captured again and the solves give bitwise what fresh solvers with
+ * those parameters give. A device whose graph instantiation fails
+ * (FEAST_EMU_GRAPH_FAIL=1): direct launches, bitwise the same corrections, one warning in
+ * the process. */
+static void check_graphs(const Batch *b, const char *prec, const Result *clean) {
+  const int N = (1 << b->level) + 1;
+  const long n = (long)N * N;
+  const FeastLocalMGParams p = params(0.1, 16), pf = params(1e-30, 2);
+  Result r, fixed;
+  CHECK_OK(alloc_result(N, &r));
+  CHECK_OK(alloc_result(N, &fixed));
+  CHECK_OK(run_solver("gpu", prec, b, &pf, b->d, &fixed));
+  FeastLocalSolver *ls = NULL;
+  int c[8], same = 1;
+  CHECK_OK(feast_local_create("gpu", prec, &ls));
+  CHECK_OK(feast_local_setup(ls, NMACROS, b->prob, &p));
+  CHECK_OK(feast_local_solve(ls, (const double *const *)b->d, r.c, &r.st));
+  feast_cuda_emu_set_limits(ls, 1e-30, 2);
+  CHECK_OK(feast_local_solve(ls, (const double *const *)b->d, r.c, &r.st));
+  CHECK(r.st.cycles == 2 * NMACROS && r.st.max_cycles_hit == NMACROS);
+  for (int m = 0; m < NMACROS; m++) same &= bitwise_equal(r.c[m], fixed.c[m], n);
+  feast_cuda_emu_set_limits(ls, 0.1, 16);
+  CHECK_OK(feast_local_solve(ls, (const double *const *)b->d, r.c, &r.st));
+  CHECK(r.st.cycles == clean->st.cycles);
+  for (int m = 0; m < NMACROS; m++) same &= bitwise_equal(r.c[m], clean->c[m], n);
+  feast_cuda_emu_counts(ls, c);
+  feast_local_destroy(&ls);
+  CHECK(same);
+  CHECK(c[3] == 3 && c[4] == 1); /* captured for each parameter set, graphs still on */
+
+  feast_cuda_emu_counts(NULL, c);
+  const int failed0 = c[5];
+  FILE *err = tmpfile();
+  CHECK(err != NULL);
+  if (!err) return;
+  fflush(stderr);
+  const int saved = dup(2);
+  dup2(fileno(err), 2);
+  setenv("FEAST_EMU_GRAPH_FAIL", "1", 1);
+  for (int k = 0; k < 2; k++) {
+    CHECK_OK(run_solver("gpu", prec, b, &p, b->d, &r));
+    CHECK(r.st.cycles == clean->st.cycles);
+    for (int m = 0; m < NMACROS; m++) CHECK(bitwise_equal(r.c[m], clean->c[m], n));
+  }
+  unsetenv("FEAST_EMU_GRAPH_FAIL");
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  CHECK(last_counts[4] == 0 && last_counts[5] == failed0 + 2); /* graphs off after failing */
+  CHECK(count_lines(err, "CUDA graph capture failed") == (failed0 == 0));
+  fclose(err);
+  free_result(&r);
+  free_result(&fixed);
+}
+#endif
+
+/* gpu_min_nodes = 33: a batch of 17 x 17 macros (L = 4) runs on the CPU backend of the
+ * same precision (bitwise its corrections), one of 33 x 33 (L = 5) on the GPU; one
+ * solver set up for L = 5, then L = 4, then L = 5 again switches each time */
+static void check_small_on_cpu(void) {
+  FeastLocalMGParams p = params(0.1, 16);
+  p.gpu_min_nodes = 33;
+  Batch b4, b5;
+  Result r, ref;
+  CHECK_OK(build_batch(4, conv1, &b4));
+  CHECK_OK(build_batch(5, conv1, &b5));
+  CHECK_OK(alloc_result(17, &r));
+  CHECK_OK(alloc_result(17, &ref));
+  CHECK_OK(run_solver("cpu", "single", &b4, &p, b4.d, &ref));
+  FeastLocalSolver *ls = NULL;
+  CHECK_OK(feast_local_create("gpu", "single", &ls));
+  CHECK_OK(feast_local_setup(ls, NMACROS, b5.prob, &p));
+  CHECK(!strcmp(feast_local_target(ls), "gpu"));
+  CHECK_OK(feast_local_setup(ls, NMACROS, b4.prob, &p));
+  CHECK(!strcmp(feast_local_target(ls), "cpu") && !strcmp(feast_local_precision(ls), "single"));
+  CHECK_OK(feast_local_solve(ls, (const double *const *)b4.d, r.c, &r.st));
+  CHECK(r.st.cycles == ref.st.cycles);
+  for (int m = 0; m < NMACROS; m++) CHECK(bitwise_equal(r.c[m], ref.c[m], 17L * 17));
+  CHECK_OK(feast_local_setup(ls, NMACROS, b5.prob, &p));
+  CHECK(!strcmp(feast_local_target(ls), "gpu"));
+  feast_local_destroy(&ls);
+  free_result(&r);
+  free_result(&ref);
+  free_batch(&b4);
+  free_batch(&b5);
 }
 
 /* a NaN in macro 1's defect: macro 1 nonfinite and zeroed, the others unchanged */
@@ -314,6 +481,9 @@ static void check_update(int L, const char *prec) {
   CHECK_OK(feast_local_solve(ls, (const double *const *)b.d, first.c, &first.st));
   for (int m = 0; m < NMACROS; m++) feast_test_stencil(&b.A[m], b.fixed[m][L], conv2.bx, conv2.by, conv2.k);
   CHECK_OK(feast_local_update(ls, b.prob));
+#ifdef FEAST_CUDA_EMU
+  check_update_copies(ls, L, &p, prec);
+#endif
   CHECK_OK(feast_local_solve(ls, (const double *const *)b.d, upd.c, &upd.st));
   feast_local_destroy(&ls);
   CHECK_OK(run_solver("gpu", prec, &b, &p, b.d, &fresh));
@@ -404,6 +574,9 @@ static int run(void) {
       check_fixed_cycles(&b, prec[k], tol[k]);
       check_production(&b, prec[k], tol[k], &clean);
       check_nan(&b, prec[k], &clean);
+#ifdef FEAST_CUDA_EMU
+      check_graphs(&b, prec[k], &clean);
+#endif
       check_fixed_defects(&b, prec[k]);
       check_fixed_cycles(&nb, prec[k], tol[k]);
       check_production(&nb, prec[k], tol[k], &nclean);
@@ -418,6 +591,10 @@ static int run(void) {
            feast_test_failures);
     fflush(stdout);
   }
+  check_small_on_cpu();
+#ifdef FEAST_CUDA_EMU
+  check_pitch();
+#endif
   if (lextra > lmax) { /* one larger level: fixed cycles and production, nonsymmetric */
     const int L = lextra;
     for (int k = 0; k < 2; k++) {
