@@ -123,9 +123,10 @@ else
 fi
 
 # ------------------------------------------------------------ 3. test_coproc_gpu
-# exit 77 (skip: no usable device) is a failure here
+# exit 77 (skip: no usable device) is a failure here; FEAST_CUDA_LAUNCH_CHECK=1 waits after
+# every launch (outside graph captures), so a kernel fault names its kernel
 step "test_coproc_gpu L <= $test_lmax" "$out/logs/test_coproc_gpu.log" \
-  env FEAST_TEST_MAX_LEVEL="$test_lmax" timeout 300 "$test_bin"
+  env FEAST_TEST_MAX_LEVEL="$test_lmax" FEAST_CUDA_LAUNCH_CHECK=1 timeout 300 "$test_bin"
 
 # ------------------------------------------------------------ 4. compute-sanitizer
 for tool in memcheck racecheck synccheck initcheck; do
@@ -135,7 +136,7 @@ for tool in memcheck racecheck synccheck initcheck; do
     steps+=("| compute-sanitizer $tool | FAILED: compute-sanitizer not found | 0 |"); failed=1
   else
     step "compute-sanitizer $tool L <= $san_lmax" "$out/logs/sanitizer_$tool.log" \
-      env FEAST_TEST_MAX_LEVEL="$san_lmax" timeout 180 compute-sanitizer --tool "$tool" \
+      env FEAST_TEST_MAX_LEVEL="$san_lmax" FEAST_CUDA_LAUNCH_CHECK=1 timeout 180 compute-sanitizer --tool "$tool" \
       --error-exitcode 1 "$test_bin"
   fi
 done

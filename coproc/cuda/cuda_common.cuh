@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #endif
 #include <stddef.h>
+#include <stdlib.h>
 
 extern "C" {
 #include "coproc/backend.h"
@@ -46,28 +47,66 @@ extern "C" {
 #define FEAST_SHARED(T, name, n) __shared__ T name[n]
 #endif
 
+/* FEAST_CUDA_LAUNCH_CHECK=1 in the environment (0 turns it off; default on in builds
+ * without NDEBUG, i.e. Debug): after every launch outside a graph capture, wait for the
+ * kernel, so that a fault (illegal address, __trap) is reported with the kernel's name
+ * instead of at some later synchronisation. bench/gpu_check.sh sets it for the tests. */
+#ifdef NDEBUG
+#define FEAST_CUDA_LAUNCH_CHECK_DEFAULT 0
+#else
+#define FEAST_CUDA_LAUNCH_CHECK_DEFAULT 1
+#endif
+static int feast_cuda_launch_check = -1; /* -1: not yet read from the environment */
+static inline int feast_cuda_launch_check_on(void) {
+  if (feast_cuda_launch_check < 0) {
+    const char *e = getenv("FEAST_CUDA_LAUNCH_CHECK");
+    feast_cuda_launch_check = e && e[0] ? e[0] == '1' : FEAST_CUDA_LAUNCH_CHECK_DEFAULT;
+  }
+  return feast_cuda_launch_check;
+}
+/* tests: the launch check on or off whatever the environment says */
+static inline void feast_cuda_set_launch_check(int on) { feast_cuda_launch_check = on; }
+
+/* after the launch of `name` on `stream` at file:line: the launch error, and with the launch
+ * check the kernel's own fault, as FEAST_ERR_CUDA naming the kernel */
+static inline int feast_cuda_after_launch(const char *name, cudaStream_t stream, const char *file, int line) {
+  cudaError_t e = cudaGetLastError();
+  const char *when = "at the launch of";
+  if (e == cudaSuccess && feast_cuda_launch_check_on()) {
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    e = cudaStreamIsCapturing(stream, &capture);
+    if (e == cudaSuccess && capture == cudaStreamCaptureStatusNone) e = cudaStreamSynchronize(stream);
+    when = "in kernel";
+  }
+  if (e == cudaSuccess) return 0;
+  (void)cudaGetLastError();
+  return feast_error_set(FEAST_ERR_CUDA, file, line, "CUDA error %d (%s) %s %s", (int)e, cudaGetErrorString(e), when,
+                         name);
+}
+#define FEAST_CUDA_AFTER_LAUNCH(name, stream) FEAST_CALL(feast_cuda_after_launch(name, stream, __FILE__, __LINE__))
+
 /* launch a kernel on a stream and check the launch (configuration errors, earlier
- * asynchronous faults); FEAST_LAUNCH_SYNC marks kernels that call __syncthreads (the
- * emulator runs each thread of their blocks as a fiber that stops at every barrier, the
- * others thread after thread; see cuda_emu.cuh) */
+ * asynchronous faults; with FEAST_CUDA_LAUNCH_CHECK its own faults); FEAST_LAUNCH_SYNC
+ * marks kernels that call __syncthreads (the emulator runs each thread of their blocks as
+ * a fiber that stops at every barrier, the others thread after thread; see cuda_emu.cuh) */
 #ifdef FEAST_CUDA_EMU
 #define FEAST_LAUNCH(kernel, grid, block, stream, ...)                                         \
   do {                                                                                         \
     feast_emu_launch(0, #kernel, (grid), (block), (stream), [=]() { kernel(__VA_ARGS__); },     \
                      __VA_ARGS__);                                                             \
-    FEAST_CUDA_CALL(cudaGetLastError());                                                       \
+    FEAST_CUDA_AFTER_LAUNCH(#kernel, (stream));                                                \
   } while (0)
 #define FEAST_LAUNCH_SYNC(kernel, grid, block, stream, ...)                                    \
   do {                                                                                         \
     feast_emu_launch(1, #kernel, (grid), (block), (stream), [=]() { kernel(__VA_ARGS__); },     \
                      __VA_ARGS__);                                                             \
-    FEAST_CUDA_CALL(cudaGetLastError());                                                       \
+    FEAST_CUDA_AFTER_LAUNCH(#kernel, (stream));                                                \
   } while (0)
 #else
 #define FEAST_LAUNCH(kernel, grid, block, stream, ...)                                         \
   do {                                                                                         \
     kernel<<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                                     \
-    FEAST_CUDA_CALL(cudaGetLastError());                                                       \
+    FEAST_CUDA_AFTER_LAUNCH(#kernel, (stream));                                                \
   } while (0)
 #define FEAST_LAUNCH_SYNC FEAST_LAUNCH
 #endif

@@ -85,6 +85,7 @@ typedef enum {
   cudaErrorInvalidDevicePointer = 17,
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorNoDevice = 100,
+  cudaErrorLaunchFailure = 719,
   cudaErrorNotSupported = 801
 } cudaError_t;
 enum cudaMemcpyKind {
@@ -94,6 +95,7 @@ enum cudaMemcpyKind {
   cudaMemcpyDeviceToDevice
 };
 enum cudaStreamCaptureMode { cudaStreamCaptureModeThreadLocal };
+enum cudaStreamCaptureStatus { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1 };
 enum cudaDeviceAttr { cudaDevAttrMaxPitch = 11 };
 #define cudaStreamNonBlocking 1u
 
@@ -129,6 +131,7 @@ struct feast_emu_state_t {
   unsigned long long seed = 0, rng = 0;
   int order = FEAST_EMU_SHUFFLED;
   cudaError_t last = cudaSuccess;
+  cudaError_t sticky = cudaSuccess;     /* a kernel fault (__trap): every later synchronisation returns it */
   feast_emu_graph *capturing = nullptr; /* one capturing stream at a time */
   feast_emu_stream legacy{nullptr, {}}; /* stream 0 */
   std::set<feast_emu_stream *> streams;
@@ -262,6 +265,7 @@ static inline const char *cudaGetErrorString(cudaError_t e) {
   case cudaErrorInvalidDevicePointer: return "invalid device pointer";
   case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
   case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+  case cudaErrorLaunchFailure: return "unspecified launch failure";
   case cudaErrorNotSupported: return "operation not supported";
   }
   return "unknown error";
@@ -460,12 +464,22 @@ static inline cudaError_t cudaStreamDestroy(cudaStream_t s) {
 static inline cudaError_t cudaStreamSynchronize(cudaStream_t s) {
   feast_emu_init();
   feast_emu_drain(feast_emu_stream_of(s));
-  return cudaSuccess;
+  return feast_emu_S.sticky;
 }
 static inline cudaError_t cudaDeviceSynchronize(void) {
   feast_emu_drain_all();
+  return feast_emu_S.sticky;
+}
+static inline cudaError_t cudaStreamIsCapturing(cudaStream_t s, cudaStreamCaptureStatus *status) {
+  feast_emu_init();
+  *status = feast_emu_stream_of(s)->capture ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
   return cudaSuccess;
 }
+/* a kernel's fault (a GPU's __trap, an illegal address): the emulator lets the kernel run on
+ * and makes the context's error sticky, as a GPU reports it: at the next synchronisation,
+ * not at the launch (tests only: feast_emu_clear_fault starts afresh) */
+static inline void __trap(void) { feast_emu_S.sticky = feast_emu_S.last = cudaErrorLaunchFailure; }
+static inline void feast_emu_clear_fault(void) { feast_emu_S.sticky = feast_emu_S.last = cudaSuccess; }
 static inline cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode) {
   feast_emu_init();
   if (!s || s->capture || feast_emu_S.capturing) return feast_emu_fail(cudaErrorInvalidValue);

@@ -18,6 +18,9 @@
  *                   a FEAST_LAUNCH kernel: abort
  *   streams         a device-to-host copy read before cudaStreamSynchronize: stale value;
  *                   a cudaMemset not waited for before a kernel on another stream: NaN
+ *   kernel fault    a kernel that traps: with the launch check (FEAST_CUDA_LAUNCH_CHECK)
+ *                   its FEAST_LAUNCH fails naming it; without, the launch succeeds and
+ *                   the next synchronisation reports the fault (as on a GPU)
  * and k_status (one block per macro) decides every kind of macro right in every order.
  * The fatal cases run in a forked child. */
 #include "coproc/cuda/kernels.cuh"
@@ -409,10 +412,42 @@ static int check_status(void) {
   return 0;
 }
 
+/* a kernel that faults (broken on purpose) */
+__global__ void k_bad_trap(int *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) __trap();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+}
+
+static int launch_trap(int *out) {
+  FEAST_LAUNCH(k_bad_trap, dim3(2, 1), FEAST_CUDA_BLOCK, 0, out);
+  return 0;
+}
+
+static int check_launch_fault(void) {
+  int *out;
+  FEAST_CUDA_CALL(cudaMalloc((void **)&out, sizeof(int) * 2 * FEAST_CUDA_BLOCK));
+  feast_cuda_set_launch_check(1);
+  const int checked = launch_trap(out);
+  const std::string msg = feast_error_message();
+  feast_error_clear();
+  feast_emu_clear_fault();
+  EXPECT(checked == FEAST_ERR_CUDA && msg.find("in kernel k_bad_trap") != std::string::npos,
+         "kernel fault: with the launch check the launch of a trapping kernel (broken) fails naming the kernel");
+  feast_cuda_set_launch_check(0);
+  const int unchecked = launch_trap(out);
+  const cudaError_t later = cudaDeviceSynchronize();
+  feast_emu_clear_fault();
+  EXPECT(unchecked == 0 && later == cudaErrorLaunchFailure,
+         "kernel fault: without the launch check the fault shows at the next synchronisation only");
+  cudaFree(out);
+  return 0;
+}
+
 int main(void) {
   if (check_order()) fprintf(stderr, "%s\n", feast_error_message()), failures++;
   if (check_status()) fprintf(stderr, "%s\n", feast_error_message()), failures++;
   if (check_memory()) fprintf(stderr, "%s\n", feast_error_message()), failures++;
+  if (check_launch_fault()) fprintf(stderr, "%s\n", feast_error_message()), failures++;
   printf("test_cuda_emu: %d checks, %d failed (seed %llu)\n", checks, failures, feast_emu_seed());
   return failures ? 1 : 0;
 }
