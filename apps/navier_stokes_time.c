@@ -38,6 +38,7 @@ typedef struct {
   long n0;                           /* of them restored from the checkpoint */
   double *t, *cd, *cl, *dp, *sec;    /* the series, one value per step */
   double *dt, *nonlinear, *linear;   /* the other columns of the CSV */
+  double *ass, *loc;                 /* T_ass and T_loc of each step (max over the ranks) */
   long nsnap;
   char **snap_files;
   double *snap_t;
@@ -84,7 +85,8 @@ static void time_left(double seconds, char *buf, size_t size) {
 static int monitor_alloc(Monitor *m, long steps) {
   if (m->t) return 0;
   const long n = steps + 1;
-  double **series[] = {&m->t, &m->cd, &m->cl, &m->dp, &m->sec, &m->dt, &m->nonlinear, &m->linear, &m->snap_t};
+  double **series[] = {&m->t, &m->cd, &m->cl, &m->dp, &m->sec, &m->dt, &m->nonlinear, &m->linear, &m->ass, &m->loc,
+                       &m->snap_t};
   for (size_t k = 0; k < sizeof series / sizeof series[0]; k++) FEAST_CALL(FEAST_ALLOC(n, series[k]));
   return FEAST_ALLOC(n, &m->snap_files);
 }
@@ -92,8 +94,8 @@ static int monitor_alloc(Monitor *m, long steps) {
 /* line i of output.timeseries */
 static int csv_line(Monitor *m, long i) {
   if (!m->csv) return 0;
-  fprintf(m->csv, "%.17g,%.17g,%.17g,%.17g,%.17g,%d,%ld,%.6f\n", m->t[i], m->dt[i], m->cd[i], m->cl[i], m->dp[i],
-          (int)m->nonlinear[i], (long)m->linear[i], m->sec[i]);
+  fprintf(m->csv, "%.17g,%.17g,%.17g,%.17g,%.17g,%d,%ld,%.6f,%.6f,%.6f\n", m->t[i], m->dt[i], m->cd[i], m->cl[i],
+          m->dp[i], (int)m->nonlinear[i], (long)m->linear[i], m->sec[i], m->ass[i], m->loc[i]);
   FEAST_CHECK(fflush(m->csv) == 0, FEAST_ERR_FILE, "output.timeseries %s: cannot write: %s", m->csv_path,
               strerror(errno));
   return 0;
@@ -108,6 +110,9 @@ static int after_step(void *ctx, const NsProblem *ns, const NsStepInfo *s) {
   const long i = m->n++;
   m->t[i] = s->t, m->cd[i] = cd, m->cl[i] = cl, m->dp[i] = dp, m->sec[i] = s->seconds;
   m->dt[i] = s->dt, m->nonlinear[i] = s->nonlinear_steps, m->linear[i] = (double)s->linear_iterations;
+  double phases[2] = {s->assembly_seconds, s->local_seconds};
+  MPI_Allreduce(MPI_IN_PLACE, phases, 2, MPI_DOUBLE, MPI_MAX, m->app->dom->comm);
+  m->ass[i] = phases[0], m->loc[i] = phases[1];
   FEAST_CALL(csv_line(m, i));
   if (m->vtk[0] && (s->step % m->vtk_every == 0 || s->step == s->steps)) FEAST_CALL(snapshot(m, ns, s->step, s->t));
   const double spent = feast_wtime() - m->started;
@@ -137,16 +142,18 @@ static int monitor_open(const FeastProblemContext *app, Monitor *m) {
   m->csv = fopen(m->csv_path, "w");
   FEAST_CHECK(m->csv, FEAST_ERR_FILE, "output.timeseries = %s (%s): cannot write: %s", m->csv_path,
               feast_config_origin(cfg, "output.timeseries"), strerror(errno));
-  fprintf(m->csv, "t,dt,drag_coefficient,lift_coefficient,pressure_difference,nonlinear_steps,linear_iterations,seconds\n");
+  fprintf(m->csv, "t,dt,drag_coefficient,lift_coefficient,pressure_difference,nonlinear_steps,linear_iterations,seconds,"
+                  "assembly_seconds,local_mg_seconds\n");
   return 0;
 }
 
 /* the series in a checkpoint (ns.h's hook, rank 0) */
-static const char *const series_names[] = {"series.t",  "series.dt",        "series.drag", "series.lift",
-                                           "series.dp", "series.nonlinear", "series.linear", "series.seconds"};
+static const char *const series_names[] = {"series.t",       "series.dt",       "series.drag",     "series.lift",
+                                           "series.dp",      "series.nonlinear", "series.linear",   "series.seconds",
+                                           "series.assembly", "series.local_mg"};
 enum { NSERIES = sizeof series_names / sizeof series_names[0] };
 static void series_arrays(Monitor *m, double **x) {
-  double *a[NSERIES] = {m->t, m->dt, m->cd, m->cl, m->dp, m->nonlinear, m->linear, m->sec};
+  double *a[NSERIES] = {m->t, m->dt, m->cd, m->cl, m->dp, m->nonlinear, m->linear, m->sec, m->ass, m->loc};
   memcpy(x, a, sizeof a);
 }
 
@@ -195,7 +202,8 @@ static int monitor_restore(Monitor *m, const FeastCheckpoint *ck, long steps) {
 static void monitor_close(Monitor *m) {
   if (m->csv) fclose(m->csv);
   for (long k = 0; k < m->nsnap; k++) free(m->snap_files[k]);
-  void *arrays[] = {m->t, m->cd, m->cl, m->dp, m->sec, m->dt, m->nonlinear, m->linear, m->snap_files, m->snap_t};
+  void *arrays[] = {m->t,      m->cd,  m->cl,  m->dp,         m->sec,   m->dt, m->nonlinear,
+                    m->linear, m->ass, m->loc, m->snap_files, m->snap_t};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
 }
 
@@ -274,11 +282,17 @@ static int periodic(const FeastProblemContext *app, const Series *m) {
 }
 
 /* the mean wall time per step over the first and the last quarter of the steps: a run
- * whose work or memory grows from step to step shows it here */
+ * whose work or memory grows from step to step shows it here; and where a step's time
+ * goes: its assembly (not accelerable) and local multigrids (accelerable), the Amdahl
+ * fractions of the steps alone (the summary's amdahl object has the whole run's) */
 static void step_times(FeastSummary *s, const Monitor *m) {
   const long q = m->n >= 4 ? m->n / 4 : 1;
-  double first = 0.0, last = 0.0, all = 0.0;
-  for (long k = 0; k < m->n; k++) all += m->sec[k];
+  double first = 0.0, last = 0.0, all = 0.0, ass = 0.0, loc = 0.0;
+  for (long k = 0; k < m->n; k++) all += m->sec[k], ass += m->ass[k], loc += m->loc[k];
+  feast_summary_set_real(s, "assembly_seconds_per_step", ass / (double)m->n);
+  feast_summary_set_real(s, "local_mg_seconds_per_step", loc / (double)m->n);
+  feast_log(1, "  per step: T_ass %.4f s (R_ass %.3f, not accelerable), T_loc %.4f s (R_acc %.3f)\n", ass / (double)m->n,
+            all > 0.0 ? ass / all : 0.0, loc / (double)m->n, all > 0.0 ? loc / all : 0.0);
   for (long k = 0; k < q; k++) first += m->sec[k], last += m->sec[m->n - 1 - k];
   feast_summary_set_real(s, "seconds_per_step", all / (double)m->n);
   feast_summary_set_real(s, "seconds_per_step_first_quarter", first / (double)q);

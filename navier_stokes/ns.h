@@ -210,6 +210,9 @@ typedef struct {
   int nonlinear_steps;     /* nonlinear steps of this time step (all substeps) */
   long linear_iterations;  /* Krylov iterations of this time step */
   double seconds;          /* wall time of this time step */
+  /* this rank's time in the step's assembly (FEAST_T_ASSEMBLY: each nonlinear step's
+   * convection, not accelerable) and local multigrids (FEAST_T_LOCAL_MG: accelerable) */
+  double assembly_seconds, local_seconds;
 } NsStepInfo;
 
 /* called on every rank after every time step (ns->v holds the new solution); a nonzero

@@ -255,6 +255,7 @@ int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, voi
   double t = tt->t, dt_prev = tt->dt_prev;
   for (long k = tt->step + 1; k <= n; k++) {
     const double t1 = k == n ? p->end : p->start + (double)k * p->dt, dt = t1 - t, w0 = feast_wtime();
+    const double ass0 = feast_timer_total(FEAST_T_ASSEMBLY), loc0 = feast_timer_total(FEAST_T_LOCAL_MG);
     StepCounts c;
     int ok;
     FEAST_CALL(time_step(ns, p->scheme, t, dt, dt_prev, &c, &ok));
@@ -270,7 +271,8 @@ int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, voi
     res->t = t1;
     tt->step = k, tt->dt_prev = dt;
     tt->nonlinear_iterations = res->nonlinear_iterations, tt->linear_iterations = res->linear_iterations;
-    const NsStepInfo info = {k, n, t1, dt, c.nonlinear, c.linear, feast_wtime() - w0};
+    const NsStepInfo info = {k, n, t1, dt, c.nonlinear, c.linear, feast_wtime() - w0,
+                             feast_timer_total(FEAST_T_ASSEMBLY) - ass0, feast_timer_total(FEAST_T_LOCAL_MG) - loc0};
     if (monitor) FEAST_CALL(monitor(ctx, ns, &info));
     int signal_number;
     FEAST_CALL(after_step(ns, p, k, &signal_number));

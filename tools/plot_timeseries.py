@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Plot the time series of a time-dependent feastc run (output.timeseries = FILE.csv,
 columns t,dt,drag_coefficient,lift_coefficient,pressure_difference,nonlinear_steps,
-linear_iterations,seconds): c_D(t), c_L(t) and delta p(t) in three stacked panels with a
+linear_iterations,seconds,assembly_seconds,local_mg_seconds): c_D(t), c_L(t) and delta p(t) in three stacked panels with a
 shared t axis, written to a PNG (matplotlib, Agg backend: no display needed).
 
 --reference dfg2d3 marks John's (2004) reference values of DFG 2D-3 (c_D,max 2.950921575

@@ -40,6 +40,10 @@ for np in 2 4; do
   done
 done
 check "the CSV has a header and 12 lines" "$(wc -l <"$TMP/np1.csv") == 13"
+# the phases of each step (np = 4, max over the ranks): assembly and local multigrids
+# within the step's wall time, and both present in every step
+phases=$(awk -F, 'NR > 1 { ok += ($9 > 0 && $10 > 0 && $9 + $10 <= $8 + 1e-3) } END { print ok }' "$TMP/np4.csv")
+check "every step's assembly_seconds and local_mg_seconds > 0 and within its seconds ($phases of 12)" "$phases == 12"
 
 # (b) stored values. Provenance: feastc on main after the run-wide tau rate (1/time.dt) and
 #   the time step's outflow A_p (2026-11-26), one rank,
