@@ -215,7 +215,7 @@ static int set_values(FeastLocalSolver *ls, const FeastLocalMGParams *params) {
 }
 
 /* the requested backend, or for a gpu one and macros with fewer than gpu_min_nodes nodes
- * per side its CPU twin (same precision): there a GPU V cycle costs its ~11 launches per
+ * per side its CPU twin (same precision): there a GPU V cycle costs its ~10 launches per
  * level whatever the size */
 static const FeastLocalBackend *backend_for(const FeastLocalBackend *requested, int level,
                                             const FeastLocalMGParams *params) {

@@ -99,7 +99,7 @@ static FeastKeySpec keys[] = {
             "solver.coarse_stabilisation = upwind to solver tolerance)"),
     INT_KEY("solver", "local_gpu_min_nodes", "33", 0, 1000000,
             "local multigrid, target = gpu: levels with fewer nodes per side run on the CPU backend of "
-            "the same precision (a GPU V cycle costs ~11 launches per level whatever the size); 33 = "
+            "the same precision (a GPU V cycle costs ~10 launches per level whatever the size); 33 = "
             "levels of 17 x 17 nodes and less on the CPU; 0 = every level on the GPU"),
 };
 

@@ -157,7 +157,8 @@ __global__ void k_restrict(LevelView<T> f, LevelView<T> c, const int *active, co
   bc[voff(c, m) + i] = c.fixed[(size_t)m * c.nal + i] ? (T)0 : v;
 }
 
-/* xf <- xf + P xc (bilinear) on the free fine nodes; one thread per fine node */
+/* xf <- xf + P xc (bilinear) on the free fine nodes; one thread per fine node (a V cycle
+ * without post-smoothing; else k_prolong_jacobi) */
 template <typename T>
 __global__ void k_prolong_add(LevelView<T> f, LevelView<T> c, const int *active, T *xf,
                               const T *xc) {
@@ -166,6 +167,45 @@ __global__ void k_prolong_add(LevelView<T> f, LevelView<T> c, const int *active,
   if (!active[m] || i >= f.n || f.fixed[(size_t)m * f.nal + i]) return;
   const int ii = (int)i % f.N, jj = (int)i / f.N;
   xf[voff(f, m) + i] += prolong(xc + voff(c, m), c.N, ii, jj);
+}
+
+/* the iterate the first post-smoothing step starts from, at fine node j of macro m (xf,
+ * xc: macro m's values): xf + P xc on the free nodes, in the arithmetic of k_prolong_add;
+ * xf on the fixed nodes and in the padding (j outside 0..n-1, the zeros a sweep reads) */
+template <typename T>
+__device__ __forceinline__ T prolonged(const LevelView<T> &f, const LevelView<T> &c, int m,
+                                       const T *xf, const T *xc, long j) {
+  if (j < 0 || j >= f.n || f.fixed[(size_t)m * f.nal + j]) return xf[j];
+  const int ii = (int)j % f.N, jj = (int)j / f.N;
+  return xf[j] + prolong(xc, c.N, ii, jj);
+}
+
+/* The prolongation and the first post-smoothing step in one launch: x_in = xf + P xc
+ * (free nodes; see prolonged) formed at the node and its 8 neighbours, then the damped
+ * Jacobi step of k_jacobi from x_in: xout <- v, or with acc: acc <- acc + v. xf is read
+ * only: the prolonged iterate is never stored (nothing but this step reads it), so the
+ * results are bitwise those of k_prolong_add followed by k_jacobi. The step is
+ * feast_jacobi_point on the 3 x 3 neighbourhood: node 0 of a grid of side 3 centred at
+ * x3 + 4, with the bands and b shifted to the node. */
+template <typename T>
+__global__ void k_prolong_jacobi(LevelView<T> f, LevelView<T> c, const int *active,
+                                 const T *xf, const T *xc, T *xout, const T *b, T omega,
+                                 T *acc) {
+  const int m = blockIdx.y;
+  const long i = node_index();
+  if (!active[m] || i >= f.n) return;
+  const size_t o = voff(f, m);
+  const T *xfm = xf + o, *xcm = xc + voff(c, m);
+  T x3[9];
+  for (int dj = -1, k = 0; dj <= 1; dj++)
+    for (int di = -1; di <= 1; di++, k++)
+      x3[k] = prolonged(f, c, m, xfm, xcm, i + (long)dj * f.N + di);
+  const T *band[9];
+  bands_of(f, m, band);
+  for (int k = 0; k < 9; k++) band[k] += i;
+  const T v = jacobi(band, b + o + i, x3 + 4, 0, 3, omega);
+  if (acc) acc[o + i] += v;
+  else xout[o + i] = v;
 }
 
 /* y <- y + x */

@@ -3,7 +3,8 @@
  *   levels lc..L; d = 0 on fixed nodes; x = 0; r = d;
  *   while ||r|| > rtol ||d||, ||r|| finite, cycles < max_cycles: x += V(L, r); r = d - A x
  *   V: pre-smoothing, defect, restriction (fixed coarse nodes 0), V on the coarser level,
- *   prolongation added on the free nodes, post-smoothing; on level lc x = A^-1 b with the
+ *   prolongation added on the free nodes, post-smoothing (the prolongation fused into the
+ *   first post-smoothing step, k_prolong_jacobi); on level lc x = A^-1 b with the
  *   dense inverse the front end computed (one matvec, k_coarse).
  * All levels of all macros stay on the device from setup to destroy; an update copies
  * new values into the same buffers (no pointer changes, so the captured graph stays
@@ -365,11 +366,25 @@ template <typename T> struct Solver {
     *added = nlev > 1 && p.post_smooth > 0;
     for (int li = 1; li < nlev; li++) {
       Level<T> &f = lev[li], &cc = lev[li - 1];
-      T *x = xl[li];
-      ++launches;
-      FEAST_LAUNCH(k_prolong_add<T>, dim3(f.nblk, M), FEAST_CUDA_BLOCK, stream, f.v, cc.v,
-                   active, x, xc);
-      FEAST_CALL(smooth(li, p.post_smooth, &x, li == nlev - 1 && *added ? xt : NULL));
+      T *x = xl[li], *acc = li == nlev - 1 && *added ? xt : NULL;
+      if (p.post_smooth > 0) {
+        /* prolongation fused into the first post-smoothing step: x + P xc is formed in
+         * the step and never stored (x keeps the pre-smoothed iterate, which the second
+         * step overwrites; nothing reads it), the step writes the other buffer */
+        const T *xin = x;
+        T *xout = x == f.xa ? f.xb : f.xa;
+        T *add = p.post_smooth == 1 ? acc : NULL;
+        const T omega = (T)p.jacobi_damping;
+        ++launches;
+        FEAST_LAUNCH(k_prolong_jacobi<T>, dim3(f.nblk, M), FEAST_CUDA_BLOCK, stream, f.v, cc.v,
+                     active, xin, xc, xout, f.b, omega, add);
+        x = xout;
+        FEAST_CALL(smooth(li, p.post_smooth - 1, &x, acc));
+      } else {
+        ++launches;
+        FEAST_LAUNCH(k_prolong_add<T>, dim3(f.nblk, M), FEAST_CUDA_BLOCK, stream, f.v, cc.v,
+                     active, x, xc);
+      }
       xc = x;
     }
     *xfin = xc;
@@ -560,7 +575,9 @@ template <typename T> struct Solver {
       bytes += ((pre ? pre - 1 : 0) + post) * 12 * n * s; /* 9 bands, x, b in; x out */
       bytes += 12 * n * s;                               /* defect: 9 bands, x, b; r */
       bytes += n * s + nc * (s + 1);                     /* restriction, mask */
-      bytes += nc * s + 2 * n * s + n;                   /* prolongation-add, mask */
+      /* prolongation: xc, mask; xf in and out, or fused into the first post-smoothing
+       * step (counted above: its xf in is that step's x in, nothing stored) */
+      bytes += nc * s + n + (post ? 0 : 2 * n * s);
     }
     const double nc = (double)lev[0].v.n;
     bytes += nc * nc * s + (lev[0].nblk + 1) * nc * s; /* coarse: inverse, b per block, x */
