@@ -54,6 +54,18 @@ typedef enum { NS_START_ZERO, NS_START_RANDOM } NsInitialGuess; /* ScaRC's solve
 const char *ns_schur_name(NsSchurChoice c);
 const char *ns_nonlinear_name(NsNonlinearMethod m);
 const char *ns_line_search_name(NsLineSearch l);
+/* linear.factorisation: which block factors of K = [A B; BT C] = L D U the preconditioner
+ * applies (schur.c), with D = blockdiag(A, -S):
+ *   lower = L D = [A 0; BT -S] (the FEAST paper's K_s), upper = D U = [A B; 0 -S],
+ *   full = L D U (two velocity solves), diagonal = D */
+typedef enum {
+  NS_FACTORISATION_LOWER,
+  NS_FACTORISATION_UPPER,
+  NS_FACTORISATION_FULL,
+  NS_FACTORISATION_DIAGONAL,
+  NS_FACTORISATION_NCHOICES
+} NsFactorisation; /* lower|upper|full|diagonal */
+const char *ns_factorisation_name(NsFactorisation f);
 
 /* the values of the fields on one boundary part: expression texts in x, y, t (muparser),
  * NULL where the field is natural there (do-nothing; the pressure free) */
@@ -97,6 +109,7 @@ typedef struct {
                                 steps after it, up to 400 (the config front end: neither key set): 1 */
   int residual_replacement;  /* ibicgstab, pipebicgsafe: every this many iterations (0: never): 0 */
   double residual_replacement_drop; /* sqrt(eps) */
+  NsFactorisation factorisation; /* of the block preconditioner: lower */
 } NsLinearParams;
 
 typedef struct {

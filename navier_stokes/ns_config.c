@@ -104,6 +104,8 @@ static int linear_from_config(const FeastConfig *cfg, NsLinearParams *p) {
   /* the caps grow only where the run leaves both at their defaults */
   p->grow = !feast_config_is_set(cfg, "linear.restart") && !feast_config_is_set(cfg, "linear.max_iterations");
   FEAST_CALL(get_int(cfg, "solver.residual_replacement", &p->residual_replacement));
+  FEAST_CALL(feast_config_get_enum(cfg, "linear.factorisation", &v));
+  p->factorisation = (NsFactorisation)v;
   return feast_config_get_real(cfg, "solver.residual_replacement_drop", &p->residual_replacement_drop);
 }
 

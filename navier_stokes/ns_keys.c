@@ -79,6 +79,10 @@ static FeastKeySpec keys[] = {
              "nu M_p^-1 + M_p^-1 N_p A_p^-1 (one more scalar ScaRC solve; for higher cell Reynolds "
              "numbers; needs a part where the flow enters, where A_p is zero, or an enclosed flow, where "
              "A_p has Neumann conditions and one pinned node)"),
+    ENUM_KEY("linear", "factorisation", "lower", NULL /* ns_factorisation_name */,
+             "block factors of K = [A B; BT C] = L D U, D = blockdiag(A, -S), that the preconditioner applies: "
+             "lower = [A 0; BT -S] (the FEAST paper's), upper = [A B; 0 -S], full = L D U (two velocity "
+             "solves per application), diagonal = blockdiag(A, -S) (with linear.krylov = fgmres; S: linear.schur)"),
     REAL_KEY("linear", "rtol", "1e-2", 1e-16, 1,
              "stop the linear solve of a nonlinear step when its residual is reduced by this factor"),
     INT_KEY("linear", "max_iterations", "100", 1, 100000,
@@ -169,6 +173,7 @@ static const char *schur_name(int i) { return ns_schur_name((NsSchurChoice)i); }
 static const char *nonlinear_name(int i) { return ns_nonlinear_name((NsNonlinearMethod)i); }
 static const char *line_search_name(int i) { return ns_line_search_name((NsLineSearch)i); }
 static const char *time_scheme_name(int i) { return ns_time_scheme_name((NsTimeScheme)i); }
+static const char *factorisation_name(int i) { return ns_factorisation_name((NsFactorisation)i); }
 
 #define SET_CHOICES(section, key, choices) feast_key_set_choices(keys, FEAST_NKEYS(keys), section, key, choices)
 
@@ -188,5 +193,9 @@ const FeastKeyTable *ns_config_keys(void) {
     SET_CHOICES("linear", "krylov", feast_krylov_choices(FEAST_KRYLOV_FOR_SADDLE, "auto", krylov, sizeof krylov));
     SET_CHOICES("velocity", "scarc_solver", scarc_solver_choices());
   }
+  static char factorisation[64];
+  if (!factorisation[0])
+    SET_CHOICES("linear", "factorisation",
+                feast_key_choices(NULL, factorisation_name, NS_FACTORISATION_NCHOICES, factorisation, sizeof factorisation));
   return &table;
 }

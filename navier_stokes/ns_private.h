@@ -98,6 +98,8 @@ struct NsProblem {
   FeastMask *pcd_time_mask;     /* a time step's A_p: Dirichlet where the velocity is free */
   Scarc *pcd_time_scarc;        /* its solver (== pcd_scarc in an enclosed flow) */
   FeastVec *pcd_r, *pcd_z, *pcd_y; /* one-block work vectors */
+  /* the block preconditioner (schur.c): linear.factorisation = upper | full */
+  FeastVec *upper_rhs;          /* d_u,v - B c_p, the right-hand side of their velocity solves */
 };
 
 /* params.c: the boundary values of part `name`, NULL if it has none */

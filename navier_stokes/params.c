@@ -13,6 +13,11 @@ static const char *const line_search_names[] = {[NS_LINE_SEARCH_BACKTRACKING] = 
 static const char *const time_scheme_names[] = {[NS_TIME_NONE] = "none", [NS_TIME_BACKWARD_EULER] = "backward-euler",
                                                 [NS_TIME_CRANK_NICOLSON] = "crank-nicolson",
                                                 [NS_TIME_FS_THETA] = "fs-theta", [NS_TIME_BDF2] = "bdf2"};
+static const char *const factorisation_names[] = {[NS_FACTORISATION_LOWER] = "lower", [NS_FACTORISATION_UPPER] = "upper",
+                                                  [NS_FACTORISATION_FULL] = "full",
+                                                  [NS_FACTORISATION_DIAGONAL] = "diagonal"};
+_Static_assert(sizeof factorisation_names / sizeof factorisation_names[0] == NS_FACTORISATION_NCHOICES,
+               "one name per factorisation");
 _Static_assert(sizeof schur_names / sizeof schur_names[0] == NS_SCHUR_NCHOICES, "one name per choice");
 _Static_assert(sizeof nonlinear_names / sizeof nonlinear_names[0] == NS_NONLINEAR_NCHOICES, "one name per choice");
 _Static_assert(sizeof time_scheme_names / sizeof time_scheme_names[0] == NS_TIME_NSCHEMES, "one name per scheme");
@@ -23,6 +28,7 @@ const char *ns_schur_name(NsSchurChoice c) { return NAME_OF(schur_names, c); }
 const char *ns_nonlinear_name(NsNonlinearMethod m) { return NAME_OF(nonlinear_names, m); }
 const char *ns_line_search_name(NsLineSearch l) { return NAME_OF(line_search_names, l); }
 const char *ns_time_scheme_name(NsTimeScheme s) { return NAME_OF(time_scheme_names, s); }
+const char *ns_factorisation_name(NsFactorisation f) { return NAME_OF(factorisation_names, f); }
 
 void ns_time_params_defaults(NsTimeParams *p) {
   memset(p, 0, sizeof *p);
@@ -46,6 +52,7 @@ void ns_params_defaults(NsParams *p) {
                                .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08};
   p->velocity = (NsVelocityParams){.method = FEAST_KRYLOV_RICHARDSON, .rtol = 0.1, .max_iterations = 8,
                                    .fixed_iterations = 0, .coarse_stabilisation_auto = 1};
+  p->linear.factorisation = NS_FACTORISATION_LOWER;
   scarc_params_defaults(&p->velocity.scarc);
   ns_time_params_defaults(&p->time);
   p->fault = (FeastFaultParams){.mode = FEAST_FAULT_NONE, .rank = 0};

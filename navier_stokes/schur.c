@@ -1,9 +1,18 @@
-/* The preconditioner K_s = [A 0; BT -S] of the FEAST paper (eq. 2-4), applied to a defect
- * d = (d_u, d_v, d_p):
- *   c_u = A11^-1 d_u, c_v = A22^-1 d_v   approximately, by ScaRC (velocity.* keys)
- *   c_p = S~^-1 (BT1 c_u + BT2 c_v - d_p),  S~ = M_p^L / nu  (lumped pressure mass)
- * The two velocity blocks share one ScaRC when their matrices and Dirichlet parts are the
- * same (fixed point: A11 = A22); Newton's blocks differ and get one each. */
+/* The block preconditioner of the saddle-point system K = [A B; BT C], applied to a defect
+ * d = (d_u, d_v, d_p). With the block factorisation K = L D U,
+ *   L = [I 0; BT A^-1 I], D = blockdiag(A, -S), U = [I A^-1 B; 0 I],  S = BT A^-1 B - C,
+ * linear.factorisation picks the factors it inverts (NsFactorisation):
+ *   lower    = L D = K_s = [A 0; BT -S] of the FEAST paper (eq. 2-4), the default:
+ *              c_u = A^-1 d_u, then c_p = S~^-1 (BT c_u - d_p);
+ *   upper    = D U = [A B; 0 -S]: c_p = -S~^-1 d_p, then c_u = A^-1 (d_u - B c_p);
+ *   full     = L D U: lower's c_u and c_p, then c_u = A^-1 (d_u - B c_p) (two velocity solves);
+ *   diagonal = D: c_u = A^-1 d_u, c_p = -S~^-1 d_p.
+ * The pieces:
+ *   A^-1: c_u = A11^-1 ., c_v = A22^-1 . approximately, by ScaRC (velocity.* keys); the two
+ *         velocity blocks share one ScaRC when their matrices and Dirichlet parts are the
+ *         same (fixed point: A11 = A22); Newton's blocks differ and get one each, and A is
+ *         then block Gauss-Seidel on [A11 0; A21 A22];
+ *   S~^-1 = nu M_p^L^-1 (lumped pressure mass; linear.schur = mass) or PCD (pcd.c). */
 #include "feast/error.h"
 #include "feast/log.h"
 #include "navier_stokes/ns_private.h"
@@ -72,6 +81,9 @@ int ns_schur_create(NsProblem *ns) {
   if (ns->velocity_sp.max_iterations < ns->velocity_sp.fixed_iterations)
     ns->velocity_sp.max_iterations = ns->velocity_sp.fixed_iterations;
   FEAST_CALL(scarc_create(ns->dom, ns->mask[NS_U], &ns->scarc_params, &ns->scarc[0]));
+  const NsFactorisation type = ns->params.linear.factorisation;
+  if (type == NS_FACTORISATION_UPPER || type == NS_FACTORISATION_FULL)
+    FEAST_CALL(feast_vec_create(ns->dom, ns->level, NS_NFIELDS, &ns->upper_rhs));
   ns->pcd = ns->defaults.pcd;
   ns->pressure_laplace = ns->pcd || ns->time_dependent;
   if (ns->pressure_laplace) FEAST_CALL(ns_pcd_create(ns));
@@ -87,6 +99,7 @@ void ns_schur_destroy(NsProblem *ns) {
   scarc_destroy(&ns->scarc[0]);
   scarc_destroy(&ns->scarc[1]);
   ns_pcd_destroy(ns);
+  feast_vec_destroy(&ns->upper_rhs);
 }
 
 int ns_schur_update(NsProblem *ns) {
@@ -110,24 +123,39 @@ static int velocity_solve(NsProblem *ns, int f, const FeastVec *d, FeastVec *c) 
   return 0;
 }
 
-/* c_p <- S~^-1 r, r = BT1 c_u + BT2 c_v - d_p: theta nu r / m (m: lumped mass), plus
- * theta N_p A_p^-1 r / m with linear.schur = pcd, plus mass A_p^-1 r in a time step
- * (Cahouet & Chabard: the velocity block mass M + theta (nu L + N) commuted past the
- * divergence, F_p = mass M_p + theta (nu A_p + N_p)); c_p = d_p at fixed pressure nodes */
-static int pressure_update(NsProblem *ns, const FeastVec *d, FeastVec *c) {
-  const FeastDomain *dom = ns->dom;
-  const long n = (long)c->N * c->N;
-  for (int li = 0; li < dom->nlocal; li++) {
+/* r = c_p <- BT1 c_u + BT2 c_v - d_p (consistent): the pressure right-hand side of lower and full */
+static int lower_pressure_rhs(NsProblem *ns, const FeastVec *d, FeastVec *c) {
+  for (int li = 0; li < ns->dom->nlocal; li++) {
     double *cp = feast_vec_block(c, NS_P, li);
     feast_band9_matvec(&ns->blk[NS_BT1][li], feast_vec_block(c, NS_U, li), cp);
     feast_band9_matvec_add(&ns->blk[NS_BT2][li], feast_vec_block(c, NS_V, li), cp);
   }
-  FeastVec cp;
+  FeastVec cp, dp;
   feast_vec_view(c, NS_P, &cp);
   FEAST_CALL(feast_vec_sum(&cp));
-  FeastVec dpv;
-  feast_vec_view(d, NS_P, &dpv);
-  feast_vec_axpy(-1.0, &dpv, &cp); /* r */
+  feast_vec_view(d, NS_P, &dp);
+  feast_vec_axpy(-1.0, &dp, &cp);
+  return 0;
+}
+
+/* r = c_p <- -d_p: the pressure right-hand side of upper and diagonal (no velocity coupling) */
+static void uncoupled_pressure_rhs(const FeastVec *d, FeastVec *c) {
+  FeastVec cp, dp;
+  feast_vec_view(c, NS_P, &cp);
+  feast_vec_view(d, NS_P, &dp);
+  feast_vec_zero(&cp);
+  feast_vec_axpy(-1.0, &dp, &cp);
+}
+
+/* c_p <- S~^-1 r (r in c_p): theta nu r / m (m: lumped mass), plus theta N_p A_p^-1 r / m
+ * with linear.schur = pcd, plus mass A_p^-1 r in a time step (Cahouet & Chabard: the
+ * velocity block mass M + theta (nu L + N) commuted past the divergence, F_p = mass M_p +
+ * theta (nu A_p + N_p)); c_p = d_p at fixed pressure nodes; int c_p = 0 with the null space */
+static int schur_solve(NsProblem *ns, const FeastVec *d, FeastVec *c) {
+  const FeastDomain *dom = ns->dom;
+  const long n = (long)c->N * c->N;
+  FeastVec cp;
+  feast_vec_view(c, NS_P, &cp);
   const int laplace = ns->pressure_laplace && (ns->pcd || ns->time.on);
   if (laplace) FEAST_CALL(ns_pcd_apply(ns, &cp, ns->pcd_y));
   const double nu = ns->time.on ? ns->time.theta * ns->nu : ns->nu;
@@ -152,15 +180,44 @@ static int coupled_defect(NsProblem *ns, const FeastVec *d, const FeastVec *c, F
   return 0;
 }
 
-static int apply(void *ctx, const FeastVec *d, FeastVec *c) {
-  NsProblem *ns = ctx;
-  FEAST_CALL(velocity_solve(ns, NS_U, d, c));
-  if (ns->newton) { /* block Gauss-Seidel on [A11 0; A21 A22] */
-    FEAST_CALL(coupled_defect(ns, d, c, ns->t));
-    FEAST_CALL(velocity_solve(ns, NS_V, ns->t, c));
-  } else {
-    FEAST_CALL(velocity_solve(ns, NS_V, d, c));
-  }
-  return pressure_update(ns, d, c);
+/* c_u, c_v <- A^-1 (r_u, r_v): one ScaRC solve per block; with Newton block Gauss-Seidel
+ * on [A11 0; A21 A22] (r must not be ns->t) */
+static int velocity_solves(NsProblem *ns, const FeastVec *r, FeastVec *c) {
+  FEAST_CALL(velocity_solve(ns, NS_U, r, c));
+  if (!ns->newton) return velocity_solve(ns, NS_V, r, c);
+  FEAST_CALL(coupled_defect(ns, r, c, ns->t));
+  return velocity_solve(ns, NS_V, ns->t, c);
 }
 
+/* t_u,v <- d_u,v - B c_p (consistent; B's velocity Dirichlet rows are zero, so t = d there):
+ * the velocity right-hand side of upper and full */
+static int upper_velocity_rhs(NsProblem *ns, const FeastVec *d, const FeastVec *c, FeastVec *t) {
+  static const int b_block[2] = {NS_B1, NS_B2};
+  for (int f = NS_U; f <= NS_V; f++) {
+    FeastVec tf, df;
+    feast_vec_view(t, f, &tf);
+    feast_vec_view(d, f, &df);
+    for (int li = 0; li < ns->dom->nlocal; li++)
+      feast_band9_matvec(&ns->blk[b_block[f]][li], feast_vec_block(c, NS_P, li), tf.v[li]);
+    FEAST_CALL(feast_vec_sum(&tf));
+    feast_vec_aypx(-1.0, &df, &tf); /* tf <- df - tf */
+  }
+  return 0;
+}
+
+/* c <- P^-1 d for the factorisation P of linear.factorisation (see the top of the file) */
+static int apply(void *ctx, const FeastVec *d, FeastVec *c) {
+  NsProblem *ns = ctx;
+  const NsFactorisation type = ns->params.linear.factorisation;
+  if (type == NS_FACTORISATION_UPPER) {
+    uncoupled_pressure_rhs(d, c);
+  } else {
+    FEAST_CALL(velocity_solves(ns, d, c));
+    if (type == NS_FACTORISATION_DIAGONAL) uncoupled_pressure_rhs(d, c);
+    else FEAST_CALL(lower_pressure_rhs(ns, d, c));
+  }
+  FEAST_CALL(schur_solve(ns, d, c));
+  if (type == NS_FACTORISATION_LOWER || type == NS_FACTORISATION_DIAGONAL) return 0;
+  FEAST_CALL(upper_velocity_rhs(ns, d, c, ns->upper_rhs));
+  return velocity_solves(ns, ns->upper_rhs, c);
+}
