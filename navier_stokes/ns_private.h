@@ -91,7 +91,6 @@ struct NsProblem {
    * always has A_p (Cahouet-Chabard: mass A_p^-1 in the pressure step), N_p only with pcd */
   int pcd;
   NsDefaults defaults;          /* the auto values resolved (problem.c) */
-  int pressure_laplace;         /* A_p and its solver exist */
   FeastMask *pcd_mask;          /* inflow nodes: zero Dirichlet values of the stationary A_p */
   FeastBand9 *pcd_lap, *pcd_conv; /* A_p, N_p per local macro */
   Scarc *pcd_scarc;             /* A_p^-1, stationary variant (Dirichlet on the inflow) */
@@ -100,7 +99,25 @@ struct NsProblem {
   FeastVec *pcd_r, *pcd_z, *pcd_y; /* one-block work vectors */
   /* the block preconditioner (schur.c): linear.factorisation = upper | full */
   FeastVec *upper_rhs;          /* d_u,v - B c_p, the right-hand side of their velocity solves */
+  const struct NsSchurApprox *schur; /* S~ (linear.schur resolved) */
 };
+
+/* ---- the Schur complement approximations S~ of the block preconditioner: one registry
+ * (schur.c: mass there, pcd in pcd.c), indexed by linear.schur's choice; their names are
+ * the key's allowed values (ns_schur_name) ---- */
+typedef struct NsSchurApprox {
+  const char *name;                                /* linear.schur's value */
+  int (*setup)(NsProblem *ns);                     /* structures, and the numbers that never change */
+  int (*refresh)(NsProblem *ns);                   /* numbers at the last assembly's iterate (NULL: none) */
+  int (*apply)(NsProblem *ns, FeastVec *r);        /* r <- S~^-1 r (consistent one-block vector) */
+  void (*destroy)(NsProblem *ns);
+} NsSchurApprox;
+/* the approximation of choice c; NULL for NS_SCHUR_AUTO (resolved by ns_defaults) */
+const NsSchurApprox *ns_schur_approx(NsSchurChoice c);
+extern const NsSchurApprox ns_schur_pcd; /* pcd.c */
+/* schur.c: r <- (nu' r + y) / m (y NULL: 0), m the lumped pressure mass, nu' = theta nu in a
+ * time step: the viscous part every approximation shares */
+void ns_schur_viscous(const NsProblem *ns, const FeastVec *y, FeastVec *r);
 
 /* params.c: the boundary values of part `name`, NULL if it has none */
 const NsBoundaryValues *ns_params_part(const NsParams *p, const char *name);

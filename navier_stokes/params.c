@@ -5,7 +5,6 @@
 #include "navier_stokes/ns_private.h"
 #include <string.h>
 
-static const char *const schur_names[] = {[NS_SCHUR_AUTO] = "auto", [NS_SCHUR_MASS] = "mass", [NS_SCHUR_PCD] = "pcd"};
 static const char *const nonlinear_names[] = {[NS_NONLINEAR_FIXED_POINT] = "fixed-point",
                                               [NS_NONLINEAR_NEWTON] = "newton"};
 static const char *const line_search_names[] = {[NS_LINE_SEARCH_BACKTRACKING] = "backtracking",
@@ -18,13 +17,11 @@ static const char *const factorisation_names[] = {[NS_FACTORISATION_LOWER] = "lo
                                                   [NS_FACTORISATION_DIAGONAL] = "diagonal"};
 _Static_assert(sizeof factorisation_names / sizeof factorisation_names[0] == NS_FACTORISATION_NCHOICES,
                "one name per factorisation");
-_Static_assert(sizeof schur_names / sizeof schur_names[0] == NS_SCHUR_NCHOICES, "one name per choice");
 _Static_assert(sizeof nonlinear_names / sizeof nonlinear_names[0] == NS_NONLINEAR_NCHOICES, "one name per choice");
 _Static_assert(sizeof time_scheme_names / sizeof time_scheme_names[0] == NS_TIME_NSCHEMES, "one name per scheme");
 _Static_assert(sizeof line_search_names / sizeof line_search_names[0] == NS_LINE_SEARCH_NCHOICES, "one name per choice");
 
 #define NAME_OF(table, i) ((unsigned)(i) < sizeof(table) / sizeof(table)[0] ? (table)[i] : "?")
-const char *ns_schur_name(NsSchurChoice c) { return NAME_OF(schur_names, c); }
 const char *ns_nonlinear_name(NsNonlinearMethod m) { return NAME_OF(nonlinear_names, m); }
 const char *ns_line_search_name(NsLineSearch l) { return NAME_OF(line_search_names, l); }
 const char *ns_time_scheme_name(NsTimeScheme s) { return NAME_OF(time_scheme_names, s); }

@@ -185,7 +185,6 @@ void ns_pcd_destroy(NsProblem *ns) {
 }
 
 int ns_pcd_update(NsProblem *ns) {
-  if (!ns->pcd) return 0; /* A_p alone (a time step with linear.schur = mass) */
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
   for (int li = 0; li < dom->nlocal; li++) {
@@ -224,3 +223,13 @@ int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
   }
   return 0;
 }
+
+/* the registry's entry (schur.c): S~^-1 r = (nu r + N_p A_p^-1 r) / m, in a time step with
+ * theta and the Cahouet-Chabard mass term (ns_pcd_apply) */
+static int pcd_apply(NsProblem *ns, FeastVec *r) {
+  FEAST_CALL(ns_pcd_apply(ns, r, ns->pcd_y));
+  ns_schur_viscous(ns, ns->pcd_y, r);
+  return 0;
+}
+
+const NsSchurApprox ns_schur_pcd = {"pcd", ns_pcd_create, ns_pcd_update, pcd_apply, ns_pcd_destroy};

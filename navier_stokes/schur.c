@@ -12,7 +12,9 @@
  *         velocity blocks share one ScaRC when their matrices and Dirichlet parts are the
  *         same (fixed point: A11 = A22); Newton's blocks differ and get one each, and A is
  *         then block Gauss-Seidel on [A11 0; A21 A22];
- *   S~^-1 = nu M_p^L^-1 (lumped pressure mass; linear.schur = mass) or PCD (pcd.c). */
+ *   S~^-1: an entry of the registry of Schur complement approximations (NsSchurApprox,
+ *         chosen by linear.schur): nu M_p^L^-1 (lumped pressure mass, "mass", here) or
+ *         the pressure convection-diffusion approximation ("pcd", pcd.c). */
 #include "feast/error.h"
 #include "feast/log.h"
 #include "navier_stokes/ns_private.h"
@@ -85,8 +87,8 @@ int ns_schur_create(NsProblem *ns) {
   if (type == NS_FACTORISATION_UPPER || type == NS_FACTORISATION_FULL)
     FEAST_CALL(feast_vec_create(ns->dom, ns->level, NS_NFIELDS, &ns->upper_rhs));
   ns->pcd = ns->defaults.pcd;
-  ns->pressure_laplace = ns->pcd || ns->time_dependent;
-  if (ns->pressure_laplace) FEAST_CALL(ns_pcd_create(ns));
+  ns->schur = ns_schur_approx(ns->pcd ? NS_SCHUR_PCD : NS_SCHUR_MASS);
+  FEAST_CALL(ns->schur->setup(ns));
   if (!ns->newton && feast_mask_same(ns->mask[NS_U], ns->mask[NS_V])) {
     ns->scarc[1] = ns->scarc[0];
     return 0;
@@ -98,14 +100,14 @@ void ns_schur_destroy(NsProblem *ns) {
   if (ns->scarc[1] == ns->scarc[0]) ns->scarc[1] = NULL;
   scarc_destroy(&ns->scarc[0]);
   scarc_destroy(&ns->scarc[1]);
-  ns_pcd_destroy(ns);
+  if (ns->schur) ns->schur->destroy(ns);
   feast_vec_destroy(&ns->upper_rhs);
 }
 
 int ns_schur_update(NsProblem *ns) {
   FEAST_CALL(scarc_set_operator(ns->scarc[0], ns->blk[NS_A11]));
   if (ns->scarc[1] != ns->scarc[0]) FEAST_CALL(scarc_set_operator(ns->scarc[1], ns->blk[NS_A22]));
-  return ns->pcd ? ns_pcd_update(ns) : 0; /* A_p does not change */
+  return ns->schur->refresh ? ns->schur->refresh(ns) : 0;
 }
 
 /* c_f <- A_ff^-1 d_f by ScaRC from zero; a solver failure (NaN, breakdown) leaves a NaN
@@ -147,25 +149,57 @@ static void uncoupled_pressure_rhs(const FeastVec *d, FeastVec *c) {
   feast_vec_axpy(-1.0, &dp, &cp);
 }
 
-/* c_p <- S~^-1 r (r in c_p): theta nu r / m (m: lumped mass), plus theta N_p A_p^-1 r / m
- * with linear.schur = pcd, plus mass A_p^-1 r in a time step (Cahouet & Chabard: the
- * velocity block mass M + theta (nu L + N) commuted past the divergence, F_p = mass M_p +
- * theta (nu A_p + N_p)); c_p = d_p at fixed pressure nodes; int c_p = 0 with the null space */
+/* c_p <- S~^-1 r (r in c_p); c_p = d_p at fixed pressure nodes; int c_p = 0 with the null
+ * space */
 static int schur_solve(NsProblem *ns, const FeastVec *d, FeastVec *c) {
-  const FeastDomain *dom = ns->dom;
-  const long n = (long)c->N * c->N;
   FeastVec cp;
   feast_vec_view(c, NS_P, &cp);
-  const int laplace = ns->pressure_laplace && (ns->pcd || ns->time.on);
-  if (laplace) FEAST_CALL(ns_pcd_apply(ns, &cp, ns->pcd_y));
-  const double nu = ns->time.on ? ns->time.theta * ns->nu : ns->nu;
-  for (int li = 0; li < dom->nlocal; li++) {
+  FEAST_CALL(ns->schur->apply(ns, &cp));
+  for (int li = 0; li < ns->dom->nlocal; li++) {
     double *p = feast_vec_block(c, NS_P, li);
-    const double *dp = feast_vec_block(d, NS_P, li), *m = ns->mass->v[li], *y = laplace ? ns->pcd_y->v[li] : NULL;
+    const double *dp = feast_vec_block(d, NS_P, li);
     const unsigned char *fixed = ns->mask[NS_P]->fixed[ns->level][li];
-    for (long i = 0; i < n; i++) p[i] = fixed[i] ? dp[i] : (nu * p[i] + (y ? y[i] : 0.0)) / m[i];
+    for (long i = 0; i < (long)c->N * c->N; i++)
+      if (fixed[i]) p[i] = dp[i];
   }
   return ns_project_solution(ns, c);
+}
+
+void ns_schur_viscous(const NsProblem *ns, const FeastVec *y, FeastVec *r) {
+  const long n = (long)r->N * r->N;
+  const double nu = ns->time.on ? ns->time.theta * ns->nu : ns->nu;
+  for (int li = 0; li < ns->dom->nlocal; li++) {
+    double *p = r->v[li];
+    const double *m = ns->mass->v[li], *yl = y ? y->v[li] : NULL;
+    for (long i = 0; i < n; i++) p[i] = (nu * p[i] + (yl ? yl[i] : 0.0)) / m[i];
+  }
+}
+
+/* ---- linear.schur = mass: S~ = M_p^L / nu (the FEAST paper), in a time step with the
+ * Cahouet-Chabard term: the velocity block mass M + theta (nu L + N) commuted past the
+ * divergence, S~^-1 = theta nu M_p^-1 + mass A_p^-1 (pcd.c solves A_p; a time run only) ---- */
+static int mass_setup(NsProblem *ns) { return ns->time_dependent ? ns_pcd_create(ns) : 0; }
+
+static int mass_apply(NsProblem *ns, FeastVec *r) {
+  if (ns->time.on) FEAST_CALL(ns_pcd_apply(ns, r, ns->pcd_y));
+  ns_schur_viscous(ns, ns->time.on ? ns->pcd_y : NULL, r);
+  return 0;
+}
+
+static const NsSchurApprox schur_mass = {"mass", mass_setup, NULL, mass_apply, ns_pcd_destroy};
+
+/* the registry: one entry per linear.schur choice but auto */
+static const NsSchurApprox *const schur_registry[NS_SCHUR_NCHOICES] = {[NS_SCHUR_MASS] = &schur_mass,
+                                                                      [NS_SCHUR_PCD] = &ns_schur_pcd};
+
+const NsSchurApprox *ns_schur_approx(NsSchurChoice c) {
+  return (unsigned)c < NS_SCHUR_NCHOICES ? schur_registry[c] : NULL;
+}
+
+const char *ns_schur_name(NsSchurChoice c) {
+  if (c == NS_SCHUR_AUTO) return "auto";
+  const NsSchurApprox *s = ns_schur_approx(c);
+  return s ? s->name : "?";
 }
 
 /* t_v <- d_v - A21 c_u (Newton's coupling of the velocity components) */

@@ -23,6 +23,7 @@
  * K_s is checked on the operator blocks the problem assembled (ns_system_apply), so a
  * dense copy is not needed. */
 #include "feast/q1.h"
+#include "navier_stokes/ns_keys.h"
 #include "ns_testing.h"
 
 static const char *outflow = "[problem]\nre = 10\n"
@@ -202,6 +203,7 @@ static void check_case(const char *fmt, const char *nonlinear, const char *schur
   }
   const int pcd = strcmp(schur, "pcd") == 0;
   CHECK(ns->pcd == pcd);
+  CHECK(strcmp(ns->schur->name, schur) == 0);
   if (pcd) {
     double sp, emax, lap;
     check_pcd(ns, ku, kv, d, x, &sp, &emax, &lap);
@@ -356,7 +358,30 @@ static void check_factorisation_solutions(const char *nonlinear) {
   for (int t = 0; t < NS_FACTORISATION_NCHOICES; t++) ns_case_destroy(&c[t]);
 }
 
+/* the registry of Schur approximations: one entry per choice but auto, each with setup,
+ * apply and destroy, and its names are linear.schur's allowed values */
+static void check_schur_registry(void) {
+  CHECK(ns_schur_approx(NS_SCHUR_AUTO) == NULL && ns_schur_approx(NS_SCHUR_NCHOICES) == NULL);
+  char want[128] = "auto";
+  for (int c = NS_SCHUR_AUTO + 1; c < NS_SCHUR_NCHOICES; c++) {
+    const NsSchurApprox *s = ns_schur_approx((NsSchurChoice)c);
+    CHECK(s && s->setup && s->apply && s->destroy);
+    CHECK(s && strcmp(ns_schur_name((NsSchurChoice)c), s->name) == 0);
+    strcat(want, "|");
+    strcat(want, ns_schur_name((NsSchurChoice)c));
+  }
+  const FeastKeyTable *t = ns_config_keys();
+  int found = 0;
+  for (int k = 0; k < t->nkeys; k++)
+    if (strcmp(t->keys[k].section, "linear") == 0 && strcmp(t->keys[k].key, "schur") == 0) {
+      found = 1;
+      CHECK(strcmp(t->keys[k].choices, want) == 0);
+    }
+  CHECK(found);
+}
+
 static int run(void) {
+  check_schur_registry();
   check_case(outflow, "fixed-point", "mass");
   check_case(outflow, "newton", "mass");
   check_case(enclosed, "fixed-point", "mass");
