@@ -104,6 +104,18 @@ static FeastKeySpec keys[] = {
             "at velocity.rtol, except under linear.krylov = ibicgstab | pipebicgsafe, which need a linear "
             "preconditioner and use 2 (logged)"),
 
+    ENUM_KEY("velocity", "solver", "scarc", NULL /* ns_inner_solver_name */,
+             "inner solver of each velocity block: scarc (ScaRC multigrid to velocity.rtol), direct (the global "
+             "sparse matrix factored by solver.coarse_solver on rank 0: exact; small systems and tests, refused "
+             "above 100000 unknowns) or jacobi (one step of the assembled diagonal)"),
+    /* ---- the pressure Laplacian A_p (PCD; the Cahouet-Chabard term of time steps) ---- */
+    ENUM_KEY("pressure", "solver", "scarc", NULL /* ns_inner_solver_name, the first two */,
+             "inner solver of the pressure Laplacian A_p (linear.schur = pcd, time steps): scarc (the method, "
+             "fixed iterations and [solver] structure of the velocity solves) or direct (as velocity.solver)"),
+    REAL_KEY("pressure", "rtol", "0.1", 1e-16, 1, "relative tolerance of an A_p solve with pressure.solver = scarc"),
+    INT_KEY("pressure", "max_iterations", "8", 1, 100000,
+            "maximum ScaRC iterations of an A_p solve with pressure.solver = scarc"),
+
     /* ---- outputs ---- */
     PATH_KEY("output", "centerlines", "",
              "stokes/navier-stokes: prefix P of `P_u.csv` (y,u along x = 0.5) and `P_v.csv` (x,v "
@@ -174,6 +186,7 @@ static const char *nonlinear_name(int i) { return ns_nonlinear_name((NsNonlinear
 static const char *line_search_name(int i) { return ns_line_search_name((NsLineSearch)i); }
 static const char *time_scheme_name(int i) { return ns_time_scheme_name((NsTimeScheme)i); }
 static const char *factorisation_name(int i) { return ns_factorisation_name((NsFactorisation)i); }
+static const char *inner_solver_name(int i) { return ns_inner_solver_name((NsInnerSolver)i); }
 
 #define SET_CHOICES(section, key, choices) feast_key_set_choices(keys, FEAST_NKEYS(keys), section, key, choices)
 
@@ -197,5 +210,12 @@ const FeastKeyTable *ns_config_keys(void) {
   if (!factorisation[0])
     SET_CHOICES("linear", "factorisation",
                 feast_key_choices(NULL, factorisation_name, NS_FACTORISATION_NCHOICES, factorisation, sizeof factorisation));
+  static char velocity_solver[64], pressure_solver[64];
+  if (!velocity_solver[0]) {
+    SET_CHOICES("velocity", "solver",
+                feast_key_choices(NULL, inner_solver_name, NS_INNER_NCHOICES, velocity_solver, sizeof velocity_solver));
+    SET_CHOICES("pressure", "solver",
+                feast_key_choices(NULL, inner_solver_name, NS_PRESSURE_SOLVERS, pressure_solver, sizeof pressure_solver));
+  }
   return &table;
 }

@@ -93,14 +93,32 @@ struct NsProblem {
   NsDefaults defaults;          /* the auto values resolved (problem.c) */
   FeastMask *pcd_mask;          /* inflow nodes: zero Dirichlet values of the stationary A_p */
   FeastBand9 *pcd_lap, *pcd_conv; /* A_p, N_p per local macro */
-  Scarc *pcd_scarc;             /* A_p^-1, stationary variant (Dirichlet on the inflow) */
+  struct NsInner *pcd_scarc;    /* A_p^-1, stationary variant (Dirichlet on the inflow; pressure.solver) */
   FeastMask *pcd_time_mask;     /* a time step's A_p: Dirichlet where the velocity is free */
-  Scarc *pcd_time_scarc;        /* its solver (== pcd_scarc in an enclosed flow) */
+  struct NsInner *pcd_time_scarc; /* its solver (== pcd_scarc in an enclosed flow) */
   FeastVec *pcd_r, *pcd_z, *pcd_y; /* one-block work vectors */
   /* the block preconditioner (schur.c): linear.factorisation = upper | full */
   FeastVec *upper_rhs;          /* d_u,v - B c_p, the right-hand side of their velocity solves */
   const struct NsSchurApprox *schur; /* S~ (linear.schur resolved) */
+  /* the inner solvers (inner.c): velocity.solver, pressure.solver */
+  struct NsInner *velocity[2];  /* velocity blocks; velocity[1] == velocity[0] when shared */
+  FeastSolveParams pressure_sp; /* A_p solves with pressure.solver = scarc */
 };
+
+/* ---- inner.c: an approximate inverse of one scalar block operator, by name ---- */
+typedef struct NsInner NsInner;
+/* structures of solver `kind` on the nodes of `level` with the Dirichlet rows of mask;
+ * prefix names the keys in messages; scarc: the [solver] structure, method and tolerances
+ * (sp must outlive the solver) */
+int ns_inner_create(NsInnerSolver kind, const char *prefix, const FeastDomain *dom, int level, const FeastMask *mask,
+                    const ScarcParams *scarc, FeastKrylovMethod method, const FeastSolveParams *sp, NsInner **s);
+/* the operator's values (per local macro; structures once, then values only) */
+int ns_inner_set_operator(NsInner *s, const FeastBand9 *A);
+/* x <- approx A^-1 b from zero (consistent one-block vectors) */
+int ns_inner_solve(NsInner *s, const FeastVec *b, FeastVec *x, FeastSolveResult *res);
+/* the ScaRC solver inside (its counters), NULL for the others */
+Scarc *ns_inner_scarc(const NsInner *s);
+void ns_inner_destroy(NsInner **s);
 
 /* ---- the Schur complement approximations S~ of the block preconditioner: one registry
  * (schur.c: mass there, pcd in pcd.c), indexed by linear.schur's choice; their names are

@@ -26,6 +26,10 @@ const char *ns_nonlinear_name(NsNonlinearMethod m) { return NAME_OF(nonlinear_na
 const char *ns_line_search_name(NsLineSearch l) { return NAME_OF(line_search_names, l); }
 const char *ns_time_scheme_name(NsTimeScheme s) { return NAME_OF(time_scheme_names, s); }
 const char *ns_factorisation_name(NsFactorisation f) { return NAME_OF(factorisation_names, f); }
+static const char *const inner_solver_names[] = {[NS_INNER_SCARC] = "scarc", [NS_INNER_DIRECT] = "direct",
+                                                 [NS_INNER_JACOBI] = "jacobi"};
+_Static_assert(sizeof inner_solver_names / sizeof inner_solver_names[0] == NS_INNER_NCHOICES, "one name per solver");
+const char *ns_inner_solver_name(NsInnerSolver s) { return NAME_OF(inner_solver_names, s); }
 
 void ns_time_params_defaults(NsTimeParams *p) {
   memset(p, 0, sizeof *p);
@@ -50,6 +54,8 @@ void ns_params_defaults(NsParams *p) {
   p->velocity = (NsVelocityParams){.method = FEAST_KRYLOV_RICHARDSON, .rtol = 0.1, .max_iterations = 8,
                                    .fixed_iterations = 0, .coarse_stabilisation_auto = 1};
   p->linear.factorisation = NS_FACTORISATION_LOWER;
+  p->velocity.solver = NS_INNER_SCARC;
+  p->pressure = (NsPressureParams){.solver = NS_INNER_SCARC, .rtol = 0.1, .max_iterations = 8};
   scarc_params_defaults(&p->velocity.scarc);
   ns_time_params_defaults(&p->time);
   p->fault = (FeastFaultParams){.mode = FEAST_FAULT_NONE, .rank = 0};

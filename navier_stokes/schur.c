@@ -64,6 +64,25 @@ static int linear_preconditioner(NsProblem *ns) {
   return 0;
 }
 
+/* the solver of velocity block f (velocity.solver); ns->scarc[f] its ScaRC (counters) */
+static int velocity_solver(NsProblem *ns, int f) {
+  FEAST_CALL(ns_inner_create(ns->params.velocity.solver, "velocity", ns->dom, ns->level, ns->mask[f], &ns->scarc_params,
+                             ns->velocity_method, &ns->velocity_sp, &ns->velocity[f]));
+  ns->scarc[f] = ns_inner_scarc(ns->velocity[f]);
+  return 0;
+}
+
+/* the A_p solves' tolerances (pressure.*); the rest as the velocity solves' (method, fixed
+ * iterations, divergence factor) */
+static void pressure_solve_params(NsProblem *ns) {
+  ns->pressure_sp = ns->velocity_sp;
+  ns->pressure_sp.rtol = ns->params.pressure.rtol;
+  ns->pressure_sp.max_iterations = ns->params.pressure.max_iterations;
+  if (ns->pressure_sp.max_iterations < ns->pressure_sp.fixed_iterations)
+    ns->pressure_sp.max_iterations = ns->pressure_sp.fixed_iterations;
+  ns->pressure_sp.label = "pressure";
+}
+
 int ns_schur_create(NsProblem *ns) {
   const NsVelocityParams *vp = &ns->params.velocity;
   ns->velocity_method = vp->method;
@@ -82,7 +101,8 @@ int ns_schur_create(NsProblem *ns) {
   FEAST_CALL(linear_preconditioner(ns));
   if (ns->velocity_sp.max_iterations < ns->velocity_sp.fixed_iterations)
     ns->velocity_sp.max_iterations = ns->velocity_sp.fixed_iterations;
-  FEAST_CALL(scarc_create(ns->dom, ns->mask[NS_U], &ns->scarc_params, &ns->scarc[0]));
+  pressure_solve_params(ns);
+  FEAST_CALL(velocity_solver(ns, NS_U));
   const NsFactorisation type = ns->params.linear.factorisation;
   if (type == NS_FACTORISATION_UPPER || type == NS_FACTORISATION_FULL)
     FEAST_CALL(feast_vec_create(ns->dom, ns->level, NS_NFIELDS, &ns->upper_rhs));
@@ -90,35 +110,35 @@ int ns_schur_create(NsProblem *ns) {
   ns->schur = ns_schur_approx(ns->pcd ? NS_SCHUR_PCD : NS_SCHUR_MASS);
   FEAST_CALL(ns->schur->setup(ns));
   if (!ns->newton && feast_mask_same(ns->mask[NS_U], ns->mask[NS_V])) {
-    ns->scarc[1] = ns->scarc[0];
+    ns->velocity[1] = ns->velocity[0], ns->scarc[1] = ns->scarc[0];
     return 0;
   }
-  return scarc_create(ns->dom, ns->mask[NS_V], &ns->scarc_params, &ns->scarc[1]);
+  return velocity_solver(ns, NS_V);
 }
 
 void ns_schur_destroy(NsProblem *ns) {
-  if (ns->scarc[1] == ns->scarc[0]) ns->scarc[1] = NULL;
-  scarc_destroy(&ns->scarc[0]);
-  scarc_destroy(&ns->scarc[1]);
+  if (ns->velocity[1] == ns->velocity[0]) ns->velocity[1] = NULL;
+  ns_inner_destroy(&ns->velocity[0]);
+  ns_inner_destroy(&ns->velocity[1]);
+  ns->scarc[0] = ns->scarc[1] = NULL;
   if (ns->schur) ns->schur->destroy(ns);
   feast_vec_destroy(&ns->upper_rhs);
 }
 
 int ns_schur_update(NsProblem *ns) {
-  FEAST_CALL(scarc_set_operator(ns->scarc[0], ns->blk[NS_A11]));
-  if (ns->scarc[1] != ns->scarc[0]) FEAST_CALL(scarc_set_operator(ns->scarc[1], ns->blk[NS_A22]));
+  FEAST_CALL(ns_inner_set_operator(ns->velocity[0], ns->blk[NS_A11]));
+  if (ns->velocity[1] != ns->velocity[0]) FEAST_CALL(ns_inner_set_operator(ns->velocity[1], ns->blk[NS_A22]));
   return ns->schur->refresh ? ns->schur->refresh(ns) : 0;
 }
 
-/* c_f <- A_ff^-1 d_f by ScaRC from zero; a solver failure (NaN, breakdown) leaves a NaN
+/* c_f <- A_ff^-1 d_f by the inner solver (velocity.solver) from zero; a solver failure (NaN, breakdown) leaves a NaN
  * for the outer Krylov method to report */
 static int velocity_solve(NsProblem *ns, int f, const FeastVec *d, FeastVec *c) {
   FeastVec df, cf;
   feast_vec_view(d, f, &df);
   feast_vec_view(c, f, &cf);
-  feast_vec_zero(&cf);
   FeastSolveResult res;
-  FEAST_CALL(scarc_solve(ns->scarc[f], ns->velocity_method, &ns->velocity_sp, &df, &cf, &res));
+  FEAST_CALL(ns_inner_solve(ns->velocity[f], &df, &cf, &res));
   ns->velocity_solves++;
 
   if (!isfinite(res.final_residual) && cf.nlocal > 0) cf.v[0][0] = NAN;
