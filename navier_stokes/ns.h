@@ -54,6 +54,23 @@ typedef enum { NS_START_ZERO, NS_START_RANDOM } NsInitialGuess; /* ScaRC's solve
 const char *ns_schur_name(NsSchurChoice c);
 const char *ns_nonlinear_name(NsNonlinearMethod m);
 const char *ns_line_search_name(NsLineSearch l);
+/* linear.factorisation: which block factors of K = [A B; BT C] = L D U the preconditioner
+ * applies (schur.c), with D = blockdiag(A, -S):
+ *   lower = L D = [A 0; BT -S] (the FEAST paper's K_s), upper = D U = [A B; 0 -S],
+ *   full = L D U (two velocity solves), diagonal = D */
+typedef enum {
+  NS_FACTORISATION_LOWER,
+  NS_FACTORISATION_UPPER,
+  NS_FACTORISATION_FULL,
+  NS_FACTORISATION_DIAGONAL,
+  NS_FACTORISATION_NCHOICES
+} NsFactorisation; /* lower|upper|full|diagonal */
+const char *ns_factorisation_name(NsFactorisation f);
+/* velocity.solver, pressure.solver: the inner solvers of the block preconditioner
+ * (navier_stokes/inner.c); the pressure Laplacian takes the first NS_PRESSURE_SOLVERS */
+typedef enum { NS_INNER_SCARC, NS_INNER_DIRECT, NS_INNER_JACOBI, NS_INNER_NCHOICES } NsInnerSolver; /* scarc|direct|jacobi */
+enum { NS_PRESSURE_SOLVERS = NS_INNER_JACOBI, NS_DIRECT_MAX_NODES = 100000 };
+const char *ns_inner_solver_name(NsInnerSolver s);
 
 /* the values of the fields on one boundary part: expression texts in x, y, t (muparser),
  * NULL where the field is natural there (do-nothing; the pressure free) */
@@ -97,6 +114,7 @@ typedef struct {
                                 steps after it, up to 400 (the config front end: neither key set): 1 */
   int residual_replacement;  /* ibicgstab, pipebicgsafe: every this many iterations (0: never): 0 */
   double residual_replacement_drop; /* sqrt(eps) */
+  NsFactorisation factorisation; /* of the block preconditioner: lower */
 } NsLinearParams;
 
 typedef struct {
@@ -106,13 +124,23 @@ typedef struct {
   int fixed_iterations;      /* > 0: exactly this many cycles: 0 */
   ScarcParams scarc;         /* the [solver] keys (scarc_params_defaults) */
   int coarse_stabilisation_auto; /* 1: scarc.coarse_stabilisation from the coarse-mesh Peclet number: 1 */
+  NsInnerSolver solver;      /* velocity.solver: scarc */
 } NsVelocityParams;
+
+/* the pressure Laplacian A_p's solves (PCD, and the time steps' Cahouet-Chabard term):
+ * the ScaRC method, fixed iterations and [solver] structure are the velocity's */
+typedef struct {
+  NsInnerSolver solver;      /* scarc (or direct) */
+  double rtol;               /* 0.1 */
+  int max_iterations;        /* 8 */
+} NsPressureParams;
 
 typedef struct {
   NsPhysicsParams physics;
   NsNonlinearParams nonlinear;
   NsLinearParams linear;
   NsVelocityParams velocity;
+  NsPressureParams pressure;
   NsTimeParams time;         /* time.scheme none: stationary; time.start: the t of every expression */
   FeastFaultParams fault;    /* the test hook around the preconditioner: none */
 } NsParams;

@@ -104,6 +104,8 @@ static int linear_from_config(const FeastConfig *cfg, NsLinearParams *p) {
   /* the caps grow only where the run leaves both at their defaults */
   p->grow = !feast_config_is_set(cfg, "linear.restart") && !feast_config_is_set(cfg, "linear.max_iterations");
   FEAST_CALL(get_int(cfg, "solver.residual_replacement", &p->residual_replacement));
+  FEAST_CALL(feast_config_get_enum(cfg, "linear.factorisation", &v));
+  p->factorisation = (NsFactorisation)v;
   return feast_config_get_real(cfg, "solver.residual_replacement_drop", &p->residual_replacement_drop);
 }
 
@@ -114,10 +116,21 @@ static int velocity_from_config(const FeastConfig *cfg, NsVelocityParams *p) {
   FEAST_CALL(feast_config_get_real(cfg, "velocity.rtol", &p->rtol));
   FEAST_CALL(get_int(cfg, "velocity.max_iterations", &p->max_iterations));
   FEAST_CALL(get_int(cfg, "velocity.fixed_iterations", &p->fixed_iterations));
+  int solver;
+  FEAST_CALL(feast_config_get_enum(cfg, "velocity.solver", &solver));
+  p->solver = (NsInnerSolver)solver;
   FEAST_CALL(scarc_params_from_config(cfg, "solver.", &p->scarc));
   FEAST_CALL(feast_config_get_string(cfg, "solver.coarse_stabilisation", &stabilisation));
   p->coarse_stabilisation_auto = strcmp(stabilisation, "auto") == 0;
   return 0;
+}
+
+static int pressure_from_config(const FeastConfig *cfg, NsPressureParams *p) {
+  int solver;
+  FEAST_CALL(feast_config_get_enum(cfg, "pressure.solver", &solver));
+  p->solver = (NsInnerSolver)solver;
+  FEAST_CALL(feast_config_get_real(cfg, "pressure.rtol", &p->rtol));
+  return get_int(cfg, "pressure.max_iterations", &p->max_iterations);
 }
 
 int ns_params_from_config(const FeastConfig *cfg, NsParams *p) {
@@ -128,6 +141,7 @@ int ns_params_from_config(const FeastConfig *cfg, NsParams *p) {
   FEAST_CALL(nonlinear_from_config(cfg, &p->nonlinear));
   FEAST_CALL(linear_from_config(cfg, &p->linear));
   FEAST_CALL(velocity_from_config(cfg, &p->velocity));
+  FEAST_CALL(pressure_from_config(cfg, &p->pressure));
   FEAST_CALL(ns_time_params_from_config(cfg, &p->time));
   return feast_fault_params_from_config(cfg, &p->fault);
 }

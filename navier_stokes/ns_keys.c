@@ -79,6 +79,10 @@ static FeastKeySpec keys[] = {
              "nu M_p^-1 + M_p^-1 N_p A_p^-1 (one more scalar ScaRC solve; for higher cell Reynolds "
              "numbers; needs a part where the flow enters, where A_p is zero, or an enclosed flow, where "
              "A_p has Neumann conditions and one pinned node)"),
+    ENUM_KEY("linear", "factorisation", "lower", NULL /* ns_factorisation_name */,
+             "block factors of K = [A B; BT C] = L D U, D = blockdiag(A, -S), that the preconditioner applies: "
+             "lower = [A 0; BT -S] (the FEAST paper's), upper = [A B; 0 -S], full = L D U (two velocity "
+             "solves per application), diagonal = blockdiag(A, -S) (with linear.krylov = fgmres; S: linear.schur)"),
     REAL_KEY("linear", "rtol", "1e-2", 1e-16, 1,
              "stop the linear solve of a nonlinear step when its residual is reduced by this factor"),
     INT_KEY("linear", "max_iterations", "100", 1, 100000,
@@ -99,6 +103,18 @@ static FeastKeySpec keys[] = {
             "(velocity.scarc_solver = mg; with a fixed smoother step a linear preconditioner); 0 = stop "
             "at velocity.rtol, except under linear.krylov = ibicgstab | pipebicgsafe, which need a linear "
             "preconditioner and use 2 (logged)"),
+
+    ENUM_KEY("velocity", "solver", "scarc", NULL /* ns_inner_solver_name */,
+             "inner solver of each velocity block: scarc (ScaRC multigrid to velocity.rtol), direct (the global "
+             "sparse matrix factored by solver.coarse_solver on rank 0: exact; small systems and tests, refused "
+             "above 100000 unknowns) or jacobi (one step of the assembled diagonal)"),
+    /* ---- the pressure Laplacian A_p (PCD; the Cahouet-Chabard term of time steps) ---- */
+    ENUM_KEY("pressure", "solver", "scarc", NULL /* ns_inner_solver_name, the first two */,
+             "inner solver of the pressure Laplacian A_p (linear.schur = pcd, time steps): scarc (the method, "
+             "fixed iterations and [solver] structure of the velocity solves) or direct (as velocity.solver)"),
+    REAL_KEY("pressure", "rtol", "0.1", 1e-16, 1, "relative tolerance of an A_p solve with pressure.solver = scarc"),
+    INT_KEY("pressure", "max_iterations", "8", 1, 100000,
+            "maximum ScaRC iterations of an A_p solve with pressure.solver = scarc"),
 
     /* ---- outputs ---- */
     PATH_KEY("output", "centerlines", "",
@@ -169,6 +185,8 @@ static const char *schur_name(int i) { return ns_schur_name((NsSchurChoice)i); }
 static const char *nonlinear_name(int i) { return ns_nonlinear_name((NsNonlinearMethod)i); }
 static const char *line_search_name(int i) { return ns_line_search_name((NsLineSearch)i); }
 static const char *time_scheme_name(int i) { return ns_time_scheme_name((NsTimeScheme)i); }
+static const char *factorisation_name(int i) { return ns_factorisation_name((NsFactorisation)i); }
+static const char *inner_solver_name(int i) { return ns_inner_solver_name((NsInnerSolver)i); }
 
 #define SET_CHOICES(section, key, choices) feast_key_set_choices(keys, FEAST_NKEYS(keys), section, key, choices)
 
@@ -187,6 +205,17 @@ const FeastKeyTable *ns_config_keys(void) {
                 feast_key_choices(NULL, time_scheme_name, NS_TIME_NSCHEMES, time_scheme, sizeof time_scheme));
     SET_CHOICES("linear", "krylov", feast_krylov_choices(FEAST_KRYLOV_FOR_SADDLE, "auto", krylov, sizeof krylov));
     SET_CHOICES("velocity", "scarc_solver", scarc_solver_choices());
+  }
+  static char factorisation[64];
+  if (!factorisation[0])
+    SET_CHOICES("linear", "factorisation",
+                feast_key_choices(NULL, factorisation_name, NS_FACTORISATION_NCHOICES, factorisation, sizeof factorisation));
+  static char velocity_solver[64], pressure_solver[64];
+  if (!velocity_solver[0]) {
+    SET_CHOICES("velocity", "solver",
+                feast_key_choices(NULL, inner_solver_name, NS_INNER_NCHOICES, velocity_solver, sizeof velocity_solver));
+    SET_CHOICES("pressure", "solver",
+                feast_key_choices(NULL, inner_solver_name, NS_PRESSURE_SOLVERS, pressure_solver, sizeof pressure_solver));
   }
   return &table;
 }

@@ -91,14 +91,51 @@ struct NsProblem {
    * always has A_p (Cahouet-Chabard: mass A_p^-1 in the pressure step), N_p only with pcd */
   int pcd;
   NsDefaults defaults;          /* the auto values resolved (problem.c) */
-  int pressure_laplace;         /* A_p and its solver exist */
   FeastMask *pcd_mask;          /* inflow nodes: zero Dirichlet values of the stationary A_p */
   FeastBand9 *pcd_lap, *pcd_conv; /* A_p, N_p per local macro */
-  Scarc *pcd_scarc;             /* A_p^-1, stationary variant (Dirichlet on the inflow) */
+  struct NsInner *pcd_scarc;    /* A_p^-1, stationary variant (Dirichlet on the inflow; pressure.solver) */
   FeastMask *pcd_time_mask;     /* a time step's A_p: Dirichlet where the velocity is free */
-  Scarc *pcd_time_scarc;        /* its solver (== pcd_scarc in an enclosed flow) */
+  struct NsInner *pcd_time_scarc; /* its solver (== pcd_scarc in an enclosed flow) */
   FeastVec *pcd_r, *pcd_z, *pcd_y; /* one-block work vectors */
+  /* the block preconditioner (schur.c): linear.factorisation = upper | full */
+  FeastVec *upper_rhs;          /* d_u,v - B c_p, the right-hand side of their velocity solves */
+  const struct NsSchurApprox *schur; /* S~ (linear.schur resolved) */
+  /* the inner solvers (inner.c): velocity.solver, pressure.solver */
+  struct NsInner *velocity[2];  /* velocity blocks; velocity[1] == velocity[0] when shared */
+  FeastSolveParams pressure_sp; /* A_p solves with pressure.solver = scarc */
 };
+
+/* ---- inner.c: an approximate inverse of one scalar block operator, by name ---- */
+typedef struct NsInner NsInner;
+/* structures of solver `kind` on the nodes of `level` with the Dirichlet rows of mask;
+ * prefix names the keys in messages; scarc: the [solver] structure, method and tolerances
+ * (sp must outlive the solver) */
+int ns_inner_create(NsInnerSolver kind, const char *prefix, const FeastDomain *dom, int level, const FeastMask *mask,
+                    const ScarcParams *scarc, FeastKrylovMethod method, const FeastSolveParams *sp, NsInner **s);
+/* the operator's values (per local macro; structures once, then values only) */
+int ns_inner_set_operator(NsInner *s, const FeastBand9 *A);
+/* x <- approx A^-1 b from zero (consistent one-block vectors) */
+int ns_inner_solve(NsInner *s, const FeastVec *b, FeastVec *x, FeastSolveResult *res);
+/* the ScaRC solver inside (its counters), NULL for the others */
+Scarc *ns_inner_scarc(const NsInner *s);
+void ns_inner_destroy(NsInner **s);
+
+/* ---- the Schur complement approximations S~ of the block preconditioner: one registry
+ * (schur.c: mass there, pcd in pcd.c), indexed by linear.schur's choice; their names are
+ * the key's allowed values (ns_schur_name) ---- */
+typedef struct NsSchurApprox {
+  const char *name;                                /* linear.schur's value */
+  int (*setup)(NsProblem *ns);                     /* structures, and the numbers that never change */
+  int (*refresh)(NsProblem *ns);                   /* numbers at the last assembly's iterate (NULL: none) */
+  int (*apply)(NsProblem *ns, FeastVec *r);        /* r <- S~^-1 r (consistent one-block vector) */
+  void (*destroy)(NsProblem *ns);
+} NsSchurApprox;
+/* the approximation of choice c; NULL for NS_SCHUR_AUTO (resolved by ns_defaults) */
+const NsSchurApprox *ns_schur_approx(NsSchurChoice c);
+extern const NsSchurApprox ns_schur_pcd; /* pcd.c */
+/* schur.c: r <- (nu' r + y) / m (y NULL: 0), m the lumped pressure mass, nu' = theta nu in a
+ * time step: the viscous part every approximation shares */
+void ns_schur_viscous(const NsProblem *ns, const FeastVec *y, FeastVec *r);
 
 /* params.c: the boundary values of part `name`, NULL if it has none */
 const NsBoundaryValues *ns_params_part(const NsParams *p, const char *name);

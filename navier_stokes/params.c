@@ -5,7 +5,6 @@
 #include "navier_stokes/ns_private.h"
 #include <string.h>
 
-static const char *const schur_names[] = {[NS_SCHUR_AUTO] = "auto", [NS_SCHUR_MASS] = "mass", [NS_SCHUR_PCD] = "pcd"};
 static const char *const nonlinear_names[] = {[NS_NONLINEAR_FIXED_POINT] = "fixed-point",
                                               [NS_NONLINEAR_NEWTON] = "newton"};
 static const char *const line_search_names[] = {[NS_LINE_SEARCH_BACKTRACKING] = "backtracking",
@@ -13,16 +12,24 @@ static const char *const line_search_names[] = {[NS_LINE_SEARCH_BACKTRACKING] = 
 static const char *const time_scheme_names[] = {[NS_TIME_NONE] = "none", [NS_TIME_BACKWARD_EULER] = "backward-euler",
                                                 [NS_TIME_CRANK_NICOLSON] = "crank-nicolson",
                                                 [NS_TIME_FS_THETA] = "fs-theta", [NS_TIME_BDF2] = "bdf2"};
-_Static_assert(sizeof schur_names / sizeof schur_names[0] == NS_SCHUR_NCHOICES, "one name per choice");
+static const char *const factorisation_names[] = {[NS_FACTORISATION_LOWER] = "lower", [NS_FACTORISATION_UPPER] = "upper",
+                                                  [NS_FACTORISATION_FULL] = "full",
+                                                  [NS_FACTORISATION_DIAGONAL] = "diagonal"};
+_Static_assert(sizeof factorisation_names / sizeof factorisation_names[0] == NS_FACTORISATION_NCHOICES,
+               "one name per factorisation");
 _Static_assert(sizeof nonlinear_names / sizeof nonlinear_names[0] == NS_NONLINEAR_NCHOICES, "one name per choice");
 _Static_assert(sizeof time_scheme_names / sizeof time_scheme_names[0] == NS_TIME_NSCHEMES, "one name per scheme");
 _Static_assert(sizeof line_search_names / sizeof line_search_names[0] == NS_LINE_SEARCH_NCHOICES, "one name per choice");
 
 #define NAME_OF(table, i) ((unsigned)(i) < sizeof(table) / sizeof(table)[0] ? (table)[i] : "?")
-const char *ns_schur_name(NsSchurChoice c) { return NAME_OF(schur_names, c); }
 const char *ns_nonlinear_name(NsNonlinearMethod m) { return NAME_OF(nonlinear_names, m); }
 const char *ns_line_search_name(NsLineSearch l) { return NAME_OF(line_search_names, l); }
 const char *ns_time_scheme_name(NsTimeScheme s) { return NAME_OF(time_scheme_names, s); }
+const char *ns_factorisation_name(NsFactorisation f) { return NAME_OF(factorisation_names, f); }
+static const char *const inner_solver_names[] = {[NS_INNER_SCARC] = "scarc", [NS_INNER_DIRECT] = "direct",
+                                                 [NS_INNER_JACOBI] = "jacobi"};
+_Static_assert(sizeof inner_solver_names / sizeof inner_solver_names[0] == NS_INNER_NCHOICES, "one name per solver");
+const char *ns_inner_solver_name(NsInnerSolver s) { return NAME_OF(inner_solver_names, s); }
 
 void ns_time_params_defaults(NsTimeParams *p) {
   memset(p, 0, sizeof *p);
@@ -46,6 +53,9 @@ void ns_params_defaults(NsParams *p) {
                                .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08};
   p->velocity = (NsVelocityParams){.method = FEAST_KRYLOV_RICHARDSON, .rtol = 0.1, .max_iterations = 8,
                                    .fixed_iterations = 0, .coarse_stabilisation_auto = 1};
+  p->linear.factorisation = NS_FACTORISATION_LOWER;
+  p->velocity.solver = NS_INNER_SCARC;
+  p->pressure = (NsPressureParams){.solver = NS_INNER_SCARC, .rtol = 0.1, .max_iterations = 8};
   scarc_params_defaults(&p->velocity.scarc);
   ns_time_params_defaults(&p->time);
   p->fault = (FeastFaultParams){.mode = FEAST_FAULT_NONE, .rank = 0};

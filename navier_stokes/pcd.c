@@ -116,18 +116,19 @@ static void outflow_parts(const NsProblem *ns, unsigned char *flags, int *count)
   }
 }
 
-/* a ScaRC solver of A_p with zero Dirichlet values on the flagged parts (count of them),
+/* a solver (pressure.solver) of A_p with zero Dirichlet values on the flagged parts (count of them),
  * or with Neumann conditions everywhere and one node pinned where none is flagged */
 static int laplace_solver(NsProblem *ns, const unsigned char *parts, int count, const char *variant, FeastMask **mask,
-                          Scarc **solver) {
+                          NsInner **solver) {
   const FeastDomain *dom = ns->dom;
   FEAST_CALL(feast_mask_create(dom, parts, mask));
   if (count == 0) {
     FEAST_CALL(feast_mask_pin(dom, dom->mesh->quads[0], *mask));
     feast_log(2, "  A_p (%s) with Neumann conditions, pinned at vertex %d\n", variant, dom->mesh->quads[0]);
   }
-  FEAST_CALL(scarc_create(dom, *mask, &ns->scarc_params, solver));
-  return scarc_set_operator(*solver, ns->pcd_lap);
+  FEAST_CALL(ns_inner_create(ns->params.pressure.solver, "pressure", dom, ns->level, *mask, &ns->scarc_params,
+                             ns->velocity_method, &ns->pressure_sp, solver));
+  return ns_inner_set_operator(*solver, ns->pcd_lap);
 }
 
 /* A_p and its solvers: the stationary variant (Dirichlet on the inflow, for PCD's
@@ -178,14 +179,13 @@ void ns_pcd_destroy(NsProblem *ns) {
   feast_vec_destroy(&ns->pcd_z);
   feast_vec_destroy(&ns->pcd_y);
   if (ns->pcd_time_scarc == ns->pcd_scarc) ns->pcd_time_scarc = NULL, ns->pcd_time_mask = NULL;
-  scarc_destroy(&ns->pcd_scarc);
-  scarc_destroy(&ns->pcd_time_scarc);
+  ns_inner_destroy(&ns->pcd_scarc);
+  ns_inner_destroy(&ns->pcd_time_scarc);
   feast_mask_destroy(&ns->pcd_mask);
   feast_mask_destroy(&ns->pcd_time_mask);
 }
 
 int ns_pcd_update(NsProblem *ns) {
-  if (!ns->pcd) return 0; /* A_p alone (a time step with linear.schur = mass) */
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
   for (int li = 0; li < dom->nlocal; li++) {
@@ -201,13 +201,12 @@ int ns_pcd_update(NsProblem *ns) {
 /* y <- theta N_p A_p^-1 r + mass M_p A_p^-1 r (r, y consistent one-block vectors) */
 int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
   const FeastMask *mask = ns->time.on ? ns->pcd_time_mask : ns->pcd_mask;
-  Scarc *solver = ns->time.on ? ns->pcd_time_scarc : ns->pcd_scarc;
+  NsInner *solver = ns->time.on ? ns->pcd_time_scarc : ns->pcd_scarc;
   feast_vec_copy(r, ns->pcd_r);
   if (mask->pinned >= 0) FEAST_CALL(ns_zero_sum(ns, ns->pcd_r)); /* compatible with Neumann */
   feast_vec_zero_fixed(ns->pcd_r, 0, mask);
-  feast_vec_zero(ns->pcd_z);
   FeastSolveResult res;
-  FEAST_CALL(scarc_solve(solver, ns->velocity_method, &ns->velocity_sp, ns->pcd_r, ns->pcd_z, &res));
+  FEAST_CALL(ns_inner_solve(solver, ns->pcd_r, ns->pcd_z, &res));
   if (ns->pcd) {
     for (int li = 0; li < ns->dom->nlocal; li++) feast_band9_matvec(&ns->pcd_conv[li], ns->pcd_z->v[li], y->v[li]);
     FEAST_CALL(feast_vec_sum(y));
@@ -224,3 +223,13 @@ int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
   }
   return 0;
 }
+
+/* the registry's entry (schur.c): S~^-1 r = (nu r + N_p A_p^-1 r) / m, in a time step with
+ * theta and the Cahouet-Chabard mass term (ns_pcd_apply) */
+static int pcd_apply(NsProblem *ns, FeastVec *r) {
+  FEAST_CALL(ns_pcd_apply(ns, r, ns->pcd_y));
+  ns_schur_viscous(ns, ns->pcd_y, r);
+  return 0;
+}
+
+const NsSchurApprox ns_schur_pcd = {"pcd", ns_pcd_create, ns_pcd_update, pcd_apply, ns_pcd_destroy};

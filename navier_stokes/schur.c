@@ -1,9 +1,20 @@
-/* The preconditioner K_s = [A 0; BT -S] of the FEAST paper (eq. 2-4), applied to a defect
- * d = (d_u, d_v, d_p):
- *   c_u = A11^-1 d_u, c_v = A22^-1 d_v   approximately, by ScaRC (velocity.* keys)
- *   c_p = S~^-1 (BT1 c_u + BT2 c_v - d_p),  S~ = M_p^L / nu  (lumped pressure mass)
- * The two velocity blocks share one ScaRC when their matrices and Dirichlet parts are the
- * same (fixed point: A11 = A22); Newton's blocks differ and get one each. */
+/* The block preconditioner of the saddle-point system K = [A B; BT C], applied to a defect
+ * d = (d_u, d_v, d_p). With the block factorisation K = L D U,
+ *   L = [I 0; BT A^-1 I], D = blockdiag(A, -S), U = [I A^-1 B; 0 I],  S = BT A^-1 B - C,
+ * linear.factorisation picks the factors it inverts (NsFactorisation):
+ *   lower    = L D = K_s = [A 0; BT -S] of the FEAST paper (eq. 2-4), the default:
+ *              c_u = A^-1 d_u, then c_p = S~^-1 (BT c_u - d_p);
+ *   upper    = D U = [A B; 0 -S]: c_p = -S~^-1 d_p, then c_u = A^-1 (d_u - B c_p);
+ *   full     = L D U: lower's c_u and c_p, then c_u = A^-1 (d_u - B c_p) (two velocity solves);
+ *   diagonal = D: c_u = A^-1 d_u, c_p = -S~^-1 d_p.
+ * The pieces:
+ *   A^-1: c_u = A11^-1 ., c_v = A22^-1 . approximately, by ScaRC (velocity.* keys); the two
+ *         velocity blocks share one ScaRC when their matrices and Dirichlet parts are the
+ *         same (fixed point: A11 = A22); Newton's blocks differ and get one each, and A is
+ *         then block Gauss-Seidel on [A11 0; A21 A22];
+ *   S~^-1: an entry of the registry of Schur complement approximations (NsSchurApprox,
+ *         chosen by linear.schur): nu M_p^L^-1 (lumped pressure mass, "mass", here) or
+ *         the pressure convection-diffusion approximation ("pcd", pcd.c). */
 #include "feast/error.h"
 #include "feast/log.h"
 #include "navier_stokes/ns_private.h"
@@ -53,6 +64,25 @@ static int linear_preconditioner(NsProblem *ns) {
   return 0;
 }
 
+/* the solver of velocity block f (velocity.solver); ns->scarc[f] its ScaRC (counters) */
+static int velocity_solver(NsProblem *ns, int f) {
+  FEAST_CALL(ns_inner_create(ns->params.velocity.solver, "velocity", ns->dom, ns->level, ns->mask[f], &ns->scarc_params,
+                             ns->velocity_method, &ns->velocity_sp, &ns->velocity[f]));
+  ns->scarc[f] = ns_inner_scarc(ns->velocity[f]);
+  return 0;
+}
+
+/* the A_p solves' tolerances (pressure.*); the rest as the velocity solves' (method, fixed
+ * iterations, divergence factor) */
+static void pressure_solve_params(NsProblem *ns) {
+  ns->pressure_sp = ns->velocity_sp;
+  ns->pressure_sp.rtol = ns->params.pressure.rtol;
+  ns->pressure_sp.max_iterations = ns->params.pressure.max_iterations;
+  if (ns->pressure_sp.max_iterations < ns->pressure_sp.fixed_iterations)
+    ns->pressure_sp.max_iterations = ns->pressure_sp.fixed_iterations;
+  ns->pressure_sp.label = "pressure";
+}
+
 int ns_schur_create(NsProblem *ns) {
   const NsVelocityParams *vp = &ns->params.velocity;
   ns->velocity_method = vp->method;
@@ -71,73 +101,125 @@ int ns_schur_create(NsProblem *ns) {
   FEAST_CALL(linear_preconditioner(ns));
   if (ns->velocity_sp.max_iterations < ns->velocity_sp.fixed_iterations)
     ns->velocity_sp.max_iterations = ns->velocity_sp.fixed_iterations;
-  FEAST_CALL(scarc_create(ns->dom, ns->mask[NS_U], &ns->scarc_params, &ns->scarc[0]));
+  pressure_solve_params(ns);
+  FEAST_CALL(velocity_solver(ns, NS_U));
+  const NsFactorisation type = ns->params.linear.factorisation;
+  if (type == NS_FACTORISATION_UPPER || type == NS_FACTORISATION_FULL)
+    FEAST_CALL(feast_vec_create(ns->dom, ns->level, NS_NFIELDS, &ns->upper_rhs));
   ns->pcd = ns->defaults.pcd;
-  ns->pressure_laplace = ns->pcd || ns->time_dependent;
-  if (ns->pressure_laplace) FEAST_CALL(ns_pcd_create(ns));
+  ns->schur = ns_schur_approx(ns->pcd ? NS_SCHUR_PCD : NS_SCHUR_MASS);
+  FEAST_CALL(ns->schur->setup(ns));
   if (!ns->newton && feast_mask_same(ns->mask[NS_U], ns->mask[NS_V])) {
-    ns->scarc[1] = ns->scarc[0];
+    ns->velocity[1] = ns->velocity[0], ns->scarc[1] = ns->scarc[0];
     return 0;
   }
-  return scarc_create(ns->dom, ns->mask[NS_V], &ns->scarc_params, &ns->scarc[1]);
+  return velocity_solver(ns, NS_V);
 }
 
 void ns_schur_destroy(NsProblem *ns) {
-  if (ns->scarc[1] == ns->scarc[0]) ns->scarc[1] = NULL;
-  scarc_destroy(&ns->scarc[0]);
-  scarc_destroy(&ns->scarc[1]);
-  ns_pcd_destroy(ns);
+  if (ns->velocity[1] == ns->velocity[0]) ns->velocity[1] = NULL;
+  ns_inner_destroy(&ns->velocity[0]);
+  ns_inner_destroy(&ns->velocity[1]);
+  ns->scarc[0] = ns->scarc[1] = NULL;
+  if (ns->schur) ns->schur->destroy(ns);
+  feast_vec_destroy(&ns->upper_rhs);
 }
 
 int ns_schur_update(NsProblem *ns) {
-  FEAST_CALL(scarc_set_operator(ns->scarc[0], ns->blk[NS_A11]));
-  if (ns->scarc[1] != ns->scarc[0]) FEAST_CALL(scarc_set_operator(ns->scarc[1], ns->blk[NS_A22]));
-  return ns->pcd ? ns_pcd_update(ns) : 0; /* A_p does not change */
+  FEAST_CALL(ns_inner_set_operator(ns->velocity[0], ns->blk[NS_A11]));
+  if (ns->velocity[1] != ns->velocity[0]) FEAST_CALL(ns_inner_set_operator(ns->velocity[1], ns->blk[NS_A22]));
+  return ns->schur->refresh ? ns->schur->refresh(ns) : 0;
 }
 
-/* c_f <- A_ff^-1 d_f by ScaRC from zero; a solver failure (NaN, breakdown) leaves a NaN
+/* c_f <- A_ff^-1 d_f by the inner solver (velocity.solver) from zero; a solver failure (NaN, breakdown) leaves a NaN
  * for the outer Krylov method to report */
 static int velocity_solve(NsProblem *ns, int f, const FeastVec *d, FeastVec *c) {
   FeastVec df, cf;
   feast_vec_view(d, f, &df);
   feast_vec_view(c, f, &cf);
-  feast_vec_zero(&cf);
   FeastSolveResult res;
-  FEAST_CALL(scarc_solve(ns->scarc[f], ns->velocity_method, &ns->velocity_sp, &df, &cf, &res));
+  FEAST_CALL(ns_inner_solve(ns->velocity[f], &df, &cf, &res));
   ns->velocity_solves++;
 
   if (!isfinite(res.final_residual) && cf.nlocal > 0) cf.v[0][0] = NAN;
   return 0;
 }
 
-/* c_p <- S~^-1 r, r = BT1 c_u + BT2 c_v - d_p: theta nu r / m (m: lumped mass), plus
- * theta N_p A_p^-1 r / m with linear.schur = pcd, plus mass A_p^-1 r in a time step
- * (Cahouet & Chabard: the velocity block mass M + theta (nu L + N) commuted past the
- * divergence, F_p = mass M_p + theta (nu A_p + N_p)); c_p = d_p at fixed pressure nodes */
-static int pressure_update(NsProblem *ns, const FeastVec *d, FeastVec *c) {
-  const FeastDomain *dom = ns->dom;
-  const long n = (long)c->N * c->N;
-  for (int li = 0; li < dom->nlocal; li++) {
+/* r = c_p <- BT1 c_u + BT2 c_v - d_p (consistent): the pressure right-hand side of lower and full */
+static int lower_pressure_rhs(NsProblem *ns, const FeastVec *d, FeastVec *c) {
+  for (int li = 0; li < ns->dom->nlocal; li++) {
     double *cp = feast_vec_block(c, NS_P, li);
     feast_band9_matvec(&ns->blk[NS_BT1][li], feast_vec_block(c, NS_U, li), cp);
     feast_band9_matvec_add(&ns->blk[NS_BT2][li], feast_vec_block(c, NS_V, li), cp);
   }
-  FeastVec cp;
+  FeastVec cp, dp;
   feast_vec_view(c, NS_P, &cp);
   FEAST_CALL(feast_vec_sum(&cp));
-  FeastVec dpv;
-  feast_vec_view(d, NS_P, &dpv);
-  feast_vec_axpy(-1.0, &dpv, &cp); /* r */
-  const int laplace = ns->pressure_laplace && (ns->pcd || ns->time.on);
-  if (laplace) FEAST_CALL(ns_pcd_apply(ns, &cp, ns->pcd_y));
-  const double nu = ns->time.on ? ns->time.theta * ns->nu : ns->nu;
-  for (int li = 0; li < dom->nlocal; li++) {
+  feast_vec_view(d, NS_P, &dp);
+  feast_vec_axpy(-1.0, &dp, &cp);
+  return 0;
+}
+
+/* r = c_p <- -d_p: the pressure right-hand side of upper and diagonal (no velocity coupling) */
+static void uncoupled_pressure_rhs(const FeastVec *d, FeastVec *c) {
+  FeastVec cp, dp;
+  feast_vec_view(c, NS_P, &cp);
+  feast_vec_view(d, NS_P, &dp);
+  feast_vec_zero(&cp);
+  feast_vec_axpy(-1.0, &dp, &cp);
+}
+
+/* c_p <- S~^-1 r (r in c_p); c_p = d_p at fixed pressure nodes; int c_p = 0 with the null
+ * space */
+static int schur_solve(NsProblem *ns, const FeastVec *d, FeastVec *c) {
+  FeastVec cp;
+  feast_vec_view(c, NS_P, &cp);
+  FEAST_CALL(ns->schur->apply(ns, &cp));
+  for (int li = 0; li < ns->dom->nlocal; li++) {
     double *p = feast_vec_block(c, NS_P, li);
-    const double *dp = feast_vec_block(d, NS_P, li), *m = ns->mass->v[li], *y = laplace ? ns->pcd_y->v[li] : NULL;
+    const double *dp = feast_vec_block(d, NS_P, li);
     const unsigned char *fixed = ns->mask[NS_P]->fixed[ns->level][li];
-    for (long i = 0; i < n; i++) p[i] = fixed[i] ? dp[i] : (nu * p[i] + (y ? y[i] : 0.0)) / m[i];
+    for (long i = 0; i < (long)c->N * c->N; i++)
+      if (fixed[i]) p[i] = dp[i];
   }
   return ns_project_solution(ns, c);
+}
+
+void ns_schur_viscous(const NsProblem *ns, const FeastVec *y, FeastVec *r) {
+  const long n = (long)r->N * r->N;
+  const double nu = ns->time.on ? ns->time.theta * ns->nu : ns->nu;
+  for (int li = 0; li < ns->dom->nlocal; li++) {
+    double *p = r->v[li];
+    const double *m = ns->mass->v[li], *yl = y ? y->v[li] : NULL;
+    for (long i = 0; i < n; i++) p[i] = (nu * p[i] + (yl ? yl[i] : 0.0)) / m[i];
+  }
+}
+
+/* ---- linear.schur = mass: S~ = M_p^L / nu (the FEAST paper), in a time step with the
+ * Cahouet-Chabard term: the velocity block mass M + theta (nu L + N) commuted past the
+ * divergence, S~^-1 = theta nu M_p^-1 + mass A_p^-1 (pcd.c solves A_p; a time run only) ---- */
+static int mass_setup(NsProblem *ns) { return ns->time_dependent ? ns_pcd_create(ns) : 0; }
+
+static int mass_apply(NsProblem *ns, FeastVec *r) {
+  if (ns->time.on) FEAST_CALL(ns_pcd_apply(ns, r, ns->pcd_y));
+  ns_schur_viscous(ns, ns->time.on ? ns->pcd_y : NULL, r);
+  return 0;
+}
+
+static const NsSchurApprox schur_mass = {"mass", mass_setup, NULL, mass_apply, ns_pcd_destroy};
+
+/* the registry: one entry per linear.schur choice but auto */
+static const NsSchurApprox *const schur_registry[NS_SCHUR_NCHOICES] = {[NS_SCHUR_MASS] = &schur_mass,
+                                                                      [NS_SCHUR_PCD] = &ns_schur_pcd};
+
+const NsSchurApprox *ns_schur_approx(NsSchurChoice c) {
+  return (unsigned)c < NS_SCHUR_NCHOICES ? schur_registry[c] : NULL;
+}
+
+const char *ns_schur_name(NsSchurChoice c) {
+  if (c == NS_SCHUR_AUTO) return "auto";
+  const NsSchurApprox *s = ns_schur_approx(c);
+  return s ? s->name : "?";
 }
 
 /* t_v <- d_v - A21 c_u (Newton's coupling of the velocity components) */
@@ -152,15 +234,44 @@ static int coupled_defect(NsProblem *ns, const FeastVec *d, const FeastVec *c, F
   return 0;
 }
 
-static int apply(void *ctx, const FeastVec *d, FeastVec *c) {
-  NsProblem *ns = ctx;
-  FEAST_CALL(velocity_solve(ns, NS_U, d, c));
-  if (ns->newton) { /* block Gauss-Seidel on [A11 0; A21 A22] */
-    FEAST_CALL(coupled_defect(ns, d, c, ns->t));
-    FEAST_CALL(velocity_solve(ns, NS_V, ns->t, c));
-  } else {
-    FEAST_CALL(velocity_solve(ns, NS_V, d, c));
-  }
-  return pressure_update(ns, d, c);
+/* c_u, c_v <- A^-1 (r_u, r_v): one ScaRC solve per block; with Newton block Gauss-Seidel
+ * on [A11 0; A21 A22] (r must not be ns->t) */
+static int velocity_solves(NsProblem *ns, const FeastVec *r, FeastVec *c) {
+  FEAST_CALL(velocity_solve(ns, NS_U, r, c));
+  if (!ns->newton) return velocity_solve(ns, NS_V, r, c);
+  FEAST_CALL(coupled_defect(ns, r, c, ns->t));
+  return velocity_solve(ns, NS_V, ns->t, c);
 }
 
+/* t_u,v <- d_u,v - B c_p (consistent; B's velocity Dirichlet rows are zero, so t = d there):
+ * the velocity right-hand side of upper and full */
+static int upper_velocity_rhs(NsProblem *ns, const FeastVec *d, const FeastVec *c, FeastVec *t) {
+  static const int b_block[2] = {NS_B1, NS_B2};
+  for (int f = NS_U; f <= NS_V; f++) {
+    FeastVec tf, df;
+    feast_vec_view(t, f, &tf);
+    feast_vec_view(d, f, &df);
+    for (int li = 0; li < ns->dom->nlocal; li++)
+      feast_band9_matvec(&ns->blk[b_block[f]][li], feast_vec_block(c, NS_P, li), tf.v[li]);
+    FEAST_CALL(feast_vec_sum(&tf));
+    feast_vec_aypx(-1.0, &df, &tf); /* tf <- df - tf */
+  }
+  return 0;
+}
+
+/* c <- P^-1 d for the factorisation P of linear.factorisation (see the top of the file) */
+static int apply(void *ctx, const FeastVec *d, FeastVec *c) {
+  NsProblem *ns = ctx;
+  const NsFactorisation type = ns->params.linear.factorisation;
+  if (type == NS_FACTORISATION_UPPER) {
+    uncoupled_pressure_rhs(d, c);
+  } else {
+    FEAST_CALL(velocity_solves(ns, d, c));
+    if (type == NS_FACTORISATION_DIAGONAL) uncoupled_pressure_rhs(d, c);
+    else FEAST_CALL(lower_pressure_rhs(ns, d, c));
+  }
+  FEAST_CALL(schur_solve(ns, d, c));
+  if (type == NS_FACTORISATION_LOWER || type == NS_FACTORISATION_DIAGONAL) return 0;
+  FEAST_CALL(upper_velocity_rhs(ns, d, c, ns->upper_rhs));
+  return velocity_solves(ns, ns->upper_rhs, c);
+}

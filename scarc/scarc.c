@@ -354,7 +354,10 @@ int scarc_matrices(Scarc *s, const FeastBand9 **A) {
   *A = s->exported;
   return 0;
 }
-void scarc_stats(const Scarc *s, ScarcStats *st) { *st = s->stats; }
+void scarc_stats(const Scarc *s, ScarcStats *st) {
+  static const ScarcStats none;
+  *st = s ? s->stats : none; /* NULL: no solver, no work */
+}
 
 /* y <- A x on the ring rows (interior = 0) or the others (1) of local macro li: the
  * partial operator of a level above the coarse one is Ac inside and R on the ring, on

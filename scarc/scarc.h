@@ -124,7 +124,7 @@ const FeastBand9 *scarc_local_matrix(const Scarc *s, int level, int li);
 typedef struct {
   long local_solves, local_cycles, local_nonfinite, vcycles;
 } ScarcStats;
-void scarc_stats(const Scarc *s, ScarcStats *st);
+void scarc_stats(const Scarc *s, ScarcStats *st); /* s NULL: zeros */
 
 /* what this build offers, for --version and messages: "cpu(double,single) gpu(single)" */
 const char *scarc_backends(void);

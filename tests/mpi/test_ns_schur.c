@@ -23,17 +23,18 @@
  * K_s is checked on the operator blocks the problem assembled (ns_system_apply), so a
  * dense copy is not needed. */
 #include "feast/q1.h"
+#include "navier_stokes/ns_keys.h"
 #include "ns_testing.h"
 
 static const char *outflow = "[problem]\nre = 10\n"
                              "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 0\nv = 0\n"
                              "[boundary.left]\nu = 4*y*(1-y)\nv = 0\n"
-                             "[solver]\nnonlinear = %s\n[linear]\nschur = %s\n"
+                             "[solver]\nnonlinear = %s\n[linear]\nschur = %s\nfactorisation = %s\n"
                              "[velocity]\nrtol = 1e-13\nmax_iterations = 200\n";
 static const char *enclosed = "[problem]\nre = 10\n"
                               "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
                               "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                              "[solver]\nnonlinear = %s\n[linear]\nschur = %s\n"
+                              "[solver]\nnonlinear = %s\n[linear]\nschur = %s\nfactorisation = %s\n"
                               "[velocity]\nrtol = 1e-13\nmax_iterations = 200\n";
 
 enum { LEVEL = 3 };
@@ -127,9 +128,25 @@ static void check_pcd(NsProblem *ns, const FeastVec *ku, const FeastVec *kv, con
   feast_vec_destroy(&rp);
 }
 
+/* the system assembled at a hash velocity with the boundary values, the preconditioner
+ * refreshed, d <- a hash defect zero at the Dirichlet rows (not projected: with the null
+ * space, the projection of c_p then has work to do); returns |d| */
+static double linearise_at_hash(NsProblem *ns, FeastVec *d) {
+  feast_vec_fill_hash(ns->v);
+  CHECK_OK(ns_boundary_values(ns, ns->v));
+  CHECK_OK(ns_system_assemble(ns, ns->v));
+  CHECK_OK(ns_schur_update(ns));
+  feast_vec_fill_hash(d);
+  feast_vec_scale(0.5, d);
+  for (int f = 0; f < NS_NFIELDS; f++) feast_vec_zero_fixed(d, f, ns->mask[f]);
+  double dnorm;
+  CHECK_OK(feast_vec_norm(d, &dnorm));
+  return dnorm;
+}
+
 static void check_case(const char *fmt, const char *nonlinear, const char *schur) {
   char text[1024];
-  snprintf(text, sizeof text, fmt, nonlinear, schur);
+  snprintf(text, sizeof text, fmt, nonlinear, schur, "lower");
   NsCase c;
   if (ns_case_create(MESH, LEVEL, text, 0, MPI_COMM_WORLD, &c)) {
     CHECK(0);
@@ -141,19 +158,7 @@ static void check_case(const char *fmt, const char *nonlinear, const char *schur
   FeastVec *d = NULL, *x = NULL, *tmp = NULL, *ku = NULL, *kv = NULL;
   FeastVec **vecs[] = {&d, &x, &tmp, &ku, &kv};
   for (int k = 0; k < 5; k++) CHECK_OK(feast_vec_create(c.dom, ns->level, NS_NFIELDS, vecs[k]));
-  /* the linearisation point: a hash velocity with the boundary values */
-  feast_vec_fill_hash(ns->v);
-  for (int f = 0; f < NS_NFIELDS; f++)
-    CHECK_OK(feast_bc_values(ns->bc[f], c.dom, ns->mask[f], ns->v->v + (long)f * c.dom->nlocal));
-  CHECK_OK(ns_system_assemble(ns, ns->v));
-  CHECK_OK(ns_schur_update(ns));
-  /* the defect */
-  feast_vec_fill_hash(d);
-  feast_vec_scale(0.5, d);
-  for (int f = 0; f < NS_NFIELDS; f++) feast_vec_zero_fixed(d, f, ns->mask[f]);
-  /* not projected: with the null space, K_s's projection of c_p then has work to do */
-  double dnorm;
-  CHECK_OK(feast_vec_norm(d, &dnorm));
+  const double dnorm = linearise_at_hash(ns, d);
   CHECK_OK(ns->precond.apply(ns->precond.ctx, d, x));
   /* K times the velocity columns of c */
   apply_column(ns, x, NS_U, tmp, ku);
@@ -198,6 +203,7 @@ static void check_case(const char *fmt, const char *nonlinear, const char *schur
   }
   const int pcd = strcmp(schur, "pcd") == 0;
   CHECK(ns->pcd == pcd);
+  CHECK(strcmp(ns->schur->name, schur) == 0);
   if (pcd) {
     double sp, emax, lap;
     check_pcd(ns, ku, kv, d, x, &sp, &emax, &lap);
@@ -225,7 +231,157 @@ static void check_case(const char *fmt, const char *nonlinear, const char *schur
   ns_case_destroy(&c);
 }
 
+/* ---- linear.factorisation: P = lower (L D), upper (D U), full (L D U), diagonal (D) ----
+ * All four on one assembled system (the type switched in the problem's parameters; the
+ * problem made with full, so the work vector of upper and full exists), exact velocity
+ * solves, S~ = m / nu. For c = P^-1 d:
+ *  - velocity rows: A c_u (+ B c_p for upper and full) = d_u,v to 1e-10 |d| (A: block
+ *    Gauss-Seidel with Newton);
+ *  - pressure row: (BT c_u for lower) - (m / nu) c_p - d_p = 0 (+ (m / nu) kappa with the
+ *    null space, kappa one constant) for lower, upper, diagonal; full's c_p is lower's
+ *    (its first two factors are lower's). */
+/* y_f <- y_f + a x_f for the fields f = first..last */
+static void add_blocks(const FeastVec *x, int first, int last, double a, FeastVec *y) {
+  for (int f = first; f <= last; f++) {
+    FeastVec xf, yf;
+    feast_vec_view(x, f, &xf);
+    feast_vec_view(y, f, &yf);
+    feast_vec_axpy(a, &xf, &yf);
+  }
+}
+
+static int has_upper_factor(NsFactorisation t) { return t == NS_FACTORISATION_UPPER || t == NS_FACTORISATION_FULL; }
+
+/* max |r| and the spread of r nu / m, r = (BT c_u if coupled) - (m / nu) c_p - d_p */
+static void pressure_row(NsProblem *ns, const FeastVec *kc, int coupled, const FeastVec *d, const FeastVec *x,
+                         double *rmax, double *spread) {
+  const double nu = ns_viscosity(ns);
+  double l[3] = {0.0, -HUGE_VAL, -HUGE_VAL}, g[3];
+  for (int li = 0; li < ns->dom->nlocal; li++) {
+    const double *btc = feast_vec_block(kc, NS_P, li), *cp = feast_vec_block(x, NS_P, li);
+    const double *dp = feast_vec_block(d, NS_P, li), *m = ns->mass->v[li];
+    for (long i = 0; i < (long)x->N * x->N; i++) {
+      const double r = (coupled ? btc[i] : 0.0) - m[i] / nu * cp[i] - dp[i];
+      l[0] = fmax(l[0], fabs(r)), l[1] = fmax(l[1], -r * nu / m[i]), l[2] = fmax(l[2], r * nu / m[i]);
+    }
+  }
+  MPI_Allreduce(l, g, 3, MPI_DOUBLE, MPI_MAX, ns->dom->comm);
+  *rmax = g[0], *spread = g[1] + g[2];
+}
+
+static void check_factorisations(const char *fmt, const char *nonlinear) {
+  char text[1024];
+  snprintf(text, sizeof text, fmt, nonlinear, "mass", "full");
+  NsCase c;
+  if (ns_case_create(MESH, LEVEL, text, 0, MPI_COMM_WORLD, &c)) {
+    CHECK(0);
+    return;
+  }
+  NsProblem *ns = c.ns;
+  const int nullspace = ns_pressure_nullspace(ns);
+  FeastVec *d = NULL, *x[NS_FACTORISATION_NCHOICES] = {NULL}, *tmp = NULL, *kc = NULL, *kp = NULL;
+  CHECK_OK(feast_vec_create(c.dom, ns->level, NS_NFIELDS, &d));
+  CHECK_OK(feast_vec_create(c.dom, ns->level, NS_NFIELDS, &tmp));
+  CHECK_OK(feast_vec_create(c.dom, ns->level, NS_NFIELDS, &kc));
+  CHECK_OK(feast_vec_create(c.dom, ns->level, NS_NFIELDS, &kp));
+  const double dnorm = linearise_at_hash(ns, d);
+  for (int t = 0; t < NS_FACTORISATION_NCHOICES; t++) {
+    CHECK_OK(feast_vec_create(c.dom, ns->level, NS_NFIELDS, &x[t]));
+    ns->params.linear.factorisation = (NsFactorisation)t;
+    CHECK_OK(ns->precond.apply(ns->precond.ctx, d, x[t]));
+  }
+  for (int t = 0; t < NS_FACTORISATION_NCHOICES; t++) {
+    /* kc <- the lower block triangle of K times (c_u, c_v): (A11 c_u, A21 c_u + A22 c_v,
+     * BT1 c_u + BT2 c_v) (A12 c_v left out: Newton's A is block Gauss-Seidel) */
+    apply_column(ns, x[t], NS_U, tmp, kc);
+    apply_column(ns, x[t], NS_V, tmp, kp);
+    add_blocks(kp, NS_V, NS_P, 1.0, kc);
+    /* + B c_p in the velocity rows for upper and full; - d in the velocity rows */
+    apply_column(ns, x[t], NS_P, tmp, kp);
+    if (has_upper_factor((NsFactorisation)t)) add_blocks(kp, NS_U, NS_V, 1.0, kc);
+    add_blocks(d, NS_U, NS_V, -1.0, kc);
+    const double r1 = block_norm(kc, NS_U), r2 = block_norm(kc, NS_V);
+    CHECK(r1 <= 1e-10 * dnorm && r2 <= 1e-10 * dnorm);
+    double rmax = 0.0, spread = 0.0, pdiff = 0.0;
+    if (t == NS_FACTORISATION_FULL) {
+      pdiff = ns_max_diff(x[t], x[NS_FACTORISATION_LOWER], NS_P) / block_norm(x[NS_FACTORISATION_LOWER], NS_P);
+      CHECK(pdiff <= 1e-10);
+    } else {
+      pressure_row(ns, kc, t == NS_FACTORISATION_LOWER, d, x[t], &rmax, &spread);
+      CHECK(nullspace ? spread <= 1e-10 * dnorm : rmax <= 1e-12 * dnorm);
+    }
+    if (feast_test_rank() == 0)
+      printf("%-8s %-11s %-8s: |d| %.3e, velocity rows %.2e %.2e, pressure row max %.2e spread %.2e, c_p - lower's "
+             "%.2e\n",
+             nullspace ? "enclosed" : "outflow", nonlinear, ns_factorisation_name((NsFactorisation)t), dnorm, r1, r2,
+             rmax, spread, pdiff);
+  }
+  for (int t = 0; t < NS_FACTORISATION_NCHOICES; t++) feast_vec_destroy(&x[t]);
+  feast_vec_destroy(&d);
+  feast_vec_destroy(&tmp);
+  feast_vec_destroy(&kc);
+  feast_vec_destroy(&kp);
+  ns_case_destroy(&c);
+}
+
+/* every factorisation solves the cavity (Re 100, level 3, FGMRES, inexact velocity solves)
+ * to the same solution: velocities within 1e-6 of lower's (nonlinear rtol 1e-10) */
+static const char *cavity = "[problem]\nre = 100\n"
+                            "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
+                            "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
+                            "[solver]\nnonlinear = %s\nnonlinear_rtol = 1e-10\n"
+                            "[linear]\nschur = mass\nkrylov = fgmres\nfactorisation = %s\n";
+
+static void check_factorisation_solutions(const char *nonlinear) {
+  NsCase c[NS_FACTORISATION_NCHOICES];
+  for (int t = 0; t < NS_FACTORISATION_NCHOICES; t++) {
+    char text[1024];
+    snprintf(text, sizeof text, cavity, nonlinear, ns_factorisation_name((NsFactorisation)t));
+    if (ns_case_create(MESH, LEVEL, text, 0, MPI_COMM_WORLD, &c[t])) {
+      CHECK(0);
+      return;
+    }
+    NsResult res;
+    CHECK_OK(ns_solve(c[t].ns, &res));
+    CHECK(res.converged);
+    double du = 0.0, dv = 0.0;
+    if (t > 0) {
+      du = ns_max_diff(c[t].ns->v, c[0].ns->v, NS_U);
+      dv = ns_max_diff(c[t].ns->v, c[0].ns->v, NS_V);
+      CHECK(du <= 1e-6 && dv <= 1e-6);
+    }
+    if (feast_test_rank() == 0)
+      printf("cavity %-11s %-8s: %d nonlinear steps, %ld Krylov iterations, |u - lower's| %.2e, |v - lower's| %.2e\n",
+             nonlinear, ns_factorisation_name((NsFactorisation)t), res.nonlinear_iterations, res.linear_iterations, du,
+             dv);
+  }
+  for (int t = 0; t < NS_FACTORISATION_NCHOICES; t++) ns_case_destroy(&c[t]);
+}
+
+/* the registry of Schur approximations: one entry per choice but auto, each with setup,
+ * apply and destroy, and its names are linear.schur's allowed values */
+static void check_schur_registry(void) {
+  CHECK(ns_schur_approx(NS_SCHUR_AUTO) == NULL && ns_schur_approx(NS_SCHUR_NCHOICES) == NULL);
+  char want[128] = "auto";
+  for (int c = NS_SCHUR_AUTO + 1; c < NS_SCHUR_NCHOICES; c++) {
+    const NsSchurApprox *s = ns_schur_approx((NsSchurChoice)c);
+    CHECK(s && s->setup && s->apply && s->destroy);
+    CHECK(s && strcmp(ns_schur_name((NsSchurChoice)c), s->name) == 0);
+    strcat(want, "|");
+    strcat(want, ns_schur_name((NsSchurChoice)c));
+  }
+  const FeastKeyTable *t = ns_config_keys();
+  int found = 0;
+  for (int k = 0; k < t->nkeys; k++)
+    if (strcmp(t->keys[k].section, "linear") == 0 && strcmp(t->keys[k].key, "schur") == 0) {
+      found = 1;
+      CHECK(strcmp(t->keys[k].choices, want) == 0);
+    }
+  CHECK(found);
+}
+
 static int run(void) {
+  check_schur_registry();
   check_case(outflow, "fixed-point", "mass");
   check_case(outflow, "newton", "mass");
   check_case(enclosed, "fixed-point", "mass");
@@ -233,6 +389,12 @@ static int run(void) {
   check_case(outflow, "fixed-point", "pcd");
   check_case(outflow, "newton", "pcd");
   check_case(enclosed, "fixed-point", "pcd");
+  check_factorisations(outflow, "fixed-point");
+  check_factorisations(outflow, "newton");
+  check_factorisations(enclosed, "fixed-point");
+  check_factorisations(enclosed, "newton");
+  check_factorisation_solutions("fixed-point");
+  check_factorisation_solutions("newton");
   return 0;
 }
 
