@@ -54,6 +54,17 @@ typedef enum { NS_START_ZERO, NS_START_RANDOM } NsInitialGuess; /* ScaRC's solve
 const char *ns_schur_name(NsSchurChoice c);
 const char *ns_nonlinear_name(NsNonlinearMethod m);
 const char *ns_line_search_name(NsLineSearch l);
+/* a time step's stopping test (solve.c): rhs = defect <= rtol max(first defect, ||h_free||),
+ * h_free the step's right-hand side without its Dirichlet rows (~ M u_n / dt); first-defect
+ * = defect <= rtol first defect; update = that, or the last update lambda c of the velocity
+ * <= rtol ||u||. Stationary solves: always first-defect */
+typedef enum {
+  NS_STEP_REFERENCE_RHS,
+  NS_STEP_REFERENCE_FIRST_DEFECT,
+  NS_STEP_REFERENCE_UPDATE,
+  NS_STEP_REFERENCE_NCHOICES
+} NsStepReference; /* rhs|first-defect|update */
+const char *ns_step_reference_name(NsStepReference r);
 
 /* the values of the fields on one boundary part: expression texts in x, y, t (muparser),
  * NULL where the field is natural there (do-nothing; the pressure free) */
@@ -84,6 +95,7 @@ typedef struct {
   NsInitialGuess initial_guess; /* of the linear solves: zero */
   char checkpoint[4096];     /* stationary runs: a checkpoint file, "" = none */
   long checkpoint_interval;  /* written every this many steps: 1 */
+  NsStepReference step_reference; /* time steps' stopping test: rhs */
 } NsNonlinearParams;
 
 typedef struct {

@@ -86,6 +86,8 @@ static int nonlinear_from_config(const FeastConfig *cfg, NsNonlinearParams *p) {
   FEAST_CALL(feast_config_get_real(cfg, "solver.divergence_factor", &p->divergence_factor));
   FEAST_CALL(feast_config_get_enum(cfg, "solver.initial_guess", &v));
   p->initial_guess = (NsInitialGuess)v;
+  FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear_step_reference", &v));
+  p->step_reference = (NsStepReference)v;
   FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
   return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
 }

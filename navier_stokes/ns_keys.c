@@ -56,6 +56,14 @@ static FeastKeySpec keys[] = {
              "stokes/navier-stokes: backtracking halves the step length (at most 6 times) until the "
              "nonlinear defect falls (sufficient decrease 1 - 1e-4 x length); none takes every step whole"),
 
+    /* ---- the nonlinear solver of a time step (solve.c) ---- */
+    ENUM_KEY("solver", "nonlinear_step_reference", "rhs", NULL /* ns_step_reference_name */,
+             "navier-stokes, time-dependent: the stopping test of a time step's nonlinear solve: rhs = "
+             "defect <= solver.nonlinear_rtol x max(the step's first defect, the norm of its right-hand "
+             "side without the Dirichlet rows, ~ M u_n / dt); first-defect = defect <= rtol x the step's "
+             "first defect (tiny after the extrapolated start); update = first-defect, or the last update "
+             "of the velocity <= rtol x its norm. Stationary runs: first-defect"),
+
     /* ---- the linear solver of every nonlinear step ---- */
     ENUM_KEY("linear", "krylov", "auto", NULL /* auto, the Krylov registry's saddle-point methods */,
              "Krylov method on the saddle-point system, right-preconditioned by the lower "
@@ -169,6 +177,7 @@ static const char *schur_name(int i) { return ns_schur_name((NsSchurChoice)i); }
 static const char *nonlinear_name(int i) { return ns_nonlinear_name((NsNonlinearMethod)i); }
 static const char *line_search_name(int i) { return ns_line_search_name((NsLineSearch)i); }
 static const char *time_scheme_name(int i) { return ns_time_scheme_name((NsTimeScheme)i); }
+static const char *step_reference_name(int i) { return ns_step_reference_name((NsStepReference)i); }
 
 #define SET_CHOICES(section, key, choices) feast_key_set_choices(keys, FEAST_NKEYS(keys), section, key, choices)
 
@@ -177,12 +186,16 @@ static const char *time_scheme_name(int i) { return ns_time_scheme_name((NsTimeS
 const FeastKeyTable *ns_config_keys(void) {
   static const FeastKeyTable table = {"navier_stokes", keys, FEAST_NKEYS(keys)};
   static char schur[64], nonlinear[64], line_search[64], time_scheme[128], krylov[128];
+  static char step_reference[64];
   if (!schur[0]) {
     SET_CHOICES("linear", "schur", feast_key_choices(NULL, schur_name, NS_SCHUR_NCHOICES, schur, sizeof schur));
     SET_CHOICES("solver", "nonlinear",
                 feast_key_choices(NULL, nonlinear_name, NS_NONLINEAR_NCHOICES, nonlinear, sizeof nonlinear));
     SET_CHOICES("solver", "nonlinear_line_search",
                 feast_key_choices(NULL, line_search_name, NS_LINE_SEARCH_NCHOICES, line_search, sizeof line_search));
+    SET_CHOICES("solver", "nonlinear_step_reference",
+                feast_key_choices(NULL, step_reference_name, NS_STEP_REFERENCE_NCHOICES, step_reference,
+                                  sizeof step_reference));
     SET_CHOICES("time", "scheme",
                 feast_key_choices(NULL, time_scheme_name, NS_TIME_NSCHEMES, time_scheme, sizeof time_scheme));
     SET_CHOICES("linear", "krylov", feast_krylov_choices(FEAST_KRYLOV_FOR_SADDLE, "auto", krylov, sizeof krylov));

@@ -13,6 +13,11 @@ static const char *const line_search_names[] = {[NS_LINE_SEARCH_BACKTRACKING] = 
 static const char *const time_scheme_names[] = {[NS_TIME_NONE] = "none", [NS_TIME_BACKWARD_EULER] = "backward-euler",
                                                 [NS_TIME_CRANK_NICOLSON] = "crank-nicolson",
                                                 [NS_TIME_FS_THETA] = "fs-theta", [NS_TIME_BDF2] = "bdf2"};
+static const char *const step_reference_names[] = {[NS_STEP_REFERENCE_RHS] = "rhs",
+                                                   [NS_STEP_REFERENCE_FIRST_DEFECT] = "first-defect",
+                                                   [NS_STEP_REFERENCE_UPDATE] = "update"};
+_Static_assert(sizeof step_reference_names / sizeof step_reference_names[0] == NS_STEP_REFERENCE_NCHOICES,
+               "one name per choice");
 _Static_assert(sizeof schur_names / sizeof schur_names[0] == NS_SCHUR_NCHOICES, "one name per choice");
 _Static_assert(sizeof nonlinear_names / sizeof nonlinear_names[0] == NS_NONLINEAR_NCHOICES, "one name per choice");
 _Static_assert(sizeof time_scheme_names / sizeof time_scheme_names[0] == NS_TIME_NSCHEMES, "one name per scheme");
@@ -23,6 +28,7 @@ const char *ns_schur_name(NsSchurChoice c) { return NAME_OF(schur_names, c); }
 const char *ns_nonlinear_name(NsNonlinearMethod m) { return NAME_OF(nonlinear_names, m); }
 const char *ns_line_search_name(NsLineSearch l) { return NAME_OF(line_search_names, l); }
 const char *ns_time_scheme_name(NsTimeScheme s) { return NAME_OF(time_scheme_names, s); }
+const char *ns_step_reference_name(NsStepReference r) { return NAME_OF(step_reference_names, r); }
 
 void ns_time_params_defaults(NsTimeParams *p) {
   memset(p, 0, sizeof *p);
@@ -40,7 +46,7 @@ void ns_params_defaults(NsParams *p) {
   p->nonlinear = (NsNonlinearParams){.method = NS_NONLINEAR_FIXED_POINT, .rtol = 1e-8, .max_iterations = 100,
                                      .damping = 1.0, .line_search = NS_LINE_SEARCH_BACKTRACKING,
                                      .divergence_factor = 1e4, .initial_guess = NS_START_ZERO,
-                                     .checkpoint_interval = 1};
+                                     .checkpoint_interval = 1, .step_reference = NS_STEP_REFERENCE_RHS};
   p->linear = (NsLinearParams){.krylov_auto = 1, .krylov = FEAST_KRYLOV_BICGSTAB, .schur = NS_SCHUR_AUTO,
                                .rtol = 1e-2, .max_iterations = 100, .restart = 60, .grow = 1,
                                .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08};
