@@ -185,6 +185,8 @@ typedef struct {
   long velocity_vcycles;       /* global ScaRC V cycles of all velocity solves */
   double local_cycles_per_solve;
   int stop_signal;             /* reason "interrupted": the signal (SIGTERM, SIGINT) */
+  int linear_capped;           /* linear solves stopped at their cap (linear.max_iterations) without
+                                  converging (a restored run's included) */
 } NsResult;
 
 /* continue from a checkpoint (verified and matched by feast_checkpoint_match): the
@@ -222,6 +224,7 @@ typedef struct {
   int nonlinear_steps;     /* nonlinear steps of this time step (all substeps) */
   long linear_iterations;  /* Krylov iterations of this time step */
   double seconds;          /* wall time of this time step */
+  int linear_capped;       /* its linear solves stopped at their cap */
 } NsStepInfo;
 
 /* called on every rank after every time step (ns->v holds the new solution); a nonzero
@@ -245,6 +248,7 @@ typedef struct {
   long nonlinear_iterations, linear_iterations; /* of all steps */
   long velocity_vcycles;
   int stop_signal;
+  long linear_capped;      /* linear solves of all steps stopped at their cap */
 } NsTimeResult;
 
 /* the initial state (initial.u / v, or the stationary solution) and the time steps to

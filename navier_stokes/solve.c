@@ -201,7 +201,8 @@ static int after_step(NsProblem *ns, const NonlinearParams *p, NsResult *res, do
   int signal_number;
   FEAST_CALL(feast_signals_agree(ns->dom->comm, &signal_number));
   if (p->checkpoint[0] && (steps % p->checkpoint_interval == 0 || signal_number)) {
-    NsState s = {steps, res->initial_residual, r, lambda, res->linear_iterations, 0, 0, 0, ns->linear_per_step};
+    NsState s = {steps, res->initial_residual, r, lambda, res->linear_iterations, 0, 0, 0, ns->linear_per_step,
+                 res->linear_capped};
     scarc_totals(ns, &s.vcycles, &s.local_solves, &s.local_cycles);
     FEAST_CALL(ns_checkpoint_write(ns, &s, p->checkpoint));
   }
@@ -230,6 +231,7 @@ static int start(NsProblem *ns, const NonlinearParams *p, NsResult *res, double 
   if (first) memcpy(ns->linear_per_step, from->linear_per_step, (size_t)first * sizeof *ns->linear_per_step);
   res->nonlinear_iterations = first;
   res->linear_iterations = from->linear_iterations;
+  res->linear_capped = (int)from->linear_capped;
   if (*r != from->residual)
     feast_log(1, "  note: the defect at the restored iterate is %.17g, the checkpoint says %.17g\n", *r, from->residual);
   return 0;
@@ -266,6 +268,7 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
                 p.linear.max_iterations, p.linear.restart);
     }
     res->linear_iterations += lin.iterations;
+    res->linear_capped += lin.reason == FEAST_SOLVE_MAX_ITERATIONS;
     its_here += lin.iterations;
     res->reductions_per_iteration += lin.reductions_per_iteration * lin.iterations; /* averaged below */
     res->exchanges_per_iteration += lin.exchanges_per_iteration * lin.iterations;
