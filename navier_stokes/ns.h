@@ -48,7 +48,9 @@ const char *ns_time_scheme_name(NsTimeScheme s); /* none|backward-euler|crank-ni
 /* the choices of the settings; each has one name table (ns_*_name), which the schema's
  * allowed values are built from (ns_keys.c) */
 typedef enum { NS_SCHUR_AUTO, NS_SCHUR_MASS, NS_SCHUR_PCD, NS_SCHUR_NCHOICES } NsSchurChoice; /* auto|mass|pcd */
-typedef enum { NS_NONLINEAR_FIXED_POINT, NS_NONLINEAR_NEWTON, NS_NONLINEAR_NCHOICES } NsNonlinearMethod; /* fixed-point|newton */
+/* auto: fixed point until the defect has fallen below solver.nonlinear_switch times the
+ * first one, then Newton (solve.c) */
+typedef enum { NS_NONLINEAR_FIXED_POINT, NS_NONLINEAR_NEWTON, NS_NONLINEAR_AUTO, NS_NONLINEAR_NCHOICES } NsNonlinearMethod; /* fixed-point|newton|auto */
 typedef enum { NS_LINE_SEARCH_BACKTRACKING, NS_LINE_SEARCH_NONE, NS_LINE_SEARCH_NCHOICES } NsLineSearch; /* backtracking|none */
 typedef enum { NS_START_ZERO, NS_START_RANDOM } NsInitialGuess; /* ScaRC's solver.initial_guess: zero|random */
 const char *ns_schur_name(NsSchurChoice c);
@@ -65,6 +67,11 @@ typedef enum {
   NS_STEP_REFERENCE_NCHOICES
 } NsStepReference; /* rhs|first-defect|update */
 const char *ns_step_reference_name(NsStepReference r);
+/* the linear tolerance of each nonlinear step (solve.c): fixed = linear.rtol;
+ * eisenstat-walker = choice 2 of Eisenstat & Walker (1996), gamma 0.9, alpha 2, with
+ * their safeguard, eta_max 0.9, eta_0 = linear.rtol, and no oversolving of the last step */
+typedef enum { NS_FORCING_FIXED, NS_FORCING_EISENSTAT_WALKER, NS_FORCING_NCHOICES } NsLinearForcing; /* fixed|eisenstat-walker */
+const char *ns_linear_forcing_name(NsLinearForcing f);
 
 /* the values of the fields on one boundary part: expression texts in x, y, t (muparser),
  * NULL where the field is natural there (do-nothing; the pressure free) */
@@ -96,6 +103,7 @@ typedef struct {
   char checkpoint[4096];     /* stationary runs: a checkpoint file, "" = none */
   long checkpoint_interval;  /* written every this many steps: 1 */
   NsStepReference step_reference; /* time steps' stopping test: rhs */
+  double newton_switch;      /* method auto: Newton from defect <= this x the first: 1e-2 */
 } NsNonlinearParams;
 
 typedef struct {
@@ -109,6 +117,7 @@ typedef struct {
                                 steps after it, up to 400 (the config front end: neither key set): 1 */
   int residual_replacement;  /* ibicgstab, pipebicgsafe: every this many iterations (0: never): 0 */
   double residual_replacement_drop; /* sqrt(eps) */
+  NsLinearForcing forcing;   /* the tolerance per nonlinear step: fixed (rtol) */
 } NsLinearParams;
 
 typedef struct {

@@ -61,7 +61,8 @@ struct NsProblem {
   FeastExpr *initial[2];        /* time runs: the initial u, v */
   const FeastDomain *dom;
   int level;
-  int stokes, newton, nullspace;
+  int stokes, newton, nullspace; /* newton: the linearisation of the assembly (and K_s) now */
+  int newton_auto;              /* solver.nonlinear = auto: newton switched on by solve.c */
   int time_dependent;           /* time.scheme is set: a run of time steps (timestep.c) */
   NsTimeTerms time;
   double nu;

@@ -11,6 +11,12 @@
 /* MAX_HALVINGS: of the backtracking line search (the step length goes down to 1/64);
  * GROW_MAX: the most linear iterations per step that a stalled FGMRES is given */
 enum { MAX_HALVINGS = 6, GROW_MAX = 400 };
+/* solver.linear_forcing = eisenstat-walker: choice 2 of Eisenstat & Walker, "Choosing the
+ * forcing terms in an inexact Newton method" (SIAM J. Sci. Comput. 17, 1996) */
+#define EW_GAMMA 0.9
+#define EW_ALPHA 2.0
+#define EW_ETA_MAX 0.9
+#define EW_SAFEGUARD 0.1 /* the last eta's bound gamma eta^alpha applies above this */
 
 typedef struct {
   double rtol, damping, divergence;
@@ -24,6 +30,8 @@ typedef struct {
   int inner;        /* one time step: no checkpoints, no signals, progress at verbosity 2 */
   int rhs_reference; /* time steps with solver.nonlinear_step_reference = rhs (stop_reference) */
   int update_test;   /* time steps with solver.nonlinear_step_reference = update (relative_update) */
+  int forcing;       /* solver.linear_forcing = eisenstat-walker (forcing_term) */
+  double newton_switch; /* solver.nonlinear = auto: Newton from r <= newton_switch r0 (switch_to_newton) */
 } NonlinearParams;
 
 static void nonlinear_params(const NsProblem *ns, NonlinearParams *p) {
@@ -50,6 +58,8 @@ static void nonlinear_params(const NsProblem *ns, NonlinearParams *p) {
   p->checkpoint_interval = n->checkpoint_interval;
   p->rhs_reference = ns->time.on && n->step_reference == NS_STEP_REFERENCE_RHS;
   p->update_test = ns->time.on && n->step_reference == NS_STEP_REFERENCE_UPDATE;
+  p->forcing = l->forcing == NS_FORCING_EISENSTAT_WALKER;
+  p->newton_switch = ns->newton_auto ? n->newton_switch : -1.0;
 }
 
 /* the saddle-point operator on the complement of the pressure null space */
@@ -84,6 +94,32 @@ static int linear_solve(NsProblem *ns, const NonlinearParams *p, FeastSolveResul
   feast_timer_stop(FEAST_T_LINEAR);
   if (!st) st = ns_project_solution(ns, ns->c);
   return st;
+}
+
+/* solver.nonlinear = auto: from fixed point to Newton once r <= newton_switch r0: the
+ * system reassembled with Newton's linearisation at the iterate (its defect is the same up
+ * to round-off: the Newton terms cancel at the linearisation point), *r refreshed */
+static int switch_to_newton(NsProblem *ns, const NonlinearParams *p, int step, double r0, double *r) {
+  if (ns->newton || !(*r <= p->newton_switch * r0)) return 0;
+  ns->newton = 1;
+  feast_log(p->inner ? 2 : 1, "  %sNewton from step %d on (relative defect %.3e <= solver.nonlinear_switch = %g)\n",
+            p->inner ? "  " : "", step, *r / r0, p->newton_switch);
+  FEAST_CALL(ns_system_assemble(ns, ns->v));
+  return defect(ns, r);
+}
+
+/* the forcing term of Eisenstat-Walker's choice 2 in the linear tolerance of the step at
+ * defect r (*eta, r_prev: the last step's; r_prev 0 at the first step, which keeps
+ * linear.rtol): eta = gamma (r / r_prev)^alpha, not below gamma eta_prev^alpha where that
+ * exceeds EW_SAFEGUARD, at most EW_ETA_MAX, and not below 0.5 target / r, so that the
+ * last step does not solve past the nonlinear target (Kelley's safeguard) */
+static void forcing_term(double r, double r_prev, double target, double *eta) {
+  if (r_prev <= 0.0) return;
+  double e = EW_GAMMA * pow(r / r_prev, EW_ALPHA);
+  const double guard = EW_GAMMA * pow(*eta, EW_ALPHA);
+  if (guard > EW_SAFEGUARD && guard > e) e = guard;
+  if (e < 0.5 * target / r) e = 0.5 * target / r;
+  *eta = e < EW_ETA_MAX ? e : EW_ETA_MAX;
 }
 
 /* the reference of the relative stopping test: the first defect r0, and in a time step
@@ -241,17 +277,23 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
   NonlinearParams p;
   nonlinear_params(ns, &p);
   p.inner = inner;
+  if (ns->newton_auto) ns->newton = 0; /* every solve starts with the fixed point */
   double t0 = feast_wtime(), r, lambda = ns->restored && !inner ? ns->resume.lambda : 1.0;
   FEAST_CALL(start(ns, &p, res, &r));
-  double reference, change = INFINITY;
+  double reference, change = INFINITY, r_prev = 0.0; /* r_prev: the last step's defect (forcing) */
   FEAST_CALL(stop_reference(ns, &p, res->initial_residual, &reference));
   long its_here = 0; /* linear iterations of this process (a restored run's are in res already) */
   for (int step = res->nonlinear_iterations;; step++) {
     progress(&p, step, r, res, step ? (int)ns->linear_per_step[step - 1] : 0, lambda, feast_wtime() - t0);
     if (stop(&p, r, reference, change, step, res)) break;
     t0 = feast_wtime();
+    if (ns->newton_auto) FEAST_CALL(switch_to_newton(ns, &p, step, res->initial_residual, &r));
     FEAST_CALL(ns_schur_update(ns));
     FeastSolveResult lin;
+    if (p.forcing) {
+      forcing_term(r, r_prev, p.rtol * reference, &p.linear.rtol);
+      r_prev = r;
+    }
     /* from a random start the tolerance is relative to the defect, the residual of c = 0 */
     if (p.random_start) p.linear.reference_norm = r;
     FEAST_CALL(linear_solve(ns, &p, &lin));
