@@ -67,6 +67,7 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsR
   feast_summary_set_bool(s, "pressure_mean_zero", ns_pressure_nullspace(ns));
   feast_summary_set_int(s, "nonlinear_iterations", r->nonlinear_iterations);
   feast_summary_set_int(s, "linear_iterations", r->linear_iterations);
+  feast_summary_set_int(s, "linear_capped", r->linear_capped);
   feast_summary_set_real(s, "reductions_per_iteration", r->reductions_per_iteration);
   feast_summary_set_real(s, "exchanges_per_iteration", r->exchanges_per_iteration);
   feast_summary_set_real_array(s, "linear_iterations_per_step", r->linear_per_step, r->nonlinear_iterations);
@@ -82,6 +83,9 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsR
             r->converged ? "converged" : r->stop_signal ? "interrupted" : "NOT converged", r->nonlinear_iterations, r->linear_iterations,
             r->velocity_vcycles, r->final_residual, r->initial_residual, ke);
   if (!isnan(eu) || !isnan(ep)) feast_log(1, "  l2 errors: velocity %.6e, pressure %.6e\n", eu, ep);
+  if (r->linear_capped)
+    feast_log(1, "  %d of %d linear solves stopped at their cap without converging\n", r->linear_capped,
+              r->nonlinear_iterations);
   return 0;
 }
 

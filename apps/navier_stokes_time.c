@@ -317,6 +317,7 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsT
   feast_summary_set_real(s, "time_step", p->dt);
   feast_summary_set_int(s, "nonlinear_iterations", r->nonlinear_iterations);
   feast_summary_set_int(s, "linear_iterations", r->linear_iterations);
+  feast_summary_set_int(s, "linear_capped", r->linear_capped);
   feast_summary_set_int(s, "global_mg_iterations", r->velocity_vcycles);
   feast_summary_set_real(s, "kinetic_energy", ke);
   double eu, ep;
@@ -325,6 +326,9 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsT
   if (!isnan(ep)) feast_summary_set_real(s, "pressure_l2_error", ep);
   feast_log(1, "  %ld time steps to t = %.6g: %ld nonlinear steps, %ld linear iterations, kinetic energy %.10e\n",
             r->steps, r->t, r->nonlinear_iterations, r->linear_iterations, ke);
+  if (r->linear_capped)
+    feast_log(1, "  %ld of %ld linear solves stopped at their cap without converging\n", r->linear_capped,
+              r->nonlinear_iterations);
   if (!isnan(eu) || !isnan(ep)) feast_log(1, "  l2 errors at t = %.6g: velocity %.6e, pressure %.6e\n", r->t, eu, ep);
   if (m->n == 0) return 0;
   step_times(s, m);

@@ -19,6 +19,12 @@
 static const char *const field_names[NS_NFIELDS] = {"u", "v", "p"};
 static const char *const prev_names[NS_NFIELDS] = {"u1.u", "u1.v", "u1.p"};
 
+/* a counter added later (linear_capped): 0 in a checkpoint written before it */
+static int optional_long(const FeastCheckpoint *ck, const char *key, long *v) {
+  *v = 0;
+  return feast_checkpoint_get(ck, key) ? feast_checkpoint_get_long(ck, key, v) : 0;
+}
+
 static int describe_state(FeastCheckpoint *ck, const NsState *s) {
   FEAST_CALL(feast_checkpoint_set(ck, "ns.steps", "%d", s->steps));
   FEAST_CALL(feast_checkpoint_set(ck, "ns.initial_residual", "%.17g", s->initial_residual));
@@ -28,6 +34,7 @@ static int describe_state(FeastCheckpoint *ck, const NsState *s) {
   FEAST_CALL(feast_checkpoint_set(ck, "ns.velocity_vcycles", "%ld", s->vcycles));
   FEAST_CALL(feast_checkpoint_set(ck, "ns.local_solves", "%ld", s->local_solves));
   FEAST_CALL(feast_checkpoint_set(ck, "ns.local_cycles", "%ld", s->local_cycles));
+  FEAST_CALL(feast_checkpoint_set(ck, "ns.linear_capped", "%ld", s->linear_capped));
   return feast_checkpoint_add_array(ck, "ns.linear_per_step", s->linear_per_step, s->steps);
 }
 
@@ -52,6 +59,7 @@ static int describe_time(FeastCheckpoint *ck, const NsProblem *ns) {
   FEAST_CALL(feast_checkpoint_set(ck, "time.dt_prev", "%.17g", ns->time.dt_prev));
   FEAST_CALL(feast_checkpoint_set(ck, "time.nonlinear_iterations", "%ld", ns->time.nonlinear_iterations));
   FEAST_CALL(feast_checkpoint_set(ck, "time.linear_iterations", "%ld", ns->time.linear_iterations));
+  FEAST_CALL(feast_checkpoint_set(ck, "time.linear_capped", "%ld", ns->time.linear_capped));
   return describe_counters(ck, ns);
 }
 
@@ -121,6 +129,7 @@ static int restore_state(const FeastCheckpoint *ck, NsState *s) {
   FEAST_CALL(feast_checkpoint_get_long(ck, "ns.velocity_vcycles", &s->vcycles));
   FEAST_CALL(feast_checkpoint_get_long(ck, "ns.local_solves", &s->local_solves));
   FEAST_CALL(feast_checkpoint_get_long(ck, "ns.local_cycles", &s->local_cycles));
+  FEAST_CALL(optional_long(ck, "ns.linear_capped", &s->linear_capped));
   FEAST_CALL(feast_checkpoint_array(ck, "ns.linear_per_step", s->steps, &per_step));
   FEAST_CALL(FEAST_ALLOC(s->steps + 1, &s->linear_per_step));
   if (s->steps) memcpy(s->linear_per_step, per_step, (size_t)s->steps * sizeof *per_step);
@@ -183,6 +192,7 @@ int ns_time_restore(NsProblem *ns, const FeastCheckpoint *ck) {
   FEAST_CALL(feast_checkpoint_get_real(ck, "time.dt_prev", &tt->dt_prev));
   FEAST_CALL(feast_checkpoint_get_long(ck, "time.nonlinear_iterations", &tt->nonlinear_iterations));
   FEAST_CALL(feast_checkpoint_get_long(ck, "time.linear_iterations", &tt->linear_iterations));
+  FEAST_CALL(optional_long(ck, "time.linear_capped", &tt->linear_capped));
   FEAST_CALL(feast_checkpoint_get_long(ck, "ns.velocity_vcycles", &ns->resume.vcycles));
   FEAST_CALL(feast_checkpoint_get_long(ck, "ns.local_solves", &ns->resume.local_solves));
   FEAST_CALL(feast_checkpoint_get_long(ck, "ns.local_cycles", &ns->resume.local_cycles));

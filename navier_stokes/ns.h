@@ -48,7 +48,9 @@ const char *ns_time_scheme_name(NsTimeScheme s); /* none|backward-euler|crank-ni
 /* the choices of the settings; each has one name table (ns_*_name), which the schema's
  * allowed values are built from (ns_keys.c) */
 typedef enum { NS_SCHUR_AUTO, NS_SCHUR_MASS, NS_SCHUR_PCD, NS_SCHUR_NCHOICES } NsSchurChoice; /* auto|mass|pcd */
-typedef enum { NS_NONLINEAR_FIXED_POINT, NS_NONLINEAR_NEWTON, NS_NONLINEAR_NCHOICES } NsNonlinearMethod; /* fixed-point|newton */
+/* auto: fixed point until the defect has fallen below solver.nonlinear_switch times the
+ * first one, then Newton (solve.c) */
+typedef enum { NS_NONLINEAR_FIXED_POINT, NS_NONLINEAR_NEWTON, NS_NONLINEAR_AUTO, NS_NONLINEAR_NCHOICES } NsNonlinearMethod; /* fixed-point|newton|auto */
 typedef enum { NS_LINE_SEARCH_BACKTRACKING, NS_LINE_SEARCH_NONE, NS_LINE_SEARCH_NCHOICES } NsLineSearch; /* backtracking|none */
 typedef enum { NS_START_ZERO, NS_START_RANDOM } NsInitialGuess; /* ScaRC's solver.initial_guess: zero|random */
 const char *ns_schur_name(NsSchurChoice c);
@@ -71,6 +73,22 @@ const char *ns_factorisation_name(NsFactorisation f);
 typedef enum { NS_INNER_SCARC, NS_INNER_DIRECT, NS_INNER_JACOBI, NS_INNER_NCHOICES } NsInnerSolver; /* scarc|direct|jacobi */
 enum { NS_PRESSURE_SOLVERS = NS_INNER_JACOBI, NS_DIRECT_MAX_NODES = 100000 };
 const char *ns_inner_solver_name(NsInnerSolver s);
+/* a time step's stopping test (solve.c): rhs = defect <= rtol max(first defect, ||h_free||),
+ * h_free the step's right-hand side without its Dirichlet rows (~ M u_n / dt); first-defect
+ * = defect <= rtol first defect; update = that, or the last update lambda c of the velocity
+ * <= rtol ||u||. Stationary solves: always first-defect */
+typedef enum {
+  NS_STEP_REFERENCE_RHS,
+  NS_STEP_REFERENCE_FIRST_DEFECT,
+  NS_STEP_REFERENCE_UPDATE,
+  NS_STEP_REFERENCE_NCHOICES
+} NsStepReference; /* rhs|first-defect|update */
+const char *ns_step_reference_name(NsStepReference r);
+/* the linear tolerance of each nonlinear step (solve.c): fixed = linear.rtol;
+ * eisenstat-walker = choice 2 of Eisenstat & Walker (1996), gamma 0.9, alpha 2, with
+ * their safeguard, eta_max 0.9, eta_0 = linear.rtol, and no oversolving of the last step */
+typedef enum { NS_FORCING_FIXED, NS_FORCING_EISENSTAT_WALKER, NS_FORCING_NCHOICES } NsLinearForcing; /* fixed|eisenstat-walker */
+const char *ns_linear_forcing_name(NsLinearForcing f);
 
 /* the values of the fields on one boundary part: expression texts in x, y, t (muparser),
  * NULL where the field is natural there (do-nothing; the pressure free) */
@@ -101,6 +119,8 @@ typedef struct {
   NsInitialGuess initial_guess; /* of the linear solves: zero */
   char checkpoint[4096];     /* stationary runs: a checkpoint file, "" = none */
   long checkpoint_interval;  /* written every this many steps: 1 */
+  NsStepReference step_reference; /* time steps' stopping test: rhs */
+  double newton_switch;      /* method auto: Newton from defect <= this x the first: 1e-2 */
 } NsNonlinearParams;
 
 typedef struct {
@@ -115,6 +135,7 @@ typedef struct {
   int residual_replacement;  /* ibicgstab, pipebicgsafe: every this many iterations (0: never): 0 */
   double residual_replacement_drop; /* sqrt(eps) */
   NsFactorisation factorisation; /* of the block preconditioner: lower */
+  NsLinearForcing forcing;   /* the tolerance per nonlinear step: fixed (rtol) */
 } NsLinearParams;
 
 typedef struct {
@@ -201,6 +222,8 @@ typedef struct {
   long velocity_vcycles;       /* global ScaRC V cycles of all velocity solves */
   double local_cycles_per_solve;
   int stop_signal;             /* reason "interrupted": the signal (SIGTERM, SIGINT) */
+  int linear_capped;           /* linear solves stopped at their cap (linear.max_iterations) without
+                                  converging (a restored run's included) */
 } NsResult;
 
 /* continue from a checkpoint (verified and matched by feast_checkpoint_match): the
@@ -241,6 +264,7 @@ typedef struct {
   /* this rank's time in the step's assembly (FEAST_T_ASSEMBLY: each nonlinear step's
    * convection, not accelerable) and local multigrids (FEAST_T_LOCAL_MG: accelerable) */
   double assembly_seconds, local_seconds;
+  int linear_capped;       /* its linear solves stopped at their cap */
 } NsStepInfo;
 
 /* called on every rank after every time step (ns->v holds the new solution); a nonzero
@@ -264,6 +288,7 @@ typedef struct {
   long nonlinear_iterations, linear_iterations; /* of all steps */
   long velocity_vcycles;
   int stop_signal;
+  long linear_capped;      /* linear solves of all steps stopped at their cap */
 } NsTimeResult;
 
 /* the initial state (initial.u / v, or the stationary solution) and the time steps to

@@ -86,6 +86,9 @@ static int nonlinear_from_config(const FeastConfig *cfg, NsNonlinearParams *p) {
   FEAST_CALL(feast_config_get_real(cfg, "solver.divergence_factor", &p->divergence_factor));
   FEAST_CALL(feast_config_get_enum(cfg, "solver.initial_guess", &v));
   p->initial_guess = (NsInitialGuess)v;
+  FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear_step_reference", &v));
+  p->step_reference = (NsStepReference)v;
+  FEAST_CALL(feast_config_get_real(cfg, "solver.nonlinear_switch", &p->newton_switch));
   FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
   return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
 }
@@ -106,6 +109,8 @@ static int linear_from_config(const FeastConfig *cfg, NsLinearParams *p) {
   FEAST_CALL(get_int(cfg, "solver.residual_replacement", &p->residual_replacement));
   FEAST_CALL(feast_config_get_enum(cfg, "linear.factorisation", &v));
   p->factorisation = (NsFactorisation)v;
+  FEAST_CALL(feast_config_get_enum(cfg, "solver.linear_forcing", &v));
+  p->forcing = (NsLinearForcing)v;
   return feast_config_get_real(cfg, "solver.residual_replacement_drop", &p->residual_replacement_drop);
 }
 

@@ -43,7 +43,11 @@ static FeastKeySpec keys[] = {
     ENUM_KEY("solver", "nonlinear", "fixed-point", NULL /* ns_nonlinear_name */,
              "navier-stokes: fixed-point defect correction (the convection linearised at the last "
              "iterate) or Newton (adds the derivative of the Galerkin convection; the "
-             "stabilisation is linearised as in fixed point)"),
+             "stabilisation is linearised as in fixed point); auto = fixed point until the defect "
+             "falls below solver.nonlinear_switch times the first one, then Newton"),
+    REAL_KEY("solver", "nonlinear_switch", "1e-2", 1e-16, 1,
+             "navier-stokes, solver.nonlinear = auto: the relative nonlinear defect at which the "
+             "fixed point hands over to Newton (logged)"),
     REAL_KEY("solver", "nonlinear_rtol", "1e-8", 1e-16, 1,
              "stokes/navier-stokes: stop when the nonlinear defect is reduced by this factor"),
     INT_KEY("solver", "nonlinear_max_iterations", "100", 1, 100000,
@@ -55,6 +59,21 @@ static FeastKeySpec keys[] = {
     ENUM_KEY("solver", "nonlinear_line_search", "backtracking", NULL /* ns_line_search_name */,
              "stokes/navier-stokes: backtracking halves the step length (at most 6 times) until the "
              "nonlinear defect falls (sufficient decrease 1 - 1e-4 x length); none takes every step whole"),
+
+    /* ---- the nonlinear solver of a time step (solve.c) ---- */
+    ENUM_KEY("solver", "nonlinear_step_reference", "rhs", NULL /* ns_step_reference_name */,
+             "navier-stokes, time-dependent: the stopping test of a time step's nonlinear solve: rhs = "
+             "defect <= solver.nonlinear_rtol x max(the step's first defect, the norm of its right-hand "
+             "side without the Dirichlet rows, ~ M u_n / dt); first-defect = defect <= rtol x the step's "
+             "first defect (tiny after the extrapolated start); update = first-defect, or the last update "
+             "of the velocity <= rtol x its norm. Stationary runs: first-defect"),
+
+    ENUM_KEY("solver", "linear_forcing", "fixed", NULL /* ns_linear_forcing_name */,
+             "stokes/navier-stokes: the tolerance of each nonlinear step's linear solve: fixed = "
+             "linear.rtol; eisenstat-walker = Eisenstat & Walker's choice 2, eta_k = 0.9 (r_k / "
+             "r_k-1)^2 with their safeguard (not below 0.9 eta_k-1^2 when that exceeds 0.1), at most "
+             "0.9, linear.rtol in the first step, and not below 0.5 x the nonlinear target / r_k (no "
+             "oversolving in the last step)"),
 
     /* ---- the linear solver of every nonlinear step ---- */
     ENUM_KEY("linear", "krylov", "auto", NULL /* auto, the Krylov registry's saddle-point methods */,
@@ -187,6 +206,8 @@ static const char *line_search_name(int i) { return ns_line_search_name((NsLineS
 static const char *time_scheme_name(int i) { return ns_time_scheme_name((NsTimeScheme)i); }
 static const char *factorisation_name(int i) { return ns_factorisation_name((NsFactorisation)i); }
 static const char *inner_solver_name(int i) { return ns_inner_solver_name((NsInnerSolver)i); }
+static const char *step_reference_name(int i) { return ns_step_reference_name((NsStepReference)i); }
+static const char *linear_forcing_name(int i) { return ns_linear_forcing_name((NsLinearForcing)i); }
 
 #define SET_CHOICES(section, key, choices) feast_key_set_choices(keys, FEAST_NKEYS(keys), section, key, choices)
 
@@ -195,12 +216,19 @@ static const char *inner_solver_name(int i) { return ns_inner_solver_name((NsInn
 const FeastKeyTable *ns_config_keys(void) {
   static const FeastKeyTable table = {"navier_stokes", keys, FEAST_NKEYS(keys)};
   static char schur[64], nonlinear[64], line_search[64], time_scheme[128], krylov[128];
+  static char step_reference[64], linear_forcing[64];
   if (!schur[0]) {
     SET_CHOICES("linear", "schur", feast_key_choices(NULL, schur_name, NS_SCHUR_NCHOICES, schur, sizeof schur));
     SET_CHOICES("solver", "nonlinear",
                 feast_key_choices(NULL, nonlinear_name, NS_NONLINEAR_NCHOICES, nonlinear, sizeof nonlinear));
     SET_CHOICES("solver", "nonlinear_line_search",
                 feast_key_choices(NULL, line_search_name, NS_LINE_SEARCH_NCHOICES, line_search, sizeof line_search));
+    SET_CHOICES("solver", "nonlinear_step_reference",
+                feast_key_choices(NULL, step_reference_name, NS_STEP_REFERENCE_NCHOICES, step_reference,
+                                  sizeof step_reference));
+    SET_CHOICES("solver", "linear_forcing",
+                feast_key_choices(NULL, linear_forcing_name, NS_FORCING_NCHOICES, linear_forcing,
+                                  sizeof linear_forcing));
     SET_CHOICES("time", "scheme",
                 feast_key_choices(NULL, time_scheme_name, NS_TIME_NSCHEMES, time_scheme, sizeof time_scheme));
     SET_CHOICES("linear", "krylov", feast_krylov_choices(FEAST_KRYLOV_FOR_SADDLE, "auto", krylov, sizeof krylov));

@@ -26,6 +26,7 @@ typedef struct {
   long linear_iterations;       /* Krylov iterations of all steps */
   long vcycles, local_solves, local_cycles; /* ScaRC counters of all steps */
   double *linear_per_step;      /* Krylov iterations of each step (steps values) */
+  long linear_capped;           /* linear solves stopped at their cap */
 } NsState;
 
 /* the terms a time step adds to the stationary system (timestep.c sets them; on = 0: the
@@ -51,6 +52,7 @@ typedef struct {
   long step;              /* time steps done */
   double dt_prev;         /* the last step's length (0 before the first) */
   long nonlinear_iterations, linear_iterations; /* of all steps done */
+  long linear_capped;     /* linear solves of all steps done stopped at their cap */
 } NsTimeTerms;
 
 struct NsProblem {
@@ -59,7 +61,8 @@ struct NsProblem {
   FeastExpr *initial[2];        /* time runs: the initial u, v */
   const FeastDomain *dom;
   int level;
-  int stokes, newton, nullspace;
+  int stokes, newton, nullspace; /* newton: the linearisation of the assembly (and K_s) now */
+  int newton_auto;              /* solver.nonlinear = auto: newton switched on by solve.c */
   int time_dependent;           /* time.scheme is set: a run of time steps (timestep.c) */
   NsTimeTerms time;
   double nu;

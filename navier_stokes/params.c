@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char *const nonlinear_names[] = {[NS_NONLINEAR_FIXED_POINT] = "fixed-point",
-                                              [NS_NONLINEAR_NEWTON] = "newton"};
+                                              [NS_NONLINEAR_NEWTON] = "newton", [NS_NONLINEAR_AUTO] = "auto"};
 static const char *const line_search_names[] = {[NS_LINE_SEARCH_BACKTRACKING] = "backtracking",
                                                 [NS_LINE_SEARCH_NONE] = "none"};
 static const char *const time_scheme_names[] = {[NS_TIME_NONE] = "none", [NS_TIME_BACKWARD_EULER] = "backward-euler",
@@ -17,6 +17,14 @@ static const char *const factorisation_names[] = {[NS_FACTORISATION_LOWER] = "lo
                                                   [NS_FACTORISATION_DIAGONAL] = "diagonal"};
 _Static_assert(sizeof factorisation_names / sizeof factorisation_names[0] == NS_FACTORISATION_NCHOICES,
                "one name per factorisation");
+static const char *const step_reference_names[] = {[NS_STEP_REFERENCE_RHS] = "rhs",
+                                                   [NS_STEP_REFERENCE_FIRST_DEFECT] = "first-defect",
+                                                   [NS_STEP_REFERENCE_UPDATE] = "update"};
+_Static_assert(sizeof step_reference_names / sizeof step_reference_names[0] == NS_STEP_REFERENCE_NCHOICES,
+               "one name per choice");
+static const char *const forcing_names[] = {[NS_FORCING_FIXED] = "fixed",
+                                            [NS_FORCING_EISENSTAT_WALKER] = "eisenstat-walker"};
+_Static_assert(sizeof forcing_names / sizeof forcing_names[0] == NS_FORCING_NCHOICES, "one name per choice");
 _Static_assert(sizeof nonlinear_names / sizeof nonlinear_names[0] == NS_NONLINEAR_NCHOICES, "one name per choice");
 _Static_assert(sizeof time_scheme_names / sizeof time_scheme_names[0] == NS_TIME_NSCHEMES, "one name per scheme");
 _Static_assert(sizeof line_search_names / sizeof line_search_names[0] == NS_LINE_SEARCH_NCHOICES, "one name per choice");
@@ -30,6 +38,8 @@ static const char *const inner_solver_names[] = {[NS_INNER_SCARC] = "scarc", [NS
                                                  [NS_INNER_JACOBI] = "jacobi"};
 _Static_assert(sizeof inner_solver_names / sizeof inner_solver_names[0] == NS_INNER_NCHOICES, "one name per solver");
 const char *ns_inner_solver_name(NsInnerSolver s) { return NAME_OF(inner_solver_names, s); }
+const char *ns_step_reference_name(NsStepReference r) { return NAME_OF(step_reference_names, r); }
+const char *ns_linear_forcing_name(NsLinearForcing f) { return NAME_OF(forcing_names, f); }
 
 void ns_time_params_defaults(NsTimeParams *p) {
   memset(p, 0, sizeof *p);
@@ -47,10 +57,12 @@ void ns_params_defaults(NsParams *p) {
   p->nonlinear = (NsNonlinearParams){.method = NS_NONLINEAR_FIXED_POINT, .rtol = 1e-8, .max_iterations = 100,
                                      .damping = 1.0, .line_search = NS_LINE_SEARCH_BACKTRACKING,
                                      .divergence_factor = 1e4, .initial_guess = NS_START_ZERO,
-                                     .checkpoint_interval = 1};
+                                     .checkpoint_interval = 1, .step_reference = NS_STEP_REFERENCE_RHS,
+                                     .newton_switch = 1e-2};
   p->linear = (NsLinearParams){.krylov_auto = 1, .krylov = FEAST_KRYLOV_BICGSTAB, .schur = NS_SCHUR_AUTO,
                                .rtol = 1e-2, .max_iterations = 100, .restart = 60, .grow = 1,
-                               .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08};
+                               .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08,
+                               .forcing = NS_FORCING_FIXED};
   p->velocity = (NsVelocityParams){.method = FEAST_KRYLOV_RICHARDSON, .rtol = 0.1, .max_iterations = 8,
                                    .fixed_iterations = 0, .coarse_stabilisation_auto = 1};
   p->linear.factorisation = NS_FACTORISATION_LOWER;

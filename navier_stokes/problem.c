@@ -141,7 +141,10 @@ static void log_defaults(const NsDefaults *d) {
 static int read_params(NsProblem *ns) {
   const NsParams *p = &ns->params;
   ns->nu = ns_params_viscosity(p);
-  ns->newton = !ns->stokes && p->nonlinear.method == NS_NONLINEAR_NEWTON;
+  /* auto: Newton's structures (blocks A12, A21, the second velocity solver) from the start,
+   * its linearisation from the switch on (solve.c) */
+  ns->newton = !ns->stokes && p->nonlinear.method != NS_NONLINEAR_FIXED_POINT;
+  ns->newton_auto = ns->newton && p->nonlinear.method == NS_NONLINEAR_AUTO;
   ns->time_dependent = p->time.scheme != NS_TIME_NONE;
   FEAST_CALL(optional_expr(p->physics.force[0], "problem.force_x", 1, &ns->force[0]));
   FEAST_CALL(optional_expr(p->physics.force[1], "problem.force_y", 1, &ns->force[1]));

@@ -11,6 +11,12 @@
 /* MAX_HALVINGS: of the backtracking line search (the step length goes down to 1/64);
  * GROW_MAX: the most linear iterations per step that a stalled FGMRES is given */
 enum { MAX_HALVINGS = 6, GROW_MAX = 400 };
+/* solver.linear_forcing = eisenstat-walker: choice 2 of Eisenstat & Walker, "Choosing the
+ * forcing terms in an inexact Newton method" (SIAM J. Sci. Comput. 17, 1996) */
+#define EW_GAMMA 0.9
+#define EW_ALPHA 2.0
+#define EW_ETA_MAX 0.9
+#define EW_SAFEGUARD 0.1 /* the last eta's bound gamma eta^alpha applies above this */
 
 typedef struct {
   double rtol, damping, divergence;
@@ -22,6 +28,10 @@ typedef struct {
   int random_start; /* solver.initial_guess = random: the linear solves start from a hash */
   int grow;         /* fgmres with linear.restart and linear.max_iterations unset: grow them at the cap */
   int inner;        /* one time step: no checkpoints, no signals, progress at verbosity 2 */
+  int rhs_reference; /* time steps with solver.nonlinear_step_reference = rhs (stop_reference) */
+  int update_test;   /* time steps with solver.nonlinear_step_reference = update (relative_update) */
+  int forcing;       /* solver.linear_forcing = eisenstat-walker (forcing_term) */
+  double newton_switch; /* solver.nonlinear = auto: Newton from r <= newton_switch r0 (switch_to_newton) */
 } NonlinearParams;
 
 static void nonlinear_params(const NsProblem *ns, NonlinearParams *p) {
@@ -46,6 +56,10 @@ static void nonlinear_params(const NsProblem *ns, NonlinearParams *p) {
   p->grow = p->krylov == FEAST_KRYLOV_FGMRES && l->grow;
   snprintf(p->checkpoint, sizeof p->checkpoint, "%s", n->checkpoint);
   p->checkpoint_interval = n->checkpoint_interval;
+  p->rhs_reference = ns->time.on && n->step_reference == NS_STEP_REFERENCE_RHS;
+  p->update_test = ns->time.on && n->step_reference == NS_STEP_REFERENCE_UPDATE;
+  p->forcing = l->forcing == NS_FORCING_EISENSTAT_WALKER;
+  p->newton_switch = ns->newton_auto ? n->newton_switch : -1.0;
 }
 
 /* the saddle-point operator on the complement of the pressure null space */
@@ -82,12 +96,83 @@ static int linear_solve(NsProblem *ns, const NonlinearParams *p, FeastSolveResul
   return st;
 }
 
-/* the stopping test of the nonlinear iteration at defect norm r after `steps` updates;
- * 1 with res->reason set when it must stop */
-static int stop(const NonlinearParams *p, double r, int steps, NsResult *res) {
+/* solver.nonlinear = auto: from fixed point to Newton once r <= newton_switch r0: the
+ * system reassembled with Newton's linearisation at the iterate (its defect is the same up
+ * to round-off: the Newton terms cancel at the linearisation point), *r refreshed */
+static int switch_to_newton(NsProblem *ns, const NonlinearParams *p, int step, double r0, double *r) {
+  if (ns->newton || !(*r <= p->newton_switch * r0)) return 0;
+  ns->newton = 1;
+  feast_log(p->inner ? 2 : 1, "  %sNewton from step %d on (relative defect %.3e <= solver.nonlinear_switch = %g)\n",
+            p->inner ? "  " : "", step, *r / r0, p->newton_switch);
+  FEAST_CALL(ns_system_assemble(ns, ns->v));
+  return defect(ns, r);
+}
+
+/* the forcing term of Eisenstat-Walker's choice 2 in the linear tolerance of the step at
+ * defect r (*eta, r_prev: the last step's; r_prev 0 at the first step, which keeps
+ * linear.rtol): eta = gamma (r / r_prev)^alpha, not below gamma eta_prev^alpha where that
+ * exceeds EW_SAFEGUARD, at most EW_ETA_MAX, and not below 0.5 target / r, so that the
+ * last step does not solve past the nonlinear target (Kelley's safeguard) */
+static void forcing_term(double r, double r_prev, double target, double *eta) {
+  if (r_prev <= 0.0) return;
+  double e = EW_GAMMA * pow(r / r_prev, EW_ALPHA);
+  const double guard = EW_GAMMA * pow(*eta, EW_ALPHA);
+  if (guard > EW_SAFEGUARD && guard > e) e = guard;
+  if (e < 0.5 * target / r) e = 0.5 * target / r;
+  *eta = e < EW_ETA_MAX ? e : EW_ETA_MAX;
+}
+
+/* the reference of the relative stopping test: the first defect r0, and in a time step
+ * (rhs_reference) at least ||h_free||, h_free the step's right-hand side without its
+ * Dirichlet rows (~ M u_n / dt + f): the step's first defect after the extrapolated start
+ * is O(dt^2) and tiny near a periodic or steady state, so relative to it alone every step
+ * takes 5-8 nonlinear steps; relative to ||h_free|| the defect bounds the change
+ * dt M^-1 r of u relative to u (BENCHMARKS.md, 2026-11-26). ns->t is free here (the
+ * preconditioner's work vector). */
+static int stop_reference(NsProblem *ns, const NonlinearParams *p, double r0, double *ref) {
+  *ref = r0;
+  if (!p->rhs_reference) return 0;
+  double h;
+  feast_vec_copy(ns->h, ns->t);
+  for (int f = 0; f < NS_NFIELDS; f++) feast_vec_zero_fixed(ns->t, f, ns->mask[f]);
+  FEAST_CALL(ns_project_residual(ns, ns->t));
+  FEAST_CALL(feast_vec_norm(ns->t, &h));
+  if (h > *ref) *ref = h;
+  return 0;
+}
+
+/* ||x|| of the velocity blocks u, v */
+static int velocity_norm(const FeastVec *x, double *norm) {
+  double sum = 0.0, b;
+  for (int f = NS_U; f <= NS_V; f++) {
+    FeastVec view;
+    feast_vec_view(x, f, &view);
+    FEAST_CALL(feast_vec_norm(&view, &b));
+    sum += b * b;
+  }
+  *norm = sqrt(sum);
+  return 0;
+}
+
+/* *change <- ||lambda c|| / ||v|| in the velocity (update_test; else INFINITY) */
+static int relative_update(NsProblem *ns, const NonlinearParams *p, double lambda, double *change) {
+  double c, v;
+  *change = INFINITY;
+  if (!p->update_test) return 0;
+  FEAST_CALL(velocity_norm(ns->c, &c));
+  FEAST_CALL(velocity_norm(ns->v, &v));
+  if (v > 0.0) *change = fabs(lambda) * c / v;
+  return 0;
+}
+
+/* the stopping test of the nonlinear iteration at defect norm r after `steps` updates,
+ * converged at r <= rtol reference or a relative update `change` <= rtol; 1 with
+ * res->reason set when it must stop */
+static int stop(const NonlinearParams *p, double r, double reference, double change, int steps, NsResult *res) {
   res->final_residual = r;
   if (!isfinite(r)) res->reason = NS_NAN;
-  else if (r <= p->rtol * res->initial_residual || r == 0.0) res->converged = 1, res->reason = NS_CONVERGED;
+  else if (r <= p->rtol * reference || r == 0.0 || change <= p->rtol)
+    res->converged = 1, res->reason = NS_CONVERGED;
   else if (r > p->divergence * res->initial_residual) res->reason = NS_DIVERGED;
   else if (steps >= p->max_steps) res->reason = NS_MAX_ITERATIONS;
   else return 0;
@@ -152,7 +237,8 @@ static int after_step(NsProblem *ns, const NonlinearParams *p, NsResult *res, do
   int signal_number;
   FEAST_CALL(feast_signals_agree(ns->dom->comm, &signal_number));
   if (p->checkpoint[0] && (steps % p->checkpoint_interval == 0 || signal_number)) {
-    NsState s = {steps, res->initial_residual, r, lambda, res->linear_iterations, 0, 0, 0, ns->linear_per_step};
+    NsState s = {steps, res->initial_residual, r, lambda, res->linear_iterations, 0, 0, 0, ns->linear_per_step,
+                 res->linear_capped};
     scarc_totals(ns, &s.vcycles, &s.local_solves, &s.local_cycles);
     FEAST_CALL(ns_checkpoint_write(ns, &s, p->checkpoint));
   }
@@ -181,6 +267,7 @@ static int start(NsProblem *ns, const NonlinearParams *p, NsResult *res, double 
   if (first) memcpy(ns->linear_per_step, from->linear_per_step, (size_t)first * sizeof *ns->linear_per_step);
   res->nonlinear_iterations = first;
   res->linear_iterations = from->linear_iterations;
+  res->linear_capped = (int)from->linear_capped;
   if (*r != from->residual)
     feast_log(1, "  note: the defect at the restored iterate is %.17g, the checkpoint says %.17g\n", *r, from->residual);
   return 0;
@@ -190,15 +277,23 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
   NonlinearParams p;
   nonlinear_params(ns, &p);
   p.inner = inner;
+  if (ns->newton_auto) ns->newton = 0; /* every solve starts with the fixed point */
   double t0 = feast_wtime(), r, lambda = ns->restored && !inner ? ns->resume.lambda : 1.0;
   FEAST_CALL(start(ns, &p, res, &r));
+  double reference, change = INFINITY, r_prev = 0.0; /* r_prev: the last step's defect (forcing) */
+  FEAST_CALL(stop_reference(ns, &p, res->initial_residual, &reference));
   long its_here = 0; /* linear iterations of this process (a restored run's are in res already) */
   for (int step = res->nonlinear_iterations;; step++) {
     progress(&p, step, r, res, step ? (int)ns->linear_per_step[step - 1] : 0, lambda, feast_wtime() - t0);
-    if (stop(&p, r, step, res)) break;
+    if (stop(&p, r, reference, change, step, res)) break;
     t0 = feast_wtime();
+    if (ns->newton_auto) FEAST_CALL(switch_to_newton(ns, &p, step, res->initial_residual, &r));
     FEAST_CALL(ns_schur_update(ns));
     FeastSolveResult lin;
+    if (p.forcing) {
+      forcing_term(r, r_prev, p.rtol * reference, &p.linear.rtol);
+      r_prev = r;
+    }
     /* from a random start the tolerance is relative to the defect, the residual of c = 0 */
     if (p.random_start) p.linear.reference_norm = r;
     FEAST_CALL(linear_solve(ns, &p, &lin));
@@ -215,6 +310,7 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
                 p.linear.max_iterations, p.linear.restart);
     }
     res->linear_iterations += lin.iterations;
+    res->linear_capped += lin.reason == FEAST_SOLVE_MAX_ITERATIONS;
     its_here += lin.iterations;
     res->reductions_per_iteration += lin.reductions_per_iteration * lin.iterations; /* averaged below */
     res->exchanges_per_iteration += lin.exchanges_per_iteration * lin.iterations;
@@ -225,6 +321,7 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
       break;
     }
     FEAST_CALL(update(ns, &p, &r, &lambda));
+    FEAST_CALL(relative_update(ns, &p, lambda, &change));
     FEAST_CALL(after_step(ns, &p, res, r, lambda));
     if (res->stop_signal) break;
   }

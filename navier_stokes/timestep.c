@@ -97,6 +97,7 @@ static int old_residual(NsProblem *ns, double t_old) {
 typedef struct {
   int nonlinear;
   long linear;
+  int capped;    /* linear solves stopped at their cap */
   NsResult last; /* of the last nonlinear solve */
 } StepCounts;
 
@@ -126,6 +127,7 @@ static int substep(NsProblem *ns, double t_old, double dt, double theta, const d
   FEAST_CALL(ns_solve_step(ns, &c->last));
   c->nonlinear += c->last.nonlinear_iterations;
   c->linear += c->last.linear_iterations;
+  c->capped += c->last.linear_capped;
   *ok = c->last.converged;
   return 0;
 }
@@ -240,7 +242,7 @@ int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, voi
   NsTimeTerms *tt = &ns->time;
   if (!tt->restored) { /* a fresh run; else ns_time_restore set the state after step tt->step */
     FEAST_CALL(initial_state(ns, p));
-    tt->step = 0, tt->dt_prev = 0.0, tt->nonlinear_iterations = tt->linear_iterations = 0;
+    tt->step = 0, tt->dt_prev = 0.0, tt->nonlinear_iterations = tt->linear_iterations = tt->linear_capped = 0;
   }
   tt->on = 0;
   tt->restored = 0; /* consumed: a later ns_time_run starts afresh */
@@ -248,6 +250,7 @@ int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, voi
   res->steps = tt->step;
   res->nonlinear_iterations = tt->nonlinear_iterations;
   res->linear_iterations = tt->linear_iterations;
+  res->linear_capped = tt->linear_capped;
   long solves, cycles;
   ns_scarc_totals(ns, &res->velocity_vcycles, &solves, &cycles);
   const long n = step_count(p->start, p->end, p->dt);
@@ -261,6 +264,7 @@ int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, voi
     FEAST_CALL(time_step(ns, p->scheme, t, dt, dt_prev, &c, &ok));
     res->nonlinear_iterations += c.nonlinear;
     res->linear_iterations += c.linear;
+    res->linear_capped += c.capped;
     res->velocity_vcycles = c.last.velocity_vcycles;
     if (!ok) {
       step_failed(ns, k, t, t1, &c.last, res);
@@ -271,8 +275,12 @@ int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, voi
     res->t = t1;
     tt->step = k, tt->dt_prev = dt;
     tt->nonlinear_iterations = res->nonlinear_iterations, tt->linear_iterations = res->linear_iterations;
-    const NsStepInfo info = {k, n, t1, dt, c.nonlinear, c.linear, feast_wtime() - w0,
-                             feast_timer_total(FEAST_T_ASSEMBLY) - ass0, feast_timer_total(FEAST_T_LOCAL_MG) - loc0};
+    tt->linear_capped = res->linear_capped;
+    const NsStepInfo info = {.step = k, .steps = n, .t = t1, .dt = dt, .nonlinear_steps = c.nonlinear,
+                             .linear_iterations = c.linear, .seconds = feast_wtime() - w0,
+                             .assembly_seconds = feast_timer_total(FEAST_T_ASSEMBLY) - ass0,
+                             .local_seconds = feast_timer_total(FEAST_T_LOCAL_MG) - loc0,
+                             .linear_capped = c.capped};
     if (monitor) FEAST_CALL(monitor(ctx, ns, &info));
     int signal_number;
     FEAST_CALL(after_step(ns, p, k, &signal_number));

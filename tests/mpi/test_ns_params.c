@@ -152,7 +152,9 @@ static void check_names(void) {
     const char *section, *key, *choices;
   } want[] = {{"linear", "schur", "auto|mass|pcd"},
               {"linear", "krylov", "auto|bicgstab|ibicgstab|pipebicgsafe|fgmres"},
-              {"solver", "nonlinear", "fixed-point|newton"},
+              {"solver", "nonlinear", "fixed-point|newton|auto"},
+              {"solver", "linear_forcing", "fixed|eisenstat-walker"},
+              {"solver", "nonlinear_step_reference", "rhs|first-defect|update"},
               {"solver", "nonlinear_line_search", "backtracking|none"},
               {"velocity", "scarc_solver", "mg|cg|bicgstab|ibicgstab|pipebicgsafe"},
               {"time", "scheme", "none|backward-euler|crank-nicolson|fs-theta|bdf2"}};

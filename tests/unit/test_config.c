@@ -97,7 +97,7 @@ static int find_key(const char *section, const char *key) {
 
 /* every key: unique, documented, sane range, a default that its own getter accepts */
 static void test_schema(void) {
-  CHECK(feast_config_key_count(schema) == 93); /* velocity.solver, pressure.solver, rtol, max_iterations, linear.factorisation + 88: 75 + solver.local_gpu_min_nodes + the time-dependent run: time.scheme, dt, start, end, tau_dt, steps_max, initial.u, v, stationary, output.timeseries, vtk_every, series_from; 75 = main's 55 + solver.coarse_solver, linear.schur, linear.restart, the four DFG output keys, output.checkpoint(_interval), solver.residual_replacement(_drop), solver.smoother_step, debug.reduction_latency_us, solver.local_fixed_cycles, velocity.fixed_iterations, solver.initial_guess, problem.convection, solver.overlap, solver.local_framed_min_nodes, solver.coarse_stabilisation */
+  CHECK(feast_config_key_count(schema) == 96); /* solver.nonlinear_step_reference, linear_forcing, nonlinear_switch + 93: velocity.solver, pressure.solver, rtol, max_iterations, linear.factorisation + 88: 75 + solver.local_gpu_min_nodes + the time-dependent run: time.scheme, dt, start, end, tau_dt, steps_max, initial.u, v, stationary, output.timeseries, vtk_every, series_from; 75 = main's 55 + solver.coarse_solver, linear.schur, linear.restart, the four DFG output keys, output.checkpoint(_interval), solver.residual_replacement(_drop), solver.smoother_step, debug.reduction_latency_us, solver.local_fixed_cycles, velocity.fixed_iterations, solver.initial_guess, problem.convection, solver.overlap, solver.local_framed_min_nodes, solver.coarse_stabilisation */
   FeastConfig *cfg = NULL;
   CHECK_OK(feast_app_config_create(&cfg));
   for (int k = 0; k < feast_config_key_count(schema); k++) {
