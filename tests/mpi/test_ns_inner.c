@@ -4,11 +4,11 @@
  *    forced below the finest level by solver.coarse_max_dofs = 100, so that scarc is a
  *    one-digit multigrid solve and not already exact):
  *    at Re = 400 with PCD every combination converges to the same solution (velocities
- *    within 1e-6 of scarc/scarc's; jacobi too, in many iterations). The outer iterations
+ *    within 1e-6 of scarc/scarc's). The outer iterations
  *    are then the Schur approximation's (direct 868 = scarc 868: measured);
  *    at Re = 1 with the mass approximation (spectrally equivalent to S), the inexact
  *    velocity solves count (with linear.rtol = 1e-6; at 1e-2 both need 33): exact ones
- *    (direct) need fewer outer iterations.
+ *    (direct) need fewer outer iterations, and jacobi reaches the same solution.
  *  - direct is refused above NS_DIRECT_MAX_NODES unknowns with a message naming the key. */
 #include "ns_testing.h"
 
@@ -40,8 +40,7 @@ static void solve_with(double re, const char *schur, double rtol, const char *ve
 }
 
 static void check_solutions(void) {
-  const char *combos[][2] = {{"scarc", "scarc"}, {"direct", "direct"}, {"direct", "scarc"}, {"scarc", "direct"},
-                             {"jacobi", "direct"}};
+  const char *combos[][2] = {{"scarc", "scarc"}, {"direct", "direct"}, {"direct", "scarc"}, {"scarc", "direct"}};
   enum { NCOMBOS = sizeof combos / sizeof combos[0] };
   NsCase c[NCOMBOS];
   long its[NCOMBOS];
@@ -57,15 +56,22 @@ static void check_solutions(void) {
 }
 
 /* Re = 1, mass, linear.rtol = 1e-6: exact velocity solves need fewer outer iterations
- * than one-digit ScaRC */
+ * than one-digit ScaRC; Jacobi (no preconditioner worth the name: at Re = 400 with PCD
+ * 9968 outer iterations against 868, too slow for the multi-rank runs) reaches the same
+ * solution here */
 static void check_fewer_iterations(void) {
-  NsCase c[2];
-  long its[2];
+  NsCase c[3];
+  long its[3];
   solve_with(1, "mass", 1e-6, "scarc", "scarc", &c[0], &its[0]);
   solve_with(1, "mass", 1e-6, "direct", "scarc", &c[1], &its[1]);
+  solve_with(1, "mass", 1e-6, "jacobi", "direct", &c[2], &its[2]);
   CHECK(its[1] > 0 && its[1] < its[0]);
-  ns_case_destroy(&c[0]);
-  ns_case_destroy(&c[1]);
+  if (c[0].ns && c[2].ns) {
+    const double du = ns_max_diff(c[2].ns->v, c[0].ns->v, NS_U), dv = ns_max_diff(c[2].ns->v, c[0].ns->v, NS_V);
+    CHECK(du <= 1e-6 && dv <= 1e-6);
+    if (feast_test_rank() == 0) printf("  jacobi: |u - scarc's| %.2e, |v - scarc's| %.2e\n", du, dv);
+  }
+  for (int k = 0; k < 3; k++) ns_case_destroy(&c[k]);
 }
 
 /* a domain of 8 macros at level 7 has 133,129 nodes: direct is refused, naming the key */
