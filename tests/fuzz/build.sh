@@ -22,10 +22,12 @@ mpi_libs=$(mpicc --showme:link 2>/dev/null || echo "-lmpi")
 cjson_cflags=$(pkg-config --cflags libcjson 2>/dev/null || true)
 # FEAST_FUZZ_CFLAGS: extra flags (e.g. -fno-sanitize=nonnull-attribute to fuzz past a known bug)
 cflags="${FEAST_FUZZ_CFLAGS:-} -std=c11 -D_DEFAULT_SOURCE -DFEAST_VERSION=\"fuzz\" -O1 -g $san -I$src -I/usr/include/suitesparse $mpi_cflags $cjson_cflags"
-# the config/mesh layer and what it may pull in; a file that does not compile is only
-# fatal if the harnesses need it (the link says so)
+# the config/mesh layer and what it may pull in (the layers' key tables take their
+# allowed values from the registries of scarc/ and navier_stokes/, so those layers come
+# along: the archive links only what a harness needs); a file that does not compile is
+# only fatal if the harnesses need it (the link says so)
 objs=()
-for c in "$src"/feast/*.c "$src"/scarc/scarc_keys.c "$src"/navier_stokes/ns_keys.c; do
+for c in "$src"/feast/*.c "$src"/coproc/*.c "$src"/scarc/*.c "$src"/navier_stokes/*.c; do
   o=$out/obj/$(basename "${c%.c}").o
   if "$CC" $cflags -fsanitize=fuzzer-no-link -c "$c" -o "$o" 2>"$o.log"; then
     objs+=("$o")
@@ -39,6 +41,6 @@ ar rcs "$out/libfeast_fuzz.a" "${objs[@]}"
 for h in "$src"/tests/fuzz/fuzz_*.c; do
   name=$(basename "${h%.c}")
   "$CC" $cflags -I"$src/tests/fuzz" -fsanitize=fuzzer "$h" "$out/libfeast_fuzz.a" \
-    $mpi_libs -lcjson -lklu -lumfpack -lmetis -lmuparser -lm -o "$out/$name"
+    $mpi_libs -lcjson -lklu -lumfpack -lsuitesparseconfig -lmetis -lmuparser -lm -o "$out/$name"
   echo "fuzz: built $out/$name"
 done
