@@ -111,7 +111,7 @@ static int after_step(void *ctx, const NsProblem *ns, const NsStepInfo *s) {
   m->t[i] = s->t, m->cd[i] = cd, m->cl[i] = cl, m->dp[i] = dp, m->sec[i] = s->seconds;
   m->dt[i] = s->dt, m->nonlinear[i] = s->nonlinear_steps, m->linear[i] = (double)s->linear_iterations;
   double phases[2] = {s->assembly_seconds, s->local_seconds};
-  MPI_Allreduce(MPI_IN_PLACE, phases, 2, MPI_DOUBLE, MPI_MAX, m->app->dom->comm);
+  FEAST_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, phases, 2, MPI_DOUBLE, MPI_MAX, m->app->dom->comm));
   m->ass[i] = phases[0], m->loc[i] = phases[1];
   FEAST_CALL(csv_line(m, i));
   if (m->vtk[0] && (s->step % m->vtk_every == 0 || s->step == s->steps)) FEAST_CALL(snapshot(m, ns, s->step, s->t));
