@@ -43,7 +43,8 @@ def peer_run(out, re, level):
     if not d:
         return None
     d = d.get("result", d)
-    ok = all(s.get("converged", True) for s in d.get("stages", [])) and math.isfinite(d.get("res_final", math.nan))
+    stages = d.get("stages") or [{}]  # a failed direct attempt before continuation's stages is no failure
+    ok = bool(d.get("converged", stages[-1].get("converged", False))) and math.isfinite(d.get("res_final", math.nan))
     return {"code": "deal.II peer", "level": level, "dofs": d["n_dofs"], "wall": wall(p), "ok": ok,
             "its": f"{d['newton_steps']} Newton / {d['fgmres_its']} FGMRES"
                    + (" (continuation)" if d.get("continuation") else ""),
