@@ -180,6 +180,11 @@ void ns_system_destroy(NsProblem *ns);
 /* blocks and right-hand side at the linearisation velocity w (3-block vector), with the
  * Dirichlet rows and values of every field */
 int ns_system_assemble(NsProblem *ns, const FeastVec *w);
+/* d <- h(w) - K(w) x, with the pressure mode removed (ns_project_residual), without
+ * assembling: no block or h is written (ns_form_residual cell by cell). At x = w the
+ * defect of the nonlinear system (the line search's trials). What ns_system_assemble(w)
+ * and ns_system_apply(x) give, up to rounding; timed as assembly */
+int ns_system_residual(NsProblem *ns, const FeastVec *w, const FeastVec *x, FeastVec *d);
 /* y <- K x (x, y consistent 3-block vectors) */
 int ns_system_apply(NsProblem *ns, const FeastVec *x, FeastVec *y);
 /* p <- p - (sum_i p_i / n) 1: a consistent one-block pressure vector of zero sum */

@@ -135,6 +135,56 @@ int ns_system_assemble(NsProblem *ns, const FeastVec *w) {
   return st;
 }
 
+/* d <- h(w) - K(w) x without the matrices: the cells' residual vectors (ns_form_residual)
+ * accumulated and summed over the interfaces, the time step's explicit part, the
+ * Dirichlet rows d_i = g_i - x_i (what the identity rows of the assembled K give,
+ * bitwise), the constant pressure mode removed */
+static int system_residual(NsProblem *ns, const FeastVec *w, const FeastVec *x, FeastVec *d) {
+  const FeastDomain *dom = ns->dom;
+  const FeastLevel *lev = &dom->levels[ns->level];
+  const long n = (long)lev->N * lev->N;
+  for (int li = 0; li < dom->nlocal; li++) {
+    double *y[NS_NRHS];
+    for (int r = 0; r < NS_NRHS; r++) {
+      y[r] = feast_vec_block(d, r, li);
+      memset(y[r], 0, sizeof(double) * n);
+    }
+    NsForm form = ns_form_at(ns, w, li);
+    form.x1 = feast_vec_block(x, NS_U, li);
+    form.x2 = feast_vec_block(x, NS_V, li);
+    form.p = feast_vec_block(x, NS_P, li);
+    FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], ns_form_residual, &form, 3, 0, NULL,
+                                       NS_NRHS, y));
+    FEAST_CALL(form.status);
+  }
+  FEAST_CALL(feast_vec_sum(d));
+  if (ns->time.on && ns->time.explicit_weight != 0.0) /* d_u,v -= (1 - theta) r_old */
+    for (int f = NS_U; f <= NS_V; f++) {
+      FeastVec df, rf;
+      feast_vec_view(d, f, &df);
+      feast_vec_view(ns->time.r_old, f, &rf);
+      feast_vec_axpy(-ns->time.explicit_weight, &rf, &df);
+    }
+  for (int f = 0; f < NS_NFIELDS; f++) {
+    FEAST_CALL(feast_bc_values(ns->bc[f], dom, ns->mask[f], d->v + (long)f * dom->nlocal));
+    for (int li = 0; li < dom->nlocal; li++) {
+      const unsigned char *fixed = ns->mask[f]->fixed[ns->level][li];
+      double *df = feast_vec_block(d, f, li);
+      const double *xf = feast_vec_block(x, f, li);
+      for (long i = 0; i < n; i++)
+        if (fixed[i]) df[i] = df[i] - xf[i];
+    }
+  }
+  return ns_project_residual(ns, d);
+}
+
+int ns_system_residual(NsProblem *ns, const FeastVec *w, const FeastVec *x, FeastVec *d) {
+  feast_timer_start(FEAST_T_ASSEMBLY);
+  const int st = system_residual(ns, w, x, d);
+  feast_timer_stop(FEAST_T_ASSEMBLY);
+  return st;
+}
+
 int ns_system_apply(NsProblem *ns, const FeastVec *x, FeastVec *y) {
   const FeastDomain *dom = ns->dom;
   for (int f = 0; f < NS_NFIELDS; f++)
