@@ -1,5 +1,6 @@
 #include "navier_stokes/forms.h"
 #include <math.h>
+#include <string.h>
 
 /* smallest height of a cell: its area over the longer of its two mid-lines (the
  * columns of the Jacobian at the centre); exact for parallelograms */
@@ -97,5 +98,57 @@ void ns_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4])
     field_at(c, &c->q[q], f->s1, &sq[0], gs);
     field_at(c, &c->q[q], f->s2, &sq[1], gs);
     point(f, &c->q[q], w, gw, sq, tau, A, b);
+  }
+}
+
+/* b[r][a] += the residual of one quadrature point (weight W) at the iterate (x, p) with
+ * the linearisation (w, gw): see forms.h */
+static void residual_point(NsForm *f, const FeastQ1Point *q, const double w[2], const double gw[2][2],
+                           const double x[2], const double gx[2][2], double p, const double gp[2], const double sq[2],
+                           double tau, double (*b)[4]) {
+  const double W = q->weight, th = f->theta, mass = f->mass;
+  const double fx = force_at(f, 0, q), fy = force_at(f, 1, q);
+  const double cu = w[0] * gx[0][0] + w[1] * gx[0][1], cv = w[0] * gx[1][0] + w[1] * gx[1][1]; /* (w.grad) x */
+  double mx = th * (fx - cu) - sq[0] - mass * x[0], my = th * (fy - cv) - sq[1] - mass * x[1];
+  const double ex = fx - cu - sq[0] - mass * x[0] - gp[0], ey = fy - cv - sq[1] - mass * x[1] - gp[1];
+  const double div = gx[0][0] + gx[1][1], visc = th * f->nu;
+  double nx = 0.0, ny = 0.0; /* Newton: theta ((w - x).grad) w, tested with phi_a only */
+  if (f->newton) {
+    nx = th * (gw[0][0] * (w[0] - x[0]) + gw[0][1] * (w[1] - x[1]));
+    ny = th * (gw[1][0] * (w[0] - x[0]) + gw[1][1] * (w[1] - x[1]));
+  }
+  for (int a = 0; a < 4; a++) {
+    const double pa = q->phi[a], dxa = q->dphi[a][0], dya = q->dphi[a][1];
+    const double conv = w[0] * dxa + w[1] * dya; /* w . grad phi_a */
+    b[NS_F1][a] +=
+        W * (pa * (mx + nx) + tau * conv * (mx - gp[0]) + p * dxa - visc * (gx[0][0] * dxa + gx[0][1] * dya));
+    b[NS_F2][a] +=
+        W * (pa * (my + ny) + tau * conv * (my - gp[1]) + p * dya - visc * (gx[1][0] * dxa + gx[1][1] * dya));
+    b[NS_G][a] += W * (pa * div - tau * (ex * dxa + ey * dya));
+  }
+}
+
+void ns_form_residual(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4]) {
+  NsForm *f = ctx;
+  (void)A;
+  double wc[2], g[2];
+  field_at(c, &c->centre, f->w1, &wc[0], g);
+  field_at(c, &c->centre, f->w2, &wc[1], g);
+  const double tau = ns_tau(c, wc, f->nu, f->tau_rate);
+  for (int q = 0; q < c->nq; q++) {
+    double w[2], gw[2][2], x[2], gx[2][2], sq[2], gs[2], p, gp[2];
+    field_at(c, &c->q[q], f->w1, &w[0], gw[0]);
+    field_at(c, &c->q[q], f->w2, &w[1], gw[1]);
+    if (f->x1 == f->w1 && f->x2 == f->w2) { /* x = w: the defect of the nonlinear problem */
+      x[0] = w[0], x[1] = w[1];
+      memcpy(gx, gw, sizeof gx);
+    } else {
+      field_at(c, &c->q[q], f->x1, &x[0], gx[0]);
+      field_at(c, &c->q[q], f->x2, &x[1], gx[1]);
+    }
+    field_at(c, &c->q[q], f->s1, &sq[0], gs);
+    field_at(c, &c->q[q], f->s2, &sq[1], gs);
+    field_at(c, &c->q[q], f->p, &p, gp);
+    residual_point(f, &c->q[q], w, gw, x, gx, p, gp, sq, tau, b);
   }
 }

@@ -46,6 +46,7 @@ typedef struct {
   double mass;            /* alpha_0 / dt: the coefficient of the new velocity in du/dt */
   double tau_rate;        /* the rate in tau (ns_tau's mass): 1/dt of a time run (time.tau_dt = on), else 0 */
   const double *s1, *s2;  /* the known part s of du/dt on this macro (grid vectors), NULL: 0 */
+  const double *x1, *x2, *p; /* ns_form_residual: the iterate x = (u1, u2, p) (grid vectors), NULL: 0 */
 } NsForm;
 
 /* the form of the stationary problem */
@@ -66,4 +67,14 @@ NsForm ns_form_steady(double nu, int newton, const double *w1, const double *w2,
 double ns_tau(const FeastQ1Cell *cell, const double w[2], double nu, double mass);
 /* the cell form (ctx: NsForm): matrices in the NS_* order, vectors NS_F1, NS_F2, NS_G */
 void ns_form(const FeastQ1Cell *c, void *ctx, double (*Aloc)[4][4], double (*bloc)[4]);
+/* the residual of the system it assembles at an iterate x, without the matrices: the
+ * vectors NS_F1, NS_F2, NS_G of the cell's b - A x (ctx: NsForm with x1, x2, p; no
+ * matrix written). Summed over the test functions' terms directly, with the momentum
+ * balance M = theta (f - (w.grad) x) - s - mass x at a point (x the velocity of x):
+ *   momentum a:   (M_x, phi_a + tau w.grad phi_a) - tau (d_x p, w.grad phi_a) + (p, d_x phi_a)
+ *                 - theta nu (grad x1, grad phi_a) [+ theta ((w - x).grad w_1, phi_a): Newton]
+ *   continuity a: (div x, psi_a) - tau (f - (w.grad) x - s - mass x - grad p, grad psi_a)
+ * ns_form's b - A x up to rounding (other sums). At x = w (the line search) the Newton
+ * term vanishes: the defect of the nonlinear problem under either linearisation. */
+void ns_form_residual(const FeastQ1Cell *c, void *ctx, double (*Aloc)[4][4], double (*bloc)[4]);
 #endif

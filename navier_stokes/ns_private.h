@@ -69,7 +69,7 @@ struct NsProblem {
   FeastBC *bc[NS_NFIELDS];
   FeastMask *mask[NS_NFIELDS];
   FeastExpr *force[2], *exact[NS_NFIELDS];
-  FeastBand9 *blk[NS_NBLOCKS];  /* blk[k][li]; A12, A21 only with Newton */
+  FeastBand9 *blk[NS_NBLOCKS];  /* blk[k][li]; A12, A21 only with Newton; A22 A11's storage where ns_a22_shared */
   FeastVec *h;                  /* right-hand side, consistent, Dirichlet values at fixed nodes */
   FeastVec *v;                  /* the iterate (u, v, p) */
   FeastVec *d, *c, *t;          /* defect, correction, work of the preconditioner */
@@ -175,11 +175,21 @@ void ns_set_time(NsProblem *ns, double t);
 /* v <- the Dirichlet values of every field at the time set (ns_set_time); other nodes
  * are not touched */
 int ns_boundary_values(NsProblem *ns, FeastVec *v);
+/* blocks (A12, A21 with Newton only; A22 a view of A11's storage on the macros where
+ * ns_a22_shared), vectors, the first iterate */
 int ns_system_create(NsProblem *ns);
+/* 1 if A22 is A11's storage on local macro li (no Newton terms, the same u and v
+ * Dirichlet rows there): one matrix assembled and stored for both */
+int ns_a22_shared(const NsProblem *ns, int li);
 void ns_system_destroy(NsProblem *ns);
 /* blocks and right-hand side at the linearisation velocity w (3-block vector), with the
  * Dirichlet rows and values of every field */
 int ns_system_assemble(NsProblem *ns, const FeastVec *w);
+/* d <- h(w) - K(w) x, with the pressure mode removed (ns_project_residual), without
+ * assembling: no block or h is written (ns_form_residual cell by cell). At x = w the
+ * defect of the nonlinear system (the line search's trials). What ns_system_assemble(w)
+ * and ns_system_apply(x) give, up to rounding; timed as assembly */
+int ns_system_residual(NsProblem *ns, const FeastVec *w, const FeastVec *x, FeastVec *d);
 /* y <- K x (x, y consistent 3-block vectors) */
 int ns_system_apply(NsProblem *ns, const FeastVec *x, FeastVec *y);
 /* p <- p - (sum_i p_i / n) 1: a consistent one-block pressure vector of zero sum */

@@ -125,6 +125,14 @@ void ns_schur_destroy(NsProblem *ns) {
   feast_vec_destroy(&ns->upper_rhs);
 }
 
+/* The velocity ScaRC copies A11 (A22) into its own finest-level storage at every refresh
+ * (scarc_set_operator: copied unless it is the solver's storage). It cannot take the
+ * system's blocks in place as Poisson does (scarc_operator_storage): ScaRC turns that
+ * storage into its own form of the operator (interface rows summed, ring rows apart,
+ * Dirichlet rows of its mask), while the system still needs the raw partial A11 with its
+ * rows for K x (the Krylov method, the defect, forces.c). Under the fixed point with the
+ * same u and v masks one ScaRC serves both blocks and A22 is A11's storage (system.c),
+ * so one copy is made per refresh. */
 int ns_schur_update(NsProblem *ns) {
   FEAST_CALL(ns_inner_set_operator(ns->velocity[0], ns->blk[NS_A11]));
   if (ns->velocity[1] != ns->velocity[0]) FEAST_CALL(ns_inner_set_operator(ns->velocity[1], ns->blk[NS_A22]));

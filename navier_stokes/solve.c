@@ -188,28 +188,43 @@ static void progress(const NonlinearParams *p, int step, double r, const NsResul
             res->initial_residual > 0 ? r / res->initial_residual : 0.0, linear_its, step_length, seconds);
 }
 
+/* the defect norm *r at v = v_old + l c: assembled (the system at v and its defect in
+ * ns->d, what the next step needs), or (full = 0) by the residual evaluation alone, which
+ * writes ns->d only (a trial that may be rejected: no blocks assembled for nothing) */
+static int trial(NsProblem *ns, double l, int full, double *r) {
+  feast_vec_copy(ns->v_old, ns->v);
+  feast_vec_axpy(l, ns->c, ns->v);
+  if (full) {
+    FEAST_CALL(ns_system_assemble(ns, ns->v));
+    return defect(ns, r);
+  }
+  FEAST_CALL(ns_system_residual(ns, ns->v, ns->v, ns->d));
+  return feast_vec_norm(ns->d, r);
+}
+
 /* v <- v_old + lambda c, the system assembled at v and its defect norm in *r. Backtracking
  * (line search on): lambda = damping, halved while the defect does not fall to
  * (1 - 1e-4 lambda) times the last one, at most MAX_HALVINGS times; when no length gives
  * that decrease, the one with the smallest defect is taken (divergence then stops the
- * run). Accepted at once, the assembly and defect are those the next step needs anyway. */
+ * run). The first length is assembled: accepted at once (the usual case), the assembly
+ * and defect are those the next step needs anyway. The shorter ones are tried by the
+ * residual evaluation alone (ns_system_residual: no blocks written), and only the length
+ * taken is assembled, its defect recomputed from the blocks: *r and ns->d are then
+ * bitwise those of an assembled trial, the test saw them up to rounding. */
 static int update(NsProblem *ns, const NonlinearParams *p, double *r, double *lambda) {
   const double r0 = *r;
   double best = INFINITY, best_lambda = p->damping, l = p->damping;
   feast_vec_copy(ns->v, ns->v_old);
   for (int k = 0;; k++) {
-    feast_vec_copy(ns->v_old, ns->v);
-    feast_vec_axpy(l, ns->c, ns->v);
-    FEAST_CALL(ns_system_assemble(ns, ns->v));
-    FEAST_CALL(defect(ns, r));
-    if (!p->line_search || (isfinite(*r) && *r <= (1.0 - 1e-4 * l) * r0)) break;
+    FEAST_CALL(trial(ns, l, k == 0, r));
+    if (!p->line_search || (isfinite(*r) && *r <= (1.0 - 1e-4 * l) * r0)) {
+      if (k > 0) FEAST_CALL(trial(ns, l, 1, r));
+      break;
+    }
     if (*r < best) best = *r, best_lambda = l;
     if (k == MAX_HALVINGS) { /* no decrease: the best length seen */
       l = best_lambda;
-      feast_vec_copy(ns->v_old, ns->v);
-      feast_vec_axpy(l, ns->c, ns->v);
-      FEAST_CALL(ns_system_assemble(ns, ns->v));
-      FEAST_CALL(defect(ns, r));
+      FEAST_CALL(trial(ns, l, 1, r));
       break;
     }
     l *= 0.5;

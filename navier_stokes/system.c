@@ -12,13 +12,30 @@ static const int row_blocks[NS_NFIELDS][NS_NFIELDS] = {
 
 static int block_used(const NsProblem *ns, int k) { return ns->newton || (k != NS_A12 && k != NS_A21); }
 
+/* A22 can be A11's storage on local macro li: without Newton's terms (the fixed point and
+ * Stokes; solver.nonlinear = auto starts Newton later, so never there) the form gives
+ * both blocks the same values, and they get the same Dirichlet rows when the u and v
+ * masks agree on the macro (fix_rows of v then rewrites A11's rows as they are) */
+static int a22_can_share(const NsProblem *ns, int li) {
+  const long n = (long)ns->dom->levels[ns->level].N * ns->dom->levels[ns->level].N;
+  return !ns->newton &&
+         memcmp(ns->mask[NS_U]->fixed[ns->level][li], ns->mask[NS_V]->fixed[ns->level][li], (size_t)n) == 0;
+}
+
+int ns_a22_shared(const NsProblem *ns, int li) {
+  return ns->blk[NS_A22] && ns->blk[NS_A22][li].band[0] == ns->blk[NS_A11][li].band[0];
+}
+
 static int create_system(NsProblem *ns) {
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
   for (int k = 0; k < NS_NBLOCKS; k++) {
     if (!block_used(ns, k)) continue;
     FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->blk[k]));
-    for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(feast_band9_create(lev->N, &ns->blk[k][li]));
+    for (int li = 0; li < dom->nlocal; li++) {
+      if (k == NS_A22 && a22_can_share(ns, li)) ns->blk[k][li] = ns->blk[NS_A11][li]; /* a view, not a copy */
+      else FEAST_CALL(feast_band9_create(lev->N, &ns->blk[k][li]));
+    }
   }
   FeastVec **three[] = {&ns->h, &ns->v, &ns->d, &ns->c, &ns->t, &ns->v_old};
   for (size_t i = 0; i < sizeof three / sizeof three[0]; i++)
@@ -51,6 +68,8 @@ int ns_system_create(NsProblem *ns) {
 }
 
 void ns_system_destroy(NsProblem *ns) {
+  for (int li = 0; ns->blk[NS_A22] && li < ns->dom->nlocal; li++)
+    if (ns_a22_shared(ns, li)) memset(&ns->blk[NS_A22][li], 0, sizeof ns->blk[NS_A22][li]); /* A11's */
   for (int k = 0; k < NS_NBLOCKS; k++) {
     for (int li = 0; ns->blk[k] && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->blk[k][li]);
     feast_free(&ns->blk[k]);
@@ -66,6 +85,7 @@ static void fix_rows(NsProblem *ns, int f, int li) {
   const unsigned char *fixed = ns->mask[f]->fixed[ns->level][li];
   for (int col = 0; col < NS_NFIELDS; col++) {
     const int k = row_blocks[f][col];
+    if (k == NS_A22 && ns_a22_shared(ns, li)) continue; /* A11's rows, fixed with u's (the same) mask */
     if (ns->blk[k]) feast_band9_fix_rows(&ns->blk[k][li], fixed, col == f ? ns->dom->levels[ns->level].owned[li] : NULL);
   }
 }
@@ -101,6 +121,7 @@ static int assemble_macro(NsProblem *ns, const FeastVec *w, int li) {
   FeastBand9 *A[NS_NBLOCKS];
   for (int k = 0; k < NS_NBLOCKS; k++) {
     A[k] = ns->blk[k] ? &ns->blk[k][li] : NULL;
+    if (k == NS_A22 && ns_a22_shared(ns, li)) A[k] = NULL; /* A11's values: computed by the form, stored once */
     if (A[k]) feast_band9_zero(A[k]);
   }
   double *b[NS_NRHS];
@@ -131,6 +152,56 @@ int ns_system_assemble(NsProblem *ns, const FeastVec *w) {
     st = feast_bc_values(ns->bc[f], dom, ns->mask[f], ns->h->v + (long)f * dom->nlocal);
     for (int li = 0; li < dom->nlocal && !st; li++) fix_rows(ns, f, li);
   }
+  feast_timer_stop(FEAST_T_ASSEMBLY);
+  return st;
+}
+
+/* d <- h(w) - K(w) x without the matrices: the cells' residual vectors (ns_form_residual)
+ * accumulated and summed over the interfaces, the time step's explicit part, the
+ * Dirichlet rows d_i = g_i - x_i (what the identity rows of the assembled K give,
+ * bitwise), the constant pressure mode removed */
+static int system_residual(NsProblem *ns, const FeastVec *w, const FeastVec *x, FeastVec *d) {
+  const FeastDomain *dom = ns->dom;
+  const FeastLevel *lev = &dom->levels[ns->level];
+  const long n = (long)lev->N * lev->N;
+  for (int li = 0; li < dom->nlocal; li++) {
+    double *y[NS_NRHS];
+    for (int r = 0; r < NS_NRHS; r++) {
+      y[r] = feast_vec_block(d, r, li);
+      memset(y[r], 0, sizeof(double) * n);
+    }
+    NsForm form = ns_form_at(ns, w, li);
+    form.x1 = feast_vec_block(x, NS_U, li);
+    form.x2 = feast_vec_block(x, NS_V, li);
+    form.p = feast_vec_block(x, NS_P, li);
+    FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], ns_form_residual, &form, 3, 0, NULL,
+                                       NS_NRHS, y));
+    FEAST_CALL(form.status);
+  }
+  FEAST_CALL(feast_vec_sum(d));
+  if (ns->time.on && ns->time.explicit_weight != 0.0) /* d_u,v -= (1 - theta) r_old */
+    for (int f = NS_U; f <= NS_V; f++) {
+      FeastVec df, rf;
+      feast_vec_view(d, f, &df);
+      feast_vec_view(ns->time.r_old, f, &rf);
+      feast_vec_axpy(-ns->time.explicit_weight, &rf, &df);
+    }
+  for (int f = 0; f < NS_NFIELDS; f++) {
+    FEAST_CALL(feast_bc_values(ns->bc[f], dom, ns->mask[f], d->v + (long)f * dom->nlocal));
+    for (int li = 0; li < dom->nlocal; li++) {
+      const unsigned char *fixed = ns->mask[f]->fixed[ns->level][li];
+      double *df = feast_vec_block(d, f, li);
+      const double *xf = feast_vec_block(x, f, li);
+      for (long i = 0; i < n; i++)
+        if (fixed[i]) df[i] = df[i] - xf[i];
+    }
+  }
+  return ns_project_residual(ns, d);
+}
+
+int ns_system_residual(NsProblem *ns, const FeastVec *w, const FeastVec *x, FeastVec *d) {
+  feast_timer_start(FEAST_T_ASSEMBLY);
+  const int st = system_residual(ns, w, x, d);
   feast_timer_stop(FEAST_T_ASSEMBLY);
   return st;
 }
