@@ -9,8 +9,32 @@ static double min_height(const FeastQ1Cell *c) {
   return c->centre.weight / fmax(ls, lt);
 }
 
+static NsStabilisationParams stabilisation = {.supg_scale = 1.0, .pspg_scale = 1.0, .viscous_residual = 0};
+
+void ns_forms_set_stabilisation(const NsStabilisationParams *s) { stabilisation = *s; }
+
 NsForm ns_form_steady(double nu, int newton, const double *w1, const double *w2, FeastExpr *const force[2]) {
-  return (NsForm){.nu = nu, .newton = newton, .w1 = w1, .w2 = w2, .force = {force[0], force[1]}, .theta = 1.0};
+  return (NsForm){.nu = nu, .newton = newton, .w1 = w1, .w2 = w2, .force = {force[0], force[1]}, .theta = 1.0,
+                  .stab = stabilisation};
+}
+
+double ns_cell_laplacian(const FeastQ1Cell *c, const double *u) {
+  const long N = c->node[3] - c->node[0], i = c->i, j = c->j;
+  if (N < 3) return 0.0;
+  double hss = 0.0, htt = 0.0;
+  for (int r = 0; r < 2; r++)
+    for (int k = 0; k < 2; k++) { /* at node (i+k, j+r) and (i+r, j+k), the centre kept in [1, N-2] */
+      const long is = i + k < 1 ? 1 : i + k > N - 2 ? N - 2 : i + k, js = j + r;
+      const long jt = j + k < 1 ? 1 : j + k > N - 2 ? N - 2 : j + k, it = i + r;
+      hss += 0.25 * (u[js * N + is - 1] - 2.0 * u[js * N + is] + u[js * N + is + 1]);
+      htt += 0.25 * (u[(jt - 1) * N + it] - 2.0 * u[jt * N + it] + u[(jt + 1) * N + it]);
+    }
+  const double hst = u[(j + 1) * N + i + 1] - u[j * N + i + 1] - u[(j + 1) * N + i] + u[j * N + i];
+  /* (J^T J)^-1 = [d -b; -b a] / (a d - b^2) */
+  const double a = c->jac[0][0] * c->jac[0][0] + c->jac[1][0] * c->jac[1][0];
+  const double b = c->jac[0][0] * c->jac[0][1] + c->jac[1][0] * c->jac[1][1];
+  const double d = c->jac[0][1] * c->jac[0][1] + c->jac[1][1] * c->jac[1][1];
+  return (hss * d - 2.0 * hst * b + htt * a) / (a * d - b * b);
 }
 
 double ns_tau(const FeastQ1Cell *c, const double w[2], double nu, double mass) {
@@ -40,9 +64,17 @@ static double force_at(NsForm *f, int d, const FeastQ1Point *p) {
   return v;
 }
 
+/* the stabilisation of one cell: tau of the SUPG and the PSPG terms, nu Laplace w (0: dropped) */
+typedef struct {
+  double supg, pspg, visc[2];
+} CellStab;
+
+static CellStab cell_stabilisation(const NsForm *f, const FeastQ1Cell *c);
+
 /* the contributions of one quadrature point (weight W); sq: the known part of du/dt there */
 static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const double gw[2][2], const double sq[2],
-                  double tau, double (*A)[4][4], double (*b)[4]) {
+                  const CellStab *st, double (*A)[4][4], double (*b)[4]) {
+  const double tau_s = st->supg, tau_p = st->pspg;
   const double W = p->weight, nu = f->nu, th = f->theta, mass = f->mass;
   const double fx = force_at(f, 0, p), fy = force_at(f, 1, p);
   double conv[4]; /* w . grad phi_a: trial convection and SUPG test direction */
@@ -52,20 +84,20 @@ static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const dou
     for (int c = 0; c < 4; c++) {
       const double pc = p->phi[c], dxc = p->dphi[c][0], dyc = p->dphi[c][1];
       const double lap = dxa * dxc + dya * dyc;
-      double a_ii = th * (nu * lap + conv[c] * pa + tau * conv[c] * conv[a]);
-      double bt1 = -pa * dxc - tau * conv[c] * dxa, bt2 = -pa * dyc - tau * conv[c] * dya;
+      double a_ii = th * (nu * lap + conv[c] * pa + tau_s * conv[c] * conv[a]);
+      double bt1 = -pa * dxc - tau_p * conv[c] * dxa, bt2 = -pa * dyc - tau_p * conv[c] * dya;
       if (mass != 0.0) { /* mass (phi_c, phi_a + tau w.grad phi_a), -tau mass (phi_c, grad psi_a) */
-        a_ii += mass * pc * (pa + tau * conv[a]);
-        bt1 -= tau * mass * pc * dxa;
-        bt2 -= tau * mass * pc * dya;
+        a_ii += mass * pc * (pa + tau_s * conv[a]);
+        bt1 -= tau_p * mass * pc * dxa;
+        bt2 -= tau_p * mass * pc * dya;
       }
       A[NS_A11][a][c] += W * a_ii;
       A[NS_A22][a][c] += W * a_ii;
-      A[NS_B1][a][c] += W * (-pc * dxa + tau * dxc * conv[a]);
-      A[NS_B2][a][c] += W * (-pc * dya + tau * dyc * conv[a]);
+      A[NS_B1][a][c] += W * (-pc * dxa + tau_s * dxc * conv[a]);
+      A[NS_B2][a][c] += W * (-pc * dya + tau_s * dyc * conv[a]);
       A[NS_BT1][a][c] += W * bt1;
       A[NS_BT2][a][c] += W * bt2;
-      A[NS_C][a][c] -= W * tau * lap;
+      A[NS_C][a][c] -= W * tau_p * lap;
       if (f->newton) { /* theta (d_j w_i phi_c, phi_a) */
         const double m = W * th * pa * pc;
         A[NS_A11][a][c] += m * gw[0][0];
@@ -74,10 +106,11 @@ static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const dou
         A[NS_A22][a][c] += m * gw[1][1];
       }
     }
-    /* (theta f - s, phi_a + tau w.grad phi_a), -tau (f - s, grad psi_a) */
-    b[NS_F1][a] += W * (th * fx - sq[0]) * (pa + tau * conv[a]);
-    b[NS_F2][a] += W * (th * fy - sq[1]) * (pa + tau * conv[a]);
-    b[NS_G][a] -= W * tau * ((fx - sq[0]) * dxa + (fy - sq[1]) * dya);
+    /* (theta f - s, phi_a + tau_s w.grad phi_a) + theta tau_s (nu Lap w, w.grad phi_a),
+     * -tau_p (f - s + nu Lap w, grad psi_a) */
+    b[NS_F1][a] += W * ((th * fx - sq[0]) * (pa + tau_s * conv[a]) + th * tau_s * st->visc[0] * conv[a]);
+    b[NS_F2][a] += W * ((th * fy - sq[1]) * (pa + tau_s * conv[a]) + th * tau_s * st->visc[1] * conv[a]);
+    b[NS_G][a] -= W * tau_p * ((fx - sq[0] + st->visc[0]) * dxa + (fy - sq[1] + st->visc[1]) * dya);
     if (f->newton) { /* theta ((w . grad) w, phi_a) */
       b[NS_F1][a] += W * th * pa * (w[0] * gw[0][0] + w[1] * gw[0][1]);
       b[NS_F2][a] += W * th * pa * (w[0] * gw[1][0] + w[1] * gw[1][1]);
@@ -87,30 +120,28 @@ static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const dou
 
 void ns_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4]) {
   NsForm *f = ctx;
-  double wc[2], g[2];
-  field_at(c, &c->centre, f->w1, &wc[0], g);
-  field_at(c, &c->centre, f->w2, &wc[1], g);
-  const double tau = ns_tau(c, wc, f->nu, f->tau_rate);
+  const CellStab st = cell_stabilisation(f, c);
   for (int q = 0; q < c->nq; q++) {
     double w[2], gw[2][2], sq[2], gs[2];
     field_at(c, &c->q[q], f->w1, &w[0], gw[0]);
     field_at(c, &c->q[q], f->w2, &w[1], gw[1]);
     field_at(c, &c->q[q], f->s1, &sq[0], gs);
     field_at(c, &c->q[q], f->s2, &sq[1], gs);
-    point(f, &c->q[q], w, gw, sq, tau, A, b);
+    point(f, &c->q[q], w, gw, sq, &st, A, b);
   }
 }
 
 /* b[r][a] += the residual of one quadrature point (weight W) at the iterate (x, p) with
- * the linearisation (w, gw): see forms.h */
+ * the linearisation (w, gw) and the cell's stabilisation st: see forms.h */
 static void residual_point(NsForm *f, const FeastQ1Point *q, const double w[2], const double gw[2][2],
                            const double x[2], const double gx[2][2], double p, const double gp[2], const double sq[2],
-                           double tau, double (*b)[4]) {
-  const double W = q->weight, th = f->theta, mass = f->mass;
+                           const CellStab *st, double (*b)[4]) {
+  const double W = q->weight, th = f->theta, mass = f->mass, tau_s = st->supg, tau_p = st->pspg;
   const double fx = force_at(f, 0, q), fy = force_at(f, 1, q);
   const double cu = w[0] * gx[0][0] + w[1] * gx[0][1], cv = w[0] * gx[1][0] + w[1] * gx[1][1]; /* (w.grad) x */
   double mx = th * (fx - cu) - sq[0] - mass * x[0], my = th * (fy - cv) - sq[1] - mass * x[1];
-  const double ex = fx - cu - sq[0] - mass * x[0] - gp[0], ey = fy - cv - sq[1] - mass * x[1] - gp[1];
+  const double ex = fx - cu - sq[0] - mass * x[0] - gp[0] + st->visc[0];
+  const double ey = fy - cv - sq[1] - mass * x[1] - gp[1] + st->visc[1];
   const double div = gx[0][0] + gx[1][1], visc = th * f->nu;
   double nx = 0.0, ny = 0.0; /* Newton: theta ((w - x).grad) w, tested with phi_a only */
   if (f->newton) {
@@ -120,21 +151,32 @@ static void residual_point(NsForm *f, const FeastQ1Point *q, const double w[2], 
   for (int a = 0; a < 4; a++) {
     const double pa = q->phi[a], dxa = q->dphi[a][0], dya = q->dphi[a][1];
     const double conv = w[0] * dxa + w[1] * dya; /* w . grad phi_a */
-    b[NS_F1][a] +=
-        W * (pa * (mx + nx) + tau * conv * (mx - gp[0]) + p * dxa - visc * (gx[0][0] * dxa + gx[0][1] * dya));
-    b[NS_F2][a] +=
-        W * (pa * (my + ny) + tau * conv * (my - gp[1]) + p * dya - visc * (gx[1][0] * dxa + gx[1][1] * dya));
-    b[NS_G][a] += W * (pa * div - tau * (ex * dxa + ey * dya));
+    b[NS_F1][a] += W * (pa * (mx + nx) + tau_s * conv * (mx - gp[0] + th * st->visc[0]) + p * dxa -
+                        visc * (gx[0][0] * dxa + gx[0][1] * dya));
+    b[NS_F2][a] += W * (pa * (my + ny) + tau_s * conv * (my - gp[1] + th * st->visc[1]) + p * dya -
+                        visc * (gx[1][0] * dxa + gx[1][1] * dya));
+    b[NS_G][a] += W * (pa * div - tau_p * (ex * dxa + ey * dya));
   }
+}
+
+/* the stabilisation of cell c at the velocity w of the form (ns_form and ns_form_residual) */
+static CellStab cell_stabilisation(const NsForm *f, const FeastQ1Cell *c) {
+  double wc[2], g[2];
+  field_at(c, &c->centre, f->w1, &wc[0], g);
+  field_at(c, &c->centre, f->w2, &wc[1], g);
+  const double tau = ns_tau(c, wc, f->nu, f->tau_rate);
+  CellStab st = {tau * f->stab.supg_scale, tau * f->stab.pspg_scale, {0.0, 0.0}};
+  if (f->stab.viscous_residual && f->w1 && f->w2) {
+    st.visc[0] = f->nu * ns_cell_laplacian(c, f->w1);
+    st.visc[1] = f->nu * ns_cell_laplacian(c, f->w2);
+  }
+  return st;
 }
 
 void ns_form_residual(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4]) {
   NsForm *f = ctx;
   (void)A;
-  double wc[2], g[2];
-  field_at(c, &c->centre, f->w1, &wc[0], g);
-  field_at(c, &c->centre, f->w2, &wc[1], g);
-  const double tau = ns_tau(c, wc, f->nu, f->tau_rate);
+  const CellStab st = cell_stabilisation(f, c);
   for (int q = 0; q < c->nq; q++) {
     double w[2], gw[2][2], x[2], gx[2][2], sq[2], gs[2], p, gp[2];
     field_at(c, &c->q[q], f->w1, &w[0], gw[0]);
@@ -149,6 +191,6 @@ void ns_form_residual(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double
     field_at(c, &c->q[q], f->s1, &sq[0], gs);
     field_at(c, &c->q[q], f->s2, &sq[1], gs);
     field_at(c, &c->q[q], f->p, &p, gp);
-    residual_point(f, &c->q[q], w, gw, x, gx, p, gp, sq, tau, b);
+    residual_point(f, &c->q[q], w, gw, x, gx, p, gp, sq, &st, b);
   }
 }

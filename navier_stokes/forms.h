@@ -13,7 +13,17 @@
  *   C(a,b)    = -tau (grad psi_b, grad psi_a)                             (PSPG of grad p)
  *   f1(a)     = (f_x, phi_a + tau w.grad phi_a),  g(a) = -tau (f, grad psi_a)
  * (the continuity equation is multiplied by -1, so that S = BT A^-1 B - C is positive).
- * The residual-based terms drop -nu Laplace u_h, which vanishes on parallelogram cells.
+ * The residual-based terms drop -nu Laplace u_h: Q1's own Laplacian vanishes on rectangles
+ * (not on other parallelograms: the bilinear term st of the reference cell has Laplacian
+ * 2 g^st there). The dropped term is an O(tau nu Laplace u) consistency error, O(h) where
+ * tau ~ h / |w| (convection-dominated cells): on the cavity at Re = 1000 the centre-line
+ * extrema converge at first order with it, dominated by the PSPG part (BENCHMARKS.md,
+ * issue #26). stabilisation.viscous_residual = on restores it: -nu Laplace w of the
+ * linearisation velocity, reconstructed per cell (ns_cell_laplacian), lagged into the
+ * right-hand side of both residuals (consistent at the converged nonlinear solution):
+ *   f1(a) += tau_s (nu Lap w_1, w.grad phi_a),  g(a) -= tau_p (nu Lap w, grad psi_a)
+ * tau_s = stabilisation.supg_scale tau, tau_p = stabilisation.pspg_scale tau (defaults 1)
+ * in the SUPG terms (A's tau, B's tau, f's tau) and the PSPG terms (BT's tau, C, g).
  * Newton adds the derivative of the Galerkin convection: A_ij(a,b) += (d_j w_i phi_b,
  * phi_a), and the right-hand side term ((w.grad) w, phi_a) that keeps the defect that of
  * the nonlinear problem; tau and the stabilisation terms stay linearised at w.
@@ -31,6 +41,7 @@
 #define FEAST_NS_FORMS_H
 #include "feast/expr.h"
 #include "feast/q1.h"
+#include "navier_stokes/ns.h"
 
 enum { NS_A11, NS_A12, NS_A21, NS_A22, NS_B1, NS_B2, NS_BT1, NS_BT2, NS_C, NS_NBLOCKS };
 enum { NS_F1, NS_F2, NS_G, NS_NRHS };
@@ -47,7 +58,13 @@ typedef struct {
   double tau_rate;        /* the rate in tau (ns_tau's mass): 1/dt of a time run (time.tau_dt = on), else 0 */
   const double *s1, *s2;  /* the known part s of du/dt on this macro (grid vectors), NULL: 0 */
   const double *x1, *x2, *p; /* ns_form_residual: the iterate x = (u1, u2, p) (grid vectors), NULL: 0 */
+  NsStabilisationParams stab; /* ns_form_steady: the process-wide setting */
 } NsForm;
+
+/* the stabilisation every later ns_form_steady takes (process-wide, as the keys are: the
+ * problem sets it from its parameters when it is created; before that the defaults:
+ * scales 1, no viscous residual) */
+void ns_forms_set_stabilisation(const NsStabilisationParams *s);
 
 /* the form of the stationary problem */
 NsForm ns_form_steady(double nu, int newton, const double *w1, const double *w2, FeastExpr *const force[2]);
@@ -65,6 +82,14 @@ NsForm ns_form_steady(double nu, int newton, const double *w1, const double *w2,
  * h_UGN), h_min the smallest height of the cell (area over its longest mid-line), both at
  * the cell centre; on a stretched cell the viscous limit follows the short side. */
 double ns_tau(const FeastQ1Cell *cell, const double w[2], double nu, double mass);
+/* Laplace of the grid field u (the macro's N x N nodes) on cell c, constant per cell: the
+ * Hessian in the cell's reference coordinates (u_ss, u_tt: second differences at the
+ * cell's four nodes, averaged, their centre moved inward at the macro's edges, so one-sided
+ * there; u_st: the cell's own bilinear term) mapped with the Jacobian at the centre,
+ * Lap u = tr(H (J^T J)^-1). Second order for a smooth u on an affine macro (first order in
+ * its edge rows); on curved macros it misses the mapping's second derivatives. 0 when the
+ * macro has fewer than 3 x 3 nodes. */
+double ns_cell_laplacian(const FeastQ1Cell *c, const double *u);
 /* the cell form (ctx: NsForm): matrices in the NS_* order, vectors NS_F1, NS_F2, NS_G */
 void ns_form(const FeastQ1Cell *c, void *ctx, double (*Aloc)[4][4], double (*bloc)[4]);
 /* the residual of the system it assembles at an iterate x, without the matrices: the

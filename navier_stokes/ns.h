@@ -109,6 +109,16 @@ typedef struct {
   NsBoundaryValues boundary[NS_MAX_BOUNDARY];
 } NsPhysicsParams;
 
+/* the SUPG/PSPG stabilisation of navier_stokes/forms.h (issue #26, BENCHMARKS.md "Accuracy
+ * per unknown"): tau of ns_tau times a factor per term family, and the viscous term of
+ * the residuals. Process-wide: ns_forms_set_stabilisation (forms.h) */
+typedef struct {
+  double supg_scale;         /* the SUPG terms use supg_scale x tau: 1 */
+  double pspg_scale;         /* the PSPG terms use pspg_scale x tau: 1 */
+  int viscous_residual;      /* 1: the residuals of both terms include -nu Laplace of the
+                                linearisation velocity, reconstructed per cell: 0 */
+} NsStabilisationParams;
+
 typedef struct {
   NsNonlinearMethod method;  /* fixed-point (Newton: navier-stokes only) */
   double rtol;               /* stop at this reduction of the nonlinear defect: 1e-8 */
@@ -158,6 +168,7 @@ typedef struct {
 
 typedef struct {
   NsPhysicsParams physics;
+  NsStabilisationParams stabilisation;
   NsNonlinearParams nonlinear;
   NsLinearParams linear;
   NsVelocityParams velocity;

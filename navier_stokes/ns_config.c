@@ -38,6 +38,15 @@ static int check_expr(const FeastConfig *cfg, const char *key) {
   return 0;
 }
 
+static int stabilisation_from_config(const FeastConfig *cfg, NsStabilisationParams *p) {
+  int v;
+  FEAST_CALL(feast_config_get_real(cfg, "stabilisation.supg_scale", &p->supg_scale));
+  FEAST_CALL(feast_config_get_real(cfg, "stabilisation.pspg_scale", &p->pspg_scale));
+  FEAST_CALL(feast_config_get_enum(cfg, "stabilisation.viscous_residual", &v));
+  p->viscous_residual = v == 1;
+  return 0;
+}
+
 static int physics_from_config(const FeastConfig *cfg, NsPhysicsParams *p) {
   FEAST_CALL(feast_config_get_real(cfg, "problem.re", &p->re));
   FEAST_CALL(feast_config_get_real(cfg, "problem.reference_velocity", &p->reference_velocity));
@@ -142,6 +151,7 @@ int ns_params_from_config(const FeastConfig *cfg, NsParams *p) {
   FEAST_CHECK(cfg && p, FEAST_ERR_ARG, "ns_params_from_config: NULL argument");
   ns_params_defaults(p);
   FEAST_CALL(physics_from_config(cfg, &p->physics));
+  FEAST_CALL(stabilisation_from_config(cfg, &p->stabilisation));
   FEAST_CALL(boundary_from_config(cfg, p));
   FEAST_CALL(nonlinear_from_config(cfg, &p->nonlinear));
   FEAST_CALL(linear_from_config(cfg, &p->linear));

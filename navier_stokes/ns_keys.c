@@ -30,6 +30,23 @@ static FeastKeySpec keys[] = {
                "stokes/navier-stokes: exact pressure p(x, y) if known (pressure_l2_error; compared "
                "with zero mean when the pressure is only fixed up to a constant)"),
 
+    /* ---- the SUPG/PSPG stabilisation (navier_stokes/forms.h) ---- */
+    REAL_KEY("stabilisation", "supg_scale", "1", 1e-6, 1e6,
+             "stokes/navier-stokes: the SUPG terms (streamline diffusion, the SUPG of grad p and f) use this "
+             "factor times tau (ns_tau: Tezduyar-Osawa with the Apel-Knopp-Lube lengths)"),
+    REAL_KEY("stabilisation", "pspg_scale", "1", 1e-6, 1e6,
+             "stokes/navier-stokes: the PSPG terms (the pressure Laplacian C, the PSPG of the convection and of "
+             "f) use this factor times tau; their O(tau nu Laplace u) consistency error scales with it "
+             "(BENCHMARKS.md, issue #26)"),
+    ENUM_KEY("stabilisation", "viscous_residual", "off", "off|on",
+             "stokes/navier-stokes: on = the SUPG and PSPG residuals include -nu Laplace u, reconstructed per "
+             "cell from second differences of the linearisation velocity on its macro (lagged: consistent at "
+             "the converged nonlinear solution); off = dropped (Q1's own Laplacian vanishes on rectangles). On "
+             "the cavity (rectangular macros) it removes the O(tau nu Laplace u) consistency error that makes "
+             "the extrema converge at first order at Re = 1000 (3x smaller errors at L = 6 on 4 x 4 macros); "
+             "on curved macros the reconstruction misses the mapping's curvature (DFG: delta p worse). "
+             "BENCHMARKS.md, issue #26"),
+
     /* ---- the fields' values on boundary part NAME ---- */
     STRING_KEY("boundary.*", "u", NULL,
                "stokes/navier-stokes: Dirichlet value of the velocity u on part NAME, an expression "

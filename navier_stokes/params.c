@@ -54,6 +54,7 @@ void ns_params_defaults(NsParams *p) {
   p->physics.re = 1.0;
   p->physics.reference_velocity = 1.0;
   p->physics.reference_length = 1.0;
+  p->stabilisation = (NsStabilisationParams){.supg_scale = 1.0, .pspg_scale = 1.0, .viscous_residual = 0};
   p->nonlinear = (NsNonlinearParams){.method = NS_NONLINEAR_FIXED_POINT, .rtol = 1e-8, .max_iterations = 100,
                                      .damping = 1.0, .line_search = NS_LINE_SEARCH_BACKTRACKING,
                                      .divergence_factor = 1e4, .initial_guess = NS_START_ZERO,

@@ -105,6 +105,8 @@ ns_bad_nonlinear.ini             | 1 |                                          
 ns_bad_krylov.ini                | 1 |                                           | 1 | ns_bad_krylov.ini:28&linear.krylov&gmres
 ns_local_coarse_big.ini          | 1 |                                           | 1 | ns_local_coarse_big.ini:28&solver.local_coarse_max_dofs&5000
 -                                | 1 | @SRC@/config/cavity.ini boundary.top.u=1+ | 1 | command line&boundary.top.u&1+
+-                                | 1 | @SRC@/config/cavity.ini stabilisation.pspg_scale=0 | 1 | command line&stabilisation.pspg_scale&out of range
+-                                | 1 | @SRC@/config/cavity.ini stabilisation.viscous_residual=yes | 1 | command line&stabilisation.viscous_residual&yes
 # ---- DFG benchmark quantities and the PCD Schur approximation ----
 dfg_forces_unknown_part.ini      | 1 |                                           | 1 | dfg_forces_unknown_part.ini:24&output.forces_on&'body'&inflow, outflow, wall, cylinder
 dfg_forces_unknown_part.ini      | 2 |                                           | 1 | dfg_forces_unknown_part.ini:24&output.forces_on&'body'

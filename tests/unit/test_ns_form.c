@@ -9,7 +9,11 @@
  *    symmetric, C 1 = 0, diag(C) <= 0 and x^T C x < 0 for the coordinate fields; no
  *    right-hand side without a force;
  *  - a nonlinear w (Newton off): the rows of A11, A22, BT1, BT2 and C sum to zero
- *    (constants have no gradient: convection, SUPG and PSPG of a constant vanish). */
+ *    (constants have no gradient: convection, SUPG and PSPG of a constant vanish);
+ *  - ns_cell_laplacian (stabilisation.viscous_residual) on a parallelogram macro (not a
+ *    rectangle): exact for a quadratic in every cell, the macro's edge cells (one-sided)
+ *    included (1e-10); the Q1 field x y of the reference bilinear term has Laplacian
+ *    2 g^st there (nonzero: Q1's Laplacian vanishes on rectangles only). */
 #include "feast/error.h"
 #include "feast/q1.h"
 #include "feast_test.h"
@@ -171,7 +175,43 @@ static void check_general_w(void) {
   }
 }
 
+/* the largest |ns_cell_laplacian(u) - ctx[0]| over the cells (ctx[1]) of field ctx[2..] */
+static double lap_field[NN], lap_worst;
+static void lap_check(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4]) {
+  (void)A, (void)b;
+  const double d = fabs(ns_cell_laplacian(c, lap_field) - *(const double *)ctx);
+  if (d > lap_worst) lap_worst = d;
+}
+
+static void check_cell_laplacian(void) {
+  static double pg[2 * NN];
+  const double e1[2] = {1.0, 0.2}, e2[2] = {0.5, 0.9}; /* a parallelogram, not a rectangle */
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < N; i++)
+      for (int d = 0; d < 2; d++) pg[2 * (j * N + i) + d] = 0.3 * (i * e1[d] + j * e2[d]) + (d ? -0.1 : 0.4);
+  for (int n = 0; n < NN; n++) {
+    const double X = pg[2 * n], Y = pg[2 * n + 1];
+    lap_field[n] = X * X + 3.0 * X * Y - 2.0 * Y * Y + X - 5.0 * Y; /* Laplace = 2 - 4 */
+  }
+  double want = -2.0;
+  lap_worst = 0.0;
+  CHECK_OK(feast_q1_assemble_cells(N, pg, 0, lap_check, &want, 2, 0, NULL, 0, NULL));
+  CHECK(lap_worst < 1e-10);
+  if (lap_worst >= 1e-10) fprintf(stderr, "ns_cell_laplacian: quadratic off by %g\n", lap_worst);
+  /* u = s t (s, t: the macro's reference coordinates in [0, N-1]): x = 0.3 (s e1 + t e2) +
+   * x0, so s t is a quadratic in x with Laplace 2 g^st, g = (J^T J)^-1, J = 0.3 [e1 e2] */
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < N; i++) lap_field[j * N + i] = (double)i * j;
+  const double a = 0.09 * (e1[0] * e1[0] + e1[1] * e1[1]), bb = 0.09 * (e1[0] * e2[0] + e1[1] * e2[1]),
+               dd = 0.09 * (e2[0] * e2[0] + e2[1] * e2[1]);
+  want = 2.0 * -bb / (a * dd - bb * bb);
+  lap_worst = 0.0;
+  CHECK_OK(feast_q1_assemble_cells(N, pg, 0, lap_check, &want, 2, 0, NULL, 0, NULL));
+  CHECK(fabs(want) > 1.0 && lap_worst < 1e-10 * fabs(want));
+}
+
 static int run(void) {
+  check_cell_laplacian();
   check_tau();
   make_macro();
   check_stokes_blocks();
