@@ -9,13 +9,9 @@ static double min_height(const FeastQ1Cell *c) {
   return c->centre.weight / fmax(ls, lt);
 }
 
-static NsStabilisationParams stabilisation = {.supg_scale = 1.0, .pspg_scale = 1.0, .viscous_residual = 0};
-
-void ns_forms_set_stabilisation(const NsStabilisationParams *s) { stabilisation = *s; }
-
 NsForm ns_form_steady(double nu, int newton, const double *w1, const double *w2, FeastExpr *const force[2]) {
   return (NsForm){.nu = nu, .newton = newton, .w1 = w1, .w2 = w2, .force = {force[0], force[1]}, .theta = 1.0,
-                  .stab = stabilisation};
+                  .stab = {.supg_scale = 1.0, .pspg_scale = 1.0, .viscous_residual = 0}};
 }
 
 double ns_cell_laplacian(const FeastQ1Cell *c, const double *u) {

@@ -58,13 +58,8 @@ typedef struct {
   double tau_rate;        /* the rate in tau (ns_tau's mass): 1/dt of a time run (time.tau_dt = on), else 0 */
   const double *s1, *s2;  /* the known part s of du/dt on this macro (grid vectors), NULL: 0 */
   const double *x1, *x2, *p; /* ns_form_residual: the iterate x = (u1, u2, p) (grid vectors), NULL: 0 */
-  NsStabilisationParams stab; /* ns_form_steady: the process-wide setting */
+  NsStabilisationParams stab; /* the problem's (ns_form_at); ns_form_steady: scales 1, no viscous residual */
 } NsForm;
-
-/* the stabilisation every later ns_form_steady takes (process-wide, as the keys are: the
- * problem sets it from its parameters when it is created; before that the defaults:
- * scales 1, no viscous residual) */
-void ns_forms_set_stabilisation(const NsStabilisationParams *s);
 
 /* the form of the stationary problem */
 NsForm ns_form_steady(double nu, int newton, const double *w1, const double *w2, FeastExpr *const force[2]);

@@ -111,7 +111,7 @@ typedef struct {
 
 /* the SUPG/PSPG stabilisation of navier_stokes/forms.h (issue #26, BENCHMARKS.md "Accuracy
  * per unknown"): tau of ns_tau times a factor per term family, and the viscous term of
- * the residuals. Process-wide: ns_forms_set_stabilisation (forms.h) */
+ * the residuals; per problem (ns_form_at puts them in every form it builds) */
 typedef struct {
   double supg_scale;         /* the SUPG terms use supg_scale x tau: 1 */
   double pspg_scale;         /* the PSPG terms use pspg_scale x tau: 1 */

@@ -141,7 +141,6 @@ static void log_defaults(const NsDefaults *d) {
 static int read_params(NsProblem *ns) {
   const NsParams *p = &ns->params;
   ns->nu = ns_params_viscosity(p);
-  ns_forms_set_stabilisation(&p->stabilisation);
   /* auto: Newton's structures (blocks A12, A21, the second velocity solver) from the start,
    * its linearisation from the switch on (solve.c) */
   ns->newton = !ns->stokes && p->nonlinear.method != NS_NONLINEAR_FIXED_POINT;

@@ -92,6 +92,7 @@ static void fix_rows(NsProblem *ns, int f, int li) {
 
 NsForm ns_form_at(const NsProblem *ns, const FeastVec *w, int li) {
   NsForm form = ns_form_steady(ns->nu, ns->newton, NULL, NULL, ns->force);
+  form.stab = ns->params.stabilisation;
   if (!ns->stokes) {
     form.w1 = feast_vec_block(w, NS_U, li);
     form.w2 = feast_vec_block(w, NS_V, li);

@@ -12,6 +12,9 @@
  *    storage: ns_a22_shared checked on every macro of every case), fixed point;
  *  - the DFG channel on dfg24 (curved cells, a do-nothing outflow: no null space),
  *    fixed point stationary and Newton in a time step;
+ *  - the cavity with the stabilisation keys off their defaults (SUPG and PSPG factors
+ *    0.5 and 2, the viscous term in the residuals), Newton in a time step and the fixed
+ *    point;
  * each at an x with the Dirichlet values set and one without (the Dirichlet rows
  * d_i = g_i - x_i). Checked: ||d_res - d_asm|| <= 1e-12 ||d_asm|| per field (rounding:
  * the sums run in another order), the Dirichlet rows bitwise equal, and the residual
@@ -19,10 +22,14 @@
  * ranks (the interface sums). */
 #include "ns_testing.h"
 
-static const char *cavity = "[problem]\nre = 400\nforce_x = sin(3*x)*y\nforce_y = x*x - y\n"
-                            "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
-                            "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                            "[solver]\nnonlinear = %s\n";
+#define CAVITY                                                                                                 \
+  "[problem]\nre = 400\nforce_x = sin(3*x)*y\nforce_y = x*x - y\n"                                             \
+  "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"                                             \
+  "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"                 \
+  "[solver]\nnonlinear = %s\n"
+static const char *cavity = CAVITY;
+/* the same with other SUPG and PSPG factors and the viscous term in the residuals */
+static const char *cavity_stabilised = CAVITY "[stabilisation]\nsupg_scale = 0.5\npspg_scale = 2\nviscous_residual = on\n";
 /* the lid as a slip wall (v = 0 only): the u and v masks differ on the macros at the top,
  * so A22 is A11's storage on the others only */
 static const char *slip = "[problem]\nre = 100\n"
@@ -184,6 +191,8 @@ static int run(void) {
     check_case("unitsquare8.feast", 3, cavity, "newton", t);
   }
   check_case("unitsquare8.feast", 3, slip, "fixed-point", 0);
+  check_case("unitsquare8.feast", 3, cavity_stabilised, "newton", 1);
+  check_case("unitsquare8.feast", 3, cavity_stabilised, "fixed-point", 0);
   check_case("dfg24.feast", 2, dfg, "fixed-point", 0);
   check_case("dfg24.feast", 2, dfg, "newton", 1);
   if (feast_test_rank() == 0) printf("largest relative difference of a field: %.2e\n", worst);
