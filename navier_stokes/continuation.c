@@ -28,8 +28,9 @@
  *    (the stages are easier problems than the target's);
  *  - checkpoints (output.checkpoint) are written by the attempts at the target Re only:
  *    the direct attempt and the last stage (with r0 as its reference, so a restart keeps the
- *    test). A restart continues at the target Re from the checkpoint; if that attempt fails
- *    the stages start from zero as in an uninterrupted run. A stop signal ends a stage
+ *    test). A restart continues at the target Re from the checkpoint (from the last stage's
+ *    it counts that stage's steps only: the stages before are not in the checkpoint); if
+ *    that attempt fails the stages start from zero as in an uninterrupted run. A stop signal ends a stage
  *    below the target without writing one (the last written, if any, stays);
  *  - the result: converged and reason of the last attempt; nonlinear_iterations,
  *    linear_iterations (and per step, concatenated), linear_capped of all of them;
