@@ -87,6 +87,7 @@ struct NsProblem {
   long velocity_solves;
   double *linear_per_step;
   double *continuation_per_step; /* continuation.c: Krylov iterations of every step of every attempt */
+  double *stall_history;        /* solve.c: the defects of an attempt's steps (the stall test) */
   /* --restart: the state the iteration continues from (ns_restore); counters of ScaRC
    * objects of this process are added to it */
   int restored;

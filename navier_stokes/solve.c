@@ -297,8 +297,14 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
   FEAST_CALL(stop_reference(ns, &p, res->initial_residual, &reference));
   if (a && a->reference > 0.0) reference = a->reference;
   const int first = res->nonlinear_iterations;
-  double *hist = NULL; /* the defects of this attempt's steps (the stall test) */
-  if (a && a->stall_steps > 0) FEAST_CALL(FEAST_ALLOC(p.max_steps + 1, &hist));
+  double *hist = NULL; /* the defects of this attempt's steps (the stall test; the problem's, so
+                         that an error return leaks nothing) */
+  if (a && a->stall_steps > 0) {
+    free(ns->stall_history);
+    ns->stall_history = NULL;
+    FEAST_CALL(FEAST_ALLOC(p.max_steps + 1, &ns->stall_history));
+    hist = ns->stall_history;
+  }
   long its_here = 0; /* linear iterations of this process (a restored run's are in res already) */
   for (int step = first;; step++) {
     progress(&p, step, r, res, step ? (int)ns->linear_per_step[step - 1] : 0, lambda, feast_wtime() - t0);
@@ -347,7 +353,6 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
     FEAST_CALL(after_step(ns, &p, res, r, lambda, reference));
     if (res->stop_signal) break;
   }
-  free(hist);
   if (its_here > 0) {
     res->reductions_per_iteration /= its_here;
     res->exchanges_per_iteration /= its_here;
