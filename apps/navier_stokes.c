@@ -75,6 +75,16 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsR
   feast_summary_set_real(s, "local_mg_cycles_per_solve", r->local_cycles_per_solve);
   feast_summary_set_real(s, "initial_residual", r->initial_residual);
   feast_summary_set_real(s, "nonlinear_residual", r->final_residual);
+  /* solver.continuation = auto: the stages after a direct attempt that failed or stalled */
+  feast_summary_set_int(s, "continuation_stages", r->continuation_stages);
+  if (r->continuation_stages) {
+    feast_summary_set_string(s, "continuation_direct_reason", ns_status_name(r->direct_reason));
+    feast_summary_set_int(s, "continuation_direct_iterations", r->direct_iterations);
+    feast_summary_set_real_array(s, "continuation_re", r->continuation_re, r->continuation_stages);
+    double steps[NS_MAX_STAGES];
+    for (int k = 0; k < r->continuation_stages; k++) steps[k] = r->continuation_iterations[k];
+    feast_summary_set_real_array(s, "continuation_stage_iterations", steps, r->continuation_stages);
+  }
   feast_summary_set_real(s, "kinetic_energy", ke);
   if (!isnan(eu)) feast_summary_set_real(s, "velocity_l2_error", eu);
   if (!isnan(ep)) feast_summary_set_real(s, "pressure_l2_error", ep);

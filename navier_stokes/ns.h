@@ -52,10 +52,15 @@ typedef enum { NS_SCHUR_AUTO, NS_SCHUR_MASS, NS_SCHUR_PCD, NS_SCHUR_NCHOICES } N
  * first one, then Newton (solve.c) */
 typedef enum { NS_NONLINEAR_FIXED_POINT, NS_NONLINEAR_NEWTON, NS_NONLINEAR_AUTO, NS_NONLINEAR_NCHOICES } NsNonlinearMethod; /* fixed-point|newton|auto */
 typedef enum { NS_LINE_SEARCH_BACKTRACKING, NS_LINE_SEARCH_NONE, NS_LINE_SEARCH_NCHOICES } NsLineSearch; /* backtracking|none */
+/* solver.continuation (continuation.c): auto = a stationary navier-stokes solve whose direct
+ * attempt at the target Re fails or stalls is done again by continuation in Re; off = the
+ * direct attempt is the result */
+typedef enum { NS_CONTINUATION_AUTO, NS_CONTINUATION_OFF, NS_CONTINUATION_NCHOICES } NsContinuation; /* auto|off */
 typedef enum { NS_START_ZERO, NS_START_RANDOM } NsInitialGuess; /* ScaRC's solver.initial_guess: zero|random */
 const char *ns_schur_name(NsSchurChoice c);
 const char *ns_nonlinear_name(NsNonlinearMethod m);
 const char *ns_line_search_name(NsLineSearch l);
+const char *ns_continuation_name(NsContinuation c);
 /* linear.factorisation: which block factors of K = [A B; BT C] = L D U the preconditioner
  * applies (schur.c), with D = blockdiag(A, -S):
  *   lower = L D = [A 0; BT -S] (the FEAST paper's K_s), upper = D U = [A B; 0 -S],
@@ -131,6 +136,13 @@ typedef struct {
   long checkpoint_interval;  /* written every this many steps: 1 */
   NsStepReference step_reference; /* time steps' stopping test: rhs */
   double newton_switch;      /* method auto: Newton from defect <= this x the first: 1e-2 */
+  /* continuation in Re (continuation.c states the rules) */
+  NsContinuation continuation; /* auto */
+  int stall_steps;           /* continuation auto: an attempt whose defect has not fallen below */
+  double stall_factor;       /* stall_factor x the defect stall_steps steps before is stalled: 10, 0.5 */
+  double continuation_factor; /* the first stage at Re / factor, each next one factor x the last: 4 */
+  double continuation_rtol;  /* the stages below the target: defect <= this x the direct attempt's first: 1e-4 */
+  int continuation_max_stages; /* stages tried (failed ones included), at most NS_MAX_STAGES: 8 */
 } NsNonlinearParams;
 
 typedef struct {
@@ -217,8 +229,11 @@ typedef enum {
   NS_DIVERGED,        /* "diverged": the defect grew past solver.divergence_factor */
   NS_NAN,             /* "nan": a defect or a linear solve not finite */
   NS_LINEAR_DIVERGED, /* "linear_diverged": the Krylov solve of a step diverged */
-  NS_INTERRUPTED      /* "interrupted": a stop signal (stop_signal) */
+  NS_INTERRUPTED,     /* "interrupted": a stop signal (stop_signal) */
+  NS_STALLED          /* "stalled": (solver.continuation = auto only) the defect has not fallen below
+                         solver.continuation_stall_factor x the one solver.continuation_stall_steps before */
 } NsStatus;
+enum { NS_MAX_STAGES = 16 };
 const char *ns_status_name(NsStatus s);
 
 typedef struct {
@@ -235,6 +250,14 @@ typedef struct {
   int stop_signal;             /* reason "interrupted": the signal (SIGTERM, SIGINT) */
   int linear_capped;           /* linear solves stopped at their cap (linear.max_iterations) without
                                   converging (a restored run's included) */
+  /* solver.continuation = auto: the stages run after the direct attempt at the target Re
+   * failed or stalled (the counters above are those of the attempt and every stage) */
+  int continuation_stages;     /* 0: the direct attempt is the result */
+  NsStatus direct_reason;      /* why the direct attempt stopped */
+  int direct_iterations;       /* its nonlinear steps */
+  double continuation_re[NS_MAX_STAGES];     /* the Reynolds number of each stage */
+  int continuation_iterations[NS_MAX_STAGES]; /* its nonlinear steps */
+  NsStatus continuation_reason[NS_MAX_STAGES]; /* NS_CONVERGED: the stage reached its tolerance */
 } NsResult;
 
 /* continue from a checkpoint (verified and matched by feast_checkpoint_match): the
@@ -243,7 +266,9 @@ typedef struct {
 int ns_restore(NsProblem *ns, const FeastCheckpoint *ck);
 
 /* the nonlinear iteration, one progress line per step on stdout (rank 0); the last
- * iterate stays in the problem also when it did not converge */
+ * iterate stays in the problem also when it did not converge. With solver.continuation =
+ * auto (stationary navier-stokes) a direct attempt that fails or stalls is followed by
+ * continuation in Re (continuation.c) */
 int ns_solve(NsProblem *ns, NsResult *res);
 /* buf <- for a run that did not converge: its likely cause and the key to try (one
  * clause, no newline); "" when converged */

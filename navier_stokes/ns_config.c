@@ -98,6 +98,13 @@ static int nonlinear_from_config(const FeastConfig *cfg, NsNonlinearParams *p) {
   FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear_step_reference", &v));
   p->step_reference = (NsStepReference)v;
   FEAST_CALL(feast_config_get_real(cfg, "solver.nonlinear_switch", &p->newton_switch));
+  FEAST_CALL(feast_config_get_enum(cfg, "solver.continuation", &v));
+  p->continuation = (NsContinuation)v;
+  FEAST_CALL(get_int(cfg, "solver.continuation_stall_steps", &p->stall_steps));
+  FEAST_CALL(feast_config_get_real(cfg, "solver.continuation_stall_factor", &p->stall_factor));
+  FEAST_CALL(feast_config_get_real(cfg, "solver.continuation_factor", &p->continuation_factor));
+  FEAST_CALL(feast_config_get_real(cfg, "solver.continuation_rtol", &p->continuation_rtol));
+  FEAST_CALL(get_int(cfg, "solver.continuation_max_stages", &p->continuation_max_stages));
   FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
   return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
 }

@@ -65,6 +65,29 @@ static FeastKeySpec keys[] = {
     REAL_KEY("solver", "nonlinear_switch", "1e-2", 1e-16, 1,
              "navier-stokes, solver.nonlinear = auto: the relative nonlinear defect at which the "
              "fixed point hands over to Newton (logged)"),
+    ENUM_KEY("solver", "continuation", "auto", NULL /* ns_continuation_name */,
+             "navier-stokes, stationary: auto = when the direct attempt at problem.re fails (max_iterations, "
+             "diverged, linear_diverged, nan) or stalls (solver.continuation_stall_steps / _stall_factor), "
+             "solve again by continuation in Re: a first stage at Re / solver.continuation_factor from the "
+             "zero start, each next one from the last converged stage at factor x its Re, up to problem.re; "
+             "a failed stage goes back to the last converged solution and takes the square root of the "
+             "factor (a lower first stage while none converged); stages logged and in the summary "
+             "(continuation_stages, continuation_re); off = the direct attempt is the result"),
+    INT_KEY("solver", "continuation_stall_steps", "10", 1, 100000,
+            "navier-stokes, solver.continuation = auto: an attempt is stalled (reason stalled) when its "
+            "defect is above solver.continuation_stall_factor x its defect this many steps before"),
+    REAL_KEY("solver", "continuation_stall_factor", "0.5", 1e-16, 1,
+             "navier-stokes, solver.continuation = auto: see solver.continuation_stall_steps (0.5 in 10 "
+             "steps: the fixed point on the cavity at Re = 3200, L = 4, falls 10x or more every 10 steps)"),
+    REAL_KEY("solver", "continuation_factor", "4", 1.1, 1e6,
+             "navier-stokes, solver.continuation = auto: the Reynolds number of the first stage is "
+             "problem.re / this, of each next one this x the last converged one's"),
+    REAL_KEY("solver", "continuation_rtol", "1e-4", 1e-16, 1,
+             "navier-stokes, solver.continuation = auto: the stages below problem.re stop at a defect <= this "
+             "x the direct attempt's first (at least solver.nonlinear_rtol); the last one at solver.nonlinear_rtol "
+             "x that first defect, the direct attempt's own test"),
+    INT_KEY("solver", "continuation_max_stages", "8", 1, NS_MAX_STAGES,
+            "navier-stokes, solver.continuation = auto: stages tried at most (failed ones included)"),
     REAL_KEY("solver", "nonlinear_rtol", "1e-8", 1e-16, 1,
              "stokes/navier-stokes: stop when the nonlinear defect is reduced by this factor"),
     INT_KEY("solver", "nonlinear_max_iterations", "100", 1, 100000,
@@ -220,6 +243,7 @@ static FeastKeySpec keys[] = {
 static const char *schur_name(int i) { return ns_schur_name((NsSchurChoice)i); }
 static const char *nonlinear_name(int i) { return ns_nonlinear_name((NsNonlinearMethod)i); }
 static const char *line_search_name(int i) { return ns_line_search_name((NsLineSearch)i); }
+static const char *continuation_name(int i) { return ns_continuation_name((NsContinuation)i); }
 static const char *time_scheme_name(int i) { return ns_time_scheme_name((NsTimeScheme)i); }
 static const char *factorisation_name(int i) { return ns_factorisation_name((NsFactorisation)i); }
 static const char *inner_solver_name(int i) { return ns_inner_solver_name((NsInnerSolver)i); }
@@ -233,7 +257,7 @@ static const char *linear_forcing_name(int i) { return ns_linear_forcing_name((N
 const FeastKeyTable *ns_config_keys(void) {
   static const FeastKeyTable table = {"navier_stokes", keys, FEAST_NKEYS(keys)};
   static char schur[64], nonlinear[64], line_search[64], time_scheme[128], krylov[128];
-  static char step_reference[64], linear_forcing[64];
+  static char step_reference[64], linear_forcing[64], continuation[64];
   if (!schur[0]) {
     SET_CHOICES("linear", "schur", feast_key_choices(NULL, schur_name, NS_SCHUR_NCHOICES, schur, sizeof schur));
     SET_CHOICES("solver", "nonlinear",
@@ -243,6 +267,8 @@ const FeastKeyTable *ns_config_keys(void) {
     SET_CHOICES("solver", "nonlinear_step_reference",
                 feast_key_choices(NULL, step_reference_name, NS_STEP_REFERENCE_NCHOICES, step_reference,
                                   sizeof step_reference));
+    SET_CHOICES("solver", "continuation",
+                feast_key_choices(NULL, continuation_name, NS_CONTINUATION_NCHOICES, continuation, sizeof continuation));
     SET_CHOICES("solver", "linear_forcing",
                 feast_key_choices(NULL, linear_forcing_name, NS_FORCING_NCHOICES, linear_forcing,
                                   sizeof linear_forcing));

@@ -86,6 +86,8 @@ struct NsProblem {
   FeastLinOp precond;           /* K_s (wrapped by the debug.inject hook) */
   long velocity_solves;
   double *linear_per_step;
+  double *continuation_per_step; /* continuation.c: Krylov iterations of every step of every attempt */
+  double *stall_history;        /* solve.c: the defects of an attempt's steps (the stall test) */
   /* --restart: the state the iteration continues from (ns_restore); counters of ScaRC
    * objects of this process are added to it */
   int restored;
@@ -154,6 +156,18 @@ int ns_mesh_contains(const FeastMesh *mesh, int level, const double p[2], int *f
 /* solve.c: the nonlinear iteration of one time step (no checkpoints or signals, progress
  * at verbosity 2), from the iterate in ns->v */
 int ns_solve_step(NsProblem *ns, NsResult *res);
+/* what the continuation driver (continuation.c) changes in one stationary attempt */
+typedef struct {
+  double rtol;      /* converged at defect <= rtol x reference */
+  double reference; /* > 0: the reference instead of the attempt's first defect */
+  int checkpoints;  /* 0: none written (a stage below the target Re; a stop signal still stops) */
+  int stall_steps;  /* > 0: reason NS_STALLED when the defect exceeds stall_factor x the one */
+  double stall_factor; /* stall_steps steps of this attempt before */
+} NsAttempt;
+/* solve.c: the stationary nonlinear iteration at ns->nu from the iterate in ns->v (a
+ * restored state first, ns->restored); a NULL attempt: the parameters' own tests (what
+ * solver.continuation = off runs) */
+int ns_solve_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res);
 
 /* checkpoint.c: the state and the iterate (global node order, so any rank count can
  * continue it) into a checkpoint file, atomically; collective */

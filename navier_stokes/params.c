@@ -25,6 +25,9 @@ _Static_assert(sizeof step_reference_names / sizeof step_reference_names[0] == N
 static const char *const forcing_names[] = {[NS_FORCING_FIXED] = "fixed",
                                             [NS_FORCING_EISENSTAT_WALKER] = "eisenstat-walker"};
 _Static_assert(sizeof forcing_names / sizeof forcing_names[0] == NS_FORCING_NCHOICES, "one name per choice");
+static const char *const continuation_names[] = {[NS_CONTINUATION_AUTO] = "auto", [NS_CONTINUATION_OFF] = "off"};
+_Static_assert(sizeof continuation_names / sizeof continuation_names[0] == NS_CONTINUATION_NCHOICES,
+               "one name per choice");
 _Static_assert(sizeof nonlinear_names / sizeof nonlinear_names[0] == NS_NONLINEAR_NCHOICES, "one name per choice");
 _Static_assert(sizeof time_scheme_names / sizeof time_scheme_names[0] == NS_TIME_NSCHEMES, "one name per scheme");
 _Static_assert(sizeof line_search_names / sizeof line_search_names[0] == NS_LINE_SEARCH_NCHOICES, "one name per choice");
@@ -32,6 +35,7 @@ _Static_assert(sizeof line_search_names / sizeof line_search_names[0] == NS_LINE
 #define NAME_OF(table, i) ((unsigned)(i) < sizeof(table) / sizeof(table)[0] ? (table)[i] : "?")
 const char *ns_nonlinear_name(NsNonlinearMethod m) { return NAME_OF(nonlinear_names, m); }
 const char *ns_line_search_name(NsLineSearch l) { return NAME_OF(line_search_names, l); }
+const char *ns_continuation_name(NsContinuation c) { return NAME_OF(continuation_names, c); }
 const char *ns_time_scheme_name(NsTimeScheme s) { return NAME_OF(time_scheme_names, s); }
 const char *ns_factorisation_name(NsFactorisation f) { return NAME_OF(factorisation_names, f); }
 static const char *const inner_solver_names[] = {[NS_INNER_SCARC] = "scarc", [NS_INNER_DIRECT] = "direct",
@@ -59,7 +63,9 @@ void ns_params_defaults(NsParams *p) {
                                      .damping = 1.0, .line_search = NS_LINE_SEARCH_BACKTRACKING,
                                      .divergence_factor = 1e4, .initial_guess = NS_START_ZERO,
                                      .checkpoint_interval = 1, .step_reference = NS_STEP_REFERENCE_RHS,
-                                     .newton_switch = 1e-2};
+                                     .newton_switch = 1e-2, .continuation = NS_CONTINUATION_AUTO,
+                                     .stall_steps = 10, .stall_factor = 0.5, .continuation_factor = 4.0,
+                                     .continuation_rtol = 1e-4, .continuation_max_stages = 8};
   p->linear = (NsLinearParams){.krylov_auto = 1, .krylov = FEAST_KRYLOV_BICGSTAB, .schur = NS_SCHUR_AUTO,
                                .rtol = 1e-2, .max_iterations = 100, .restart = 60, .grow = 1,
                                .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08,

@@ -217,6 +217,8 @@ void ns_destroy(NsProblem **nsp) {
   feast_expr_destroy(&ns->force[0]);
   feast_expr_destroy(&ns->force[1]);
   free(ns->linear_per_step);
+  free(ns->continuation_per_step);
+  free(ns->stall_history);
   free(ns->resume.linear_per_step);
   feast_free(nsp);
 }

@@ -246,13 +246,16 @@ static void scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long 
 
 /* after each step: a checkpoint every checkpoint_interval steps; a stop signal on any
  * rank (collective) writes one too and ends the iteration as "interrupted" */
-static int after_step(NsProblem *ns, const NonlinearParams *p, NsResult *res, double r, double lambda) {
+static int after_step(NsProblem *ns, const NonlinearParams *p, NsResult *res, double r, double lambda,
+                      double reference) {
   if (p->inner) return 0; /* the time stepper checkpoints and takes signals between time steps */
   const int steps = res->nonlinear_iterations;
   int signal_number;
   FEAST_CALL(feast_signals_agree(ns->dom->comm, &signal_number));
   if (p->checkpoint[0] && (steps % p->checkpoint_interval == 0 || signal_number)) {
-    NsState s = {steps, res->initial_residual, r, lambda, res->linear_iterations, 0, 0, 0, ns->linear_per_step,
+    /* the reference of the stopping test (the first defect but in continuation's last stage,
+     * whose reference is the direct attempt's first defect: a restart keeps its test) */
+    NsState s = {steps, reference, r, lambda, res->linear_iterations, 0, 0, 0, ns->linear_per_step,
                  res->linear_capped};
     scarc_totals(ns, &s.vcycles, &s.local_solves, &s.local_cycles);
     FEAST_CALL(ns_checkpoint_write(ns, &s, p->checkpoint));
@@ -288,19 +291,44 @@ static int start(NsProblem *ns, const NonlinearParams *p, NsResult *res, double 
   return 0;
 }
 
-static int solve(NsProblem *ns, NsResult *res, int inner) {
+/* an attempt whose defect r after `done` steps of it exceeds stall_factor times the one
+ * stall_steps steps before (hist: the defects of its steps, hist[k] after k steps) */
+static int stalled(const NsAttempt *a, const double *hist, int done, double r) {
+  return a && a->stall_steps > 0 && done >= a->stall_steps && r > a->stall_factor * hist[done - a->stall_steps];
+}
+
+static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
   NonlinearParams p;
   nonlinear_params(ns, &p);
   p.inner = inner;
+  if (a) {
+    p.rtol = a->rtol;
+    if (!a->checkpoints) p.checkpoint[0] = 0;
+  }
   if (ns->newton_auto) ns->newton = 0; /* every solve starts with the fixed point */
   double t0 = feast_wtime(), r, lambda = ns->restored && !inner ? ns->resume.lambda : 1.0;
   FEAST_CALL(start(ns, &p, res, &r));
   double reference, change = INFINITY, r_prev = 0.0; /* r_prev: the last step's defect (forcing) */
   FEAST_CALL(stop_reference(ns, &p, res->initial_residual, &reference));
+  if (a && a->reference > 0.0) reference = a->reference;
+  const int first = res->nonlinear_iterations;
+  double *hist = NULL; /* the defects of this attempt's steps (the stall test; the problem's, so
+                         that an error return leaks nothing) */
+  if (a && a->stall_steps > 0) {
+    free(ns->stall_history);
+    ns->stall_history = NULL;
+    FEAST_CALL(FEAST_ALLOC(p.max_steps + 1, &ns->stall_history));
+    hist = ns->stall_history;
+  }
   long its_here = 0; /* linear iterations of this process (a restored run's are in res already) */
-  for (int step = res->nonlinear_iterations;; step++) {
+  for (int step = first;; step++) {
     progress(&p, step, r, res, step ? (int)ns->linear_per_step[step - 1] : 0, lambda, feast_wtime() - t0);
     if (stop(&p, r, reference, change, step, res)) break;
+    if (hist) hist[step - first] = r;
+    if (stalled(a, hist, step - first, r)) {
+      res->reason = NS_STALLED;
+      break;
+    }
     t0 = feast_wtime();
     if (ns->newton_auto) FEAST_CALL(switch_to_newton(ns, &p, step, res->initial_residual, &r));
     FEAST_CALL(ns_schur_update(ns));
@@ -337,7 +365,7 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
     }
     FEAST_CALL(update(ns, &p, &r, &lambda));
     FEAST_CALL(relative_update(ns, &p, lambda, &change));
-    FEAST_CALL(after_step(ns, &p, res, r, lambda));
+    FEAST_CALL(after_step(ns, &p, res, r, lambda, reference));
     if (res->stop_signal) break;
   }
   if (its_here > 0) {
@@ -353,12 +381,13 @@ static int solve(NsProblem *ns, NsResult *res, int inner) {
 const char *ns_status_name(NsStatus s) {
   static const char *const names[] = {[NS_CONVERGED] = "converged", [NS_MAX_ITERATIONS] = "max_iterations",
                                       [NS_DIVERGED] = "diverged", [NS_NAN] = "nan",
-                                      [NS_LINEAR_DIVERGED] = "linear_diverged", [NS_INTERRUPTED] = "interrupted"};
+                                      [NS_LINEAR_DIVERGED] = "linear_diverged", [NS_INTERRUPTED] = "interrupted",
+                                      [NS_STALLED] = "stalled"};
   return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
-int ns_solve(NsProblem *ns, NsResult *res) { return solve(ns, res, 0); }
-int ns_solve_step(NsProblem *ns, NsResult *res) { return solve(ns, res, 1); }
+int ns_solve_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res) { return solve(ns, res, 0, a); }
+int ns_solve_step(NsProblem *ns, NsResult *res) { return solve(ns, res, 1, NULL); }
 void ns_scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cycles) {
   scarc_totals(ns, vcycles, solves, cycles);
 }
@@ -398,10 +427,13 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
              cap, restart, 2 * (restart > cap ? restart : cap), 4 * cap);
   else if (capped)
     snprintf(buf, size, "the linear solves ran into their cap: try linear.max_iterations = %ld", 4 * cap);
-  else if (!ns->stokes && (res->reason == NS_DIVERGED || res->reason == NS_MAX_ITERATIONS))
-    snprintf(buf, size, "the nonlinear iteration %s from this start (U D / nu = %.3g): try "
-             "solver.nonlinear_damping = 0.5, solver.nonlinear_max_iterations, or a finer grid.level", res->reason == NS_DIVERGED ? "diverges" : "does not settle",
-             d->re_domain);
+  else if (!ns->stokes && (res->reason == NS_DIVERGED || res->reason == NS_MAX_ITERATIONS || res->reason == NS_STALLED))
+    snprintf(buf, size, "the nonlinear iteration %s from this start (U D / nu = %.3g): try %s"
+             "solver.nonlinear_damping = 0.5, solver.nonlinear_max_iterations, or a finer grid.level",
+             res->reason == NS_DIVERGED ? "diverges" : res->reason == NS_STALLED ? "stalls" : "does not settle",
+             d->re_domain,
+             ns->params.nonlinear.continuation == NS_CONTINUATION_OFF ? "solver.continuation = auto, "
+             : res->continuation_stages ? "more solver.continuation_max_stages, " : "");
   else if (res->reason == NS_NAN)
     snprintf(buf, size, "a NaN in the solution or preconditioner: try solver.local_precision = double");
 }

@@ -48,6 +48,10 @@ static void check_defaults(void) {
         pn->damping == dn->damping && pn->line_search == dn->line_search &&
         pn->divergence_factor == dn->divergence_factor && pn->initial_guess == dn->initial_guess &&
         !strcmp(pn->checkpoint, dn->checkpoint) && pn->checkpoint_interval == dn->checkpoint_interval);
+  CHECK(pn->continuation == dn->continuation && pn->continuation == NS_CONTINUATION_AUTO &&
+        pn->stall_steps == dn->stall_steps && pn->stall_factor == dn->stall_factor &&
+        pn->continuation_factor == dn->continuation_factor && pn->continuation_rtol == dn->continuation_rtol &&
+        pn->continuation_max_stages == dn->continuation_max_stages);
   const NsLinearParams *pl = &p.linear, *dl = &d.linear;
   CHECK(pl->krylov_auto == dl->krylov_auto && pl->schur == dl->schur && pl->rtol == dl->rtol &&
         pl->max_iterations == dl->max_iterations && pl->restart == dl->restart && pl->grow == dl->grow &&
@@ -144,6 +148,8 @@ static void check_names(void) {
   CHECK(!strcmp(ns_status_name(NS_MAX_ITERATIONS), "max_iterations"));
   CHECK(!strcmp(ns_status_name(NS_LINEAR_DIVERGED), "linear_diverged"));
   CHECK(!strcmp(ns_status_name(NS_INTERRUPTED), "interrupted"));
+  CHECK(!strcmp(ns_status_name(NS_STALLED), "stalled"));
+  CHECK(!strcmp(ns_continuation_name(NS_CONTINUATION_OFF), "off"));
   CHECK(!strcmp(ns_time_status_name(NS_TIME_STEP_FAILED), "step_failed"));
   CHECK(!strcmp(feast_solve_status_name(FEAST_SOLVE_BREAKDOWN), "breakdown"));
   CHECK(!strcmp(feast_solve_status_name((FeastSolveStatus)99), "?"));
@@ -154,6 +160,7 @@ static void check_names(void) {
               {"linear", "krylov", "auto|bicgstab|ibicgstab|pipebicgsafe|fgmres"},
               {"solver", "nonlinear", "fixed-point|newton|auto"},
               {"solver", "linear_forcing", "fixed|eisenstat-walker"},
+              {"solver", "continuation", "auto|off"},
               {"solver", "nonlinear_step_reference", "rhs|first-defect|update"},
               {"solver", "nonlinear_line_search", "backtracking|none"},
               {"velocity", "scarc_solver", "mg|cg|bicgstab|ibicgstab|pipebicgsafe"},

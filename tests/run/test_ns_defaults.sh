@@ -50,7 +50,7 @@ check "stokes: the same bits as with the paper's keys given" \
   "'$(json kinetic_energy)' == '$ke' and $(json linear_iterations) == $li"
 check "explicit keys: nothing printed as auto" "$(has stokes_explicit '= auto') == 0"
 
-run1 restart30 "$cfg" problem.re=1000 grid.level=4 linear.restart=30 solver.nonlinear_max_iterations=20
+run1 restart30 "$cfg" problem.re=1000 grid.level=4 linear.restart=30 solver.nonlinear_max_iterations=20 solver.continuation=off
 check "Re=1000 linear.restart=30: not converged (exit 2, got $rc)" "$rc == 2"
 check "the message names the key to try (linear.restart)" "$(grep '^feastc:' "$TMP/restart30" | grep -c 'try linear.restart')  == 1"
 finish

@@ -113,7 +113,7 @@ srun 2 "dfg L3 np=2 (Gmsh mesh)" "$src/config/dfg.ini" grid.level=3 solver.coars
   grid.file="$src/tests/data/mesh/dfg24_gmsh_v41.msh" output.summary="$TMP/s.json" output.vtk="$TMP/d"
 check "ASan dfg L3 np=2 (PCD, forces, point pressure, recirculation, Gmsh mesh): exit 0 (got $rc), no report" \
   "$rc == 0 and '$(json drag_coefficient "$TMP/s.json")' != 'None' and $(sanitizer_reports "$TMP/s.log") == 0"
-srun 2 "cavity L3 nan injected" "$NS" grid.level=3 debug.inject=nan debug.inject_rank=1 output.summary="$TMP/s.json"
+srun 2 "cavity L3 nan injected" "$NS" grid.level=3 debug.inject=nan debug.inject_rank=1 solver.continuation=off output.summary="$TMP/s.json"
 check "ASan cavity nan injection: exit 2 (got $rc), no report" "$rc == 2 and $(sanitizer_reports "$TMP/s.log") == 0"
 srun 1 "dry run L12" "$CFG" --dry-run grid.level=12
 check "ASan dry run L12: exit 0 (got $rc), no report" "$rc == 0 and $(sanitizer_reports "$TMP/s.log") == 0"

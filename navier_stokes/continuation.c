@@ -1,0 +1,171 @@
+/* Continuation in Re for the stationary nonlinear solver (solver.continuation = auto): a
+ * small driver around the one nonlinear loop of solve.c (ns_solve_attempt), which runs
+ * every attempt and stage.
+ *
+ * Rules (stationary navier-stokes only: stokes has no Re, and a time step's start is the
+ * last step's solution):
+ *  - the direct attempt at the target Re = problem.re runs as with `off` (bit for bit while
+ *    it does not stall), with one test more: stalled when its defect after k steps exceeds
+ *    solver.continuation_stall_factor (0.5) x the one after k - solver.continuation_stall_steps
+ *    (10). A converged or interrupted direct attempt is the result;
+ *  - after one that stopped otherwise (max_iterations, diverged, linear_diverged, nan,
+ *    stalled) the stages: the first at Re_1 = Re / q (q = solver.continuation_factor, 4)
+ *    from the zero start (the Dirichlet values, as a fresh run), each next one at
+ *    min(Re, q Re_last) from the last converged stage's solution. A failed stage goes back
+ *    to that solution (a copy) and q <- sqrt(q) (half the step in log Re; given up below
+ *    q = 1.05); while no stage has converged a failed one lowers Re_1 by q instead (from
+ *    zero again). At most solver.continuation_max_stages stages (failed ones included);
+ *  - stopping tests: a stage below the target stops at defect <= max(solver.continuation_rtol,
+ *    solver.nonlinear_rtol) x r0, the last one (at the target) at solver.nonlinear_rtol x
+ *    r0, r0 the direct attempt's first defect (at the target Re from the zero start, or
+ *    the restored run's): "converged" means what it means for the direct attempt. Each
+ *    stage has solver.nonlinear_max_iterations steps and the stall test;
+ *  - what depends on nu: ns->nu is set per stage; the assembly (forms, tau), the velocity
+ *    ScaRC hierarchies (ns_schur_update, every step) and the Schur approximation's viscous
+ *    part nu M_p^-1 (ns_schur_viscous; PCD's N_p and A_p have no nu) follow it. The auto
+ *    defaults (linear.schur, linear.krylov, solver.coarse_stabilisation: problem.c) stay
+ *    those of the target Re, decided once at creation: the simplest and safest choice
+ *    (the stages are easier problems than the target's);
+ *  - checkpoints (output.checkpoint) are written by the attempts at the target Re only:
+ *    the direct attempt and the last stage (with r0 as its reference, so a restart keeps the
+ *    test). A restart continues at the target Re from the checkpoint (from the last stage's
+ *    it counts that stage's steps only: the stages before are not in the checkpoint); if
+ *    that attempt fails the stages start from zero as in an uninterrupted run. A stop signal ends a stage
+ *    below the target without writing one (the last written, if any, stays);
+ *  - the result: converged and reason of the last attempt; nonlinear_iterations,
+ *    linear_iterations (and per step, concatenated), linear_capped of all of them;
+ *    initial_residual r0; the stages' Re, steps and reasons. When the stages give up, the
+ *    last attempt's iterate stays and ns->nu is the target's again (the system
+ *    reassembled at it). */
+#include "feast/error.h"
+#include "feast/log.h"
+#include "navier_stokes/ns_private.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double FACTOR_MIN = 1.05; /* give up when the step factor falls below this */
+
+/* acc += the counters of attempt r (its per-step iterations appended) */
+static int accumulate(NsProblem *ns, NsResult *acc, const NsResult *r) {
+  const int n = acc->nonlinear_iterations + r->nonlinear_iterations;
+  double *per = realloc(ns->continuation_per_step, (size_t)(n > 0 ? n : 1) * sizeof *per);
+  FEAST_CHECK(per, FEAST_ERR_MEM, "continuation: out of memory");
+  ns->continuation_per_step = per;
+  memcpy(per + acc->nonlinear_iterations, r->linear_per_step, (size_t)r->nonlinear_iterations * sizeof *per);
+  const double w0 = (double)acc->linear_iterations, w1 = (double)r->linear_iterations;
+  if (w0 + w1 > 0) {
+    acc->reductions_per_iteration = (acc->reductions_per_iteration * w0 + r->reductions_per_iteration * w1) / (w0 + w1);
+    acc->exchanges_per_iteration = (acc->exchanges_per_iteration * w0 + r->exchanges_per_iteration * w1) / (w0 + w1);
+  }
+  acc->nonlinear_iterations = n;
+  acc->linear_iterations += r->linear_iterations;
+  acc->linear_capped += r->linear_capped;
+  acc->linear_per_step = per;
+  /* the ScaRC counters are cumulative over the problem's life: the last attempt's are all */
+  acc->velocity_vcycles = r->velocity_vcycles;
+  acc->local_cycles_per_solve = r->local_cycles_per_solve;
+  acc->converged = r->converged;
+  acc->reason = r->reason;
+  acc->final_residual = r->final_residual;
+  acc->stop_signal = r->stop_signal;
+  return 0;
+}
+
+static double viscosity_at(const NsProblem *ns, double re) {
+  return ns->params.physics.reference_velocity * ns->params.physics.reference_length / re;
+}
+
+static int stages(NsProblem *ns, NsResult *res) {
+  const NsNonlinearParams *n = &ns->params.nonlinear;
+  const double target = ns->params.physics.re, r0 = res->initial_residual;
+  const double stage_rtol = n->continuation_rtol > n->rtol ? n->continuation_rtol : n->rtol;
+  const int max_stages = n->continuation_max_stages < NS_MAX_STAGES ? n->continuation_max_stages : NS_MAX_STAGES;
+  double q = n->continuation_factor, re_good = 0.0, re = target / q;
+  FeastVec *good = NULL;
+  FEAST_CALL(feast_vec_create(ns->dom, ns->level, NS_NFIELDS, &good));
+  /* the zero start with the Dirichlet values (a fresh problem's first iterate) */
+  feast_vec_zero(good);
+  int st = ns_boundary_values(ns, good);
+  ns->restored = 0; /* the stages start afresh (a restored state was the direct attempt's) */
+  int done = 0;
+  while (!st && res->continuation_stages < max_stages) {
+    const int k = res->continuation_stages, last = re >= target;
+    if (last) re = target;
+    ns->nu = viscosity_at(ns, re);
+    feast_vec_copy(good, ns->v);
+    char from[64] = "the zero start";
+    if (re_good > 0.0) snprintf(from, sizeof from, "the solution at Re = %.6g", re_good);
+    feast_log(1, "  continuation stage %d: Re = %.6g from %s\n", k + 1, re, from);
+    const NsAttempt a = {last ? n->rtol : stage_rtol, r0, last, n->stall_steps, n->stall_factor};
+    NsResult r;
+    st = ns_solve_attempt(ns, &a, &r);
+    if (st) break;
+    st = accumulate(ns, res, &r);
+    if (st) break;
+    res->continuation_re[k] = re;
+    res->continuation_iterations[k] = r.nonlinear_iterations;
+    res->continuation_reason[k] = r.reason;
+    res->continuation_stages = k + 1;
+    if (r.converged) {
+      feast_log(1, "  continuation stage %d: Re = %.6g converged in %d steps (%ld linear iterations; defect %.3e <= "
+                "%g x %.3e)\n", k + 1, re, r.nonlinear_iterations, r.linear_iterations, r.final_residual, a.rtol, r0);
+      if (last) {
+        done = 1;
+        break;
+      }
+      feast_vec_copy(ns->v, good);
+      re_good = re;
+      re = fmin(target, q * re_good);
+      continue;
+    }
+    feast_log(1, "  continuation stage %d: Re = %.6g stopped (%s) after %d steps, defect %.3e\n", k + 1, re,
+              ns_status_name(r.reason), r.nonlinear_iterations, r.final_residual);
+    if (r.reason == NS_INTERRUPTED) break;
+    if (re_good > 0.0) {
+      q = sqrt(q);
+      if (q < FACTOR_MIN) break;
+      re = fmin(target, q * re_good);
+    } else {
+      re /= q;
+    }
+    if (res->continuation_stages < max_stages) {
+      feast_log(1, "  continuation: back to %s, next Re = %.6g\n",
+                re_good > 0.0 ? "the last converged stage's solution" : "the zero start", re);
+    }
+  }
+  if (!st && !done && res->reason != NS_INTERRUPTED)
+    feast_log(1, "  continuation: gave up after %d stages (last converged Re = %.6g)\n", res->continuation_stages,
+              re_good);
+  feast_vec_destroy(&good);
+  /* the target's viscosity again; a failed stage below it leaves the system assembled
+   * with its own: reassembled at the iterate (outputs, forces) */
+  const double nu = ns->nu;
+  ns->nu = ns_params_viscosity(&ns->params);
+  if (!st && nu != ns->nu) st = ns_system_assemble(ns, ns->v);
+  return st;
+}
+
+int ns_solve(NsProblem *ns, NsResult *res) {
+  const NsNonlinearParams *n = &ns->params.nonlinear;
+  if (ns->stokes || n->continuation == NS_CONTINUATION_OFF) return ns_solve_attempt(ns, NULL, res);
+  const NsAttempt direct = {n->rtol, 0.0, 1, n->stall_steps, n->stall_factor};
+  FEAST_CALL(ns_solve_attempt(ns, &direct, res));
+  res->direct_reason = res->reason;
+  res->direct_iterations = res->nonlinear_iterations;
+  if (res->converged || res->reason == NS_INTERRUPTED) return 0;
+  feast_log(1, "  continuation: the direct attempt at Re = %.6g stopped (%s) after %d steps at defect %.3e (%.3e of "
+            "the first); solver.continuation = auto: stages from Re = %.6g\n",
+            ns->params.physics.re, ns_status_name(res->reason), res->nonlinear_iterations, res->final_residual,
+            res->initial_residual > 0 ? res->final_residual / res->initial_residual : 0.0,
+            ns->params.physics.re / n->continuation_factor);
+  /* the direct attempt's per-step iterations into the problem's concatenated array */
+  NsResult direct_res = *res;
+  res->nonlinear_iterations = 0;
+  res->linear_iterations = 0;
+  res->linear_capped = 0;
+  res->reductions_per_iteration = res->exchanges_per_iteration = 0.0;
+  FEAST_CALL(accumulate(ns, res, &direct_res));
+  return stages(ns, res);
+}

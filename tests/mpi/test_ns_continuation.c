@@ -1,0 +1,123 @@
+/* Continuation in Re (solver.continuation, navier_stokes/continuation.c) on the lid-driven
+ * cavity (unitsquare8), stationary:
+ *  - Newton at Re = 1000, level 3: the direct attempt stalls (its defect 1.3e-2 after 12
+ *    steps is above 0.5 x the one 10 steps before; with solver.continuation = off and 12
+ *    steps it stops not converged, with the very same linear iterations per step as the
+ *    direct attempt of auto); auto then converges through stages (the first at Re / 4
+ *    from zero, the last at 1000), reported in the result: stages, their Re (increasing,
+ *    ending at the target), their steps, which with the direct attempt's add up to
+ *    nonlinear_iterations, the per-step linear iterations to linear_iterations; the
+ *    defect at the final iterate recomputed from outside at the target Re (ns->nu restored)
+ *    is <= solver.nonlinear_rtol x the direct attempt's first defect;
+ *  - a converging case (the fixed point at Re = 100, level 3): auto is off bit for bit
+ *    (steps, linear iterations, iterate), with no stage;
+ *  - on more ranks than one: the continuation case on MPI_COMM_SELF (all macros on each
+ *    rank) takes the same stages, steps and iterations, and its iterate is bitwise the
+ *    distributed one. */
+#include "ns_testing.h"
+
+static const char *cavity = "[problem]\nre = %g\n"
+                            "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
+                            "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
+                            "[solver]\n%s\n";
+
+typedef struct {
+  NsResult r;
+  NsCase c;
+} Run;
+
+static int solve_case(double re, const char *solver, MPI_Comm comm, Run *run) {
+  char text[2048];
+  snprintf(text, sizeof text, cavity, re, solver);
+  if (ns_case_create("unitsquare8.feast", 3, text, 0, comm, &run->c)) return 1;
+  CHECK_OK(ns_solve(run->c.ns, &run->r));
+  if (feast_test_rank() == 0 && comm == MPI_COMM_WORLD) {
+    char label[256];
+    snprintf(label, sizeof label, "Re %g %s", re, solver);
+    for (char *c = label; *c; c++) *c = *c == '\n' ? ' ' : *c;
+    printf("%-60s %s, %3d nonlinear steps, %5ld linear its, %d stages:", label, ns_status_name(run->r.reason),
+           run->r.nonlinear_iterations, run->r.linear_iterations, run->r.continuation_stages);
+    for (int k = 0; k < run->r.continuation_stages; k++)
+      printf(" Re %g (%d steps, %s)", run->r.continuation_re[k], run->r.continuation_iterations[k],
+             ns_status_name(run->r.continuation_reason[k]));
+    printf("\n");
+  }
+  return 0;
+}
+
+/* a and b (same communicator): the same steps, iterations and iterate bit for bit */
+static void check_same(const Run *a, const Run *b) {
+  CHECK(a->r.nonlinear_iterations == b->r.nonlinear_iterations && a->r.linear_iterations == b->r.linear_iterations);
+  CHECK(a->r.reason == b->r.reason && a->r.final_residual == b->r.final_residual);
+  long differ = 0;
+  for (int li = 0; li < a->c.dom->nlocal; li++)
+    for (int f = 0; f < NS_NFIELDS; f++)
+      differ += memcmp(feast_vec_block(a->c.ns->v, f, li), feast_vec_block(b->c.ns->v, f, li),
+                       sizeof(double) * (size_t)a->c.ns->v->N * a->c.ns->v->N) != 0;
+  CHECK(differ == 0);
+}
+
+static const char *newton = "nonlinear = newton";
+
+static int run(void) {
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  /* ---- the direct attempt fails, continuation converges ---- */
+  Run cont, off;
+  if (solve_case(1000, newton, MPI_COMM_WORLD, &cont)) return 1;
+  const NsResult *r = &cont.r;
+  CHECK(r->converged && r->reason == NS_CONVERGED);
+  CHECK(r->direct_reason == NS_STALLED && r->direct_iterations == 12);
+  CHECK(r->continuation_stages >= 2 && r->continuation_stages <= NS_MAX_STAGES);
+  CHECK(r->continuation_re[0] == 250.0);
+  CHECK(r->continuation_re[r->continuation_stages - 1] == 1000.0);
+  CHECK(r->continuation_reason[r->continuation_stages - 1] == NS_CONVERGED);
+  int steps = r->direct_iterations;
+  for (int k = 0; k < r->continuation_stages; k++) {
+    steps += r->continuation_iterations[k];
+    CHECK(r->continuation_re[k] > 0.0 && r->continuation_re[k] <= 1000.0);
+  }
+  CHECK(steps == r->nonlinear_iterations);
+  double its = 0.0;
+  for (int k = 0; k < r->nonlinear_iterations; k++) its += r->linear_per_step[k];
+  CHECK(its == (double)r->linear_iterations);
+  CHECK(ns_viscosity(cont.c.ns) == 1.0 / 1000.0);
+  double defect, rhs;
+  CHECK_OK(ns_defect_at(cont.c.ns, cont.c.ns->v, &defect, &rhs));
+  CHECK(defect <= 1e-8 * r->initial_residual);
+  CHECK(r->final_residual <= 1e-8 * r->initial_residual);
+  /* off: the direct attempt alone, not converged; the same steps as auto's attempt */
+  if (solve_case(1000, "nonlinear = newton\ncontinuation = off\nnonlinear_max_iterations = 12", MPI_COMM_WORLD, &off))
+    return 1;
+  CHECK(!off.r.converged && off.r.reason == NS_MAX_ITERATIONS && off.r.continuation_stages == 0);
+  CHECK(off.r.nonlinear_iterations == r->direct_iterations);
+  for (int k = 0; k < off.r.nonlinear_iterations; k++) CHECK(off.r.linear_per_step[k] == r->linear_per_step[k]);
+  CHECK(off.r.initial_residual == r->initial_residual);
+  ns_case_destroy(&off.c);
+
+  /* ---- a converging case: auto is off bit for bit ---- */
+  Run a, b;
+  if (solve_case(100, "continuation = auto", MPI_COMM_WORLD, &a) || solve_case(100, "continuation = off", MPI_COMM_WORLD, &b))
+    return 1;
+  CHECK(a.r.converged && a.r.continuation_stages == 0 && b.r.continuation_stages == 0);
+  check_same(&a, &b);
+  ns_case_destroy(&a.c);
+  ns_case_destroy(&b.c);
+
+  /* ---- the same stages and iterates on one rank ---- */
+  if (size > 1) {
+    Run self;
+    if (solve_case(1000, newton, MPI_COMM_SELF, &self)) return 1;
+    CHECK(self.r.converged && self.r.continuation_stages == r->continuation_stages);
+    CHECK(self.r.nonlinear_iterations == r->nonlinear_iterations && self.r.linear_iterations == r->linear_iterations);
+    for (int k = 0; k < r->continuation_stages && k < self.r.continuation_stages; k++)
+      CHECK(self.r.continuation_re[k] == r->continuation_re[k] &&
+            self.r.continuation_iterations[k] == r->continuation_iterations[k]);
+    for (int f = 0; f < NS_NFIELDS; f++) CHECK(ns_count_bit_differences(cont.c.ns->v, self.c.ns->v, f) == 0);
+    ns_case_destroy(&self.c);
+  }
+  ns_case_destroy(&cont.c);
+  return 0;
+}
+
+FEAST_TEST_MAIN(run)
