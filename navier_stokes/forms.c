@@ -69,12 +69,16 @@ static CellStab cell_stabilisation(const NsForm *f, const FeastQ1Cell *c);
 
 /* the contributions of one quadrature point (weight W); sq: the known part of du/dt there */
 static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const double gw[2][2], const double sq[2],
-                  const CellStab *st, double (*A)[4][4], double (*b)[4]) {
+                  const double gp[2], const CellStab *st, double (*A)[4][4], double (*b)[4]) {
   const double tau_s = st->supg, tau_p = st->pspg;
   const double W = p->weight, nu = f->nu, th = f->theta, mass = f->mass;
   const double fx = force_at(f, 0, p), fy = force_at(f, 1, p);
   double conv[4]; /* w . grad phi_a: trial convection and SUPG test direction */
   for (int a = 0; a < 4; a++) conv[a] = w[0] * p->dphi[a][0] + w[1] * p->dphi[a][1];
+  const double ww[2] = {w[0] * gw[0][0] + w[1] * gw[0][1], w[0] * gw[1][0] + w[1] * gw[1][1]}; /* (w . grad) w */
+  double res[2] = {0.0, 0.0}; /* Newton: the SUPG residual at (w, p_w) */
+  if (f->newton)
+    for (int i = 0; i < 2; i++) res[i] = th * (ww[i] - (i ? fy : fx) - st->visc[i]) + mass * w[i] + sq[i] + gp[i];
   for (int a = 0; a < 4; a++) {
     const double pa = p->phi[a], dxa = p->dphi[a][0], dya = p->dphi[a][1];
     for (int c = 0; c < 4; c++) {
@@ -94,12 +98,14 @@ static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const dou
       A[NS_BT1][a][c] += W * bt1;
       A[NS_BT2][a][c] += W * bt2;
       A[NS_C][a][c] -= W * tau_p * lap;
-      if (f->newton) { /* theta (d_j w_i phi_c, phi_a) */
-        const double m = W * th * pa * pc;
-        A[NS_A11][a][c] += m * gw[0][0];
-        A[NS_A12][a][c] += m * gw[0][1];
-        A[NS_A21][a][c] += m * gw[1][0];
-        A[NS_A22][a][c] += m * gw[1][1];
+      if (f->newton) { /* the derivatives in w of the momentum and continuity rows (forms.h) */
+        const double m = W * th * pc * (pa + tau_s * conv[a]), q = W * tau_p * pc, t = W * tau_s * pc;
+        A[NS_A11][a][c] += m * gw[0][0] + t * res[0] * dxa;
+        A[NS_A12][a][c] += m * gw[0][1] + t * res[0] * dya;
+        A[NS_A21][a][c] += m * gw[1][0] + t * res[1] * dxa;
+        A[NS_A22][a][c] += m * gw[1][1] + t * res[1] * dya;
+        A[NS_BT1][a][c] -= q * (gw[0][0] * dxa + gw[1][0] * dya);
+        A[NS_BT2][a][c] -= q * (gw[0][1] * dxa + gw[1][1] * dya);
       }
     }
     /* (theta f - s, phi_a + tau_s w.grad phi_a) + theta tau_s (nu Lap w, w.grad phi_a),
@@ -107,9 +113,10 @@ static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const dou
     b[NS_F1][a] += W * ((th * fx - sq[0]) * (pa + tau_s * conv[a]) + th * tau_s * st->visc[0] * conv[a]);
     b[NS_F2][a] += W * ((th * fy - sq[1]) * (pa + tau_s * conv[a]) + th * tau_s * st->visc[1] * conv[a]);
     b[NS_G][a] -= W * tau_p * ((fx - sq[0] + st->visc[0]) * dxa + (fy - sq[1] + st->visc[1]) * dya);
-    if (f->newton) { /* theta ((w . grad) w, phi_a) */
-      b[NS_F1][a] += W * th * pa * (w[0] * gw[0][0] + w[1] * gw[0][1]);
-      b[NS_F2][a] += W * th * pa * (w[0] * gw[1][0] + w[1] * gw[1][1]);
+    if (f->newton) { /* the same terms applied to w: the defect stays that of the nonlinear problem */
+      b[NS_F1][a] += W * (th * (pa + tau_s * conv[a]) * ww[0] + tau_s * res[0] * conv[a]);
+      b[NS_F2][a] += W * (th * (pa + tau_s * conv[a]) * ww[1] + tau_s * res[1] * conv[a]);
+      b[NS_G][a] -= W * tau_p * (ww[0] * dxa + ww[1] * dya);
     }
   }
 }
@@ -118,20 +125,21 @@ void ns_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4])
   NsForm *f = ctx;
   const CellStab st = cell_stabilisation(f, c);
   for (int q = 0; q < c->nq; q++) {
-    double w[2], gw[2][2], sq[2], gs[2];
+    double w[2], gw[2][2], sq[2], gs[2], pw, gp[2];
     field_at(c, &c->q[q], f->w1, &w[0], gw[0]);
     field_at(c, &c->q[q], f->w2, &w[1], gw[1]);
     field_at(c, &c->q[q], f->s1, &sq[0], gs);
     field_at(c, &c->q[q], f->s2, &sq[1], gs);
-    point(f, &c->q[q], w, gw, sq, &st, A, b);
+    field_at(c, &c->q[q], f->newton ? f->wp : NULL, &pw, gp);
+    point(f, &c->q[q], w, gw, sq, gp, &st, A, b);
   }
 }
 
 /* b[r][a] += the residual of one quadrature point (weight W) at the iterate (x, p) with
  * the linearisation (w, gw) and the cell's stabilisation st: see forms.h */
 static void residual_point(NsForm *f, const FeastQ1Point *q, const double w[2], const double gw[2][2],
-                           const double x[2], const double gx[2][2], double p, const double gp[2], const double sq[2],
-                           const CellStab *st, double (*b)[4]) {
+                           const double x[2], const double gx[2][2], double p, const double gp[2], const double gpw[2],
+                           const double sq[2], const CellStab *st, double (*b)[4]) {
   const double W = q->weight, th = f->theta, mass = f->mass, tau_s = st->supg, tau_p = st->pspg;
   const double fx = force_at(f, 0, q), fy = force_at(f, 1, q);
   const double cu = w[0] * gx[0][0] + w[1] * gx[0][1], cv = w[0] * gx[1][0] + w[1] * gx[1][1]; /* (w.grad) x */
@@ -139,19 +147,24 @@ static void residual_point(NsForm *f, const FeastQ1Point *q, const double w[2], 
   const double ex = fx - cu - sq[0] - mass * x[0] - gp[0] + st->visc[0];
   const double ey = fy - cv - sq[1] - mass * x[1] - gp[1] + st->visc[1];
   const double div = gx[0][0] + gx[1][1], visc = th * f->nu;
-  double nx = 0.0, ny = 0.0; /* Newton: theta ((w - x).grad) w, tested with phi_a only */
+  /* Newton (forms.h): the derivative terms applied to w - x: ((w - x).grad) w in both residuals,
+   * and the SUPG residual at (w, p_w) tested with tau_s (w - x).grad phi_a */
+  double nx = 0.0, ny = 0.0, res[2] = {0.0, 0.0};
   if (f->newton) {
-    nx = th * (gw[0][0] * (w[0] - x[0]) + gw[0][1] * (w[1] - x[1]));
-    ny = th * (gw[1][0] * (w[0] - x[0]) + gw[1][1] * (w[1] - x[1]));
+    nx = gw[0][0] * (w[0] - x[0]) + gw[0][1] * (w[1] - x[1]);
+    ny = gw[1][0] * (w[0] - x[0]) + gw[1][1] * (w[1] - x[1]);
+    for (int i = 0; i < 2; i++)
+      res[i] = th * (gw[i][0] * w[0] + gw[i][1] * w[1] - (i ? fy : fx) - st->visc[i]) + mass * w[i] + sq[i] + gpw[i];
   }
   for (int a = 0; a < 4; a++) {
     const double pa = q->phi[a], dxa = q->dphi[a][0], dya = q->dphi[a][1];
     const double conv = w[0] * dxa + w[1] * dya; /* w . grad phi_a */
-    b[NS_F1][a] += W * (pa * (mx + nx) + tau_s * conv * (mx - gp[0] + th * st->visc[0]) + p * dxa -
-                        visc * (gx[0][0] * dxa + gx[0][1] * dya));
-    b[NS_F2][a] += W * (pa * (my + ny) + tau_s * conv * (my - gp[1] + th * st->visc[1]) + p * dya -
-                        visc * (gx[1][0] * dxa + gx[1][1] * dya));
-    b[NS_G][a] += W * (pa * div - tau_p * (ex * dxa + ey * dya));
+    const double dconv = (w[0] - x[0]) * dxa + (w[1] - x[1]) * dya;
+    b[NS_F1][a] += W * ((pa + tau_s * conv) * (mx + th * nx) + tau_s * conv * (th * st->visc[0] - gp[0]) + p * dxa -
+                        visc * (gx[0][0] * dxa + gx[0][1] * dya) + tau_s * res[0] * dconv);
+    b[NS_F2][a] += W * ((pa + tau_s * conv) * (my + th * ny) + tau_s * conv * (th * st->visc[1] - gp[1]) + p * dya -
+                        visc * (gx[1][0] * dxa + gx[1][1] * dya) + tau_s * res[1] * dconv);
+    b[NS_G][a] += W * (pa * div - tau_p * ((ex + nx) * dxa + (ey + ny) * dya));
   }
 }
 
@@ -160,7 +173,7 @@ static CellStab cell_stabilisation(const NsForm *f, const FeastQ1Cell *c) {
   double wc[2], g[2];
   field_at(c, &c->centre, f->w1, &wc[0], g);
   field_at(c, &c->centre, f->w2, &wc[1], g);
-  const double tau = ns_tau(c, wc, f->nu, f->tau_rate);
+  const double tau = f->tau_frozen > 0.0 ? f->tau_frozen : ns_tau(c, wc, f->nu, f->tau_rate);
   CellStab st = {tau * f->stab.supg_scale, tau * f->stab.pspg_scale, {0.0, 0.0}};
   if (f->stab.viscous_residual && f->w1 && f->w2) {
     st.visc[0] = f->nu * ns_cell_laplacian(c, f->w1);
@@ -187,6 +200,8 @@ void ns_form_residual(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double
     field_at(c, &c->q[q], f->s1, &sq[0], gs);
     field_at(c, &c->q[q], f->s2, &sq[1], gs);
     field_at(c, &c->q[q], f->p, &p, gp);
-    residual_point(f, &c->q[q], w, gw, x, gx, p, gp, sq, &st, b);
+    double pw, gpw[2]; /* Newton: the pressure of the linearisation point */
+    field_at(c, &c->q[q], f->newton ? f->wp : NULL, &pw, gpw);
+    residual_point(f, &c->q[q], w, gw, x, gx, p, gp, gpw, sq, &st, b);
   }
 }

@@ -24,9 +24,19 @@
  *   f1(a) += tau_s (nu Lap w_1, w.grad phi_a),  g(a) -= tau_p (nu Lap w, grad psi_a)
  * tau_s = stabilisation.supg_scale tau, tau_p = stabilisation.pspg_scale tau (defaults 1)
  * in the SUPG terms (A's tau, B's tau, f's tau) and the PSPG terms (BT's tau, C, g).
- * Newton adds the derivative of the Galerkin convection: A_ij(a,b) += (d_j w_i phi_b,
- * phi_a), and the right-hand side term ((w.grad) w, phi_a) that keeps the defect that of
- * the nonlinear problem; tau and the stabilisation terms stay linearised at w.
+ * Newton adds the derivative in w of every term but tau (frozen at w) and the lagged
+ * viscous residual: of the convection (w.grad) w in the Galerkin, SUPG and PSPG terms, and
+ * of the SUPG test direction w.grad phi_a, with R_i = theta ((w.grad) w_i - f_i - nu Lap
+ * w_i) + mass w_i + s_i + d_i p_w the SUPG residual at the linearisation point (w, p_w):
+ *   A_ij(a,b) += theta (d_j w_i phi_b, phi_a + tau_s w.grad phi_a) + tau_s (R_i, phi_b d_j phi_a)
+ *   BT_j(a,b) += -tau_p (d_j w phi_b, grad psi_a)
+ * and the same terms applied to w on the right-hand side (theta ((w.grad) w_i, phi_a +
+ * tau_s w.grad phi_a) + tau_s (R_i, w.grad phi_a); g -= tau_p ((w.grad) w, grad psi_a)),
+ * which keeps the defect that of the nonlinear problem. Without the stabilisation's
+ * derivatives (the Galerkin term alone, as before 2026-11-26) Newton converged only
+ * linearly, at a rate of 0.3-0.7 per step on the cavity at Re = 400-1000 (BENCHMARKS.md,
+ * "Newton's Jacobian"); tau's own derivative is left out (tests/unit/test_ns_jacobian.c
+ * measures what that leaves).
  *
  * A time step (navier_stokes/timestep.c) approximates du/dt by mass u + s (mass =
  * alpha_0/dt, s from the old levels: backward Euler, BDF2, a theta-step) and weights the
@@ -50,6 +60,7 @@ typedef struct {
   double nu;              /* kinematic viscosity */
   int newton;             /* add the Newton terms (A12, A21 become nonzero) */
   const double *w1, *w2;  /* linearisation velocity on this macro (grid vectors), NULL: w = 0 */
+  const double *wp;       /* Newton: the pressure at the linearisation point (in its SUPG residual), NULL: 0 */
   FeastExpr *force[2];    /* body force, NULL: 0 */
   int status;             /* first error of a force evaluation (the form cannot return one) */
   /* a time step (ns_form_steady: theta 1, the rest 0 / NULL): du/dt ~ mass u + s */
@@ -59,6 +70,7 @@ typedef struct {
   const double *s1, *s2;  /* the known part s of du/dt on this macro (grid vectors), NULL: 0 */
   const double *x1, *x2, *p; /* ns_form_residual: the iterate x = (u1, u2, p) (grid vectors), NULL: 0 */
   NsStabilisationParams stab; /* the problem's (ns_form_at); ns_form_steady: scales 1, no viscous residual */
+  double tau_frozen;      /* > 0: tau in every cell instead of ns_tau (tests of Newton's derivatives): 0 */
 } NsForm;
 
 /* the form of the stationary problem */
@@ -92,9 +104,12 @@ void ns_form(const FeastQ1Cell *c, void *ctx, double (*Aloc)[4][4], double (*blo
  * matrix written). Summed over the test functions' terms directly, with the momentum
  * balance M = theta (f - (w.grad) x) - s - mass x at a point (x the velocity of x):
  *   momentum a:   (M_x, phi_a + tau w.grad phi_a) - tau (d_x p, w.grad phi_a) + (p, d_x phi_a)
- *                 - theta nu (grad x1, grad phi_a) [+ theta ((w - x).grad w_1, phi_a): Newton]
+ *                 - theta nu (grad x1, grad phi_a)
+ *                 [+ theta ((w - x).grad w_1, phi_a + tau w.grad phi_a) + tau (R_1, (w - x).grad phi_a): Newton]
  *   continuity a: (div x, psi_a) - tau (f - (w.grad) x - s - mass x - grad p, grad psi_a)
- * ns_form's b - A x up to rounding (other sums). At x = w (the line search) the Newton
- * term vanishes: the defect of the nonlinear problem under either linearisation. */
+ *                 [- tau (((w - x).grad) w, grad psi_a): Newton]
+ * (tau: tau_s and tau_p as above, with the viscous residual where it is on). ns_form's
+ * b - A x up to rounding (other sums). At x = w (the line search) the Newton terms vanish:
+ * the defect of the nonlinear problem under either linearisation. */
 void ns_form_residual(const FeastQ1Cell *c, void *ctx, double (*Aloc)[4][4], double (*bloc)[4]);
 #endif

@@ -96,6 +96,7 @@ NsForm ns_form_at(const NsProblem *ns, const FeastVec *w, int li) {
   if (!ns->stokes) {
     form.w1 = feast_vec_block(w, NS_U, li);
     form.w2 = feast_vec_block(w, NS_V, li);
+    form.wp = feast_vec_block(w, NS_P, li);
   }
   form.tau_rate = ns->time.tau_rate; /* also where the time terms are off: r_old (0 for the stationary start) */
   if (ns->time.on) {

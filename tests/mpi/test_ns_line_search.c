@@ -1,7 +1,8 @@
 /* The backtracking line search of the nonlinear iteration (solve.c: update), checked from
  * outside step by step: Newton from zero for the lid-driven cavity on unitsquare8 at
- * level 2, at Re = 400 (the full first step raises the defect from 7.9e-2 to 1.3e-1;
- * the line search halves it; also from damping 0.8) and Re = 5000 (lengths 1/8, 1/4, then
+ * level 2, at Re = 400 (the full first step raises the defect from 7.9e-2 to 9.0e-2
+ * (1.3e-1 with the Galerkin-only Jacobian of before 2026-11-26); the line search halves
+ * it; also from damping 0.8) and Re = 5000 (lengths 1/8, 1/4, then
  * no length decreases the defect and the best one, 1/64, is taken: the defect grows
  * 3.5 times, the Newton direction of an unconverged linear solve (400 BiCGStab
  * iterations) is no descent direction). For k = 1, 2 (3) the solve is stopped after
@@ -17,7 +18,7 @@
  *  - r is the final residual ns_solve reported.
  * Each case must show a shortened step (j > 0) somewhere, and Re = 5000 the fallback.
  * With nonlinear_line_search = none every step is v_old + damping c (damping 1 and
- * 0.8), also where the defect grows (Re = 400, damping 1: by more than 1.5 times).
+ * 0.8), also where the defect grows (Re = 400, damping 1).
  * Not told apart by these cases: a test constant 1 + 1e-4 for 1 - 1e-4 (no defect lands
  * in between), and a fallback that takes the last length instead of the best (the best
  * is the last, 1/64, in the one fallback here). */
@@ -116,7 +117,7 @@ static int run(void) {
   for (int k = 1; k <= 2; k++) check_step(400, "backtracking", 1.0, k, &s400);
   for (int k = 1; k <= STEPS; k++) check_step(5000, "backtracking", 1.0, k, &s5000);
   check_step(400, "backtracking", 0.8, 1, &s400);
-  CHECK(check_step(400, "none", 1.0, 1, &none) > 1.5); /* the full step raises the defect */
+  CHECK(check_step(400, "none", 1.0, 1, &none) > 1.05); /* the full step raises the defect */
   check_step(400, "none", 0.8, 1, &none);
   CHECK(s400.shortened > 0);
   CHECK(s5000.shortened > 0 && s5000.fallback > 0);
