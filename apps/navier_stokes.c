@@ -68,6 +68,7 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsR
   feast_summary_set_int(s, "nonlinear_iterations", r->nonlinear_iterations);
   feast_summary_set_int(s, "linear_iterations", r->linear_iterations);
   feast_summary_set_int(s, "linear_capped", r->linear_capped);
+  feast_summary_set_int(s, "newton_given_up", r->newton_given_up);
   feast_summary_set_real(s, "reductions_per_iteration", r->reductions_per_iteration);
   feast_summary_set_real(s, "exchanges_per_iteration", r->exchanges_per_iteration);
   feast_summary_set_real_array(s, "linear_iterations_per_step", r->linear_per_step, r->nonlinear_iterations);

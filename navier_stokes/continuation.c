@@ -62,6 +62,7 @@ static int accumulate(NsProblem *ns, NsResult *acc, const NsResult *r) {
   acc->nonlinear_iterations = n;
   acc->linear_iterations += r->linear_iterations;
   acc->linear_capped += r->linear_capped;
+  acc->newton_given_up += r->newton_given_up;
   acc->linear_per_step = per;
   /* the ScaRC counters are cumulative over the problem's life: the last attempt's are all */
   acc->velocity_vcycles = r->velocity_vcycles;

@@ -250,6 +250,8 @@ typedef struct {
   int stop_signal;             /* reason "interrupted": the signal (SIGTERM, SIGINT) */
   int linear_capped;           /* linear solves stopped at their cap (linear.max_iterations) without
                                   converging (a restored run's included) */
+  int newton_given_up;         /* solver.nonlinear = auto: times Newton was given up for the fixed point
+                                  (its linear solves at the largest cap twice in a row; per attempt) */
   /* solver.continuation = auto: the stages run after the direct attempt at the target Re
    * failed or stalled (the counters above are those of the attempt and every stage) */
   int continuation_stages;     /* 0: the direct attempt is the result */

@@ -11,6 +11,8 @@
 /* MAX_HALVINGS: of the backtracking line search (the step length goes down to 1/64);
  * GROW_MAX: the most linear iterations per step that a stalled FGMRES is given */
 enum { MAX_HALVINGS = 6, GROW_MAX = 400 };
+/* auto: the Newton solves in a row at the largest cap after which the fixed point takes over */
+enum { NEWTON_CAPPED = 2 };
 /* solver.linear_forcing = eisenstat-walker: choice 2 of Eisenstat & Walker, "Choosing the
  * forcing terms in an inexact Newton method" (SIAM J. Sci. Comput. 17, 1996) */
 #define EW_GAMMA 0.9
@@ -106,6 +108,28 @@ static int switch_to_newton(NsProblem *ns, const NonlinearParams *p, int step, d
             p->inner ? "  " : "", step, *r / r0, p->newton_switch);
   FEAST_CALL(ns_system_assemble(ns, ns->v));
   return defect(ns, r);
+}
+
+/* solver.nonlinear = auto: back to the fixed point for the rest of the solve (*given_up)
+ * when NEWTON_CAPPED Newton steps in a row stopped at the largest linear cap (GROW_MAX
+ * where the cap grows, else linear.max_iterations): Newton's linear systems are then beyond
+ * the preconditioner, the fixed point's are not (the cavity at Re = 3200, L = 4: every
+ * Newton solve at 400 iterations and the defect stuck at 2e-4 of the first, where the fixed
+ * point's solves need 170-195). The step's correction is still taken (line-searched); the
+ * system is assembled with the fixed point's linearisation from the update on. 1: given up
+ * at this step. */
+static int newton_or_back(NsProblem *ns, const NonlinearParams *p, const FeastSolveResult *lin, int step,
+                          int *capped, int *given_up) {
+  if (!ns->newton_auto || !ns->newton) return 0;
+  const int at_top = lin->reason == FEAST_SOLVE_MAX_ITERATIONS && (!p->grow || lin->iterations >= GROW_MAX);
+  *capped = at_top ? *capped + 1 : 0;
+  if (*capped < NEWTON_CAPPED) return 0;
+  ns->newton = 0;
+  *given_up = 1;
+  feast_log(p->inner ? 2 : 1,
+            "  %sthe fixed point again from step %d on: %d Newton solves in a row stopped at linear.max_iterations = %d\n",
+            p->inner ? "  " : "", step + 1, NEWTON_CAPPED, p->linear.max_iterations);
+  return 1;
 }
 
 /* the forcing term of Eisenstat-Walker's choice 2 in the linear tolerance of the step at
@@ -321,16 +345,18 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
     hist = ns->stall_history;
   }
   long its_here = 0; /* linear iterations of this process (a restored run's are in res already) */
+  int newton_capped = 0, newton_given_up = 0; /* auto: newton_or_back */
+  int stall_from = 0; /* the stall test looks at the steps from this one (of the attempt) on */
   for (int step = first;; step++) {
     progress(&p, step, r, res, step ? (int)ns->linear_per_step[step - 1] : 0, lambda, feast_wtime() - t0);
     if (stop(&p, r, reference, change, step, res)) break;
     if (hist) hist[step - first] = r;
-    if (stalled(a, hist, step - first, r)) {
+    if (stalled(a, hist + stall_from, step - first - stall_from, r)) {
       res->reason = NS_STALLED;
       break;
     }
     t0 = feast_wtime();
-    if (ns->newton_auto) FEAST_CALL(switch_to_newton(ns, &p, step, res->initial_residual, &r));
+    if (ns->newton_auto && !newton_given_up) FEAST_CALL(switch_to_newton(ns, &p, step, res->initial_residual, &r));
     FEAST_CALL(ns_schur_update(ns));
     FeastSolveResult lin;
     if (p.forcing) {
@@ -362,6 +388,10 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
       /* the iterate stays the last one, whose defect r is final_residual */
       res->reason = lin.reason == FEAST_SOLVE_NAN ? NS_NAN : NS_LINEAR_DIVERGED;
       break;
+    }
+    if (newton_or_back(ns, &p, &lin, step, &newton_capped, &newton_given_up)) {
+      stall_from = step + 1 - first; /* the fixed point from Newton's iterate: a new window */
+      res->newton_given_up++;
     }
     FEAST_CALL(update(ns, &p, &r, &lambda));
     FEAST_CALL(relative_update(ns, &p, lambda, &change));

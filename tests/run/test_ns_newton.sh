@@ -12,4 +12,10 @@ echo "fixed point: $nf steps, kinetic energy $kf; Newton: $nn steps, kinetic ene
 check "Newton converged" "'$(json converged)' == 'true'"
 check "Newton needs fewer steps ($nn < $nf)" "$nn < $nf"
 check "same kinetic energy to 1e-7" "abs($kn - $kf) <= 1e-7 * $kf"
+# auto gives Newton up for the fixed point when two Newton solves in a row stop at the cap
+# (here linear.max_iterations = 20, set, so it does not grow): Re = 400, level 3
+feastc_np 1 "$cfg" grid.level=3 problem.re=400 solver.nonlinear=auto linear.max_iterations=20 \
+  solver.continuation=off || fail=$((fail+1))
+echo "auto with 20 linear iterations at most: $(json nonlinear_iterations) steps, Newton given up $(json newton_given_up) times"
+check "auto converged after giving Newton up" "'$(json converged)' == 'true' and $(json newton_given_up) == 1"
 finish
