@@ -74,10 +74,6 @@ static int accumulate(NsProblem *ns, NsResult *acc, const NsResult *r) {
   return 0;
 }
 
-static double viscosity_at(const NsProblem *ns, double re) {
-  return ns->params.physics.reference_velocity * ns->params.physics.reference_length / re;
-}
-
 static int stages(NsProblem *ns, NsResult *res) {
   const NsNonlinearParams *n = &ns->params.nonlinear;
   const double target = ns->params.physics.re, r0 = res->initial_residual;
@@ -94,7 +90,7 @@ static int stages(NsProblem *ns, NsResult *res) {
   while (!st && res->continuation_stages < max_stages) {
     const int k = res->continuation_stages, last = re >= target;
     if (last) re = target;
-    ns->nu = viscosity_at(ns, re);
+    ns->nu = ns_viscosity_at(&ns->params.physics, re);
     feast_vec_copy(good, ns->v);
     char from[64] = "the zero start";
     if (re_good > 0.0) snprintf(from, sizeof from, "the solution at Re = %.6g", re_good);

@@ -67,6 +67,20 @@ typedef struct {
 
 static CellStab cell_stabilisation(const NsForm *f, const FeastQ1Cell *c);
 
+/* (w . grad) w at a point: ww_i = w . grad w_i */
+static void convection_of_w(const double w[2], const double gw[2][2], double ww[2]) {
+  for (int i = 0; i < 2; i++) ww[i] = w[0] * gw[i][0] + w[1] * gw[i][1];
+}
+
+/* Newton: the SUPG residual R at the linearisation point (w, p_w) (forms.h), from
+ * ww = (w . grad) w, the force (fx, fy), sq (the known part of du/dt) and grad p_w; 0
+ * without Newton */
+static void supg_residual_at_w(const NsForm *f, const double w[2], const double ww[2], double fx, double fy,
+                               const double sq[2], const double gpw[2], const CellStab *st, double res[2]) {
+  for (int i = 0; i < 2; i++)
+    res[i] = f->newton ? f->theta * (ww[i] - (i ? fy : fx) - st->visc[i]) + f->mass * w[i] + sq[i] + gpw[i] : 0.0;
+}
+
 /* the contributions of one quadrature point (weight W); sq: the known part of du/dt there */
 static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const double gw[2][2], const double sq[2],
                   const double gp[2], const CellStab *st, double (*A)[4][4], double (*b)[4]) {
@@ -75,10 +89,9 @@ static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const dou
   const double fx = force_at(f, 0, p), fy = force_at(f, 1, p);
   double conv[4]; /* w . grad phi_a: trial convection and SUPG test direction */
   for (int a = 0; a < 4; a++) conv[a] = w[0] * p->dphi[a][0] + w[1] * p->dphi[a][1];
-  const double ww[2] = {w[0] * gw[0][0] + w[1] * gw[0][1], w[0] * gw[1][0] + w[1] * gw[1][1]}; /* (w . grad) w */
-  double res[2] = {0.0, 0.0}; /* Newton: the SUPG residual at (w, p_w) */
-  if (f->newton)
-    for (int i = 0; i < 2; i++) res[i] = th * (ww[i] - (i ? fy : fx) - st->visc[i]) + mass * w[i] + sq[i] + gp[i];
+  double ww[2], res[2]; /* (w . grad) w; Newton: the SUPG residual at (w, p_w) */
+  convection_of_w(w, gw, ww);
+  supg_residual_at_w(f, w, ww, fx, fy, sq, gp, st, res);
   for (int a = 0; a < 4; a++) {
     const double pa = p->phi[a], dxa = p->dphi[a][0], dya = p->dphi[a][1];
     for (int c = 0; c < 4; c++) {
@@ -110,8 +123,8 @@ static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const dou
     }
     /* (theta f - s, phi_a + tau_s w.grad phi_a) + theta tau_s (nu Lap w, w.grad phi_a),
      * -tau_p (f - s + nu Lap w, grad psi_a) */
-    b[NS_F1][a] += W * ((th * fx - sq[0]) * (pa + tau_s * conv[a]) + th * tau_s * st->visc[0] * conv[a]);
-    b[NS_F2][a] += W * ((th * fy - sq[1]) * (pa + tau_s * conv[a]) + th * tau_s * st->visc[1] * conv[a]);
+    b[NS_F1][a] += W * (th * fx - sq[0]) * (pa + tau_s * conv[a]) + W * th * tau_s * st->visc[0] * conv[a];
+    b[NS_F2][a] += W * (th * fy - sq[1]) * (pa + tau_s * conv[a]) + W * th * tau_s * st->visc[1] * conv[a];
     b[NS_G][a] -= W * tau_p * ((fx - sq[0] + st->visc[0]) * dxa + (fy - sq[1] + st->visc[1]) * dya);
     if (f->newton) { /* the same terms applied to w: the defect stays that of the nonlinear problem */
       b[NS_F1][a] += W * (th * (pa + tau_s * conv[a]) * ww[0] + tau_s * res[0] * conv[a]);
@@ -149,12 +162,12 @@ static void residual_point(NsForm *f, const FeastQ1Point *q, const double w[2], 
   const double div = gx[0][0] + gx[1][1], visc = th * f->nu;
   /* Newton (forms.h): the derivative terms applied to w - x: ((w - x).grad) w in both residuals,
    * and the SUPG residual at (w, p_w) tested with tau_s (w - x).grad phi_a */
-  double nx = 0.0, ny = 0.0, res[2] = {0.0, 0.0};
+  double nx = 0.0, ny = 0.0, ww[2], res[2];
+  convection_of_w(w, gw, ww);
+  supg_residual_at_w(f, w, ww, fx, fy, sq, gpw, st, res);
   if (f->newton) {
     nx = gw[0][0] * (w[0] - x[0]) + gw[0][1] * (w[1] - x[1]);
     ny = gw[1][0] * (w[0] - x[0]) + gw[1][1] * (w[1] - x[1]);
-    for (int i = 0; i < 2; i++)
-      res[i] = th * (gw[i][0] * w[0] + gw[i][1] * w[1] - (i ? fy : fx) - st->visc[i]) + mass * w[i] + sq[i] + gpw[i];
   }
   for (int a = 0; a < 4; a++) {
     const double pa = q->phi[a], dxa = q->dphi[a][0], dya = q->dphi[a][1];

@@ -196,6 +196,8 @@ void ns_params_defaults(NsParams *p);
 void ns_time_params_defaults(NsTimeParams *p);
 /* nu = reference_velocity reference_length / re */
 double ns_params_viscosity(const NsParams *p);
+/* nu = U L / re at another Reynolds number (continuation's stages) */
+double ns_viscosity_at(const NsPhysicsParams *p, double re);
 /* part `name` with u, v, p (NULL: natural): sets the next boundary entry */
 int ns_params_boundary(NsParams *p, const char *part, const char *u, const char *v, const char *p_value, int priority);
 

@@ -94,6 +94,8 @@ const NsBoundaryValues *ns_params_part(const NsParams *p, const char *name) {
   return NULL;
 }
 
-double ns_params_viscosity(const NsParams *p) {
-  return p->physics.reference_velocity * p->physics.reference_length / p->physics.re;
+double ns_viscosity_at(const NsPhysicsParams *p, double re) {
+  return p->reference_velocity * p->reference_length / re;
 }
+
+double ns_params_viscosity(const NsParams *p) { return ns_viscosity_at(&p->physics, p->physics.re); }

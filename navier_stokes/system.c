@@ -117,6 +117,17 @@ void ns_set_time(NsProblem *ns, double t) {
   feast_expr_set_time(ns->force[1], t);
 }
 
+/* y_u,v -= (1 - theta) r_old: the explicit part of a theta-step (time runs; nothing else) */
+static void subtract_explicit_part(const NsProblem *ns, FeastVec *y) {
+  if (!ns->time.on || ns->time.explicit_weight == 0.0) return;
+  for (int f = NS_U; f <= NS_V; f++) {
+    FeastVec yf, rf;
+    feast_vec_view(y, f, &yf);
+    feast_vec_view(ns->time.r_old, f, &rf);
+    feast_vec_axpy(-ns->time.explicit_weight, &rf, &yf);
+  }
+}
+
 static int assemble_macro(NsProblem *ns, const FeastVec *w, int li) {
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
@@ -143,13 +154,7 @@ int ns_system_assemble(NsProblem *ns, const FeastVec *w) {
   int st = 0;
   for (int li = 0; li < dom->nlocal && !st; li++) st = assemble_macro(ns, w, li);
   if (!st) st = feast_vec_sum(ns->h);
-  if (!st && ns->time.on && ns->time.explicit_weight != 0.0) /* h_u,v -= (1 - theta) r_old */
-    for (int f = NS_U; f <= NS_V; f++) {
-      FeastVec hf, rf;
-      feast_vec_view(ns->h, f, &hf);
-      feast_vec_view(ns->time.r_old, f, &rf);
-      feast_vec_axpy(-ns->time.explicit_weight, &rf, &hf);
-    }
+  if (!st) subtract_explicit_part(ns, ns->h);
   for (int f = 0; f < NS_NFIELDS && !st; f++) {
     st = feast_bc_values(ns->bc[f], dom, ns->mask[f], ns->h->v + (long)f * dom->nlocal);
     for (int li = 0; li < dom->nlocal && !st; li++) fix_rows(ns, f, li);
@@ -181,13 +186,7 @@ static int system_residual(NsProblem *ns, const FeastVec *w, const FeastVec *x, 
     FEAST_CALL(form.status);
   }
   FEAST_CALL(feast_vec_sum(d));
-  if (ns->time.on && ns->time.explicit_weight != 0.0) /* d_u,v -= (1 - theta) r_old */
-    for (int f = NS_U; f <= NS_V; f++) {
-      FeastVec df, rf;
-      feast_vec_view(d, f, &df);
-      feast_vec_view(ns->time.r_old, f, &rf);
-      feast_vec_axpy(-ns->time.explicit_weight, &rf, &df);
-    }
+  subtract_explicit_part(ns, d);
   for (int f = 0; f < NS_NFIELDS; f++) {
     FEAST_CALL(feast_bc_values(ns->bc[f], dom, ns->mask[f], d->v + (long)f * dom->nlocal));
     for (int li = 0; li < dom->nlocal; li++) {
