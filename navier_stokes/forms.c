@@ -113,10 +113,11 @@ static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const dou
       A[NS_C][a][c] -= W * tau_p * lap;
       if (f->newton) { /* the derivatives in w of the momentum and continuity rows (forms.h) */
         const double m = W * th * pc * (pa + tau_s * conv[a]), q = W * tau_p * pc, t = W * tau_s * pc;
-        A[NS_A11][a][c] += m * gw[0][0] + t * res[0] * dxa;
-        A[NS_A12][a][c] += m * gw[0][1] + t * res[0] * dya;
-        A[NS_A21][a][c] += m * gw[1][0] + t * res[1] * dxa;
-        A[NS_A22][a][c] += m * gw[1][1] + t * res[1] * dya;
+        const double r = f->drop_reaction ? 0.0 : m; /* the reaction term ((. grad) w, phi_a + tau_s w.grad phi_a) */
+        A[NS_A11][a][c] += r * gw[0][0] + t * res[0] * dxa;
+        A[NS_A12][a][c] += r * gw[0][1] + t * res[0] * dya;
+        A[NS_A21][a][c] += r * gw[1][0] + t * res[1] * dxa;
+        A[NS_A22][a][c] += r * gw[1][1] + t * res[1] * dya;
         A[NS_BT1][a][c] -= q * (gw[0][0] * dxa + gw[1][0] * dya);
         A[NS_BT2][a][c] -= q * (gw[0][1] * dxa + gw[1][1] * dya);
       }

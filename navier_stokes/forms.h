@@ -71,6 +71,8 @@ typedef struct {
   const double *x1, *x2, *p; /* ns_form_residual: the iterate x = (u1, u2, p) (grid vectors), NULL: 0 */
   NsStabilisationParams stab; /* the problem's (ns_form_at); ns_form_steady: scales 1, no viscous residual */
   double tau_frozen;      /* > 0: tau in every cell instead of ns_tau (tests of Newton's derivatives): 0 */
+  int drop_reaction;      /* Newton: leave the reaction term (u . grad) w out of the matrix blocks A11..A22
+                             (the preconditioner's velocity blocks, velocity.newton_reaction = off): 0 */
 } NsForm;
 
 /* the form of the stationary problem */

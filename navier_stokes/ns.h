@@ -168,6 +168,8 @@ typedef struct {
   ScarcParams scarc;         /* the [solver] keys (scarc_params_defaults) */
   int coarse_stabilisation_auto; /* 1: scarc.coarse_stabilisation from the coarse-mesh Peclet number: 1 */
   NsInnerSolver solver;      /* velocity.solver: scarc */
+  int newton_reaction;       /* 1: Newton's velocity blocks in the preconditioner keep the reaction term
+                                (u . grad) w of the Jacobian; 0: without it (ScaRC converges): 0 */
 } NsVelocityParams;
 
 /* the pressure Laplacian A_p's solves (PCD, and the time steps' Cahouet-Chabard term):
@@ -219,6 +221,13 @@ typedef struct {
 int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclosed, NsDefaults *d);
 /* linear.krylov resolved (auto: fgmres for a stationary navier-stokes run, else bicgstab) */
 FeastKrylovMethod ns_krylov_choice(const NsParams *p, int stokes);
+/* the most linear iterations per step of a stationary FGMRES run whose cap grows
+ * (NsLinearParams.grow; the restart grows to half of it) */
+enum { NS_LINEAR_GROW_MAX = 400 };
+/* the longest FGMRES restart a run reaches for certain: NS_LINEAR_GROW_MAX / 2 where the cap
+ * grows and Newton runs (solver.nonlinear = newton | auto: Newton's solves start there),
+ * else linear.restart (the fixed point's grow only where a solve stops at its cap) */
+int ns_linear_restart_bound(const NsParams *p, int stokes);
 /* the problem from parameters alone (no config): p is copied, and its strings are
  * compiled here (they need not outlive the call) */
 int ns_create_with_params(const NsParams *p, const FeastDomain *dom, int stokes, NsProblem **ns);

@@ -140,6 +140,9 @@ static int velocity_from_config(const FeastConfig *cfg, NsVelocityParams *p) {
   int solver;
   FEAST_CALL(feast_config_get_enum(cfg, "velocity.solver", &solver));
   p->solver = (NsInnerSolver)solver;
+  int reaction;
+  FEAST_CALL(feast_config_get_enum(cfg, "velocity.newton_reaction", &reaction));
+  p->newton_reaction = reaction == 1;
   FEAST_CALL(scarc_params_from_config(cfg, "solver.", &p->scarc));
   FEAST_CALL(feast_config_get_string(cfg, "solver.coarse_stabilisation", &stabilisation));
   p->coarse_stabilisation_auto = strcmp(stabilisation, "auto") == 0;

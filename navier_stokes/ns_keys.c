@@ -167,6 +167,12 @@ static FeastKeySpec keys[] = {
              "inner solver of each velocity block: scarc (ScaRC multigrid to velocity.rtol), direct (the global "
              "sparse matrix factored by solver.coarse_solver on rank 0: exact; small systems and tests, refused "
              "above 100000 unknowns) or jacobi (one step of the assembled diagonal)"),
+    ENUM_KEY("velocity", "newton_reaction", "off", "off|on",
+             "navier-stokes, Newton steps (solver.nonlinear = newton | auto): the velocity blocks the preconditioner solves (A11, A22 and the block Gauss-Seidel "
+             "coupling A21): off = the Jacobian's without its reaction term (u . grad) w (assembled apart; "
+             "ScaRC's multigrid converges on them: the cavity at Re = 1000, L = 6-7 takes 133-168 FGMRES "
+             "iterations per Newton step), on = the Jacobian's own (ScaRC does not converge on them from "
+             "L = 6 at Re = 1000: 678-1000 iterations)"),
     /* ---- the pressure Laplacian A_p (PCD; the Cahouet-Chabard term of time steps) ---- */
     ENUM_KEY("pressure", "solver", "scarc", NULL /* ns_inner_solver_name, the first two */,
              "inner solver of the pressure Laplacian A_p (linear.schur = pcd, time steps): scarc (the method, "

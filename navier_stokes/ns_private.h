@@ -70,6 +70,7 @@ struct NsProblem {
   FeastMask *mask[NS_NFIELDS];
   FeastExpr *force[2], *exact[NS_NFIELDS];
   FeastBand9 *blk[NS_NBLOCKS];  /* blk[k][li]; A12, A21 only with Newton; A22 A11's storage where ns_a22_shared */
+  FeastBand9 *vblk[NS_NBLOCKS]; /* ns_velocity_blocks_apart: the preconditioner's A11, A21, A22 (system.c) */
   FeastVec *h;                  /* right-hand side, consistent, Dirichlet values at fixed nodes */
   FeastVec *v;                  /* the iterate (u, v, p) */
   FeastVec *d, *c, *t;          /* defect, correction, work of the preconditioner */
@@ -195,6 +196,9 @@ int ns_system_create(NsProblem *ns);
 /* 1 if A22 is A11's storage on local macro li (no Newton terms, the same u and v
  * Dirichlet rows there): one matrix assembled and stored for both */
 int ns_a22_shared(const NsProblem *ns, int li);
+/* 1 if the preconditioner's velocity blocks are apart from the system's (vblk: Newton with
+ * velocity.newton_reaction = off; ns_system_assemble assembles them with the system) */
+int ns_velocity_blocks_apart(const NsProblem *ns);
 void ns_system_destroy(NsProblem *ns);
 /* blocks and right-hand side at the linearisation velocity w (3-block vector), with the
  * Dirichlet rows and values of every field */

@@ -66,6 +66,12 @@ FeastKrylovMethod ns_krylov_choice(const NsParams *p, int stokes) {
   return stokes || p->time.scheme != NS_TIME_NONE ? FEAST_KRYLOV_BICGSTAB : FEAST_KRYLOV_FGMRES;
 }
 
+int ns_linear_restart_bound(const NsParams *p, int stokes) {
+  const int grows = p->linear.grow && ns_krylov_choice(p, stokes) == FEAST_KRYLOV_FGMRES && !stokes &&
+                    p->time.scheme == NS_TIME_NONE && p->nonlinear.method != NS_NONLINEAR_FIXED_POINT;
+  return grows && p->linear.restart < NS_LINEAR_GROW_MAX / 2 ? NS_LINEAR_GROW_MAX / 2 : p->linear.restart;
+}
+
 /* the larger side of the coarse mesh's bounding box, and its longest edge */
 static void mesh_sizes(const FeastMesh *mesh, double *extent, double *edge) {
   double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};

@@ -11,7 +11,8 @@
  *   A^-1: c_u = A11^-1 ., c_v = A22^-1 . approximately, by ScaRC (velocity.* keys); the two
  *         velocity blocks share one ScaRC when their matrices and Dirichlet parts are the
  *         same (fixed point: A11 = A22); Newton's blocks differ and get one each, and A is
- *         then block Gauss-Seidel on [A11 0; A21 A22];
+ *         then block Gauss-Seidel on [A11 0; A21 A22], by default of the Jacobian without
+ *         its reaction term (velocity.newton_reaction = off: system.c assembles them apart);
  *   S~^-1: an entry of the registry of Schur complement approximations (NsSchurApprox,
  *         chosen by linear.schur): nu M_p^L^-1 (lumped pressure mass, "mass", here) or
  *         the pressure convection-diffusion approximation ("pcd", pcd.c). */
@@ -133,9 +134,14 @@ void ns_schur_destroy(NsProblem *ns) {
  * rows for K x (the Krylov method, the defect, forces.c). Under the fixed point with the
  * same u and v masks one ScaRC serves both blocks and A22 is A11's storage (system.c),
  * so one copy is made per refresh. */
+static FeastBand9 *const *velocity_blocks(const NsProblem *ns) {
+  return ns_velocity_blocks_apart(ns) ? ns->vblk : ns->blk;
+}
+
 int ns_schur_update(NsProblem *ns) {
-  FEAST_CALL(ns_inner_set_operator(ns->velocity[0], ns->blk[NS_A11]));
-  if (ns->velocity[1] != ns->velocity[0]) FEAST_CALL(ns_inner_set_operator(ns->velocity[1], ns->blk[NS_A22]));
+  FEAST_CALL(ns_inner_set_operator(ns->velocity[0], velocity_blocks(ns)[NS_A11]));
+  if (ns->velocity[1] != ns->velocity[0])
+    FEAST_CALL(ns_inner_set_operator(ns->velocity[1], velocity_blocks(ns)[NS_A22]));
   return ns->schur->refresh ? ns->schur->refresh(ns) : 0;
 }
 
@@ -236,7 +242,7 @@ static int coupled_defect(NsProblem *ns, const FeastVec *d, const FeastVec *c, F
   feast_vec_view(t, NS_V, &tv);
   feast_vec_view(d, NS_V, &dv);
   for (int li = 0; li < ns->dom->nlocal; li++)
-    feast_band9_matvec(&ns->blk[NS_A21][li], feast_vec_block(c, NS_U, li), tv.v[li]);
+    feast_band9_matvec(&velocity_blocks(ns)[NS_A21][li], feast_vec_block(c, NS_U, li), tv.v[li]);
   FEAST_CALL(feast_vec_sum(&tv));
   feast_vec_aypx(-1.0, &dv, &tv); /* tv <- dv - tv */
   return 0;

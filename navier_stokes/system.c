@@ -72,7 +72,9 @@ void ns_system_destroy(NsProblem *ns) {
     if (ns_a22_shared(ns, li)) memset(&ns->blk[NS_A22][li], 0, sizeof ns->blk[NS_A22][li]); /* A11's */
   for (int k = 0; k < NS_NBLOCKS; k++) {
     for (int li = 0; ns->blk[k] && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->blk[k][li]);
+    for (int li = 0; ns->vblk[k] && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->vblk[k][li]);
     feast_free(&ns->blk[k]);
+    feast_free(&ns->vblk[k]);
   }
   FeastVec **vecs[] = {&ns->h,      &ns->v,          &ns->d,        &ns->c,        &ns->t,      &ns->v_old,
                        &ns->mass,   &ns->ones,       &ns->time.s,   &ns->time.r_old, &ns->time.u1, &ns->time.u2};
@@ -81,12 +83,12 @@ void ns_system_destroy(NsProblem *ns) {
 
 /* Dirichlet rows of row field f on local macro li: identity (at the owning macro, so the
  * interface sum is the identity row) in the diagonal block, zero in the others */
-static void fix_rows(NsProblem *ns, int f, int li) {
+static void fix_rows(NsProblem *ns, FeastBand9 *const *blk, int f, int li) {
   const unsigned char *fixed = ns->mask[f]->fixed[ns->level][li];
   for (int col = 0; col < NS_NFIELDS; col++) {
     const int k = row_blocks[f][col];
-    if (k == NS_A22 && ns_a22_shared(ns, li)) continue; /* A11's rows, fixed with u's (the same) mask */
-    if (ns->blk[k]) feast_band9_fix_rows(&ns->blk[k][li], fixed, col == f ? ns->dom->levels[ns->level].owned[li] : NULL);
+    if (k == NS_A22 && blk == ns->blk && ns_a22_shared(ns, li)) continue; /* A11's rows, fixed with u's mask */
+    if (blk[k]) feast_band9_fix_rows(&blk[k][li], fixed, col == f ? ns->dom->levels[ns->level].owned[li] : NULL);
   }
 }
 
@@ -128,37 +130,63 @@ static void subtract_explicit_part(const NsProblem *ns, FeastVec *y) {
   }
 }
 
-static int assemble_macro(NsProblem *ns, const FeastVec *w, int li) {
+/* the blocks blk (those allocated) on local macro li and, with rhs, the right-hand side h
+ * at the linearisation w; drop_reaction: NsForm's */
+static int assemble_macro(NsProblem *ns, const FeastVec *w, int li, FeastBand9 *const *blk, FeastVec *rhs,
+                          int drop_reaction) {
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
   FeastBand9 *A[NS_NBLOCKS];
   for (int k = 0; k < NS_NBLOCKS; k++) {
-    A[k] = ns->blk[k] ? &ns->blk[k][li] : NULL;
-    if (k == NS_A22 && ns_a22_shared(ns, li)) A[k] = NULL; /* A11's values: computed by the form, stored once */
+    A[k] = blk[k] ? &blk[k][li] : NULL;
+    if (k == NS_A22 && blk == ns->blk && ns_a22_shared(ns, li)) A[k] = NULL; /* A11's values, stored once */
     if (A[k]) feast_band9_zero(A[k]);
   }
-  double *b[NS_NRHS];
-  for (int r = 0; r < NS_NRHS; r++) {
-    b[r] = feast_vec_block(ns->h, r, li);
+  double *b[NS_NRHS] = {NULL};
+  for (int r = 0; rhs && r < NS_NRHS; r++) {
+    b[r] = feast_vec_block(rhs, r, li);
     memset(b[r], 0, sizeof(double) * lev->N * lev->N);
   }
   NsForm form = ns_form_at(ns, w, li);
+  form.drop_reaction = drop_reaction;
   FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], ns_form, &form, 3, NS_NBLOCKS, A,
                                      NS_NRHS, b));
   return form.status;
+}
+
+int ns_velocity_blocks_apart(const NsProblem *ns) { return ns->newton && !ns->params.velocity.newton_reaction; }
+
+/* Newton with velocity.newton_reaction = off: the preconditioner's velocity blocks A11, A21,
+ * A22 of the Jacobian at w without the reaction term (u . grad) w, with the system's
+ * Dirichlet rows. ScaRC's multigrid does not converge on the reaction term (the cavity at
+ * Re = 1000, L = 6: 678-1000 FGMRES iterations per Newton step with it, 133-168 without;
+ * BENCHMARKS.md, "Newton's velocity blocks") */
+static int assemble_velocity_blocks(NsProblem *ns, const FeastVec *w) {
+  const FeastDomain *dom = ns->dom;
+  static const int used[] = {NS_A11, NS_A21, NS_A22};
+  for (int i = 0; i < 3 && !ns->vblk[used[i]]; i++) {
+    FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->vblk[used[i]]));
+    for (int li = 0; li < dom->nlocal; li++)
+      FEAST_CALL(feast_band9_create(dom->levels[ns->level].N, &ns->vblk[used[i]][li]));
+  }
+  for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(assemble_macro(ns, w, li, ns->vblk, NULL, 1));
+  for (int f = NS_U; f <= NS_V; f++)
+    for (int li = 0; li < dom->nlocal; li++) fix_rows(ns, ns->vblk, f, li);
+  return 0;
 }
 
 int ns_system_assemble(NsProblem *ns, const FeastVec *w) {
   const FeastDomain *dom = ns->dom;
   feast_timer_start(FEAST_T_ASSEMBLY);
   int st = 0;
-  for (int li = 0; li < dom->nlocal && !st; li++) st = assemble_macro(ns, w, li);
+  for (int li = 0; li < dom->nlocal && !st; li++) st = assemble_macro(ns, w, li, ns->blk, ns->h, 0);
   if (!st) st = feast_vec_sum(ns->h);
   if (!st) subtract_explicit_part(ns, ns->h);
   for (int f = 0; f < NS_NFIELDS && !st; f++) {
     st = feast_bc_values(ns->bc[f], dom, ns->mask[f], ns->h->v + (long)f * dom->nlocal);
-    for (int li = 0; li < dom->nlocal && !st; li++) fix_rows(ns, f, li);
+    for (int li = 0; li < dom->nlocal && !st; li++) fix_rows(ns, ns->blk, f, li);
   }
+  if (!st && ns_velocity_blocks_apart(ns)) st = assemble_velocity_blocks(ns, w);
   feast_timer_stop(FEAST_T_ASSEMBLY);
   return st;
 }

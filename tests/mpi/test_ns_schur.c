@@ -7,7 +7,9 @@
  * method applies it) and a hash defect d (zero at the velocity Dirichlet rows):
  *  - row 1: |A11 c_u - d_u| <= 1e-10 |d|;
  *  - row 2: |A21 c_u + A22 c_v - d_v| <= 1e-10 |d| (Newton: block Gauss-Seidel with the
- *    coupling A21 of the Newton matrix; fixed point: A21 = 0);
+ *    coupling A21 of the Newton matrix; fixed point: A21 = 0). Newton's A11, A21, A22 here
+ *    are the preconditioner's (velocity.newton_reaction = off: the Jacobian's without the
+ *    reaction term, test_ns_jacobian check 4), the other blocks the system's;
  *  - row 3: BT1 c_u + BT2 c_v - (m / nu) c_p - d_p = 0 to 1e-12 |d| with an outflow (no
  *    null space); with the velocity given everywhere (null space) it is (m / nu) kappa,
  *    kappa one constant (the projection to int c_p = 0; d's pressure block is not
@@ -40,14 +42,20 @@ static const char *enclosed = "[problem]\nre = 10\n"
 enum { LEVEL = 3 };
 #define MESH "distorted4x4.feast"
 
-/* y <- K (x restricted to field f) */
+/* y <- K (x restricted to field f), K with the velocity blocks the preconditioner solves
+ * (Newton: the Jacobian's A11, A21, A22 without the reaction term, ns->vblk) */
 static void apply_column(NsProblem *ns, const FeastVec *x, int f, FeastVec *tmp, FeastVec *y) {
   feast_vec_zero(tmp);
   FeastVec src, dst;
   feast_vec_view(x, f, &src);
   feast_vec_view(tmp, f, &dst);
   feast_vec_copy(&src, &dst);
+  FeastBand9 *system[NS_NBLOCKS];
+  memcpy(system, ns->blk, sizeof system);
+  if (ns_velocity_blocks_apart(ns)) ns->blk[NS_A11] = ns->vblk[NS_A11], ns->blk[NS_A21] = ns->vblk[NS_A21],
+                                    ns->blk[NS_A22] = ns->vblk[NS_A22];
   CHECK_OK(ns_system_apply(ns, tmp, y));
+  memcpy(ns->blk, system, sizeof system);
 }
 
 static double block_norm(const FeastVec *x, int f) {

@@ -24,6 +24,10 @@
  *     sets tau (nu = 1e2, 1e3: gap < 1e-6, measured 9e-9 and 8e-8; the Galerkin term
  *     alone: 3.7e-3, 3.7e-4), and in the convective regime (nu = 1e-2) below the size of
  *     Newton's terms (gap < 1; measured 0.70, the Galerkin term alone 2.2).
+ *  4. the preconditioner's velocity blocks (NsForm.drop_reaction, velocity.newton_reaction =
+ *     off): J - J_drop is the reaction term alone, R_ij = ((phi_c d_j w_i), phi_a + tau w.grad
+ *     phi_a), integrated here by a form of its own (tau frozen), to 1e-14 of |R| + |J_ij| (round-off),
+ *     in A11, A12, A21 and A22; every other block and the right-hand side are the same bits.
  */
 #include "feast/error.h"
 #include "feast/expr.h"
@@ -40,6 +44,7 @@ static const int row_blocks[NF][NF] = {{NS_A11, NS_A12, NS_B1}, {NS_A21, NS_A22,
 
 static double xy[2 * NN];
 static double tau_frozen; /* > 0: check 2's frozen tau (NsForm.tau_frozen) */
+static int drop_reaction;  /* check 4: NsForm.drop_reaction */
 
 /* a general quadrilateral macro with jittered interior nodes */
 static void make_macro(void) { feast_test_jittered_macro(N, 777u, xy); }
@@ -65,6 +70,7 @@ static void assemble(System *s, double nu, int newton, const double w[NF][NN], F
   NsForm form = ns_form_steady(nu, newton, w[0], w[1], (FeastExpr *[2]){force ? force[0] : NULL, force ? force[1] : NULL});
   form.wp = w[2];
   form.tau_frozen = tau_frozen;
+  form.drop_reaction = drop_reaction;
   CHECK_OK(feast_q1_assemble_cells(N, xy, 0, ns_form, &form, 3, NS_NBLOCKS, A, NS_NRHS, b));
   CHECK(form.status == 0);
 }
@@ -179,6 +185,79 @@ static void check_defect_kept(double nu, FeastExpr *const *force) {
   system_destroy(&s);
 }
 
+/* R_ij += (phi_c d_j w_i, phi_a + tau_frozen w.grad phi_a): the reaction term of check 4 */
+static void reaction_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4]) {
+  const double(*w)[NN] = ctx;
+  (void)b;
+  for (int q = 0; q < c->nq; q++) {
+    const FeastQ1Point *p = &c->q[q];
+    double v[2] = {0.0, 0.0}, g[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
+    for (int a = 0; a < 4; a++)
+      for (int i = 0; i < 2; i++) {
+        v[i] += w[i][c->node[a]] * p->phi[a];
+        for (int j = 0; j < 2; j++) g[i][j] += w[i][c->node[a]] * p->dphi[a][j];
+      }
+    for (int a = 0; a < 4; a++) {
+      const double test = p->weight * (p->phi[a] + tau_frozen * (v[0] * p->dphi[a][0] + v[1] * p->dphi[a][1]));
+      for (int cc = 0; cc < 4; cc++)
+        for (int i = 0; i < 2; i++)
+          for (int j = 0; j < 2; j++) A[2 * i + j][a][cc] += test * p->phi[cc] * g[i][j];
+    }
+  }
+}
+
+static double band_dist(const FeastBand9 *A, const FeastBand9 *B, const FeastBand9 *R, double *size) {
+  double s = 0.0, r = 0.0;
+  for (int k = 0; k < FEAST_NBANDS; k++)
+    for (int n = 0; n < NN; n++) {
+      const double e = A->band[k][n] - B->band[k][n] - (R ? R->band[k][n] : 0.0);
+      s += e * e, r += R ? R->band[k][n] * R->band[k][n] : 0.0;
+    }
+  *size = sqrt(r);
+  return sqrt(s);
+}
+
+static double band_norm(const FeastBand9 *A) {
+  double s = 0.0;
+  for (int k = 0; k < FEAST_NBANDS; k++)
+    for (int n = 0; n < NN; n++) s += A->band[k][n] * A->band[k][n];
+  return sqrt(s);
+}
+
+/* 4: the Jacobian without its reaction term differs from it by that term alone */
+static void check_drop_reaction(double nu, FeastExpr *const *force) {
+  static double x[NF][NN], d[NF][NN];
+  make_state(x, d);
+  System full, drop;
+  system_create(&full), system_create(&drop);
+  assemble(&full, nu, 1, x, force);
+  drop_reaction = 1;
+  assemble(&drop, nu, 1, x, force);
+  drop_reaction = 0;
+  FeastBand9 R[4];
+  FeastBand9 *Rp[4];
+  for (int k = 0; k < 4; k++) {
+    CHECK_OK(feast_band9_create(N, &R[k]));
+    feast_band9_zero(&R[k]);
+    Rp[k] = &R[k];
+  }
+  CHECK_OK(feast_q1_assemble_cells(N, xy, 0, reaction_form, x, 3, 4, Rp, 0, NULL));
+  static const int velocity[4] = {NS_A11, NS_A12, NS_A21, NS_A22};
+  for (int k = 0; k < 4; k++) {
+    double size, block, e = band_dist(&full.A[velocity[k]], &drop.A[velocity[k]], &R[k], &size);
+    block = band_norm(&full.A[velocity[k]]);
+    printf("nu = %g, block %d: |J - J_drop - R| %.3e, |R| %.3e, |J| %.3e\n", nu, k, e, size, block);
+    CHECK(size > 1e-3 && e < 1e-14 * (size + block));
+  }
+  for (int k = NS_B1; k < NS_NBLOCKS; k++) {
+    double size;
+    CHECK(band_dist(&full.A[k], &drop.A[k], NULL, &size) == 0.0);
+  }
+  CHECK(memcmp(full.b, drop.b, sizeof full.b) == 0);
+  for (int k = 0; k < 4; k++) feast_band9_destroy(&R[k]);
+  system_destroy(&full), system_destroy(&drop);
+}
+
 static int run(void) {
   make_macro();
   FeastExpr *force[2] = {NULL, NULL};
@@ -197,6 +276,7 @@ static int run(void) {
     CHECK(r.gap < 1e-7);
     CHECK(r.transposed > 0.5);
   }
+  for (double nu = 1e-2; nu < 2e2; nu *= 100.0) check_drop_reaction(nu, force);
   tau_frozen = 0.0;
   /* 3: tau from ns_tau */
   FdResult r1 = fd_check(1e2, force, eps), r2 = fd_check(1e3, force, eps), r3 = fd_check(1e-2, force, eps);
