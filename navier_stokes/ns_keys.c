@@ -168,8 +168,8 @@ static FeastKeySpec keys[] = {
              "sparse matrix factored by solver.coarse_solver on rank 0: exact; small systems and tests, refused "
              "above 100000 unknowns) or jacobi (one step of the assembled diagonal)"),
     ENUM_KEY("velocity", "newton_reaction", "off", "off|on",
-             "navier-stokes, Newton steps (solver.nonlinear = newton | auto): the velocity blocks the preconditioner solves (A11, A22 and the block Gauss-Seidel "
-             "coupling A21): off = the Jacobian's without its reaction term (u . grad) w (assembled apart; "
+             "navier-stokes, Newton steps (solver.nonlinear = newton | auto): the velocity blocks the "
+             "preconditioner solves (A11, A22 and the block Gauss-Seidel coupling A21): off = the Jacobian's without its reaction term (u . grad) w (assembled apart; "
              "ScaRC's multigrid converges on them: the cavity at Re = 1000, L = 6-7 takes 133-168 FGMRES "
              "iterations per Newton step), on = the Jacobian's own (ScaRC does not converge on them from "
              "L = 6 at Re = 1000: 678-1000 iterations)"),
