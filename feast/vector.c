@@ -84,6 +84,23 @@ void feast_vec_axpy(double a, const FeastVec *x, FeastVec *y) {
   });
 }
 
+/* chunks of this many values: y's chunk stays in L1 while every x_i passes over it */
+enum { MAXPY_CHUNK = 512 };
+
+void feast_vec_maxpy(int k, const double *a, const FeastVec *const *x, FeastVec *y) {
+  FOR_ARRAYS(y, {
+    double *restrict ys = y->v[a_];
+    for (long c = 0; c < n_; c += MAXPY_CHUNK) {
+      const long end = c + MAXPY_CHUNK < n_ ? c + MAXPY_CHUNK : n_;
+      for (int j = 0; j < k; j++) {
+        const double *restrict xs = x[j]->v[a_];
+        const double aj = a[j];
+        for (long i = c; i < end; i++) ys[i] += aj * xs[i];
+      }
+    }
+  });
+}
+
 void feast_vec_aypx(double a, const FeastVec *x, FeastVec *y) {
   FOR_ARRAYS(x, {
     const double *restrict xs = x->v[a_];
@@ -99,21 +116,66 @@ void feast_vec_scale(double a, FeastVec *x) {
   });
 }
 
+/* <x, y> over the owned nodes of local macro li (n nodes per block), summed in node order */
+static double dot_one(const FeastVec *x, const FeastVec *y, int li, long n, const unsigned char *own) {
+  double s = 0.0;
+  for (int b = 0; b < x->nb; b++) {
+    const double *xs = feast_vec_block(x, b, li), *ys = feast_vec_block(y, b, li);
+    for (long i = 0; i < n; i++) s += own[i] ? xs[i] * ys[i] : 0.0;
+  }
+  return s;
+}
+
+/* four of dot_one's sums at once (x[0..3], y[0..3] of the same block count): each in node
+ * order as dot_one's, so bitwise the same, but four independent chains of additions, so
+ * the adder's latency no longer bounds the loop (FGMRES's Gram-Schmidt: 22 % of a cavity
+ * run before) */
+static void dot_four(const FeastVec *const *x, const FeastVec *const *y, int li, long n, const unsigned char *own,
+                     double *s) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  for (int b = 0; b < x[0]->nb; b++) {
+    const double *x0 = feast_vec_block(x[0], b, li), *y0 = feast_vec_block(y[0], b, li);
+    const double *x1 = feast_vec_block(x[1], b, li), *y1 = feast_vec_block(y[1], b, li);
+    const double *x2 = feast_vec_block(x[2], b, li), *y2 = feast_vec_block(y[2], b, li);
+    const double *x3 = feast_vec_block(x[3], b, li), *y3 = feast_vec_block(y[3], b, li);
+    for (long i = 0; i < n; i++) {
+      if (!own[i]) continue; /* s + 0.0 == s: the sums never hold -0.0 */
+      s0 += x0[i] * y0[i];
+      s1 += x1[i] * y1[i];
+      s2 += x2[i] * y2[i];
+      s3 += x3[i] * y3[i];
+    }
+  }
+  s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
+}
+
+/* 1 if pairs j..j+3 exist and have x[j]'s block count */
+static int four_alike(int k, const FeastVec *const *x, int j) {
+  if (j + 4 > k) return 0;
+  for (int i = 1; i < 4; i++)
+    if (x[j + i]->nb != x[j]->nb) return 0;
+  return 1;
+}
+
 /* per macro and product: sum over owned nodes (summed over macros in order by the caller) */
 static void dot_partials(int k, const FeastVec *const *x, const FeastVec *const *y, double *part) {
   const FeastDomain *dom = x[0]->dom;
   const FeastLevel *lev = &dom->levels[x[0]->level];
   const long n = (long)x[0]->N * x[0]->N;
-  for (int j = 0; j < k; j++)
-    for (int li = 0; li < dom->nlocal; li++) {
-      const unsigned char *own = lev->owned[li];
-      double s = 0.0;
-      for (int b = 0; b < x[j]->nb; b++) {
-        const double *xs = feast_vec_block(x[j], b, li), *ys = feast_vec_block(y[j], b, li);
-        for (long i = 0; i < n; i++) s += own[i] ? xs[i] * ys[i] : 0.0;
+  for (int li = 0; li < dom->nlocal; li++) {
+    const unsigned char *own = lev->owned[li];
+    for (int j = 0; j < k;) {
+      if (four_alike(k, x, j)) {
+        double s[4];
+        dot_four(x + j, y + j, li, n, own, s);
+        for (int i = 0; i < 4; i++) part[(j + i) * dom->nlocal + li] = s[i];
+        j += 4;
+      } else {
+        part[j * dom->nlocal + li] = dot_one(x[j], y[j], li, n, own);
+        j++;
       }
-      part[j * dom->nlocal + li] = s;
     }
+  }
 }
 
 int feast_vec_dots_begin(int k, const FeastVec *const *x, const FeastVec *const *y, int blocking, FeastMacroSum *r) {

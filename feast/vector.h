@@ -32,6 +32,9 @@ static inline double *feast_vec_block(const FeastVec *x, int b, int li) { return
 void feast_vec_zero(FeastVec *x);
 void feast_vec_copy(const FeastVec *x, FeastVec *y);                  /* y <- x */
 void feast_vec_axpy(double a, const FeastVec *x, FeastVec *y);        /* y <- y + a x */
+/* y <- y + sum_i a_i x_i (k vectors of y's shape), one pass over y: per value the additions
+ * in the order i = 0..k-1, so bitwise the same as k calls of feast_vec_axpy */
+void feast_vec_maxpy(int k, const double *a, const FeastVec *const *x, FeastVec *y);
 void feast_vec_aypx(double a, const FeastVec *x, FeastVec *y);        /* y <- x + a y */
 void feast_vec_scale(double a, FeastVec *x);                          /* x <- a x */
 /* k dot products <x_i, y_i> with one global reduction */

@@ -605,10 +605,12 @@ static int fgmres_orthogonalise(FeastVec **V, int j, FeastVec *w, double *h) {
   for (int i = 0; i <= j; i++) ws[i] = w, h[i] = 0.0;
   for (int pass = 0; pass < 2; pass++) {
     FEAST_CALL(feast_vec_dots(j + 1, (const FeastVec *const *)V, ws, c));
+    double minus_c[j + 1];
     for (int i = 0; i <= j; i++) {
-      feast_vec_axpy(-c[i], V[i], w);
+      minus_c[i] = -c[i];
       h[i] += c[i];
     }
+    feast_vec_maxpy(j + 1, minus_c, (const FeastVec *const *)V, w);
   }
   return 0;
 }
@@ -638,7 +640,7 @@ static void fgmres_update(Solve *S, FeastVec **Z, const double *H, int m, const 
     for (int l = i + 1; l < k; l++) s -= H[l * (m + 1) + i] * y[l];
     y[i] = s / H[i * (m + 1) + i];
   }
-  for (int i = 0; i < k; i++) feast_vec_axpy(y[i], Z[i], S->x);
+  feast_vec_maxpy(k, y, (const FeastVec *const *)Z, S->x);
 }
 
 static int fgmres(Solve *S) {

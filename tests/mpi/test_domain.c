@@ -8,6 +8,47 @@
 #include "feast_test.h"
 #include <stdlib.h>
 
+/* feast_vec_dots of k pairs gives each feast_vec_dot bitwise (its four-at-a-time kernel
+ * sums in the same order), feast_vec_maxpy the sequence of feast_vec_axpy calls bitwise */
+static void check_batched(const FeastDomain *dom, int level) {
+  enum { K = 7 };
+  FeastVec *x[K] = {NULL}, *y = NULL, *z = NULL;
+  for (int j = 0; j < K; j++) {
+    CHECK_OK(feast_vec_create(dom, level, 2, &x[j]));
+    feast_vec_fill_hash(x[j]);
+    for (int a = 0; a < x[j]->nb * x[j]->nlocal; a++)
+      for (long i = 0; i < (long)x[j]->N * x[j]->N; i++) {
+        const double h = x[j]->v[a][i];
+        x[j]->v[a][i] = h * (j + 1) + 0.37 * j * h * h; /* a function of consistent values: consistent */
+      }
+  }
+  CHECK_OK(feast_vec_create(dom, level, 2, &y));
+  CHECK_OK(feast_vec_create(dom, level, 2, &z));
+  feast_vec_fill_hash(y);
+  const FeastVec *ys[K];
+  for (int j = 0; j < K; j++) ys[j] = y;
+  double batched[K], a[K];
+  CHECK_OK(feast_vec_dots(K, (const FeastVec *const *)x, ys, batched));
+  int bad = 0;
+  for (int j = 0; j < K; j++) {
+    double one;
+    CHECK_OK(feast_vec_dot(x[j], y, &one));
+    bad += one != batched[j];
+    a[j] = 0.3 - 0.11 * j;
+  }
+  CHECK(bad == 0);
+  feast_vec_copy(y, z);
+  for (int j = 0; j < K; j++) feast_vec_axpy(a[j], x[j], z);
+  feast_vec_maxpy(K, a, (const FeastVec *const *)x, y);
+  bad = 0;
+  for (int b = 0; b < y->nb * y->nlocal; b++)
+    for (long i = 0; i < (long)y->N * y->N; i++) bad += y->v[b][i] != z->v[b][i];
+  CHECK(bad == 0);
+  for (int j = 0; j < K; j++) feast_vec_destroy(&x[j]);
+  feast_vec_destroy(&y);
+  feast_vec_destroy(&z);
+}
+
 static void check_grid(const char *path, int level) {
   FeastMesh *mesh = NULL;
   FeastDomain *dom = NULL;
@@ -49,6 +90,7 @@ static void check_grid(const char *path, int level) {
   /* sum of gids = n(n-1)/2: every gid owned exactly once */
   CHECK_OK(feast_vec_dot(x, y, &d));
   CHECK(d == (double)lev->nglobal * (lev->nglobal - 1) / 2);
+  check_batched(dom, level);
   feast_vec_destroy(&x);
   feast_vec_destroy(&y);
   feast_domain_destroy(&dom);
