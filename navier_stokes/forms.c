@@ -106,6 +106,7 @@ static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const dou
       }
       A[NS_A11][a][c] += W * a_ii;
       A[NS_A22][a][c] += W * a_ii;
+      if (f->velocity_blocks) A[NS_V11][a][c] += W * a_ii, A[NS_V22][a][c] += W * a_ii;
       A[NS_B1][a][c] += W * (-pc * dxa + tau_s * dxc * conv[a]);
       A[NS_B2][a][c] += W * (-pc * dya + tau_s * dyc * conv[a]);
       A[NS_BT1][a][c] += W * bt1;
@@ -113,11 +114,13 @@ static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const dou
       A[NS_C][a][c] -= W * tau_p * lap;
       if (f->newton) { /* the derivatives in w of the momentum and continuity rows (forms.h) */
         const double m = W * th * pc * (pa + tau_s * conv[a]), q = W * tau_p * pc, t = W * tau_s * pc;
-        const double r = f->drop_reaction ? 0.0 : m; /* the reaction term ((. grad) w, phi_a + tau_s w.grad phi_a) */
-        A[NS_A11][a][c] += r * gw[0][0] + t * res[0] * dxa;
-        A[NS_A12][a][c] += r * gw[0][1] + t * res[0] * dya;
-        A[NS_A21][a][c] += r * gw[1][0] + t * res[1] * dxa;
-        A[NS_A22][a][c] += r * gw[1][1] + t * res[1] * dya;
+        /* m gw: the reaction term ((. grad) w, phi_a + tau_s w.grad phi_a), which the velocity blocks leave out */
+        const double s11 = t * res[0] * dxa, s12 = t * res[0] * dya, s21 = t * res[1] * dxa, s22 = t * res[1] * dya;
+        A[NS_A11][a][c] += m * gw[0][0] + s11;
+        A[NS_A12][a][c] += m * gw[0][1] + s12;
+        A[NS_A21][a][c] += m * gw[1][0] + s21;
+        A[NS_A22][a][c] += m * gw[1][1] + s22;
+        if (f->velocity_blocks) A[NS_V11][a][c] += s11, A[NS_V21][a][c] += s21, A[NS_V22][a][c] += s22;
         A[NS_BT1][a][c] -= q * (gw[0][0] * dxa + gw[1][0] * dya);
         A[NS_BT2][a][c] -= q * (gw[0][1] * dxa + gw[1][1] * dya);
       }

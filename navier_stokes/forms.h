@@ -54,6 +54,8 @@
 #include "navier_stokes/ns.h"
 
 enum { NS_A11, NS_A12, NS_A21, NS_A22, NS_B1, NS_B2, NS_BT1, NS_BT2, NS_C, NS_NBLOCKS };
+/* NsForm.velocity_blocks: A11, A21, A22 without Newton's reaction term, after the blocks */
+enum { NS_V11 = NS_NBLOCKS, NS_V21, NS_V22, NS_NMATRICES };
 enum { NS_F1, NS_F2, NS_G, NS_NRHS };
 
 typedef struct {
@@ -71,8 +73,9 @@ typedef struct {
   const double *x1, *x2, *p; /* ns_form_residual: the iterate x = (u1, u2, p) (grid vectors), NULL: 0 */
   NsStabilisationParams stab; /* the problem's (ns_form_at); ns_form_steady: scales 1, no viscous residual */
   double tau_frozen;      /* > 0: tau in every cell instead of ns_tau (tests of Newton's derivatives): 0 */
-  int drop_reaction;      /* Newton: leave the reaction term (u . grad) w out of the matrix blocks A11..A22
-                             (the preconditioner's velocity blocks, velocity.newton_reaction = off): 0 */
+  int velocity_blocks;    /* Newton: also the preconditioner's velocity blocks (velocity.newton_reaction = off),
+                             A11, A21, A22 without the reaction term ((. grad) w, phi_a + tau_s w.grad phi_a),
+                             into matrices NS_V11, NS_V21, NS_V22 in the same pass (ns_form): 0 */
 } NsForm;
 
 /* the form of the stationary problem */
@@ -99,7 +102,12 @@ double ns_tau(const FeastQ1Cell *cell, const double w[2], double nu, double mass
  * its edge rows); on curved macros it misses the mapping's second derivatives. 0 when the
  * macro has fewer than 3 x 3 nodes. */
 double ns_cell_laplacian(const FeastQ1Cell *c, const double *u);
-/* the cell form (ctx: NsForm): matrices in the NS_* order, vectors NS_F1, NS_F2, NS_G */
+/* the cell form (ctx: NsForm): matrices in the NS_* order (NS_NBLOCKS of them; with
+ * velocity_blocks NS_NMATRICES), vectors NS_F1, NS_F2, NS_G. Newton's terms of A_ij per
+ * quadrature point: A_ij += r_ij + s_ij (r: the reaction term, s: tau_s (R_i, phi_b d_j
+ * phi_a)); V_ij += s_ij after the same terms before them. So A_ij has the same bits with
+ * and without velocity_blocks, and V_ij those of A_ij with r_ij = 0 (0 + s = s, and a
+ * sum from +0 is never -0) */
 void ns_form(const FeastQ1Cell *c, void *ctx, double (*Aloc)[4][4], double (*bloc)[4]);
 /* the residual of the system it assembles at an iterate x, without the matrices: the
  * vectors NS_F1, NS_F2, NS_G of the cell's b - A x (ctx: NsForm with x1, x2, p; no

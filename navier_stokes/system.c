@@ -130,63 +130,64 @@ static void subtract_explicit_part(const NsProblem *ns, FeastVec *y) {
   }
 }
 
-/* the blocks blk (those allocated) on local macro li and, with rhs, the right-hand side h
- * at the linearisation w; drop_reaction: NsForm's */
-static int assemble_macro(NsProblem *ns, const FeastVec *w, int li, FeastBand9 *const *blk, FeastVec *rhs,
-                          int drop_reaction) {
+int ns_velocity_blocks_apart(const NsProblem *ns) { return ns->newton && !ns->params.velocity.newton_reaction; }
+
+/* the blocks of vblk, NsForm's matrices NS_V11, NS_V21, NS_V22 */
+static const int velocity_blocks[3] = {NS_A11, NS_A21, NS_A22};
+
+/* the blocks (those allocated), with ns_velocity_blocks_apart vblk's, and the right-hand
+ * side h on local macro li at the linearisation w, in one pass over the cells */
+static int assemble_macro(NsProblem *ns, const FeastVec *w, int li) {
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
-  FeastBand9 *A[NS_NBLOCKS];
-  for (int k = 0; k < NS_NBLOCKS; k++) {
-    A[k] = blk[k] ? &blk[k][li] : NULL;
-    if (k == NS_A22 && blk == ns->blk && ns_a22_shared(ns, li)) A[k] = NULL; /* A11's values, stored once */
+  NsForm form = ns_form_at(ns, w, li);
+  form.velocity_blocks = ns_velocity_blocks_apart(ns);
+  FeastBand9 *A[NS_NMATRICES] = {NULL};
+  for (int k = 0; k < NS_NBLOCKS; k++) /* A22 where it is A11's storage: A11's values, stored once */
+    A[k] = ns->blk[k] && !(k == NS_A22 && ns_a22_shared(ns, li)) ? &ns->blk[k][li] : NULL;
+  for (int i = 0; i < 3 && form.velocity_blocks; i++) A[NS_V11 + i] = &ns->vblk[velocity_blocks[i]][li];
+  for (int k = 0; k < NS_NMATRICES; k++)
     if (A[k]) feast_band9_zero(A[k]);
-  }
-  double *b[NS_NRHS] = {NULL};
-  for (int r = 0; rhs && r < NS_NRHS; r++) {
-    b[r] = feast_vec_block(rhs, r, li);
+  double *b[NS_NRHS];
+  for (int r = 0; r < NS_NRHS; r++) {
+    b[r] = feast_vec_block(ns->h, r, li);
     memset(b[r], 0, sizeof(double) * lev->N * lev->N);
   }
-  NsForm form = ns_form_at(ns, w, li);
-  form.drop_reaction = drop_reaction;
-  FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], ns_form, &form, 3, NS_NBLOCKS, A,
-                                     NS_NRHS, b));
+  FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], ns_form, &form, 3,
+                                     form.velocity_blocks ? NS_NMATRICES : NS_NBLOCKS, A, NS_NRHS, b));
   return form.status;
 }
 
-int ns_velocity_blocks_apart(const NsProblem *ns) { return ns->newton && !ns->params.velocity.newton_reaction; }
-
 /* Newton with velocity.newton_reaction = off: the preconditioner's velocity blocks A11, A21,
- * A22 of the Jacobian at w without the reaction term (u . grad) w, with the system's
- * Dirichlet rows. ScaRC's multigrid does not converge on the reaction term (the cavity at
- * Re = 1000, L = 6: 678-1000 FGMRES iterations per Newton step with it, 133-168 without;
- * BENCHMARKS.md, "Newton's velocity blocks") */
-static int assemble_velocity_blocks(NsProblem *ns, const FeastVec *w) {
+ * A22 of the Jacobian at w without the reaction term (u . grad) w (NsForm.velocity_blocks,
+ * assembled with the system's blocks), with the system's Dirichlet rows. ScaRC's multigrid
+ * does not converge on the reaction term (the cavity at Re = 1000, L = 6: 678-1000 FGMRES
+ * iterations per Newton step with it, 133-168 without; BENCHMARKS.md, "Newton's velocity
+ * blocks"). Created at the first Newton step */
+static int create_velocity_blocks(NsProblem *ns) {
   const FeastDomain *dom = ns->dom;
-  static const int used[] = {NS_A11, NS_A21, NS_A22};
-  for (int i = 0; i < 3 && !ns->vblk[used[i]]; i++) {
-    FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->vblk[used[i]]));
+  for (int i = 0; i < 3 && !ns->vblk[velocity_blocks[i]]; i++) {
+    FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->vblk[velocity_blocks[i]]));
     for (int li = 0; li < dom->nlocal; li++)
-      FEAST_CALL(feast_band9_create(dom->levels[ns->level].N, &ns->vblk[used[i]][li]));
+      FEAST_CALL(feast_band9_create(dom->levels[ns->level].N, &ns->vblk[velocity_blocks[i]][li]));
   }
-  for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(assemble_macro(ns, w, li, ns->vblk, NULL, 1));
-  for (int f = NS_U; f <= NS_V; f++)
-    for (int li = 0; li < dom->nlocal; li++) fix_rows(ns, ns->vblk, f, li);
   return 0;
 }
 
 int ns_system_assemble(NsProblem *ns, const FeastVec *w) {
   const FeastDomain *dom = ns->dom;
   feast_timer_start(FEAST_T_ASSEMBLY);
-  int st = 0;
-  for (int li = 0; li < dom->nlocal && !st; li++) st = assemble_macro(ns, w, li, ns->blk, ns->h, 0);
+  const int apart = ns_velocity_blocks_apart(ns);
+  int st = apart ? create_velocity_blocks(ns) : 0;
+  for (int li = 0; li < dom->nlocal && !st; li++) st = assemble_macro(ns, w, li);
   if (!st) st = feast_vec_sum(ns->h);
   if (!st) subtract_explicit_part(ns, ns->h);
   for (int f = 0; f < NS_NFIELDS && !st; f++) {
     st = feast_bc_values(ns->bc[f], dom, ns->mask[f], ns->h->v + (long)f * dom->nlocal);
     for (int li = 0; li < dom->nlocal && !st; li++) fix_rows(ns, ns->blk, f, li);
   }
-  if (!st && ns_velocity_blocks_apart(ns)) st = assemble_velocity_blocks(ns, w);
+  for (int f = NS_U; f <= NS_V && !st && apart; f++)
+    for (int li = 0; li < dom->nlocal; li++) fix_rows(ns, ns->vblk, f, li);
   feast_timer_stop(FEAST_T_ASSEMBLY);
   return st;
 }
