@@ -70,7 +70,7 @@ void ns_params_defaults(NsParams *p) {
                                .rtol = 1e-2, .max_iterations = 100, .restart = 60, .grow = 1,
                                .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08,
                                .forcing = NS_FORCING_FIXED};
-  p->velocity = (NsVelocityParams){.method = FEAST_KRYLOV_RICHARDSON, .rtol = 0.1, .max_iterations = 8,
+  p->velocity = (NsVelocityParams){.method = FEAST_KRYLOV_RICHARDSON, .rtol = 0.1, .max_iterations = 2,
                                    .fixed_iterations = 0, .coarse_stabilisation_auto = 1};
   p->linear.factorisation = NS_FACTORISATION_LOWER;
   p->velocity.solver = NS_INNER_SCARC;
