@@ -188,14 +188,16 @@ static double krylov_bytes(const FeastConfig *cfg, int stokes) {
   NsParams p;
   if (ns_params_from_config(cfg, &p)) return 0.0;
   const int restart = ns_linear_restart_bound(&p, stokes);
-  return (double)feast_krylov_basis_vectors(ns_krylov_choice(&p, stokes), restart) * 3 * sizeof(double);
+  const int anderson = stokes || p.nonlinear.anderson_depth == 0 ? 0 : 2 * p.nonlinear.anderson_depth + 2;
+  return (double)(feast_krylov_basis_vectors(ns_krylov_choice(&p, stokes), restart) + anderson) * 3 * sizeof(double);
 }
 static double stokes_krylov_bytes(const FeastConfig *cfg) { return krylov_bytes(cfg, 1); }
 static double navier_stokes_krylov_bytes(const FeastConfig *cfg) { return krylov_bytes(cfg, 0); }
 
 /* measured: 1,620 bytes per node for fixed point at L = 7 on unitsquare8 (peak resident
  * set, one rank), Newton 2,320 (two more blocks and a second ScaRC; the preconditioner's
- * three velocity blocks add 216); the Krylov basis apart (krylov_bytes) */
+ * three velocity blocks add 216); the Krylov basis and Anderson's history apart
+ * (krylov_bytes) */
 const FeastProblem feast_problem_stokes = {"stokes", 3, 2000.0, stokes_check, stokes_run, 0, output_files, 1,
                                            stokes_krylov_bytes, ns_checkpoint_check};
 const FeastProblem feast_problem_navier_stokes = {"navier-stokes",   3, 2600.0, navier_stokes_check,

@@ -124,6 +124,8 @@ typedef struct {
                                 linearisation velocity, reconstructed per cell: 0 */
 } NsStabilisationParams;
 
+enum { NS_ANDERSON_MAX = 10 }; /* solver.anderson_depth at most */
+
 typedef struct {
   NsNonlinearMethod method;  /* fixed-point (Newton: navier-stokes only) */
   double rtol;               /* stop at this reduction of the nonlinear defect: 1e-8 */
@@ -136,6 +138,8 @@ typedef struct {
   long checkpoint_interval;  /* written every this many steps: 1 */
   NsStepReference step_reference; /* time steps' stopping test: rhs */
   double newton_switch;      /* method auto: Newton from defect <= this x the first: 1e-2 */
+  int anderson_depth;        /* fixed-point steps mixed by Anderson acceleration over this many
+                                last steps, at most NS_ANDERSON_MAX (anderson.c); 0: off: 0 */
   /* continuation in Re (continuation.c states the rules) */
   NsContinuation continuation; /* auto */
   int stall_steps;           /* continuation auto: an attempt whose defect has not fallen below */
@@ -163,7 +167,7 @@ typedef struct {
 typedef struct {
   FeastKrylovMethod method;  /* ScaRC's solver of a velocity block: richardson = global multigrid (mg) */
   double rtol;               /* 0.1 */
-  int max_iterations;        /* 8 */
+  int max_iterations;        /* 2 */
   int fixed_iterations;      /* > 0: exactly this many cycles: 0 */
   ScarcParams scarc;         /* the [solver] keys (scarc_params_defaults) */
   int coarse_stabilisation_auto; /* 1: scarc.coarse_stabilisation from the coarse-mesh Peclet number: 1 */

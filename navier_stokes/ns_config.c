@@ -98,6 +98,7 @@ static int nonlinear_from_config(const FeastConfig *cfg, NsNonlinearParams *p) {
   FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear_step_reference", &v));
   p->step_reference = (NsStepReference)v;
   FEAST_CALL(feast_config_get_real(cfg, "solver.nonlinear_switch", &p->newton_switch));
+  FEAST_CALL(get_int(cfg, "solver.anderson_depth", &p->anderson_depth));
   FEAST_CALL(feast_config_get_enum(cfg, "solver.continuation", &v));
   p->continuation = (NsContinuation)v;
   FEAST_CALL(get_int(cfg, "solver.continuation_stall_steps", &p->stall_steps));

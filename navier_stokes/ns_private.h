@@ -75,6 +75,7 @@ struct NsProblem {
   FeastVec *v;                  /* the iterate (u, v, p) */
   FeastVec *d, *c, *t;          /* defect, correction, work of the preconditioner */
   FeastVec *v_old;              /* the last iterate (line search) */
+  struct NsAnderson *anderson;  /* solver.anderson_depth > 0: the history (anderson.c) */
   FeastKrylovWork *work;        /* of the linear solver */
   FeastVec *mass;               /* lumped pressure mass, consistent (one block) */
   FeastVec *ones;               /* 1 everywhere (one block) */
@@ -110,6 +111,15 @@ struct NsProblem {
   struct NsInner *velocity[2];  /* velocity blocks; velocity[1] == velocity[0] when shared */
   FeastSolveParams pressure_sp; /* A_p solves with pressure.solver = scarc */
 };
+
+/* ---- anderson.c: Anderson acceleration of the fixed point (solver.anderson_depth) ---- */
+typedef struct NsAnderson NsAnderson;
+/* c <- the Anderson-mixed correction of the last fixed-point steps (ns->v the iterate,
+ * ns->c its correction); nothing under Newton or with depth 0 */
+int ns_anderson_mix(NsProblem *ns);
+/* forget the history: a new nonlinear solve, or the switch to Newton */
+void ns_anderson_reset(NsProblem *ns);
+void ns_anderson_destroy(NsProblem *ns);
 
 /* ---- inner.c: an approximate inverse of one scalar block operator, by name ---- */
 typedef struct NsInner NsInner;

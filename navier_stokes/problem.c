@@ -211,6 +211,7 @@ void ns_destroy(NsProblem **nsp) {
   NsProblem *ns = *nsp;
   if (!ns) return;
   ns_schur_destroy(ns);
+  ns_anderson_destroy(ns);
   ns_system_destroy(ns);
   feast_krylov_work_destroy(&ns->work);
   for (int f = 0; f < NS_NFIELDS; f++) {

@@ -107,6 +107,7 @@ static int linear_solve(NsProblem *ns, const NonlinearParams *p, FeastSolveResul
 static int switch_to_newton(NsProblem *ns, NonlinearParams *p, int step, double r0, double *r) {
   if (ns->newton || !(*r <= p->newton_switch * r0)) return 0;
   ns->newton = 1;
+  ns_anderson_reset(ns); /* the fixed point's history ends here */
   feast_log(p->inner ? 2 : 1, "  %sNewton from step %d on (relative defect %.3e <= solver.nonlinear_switch = %g)\n",
             p->inner ? "  " : "", step, *r / r0, p->newton_switch);
   if (p->grow && !p->inner && p->linear.max_iterations < GROW_MAX) {
@@ -339,6 +340,7 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
     if (!a->checkpoints) p.checkpoint[0] = 0;
   }
   if (ns->newton_auto) ns->newton = 0; /* every solve starts with the fixed point */
+  ns_anderson_reset(ns);
   double t0 = feast_wtime(), r, lambda = ns->restored && !inner ? ns->resume.lambda : 1.0;
   FEAST_CALL(start(ns, &p, res, &r));
   double reference, change = INFINITY, r_prev = 0.0; /* r_prev: the last step's defect (forcing) */
@@ -402,6 +404,7 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
       stall_from = step + 1 - first; /* the fixed point from Newton's iterate: a new window */
       res->newton_given_up++;
     }
+    FEAST_CALL(ns_anderson_mix(ns));
     FEAST_CALL(update(ns, &p, &r, &lambda));
     FEAST_CALL(relative_update(ns, &p, lambda, &change));
     FEAST_CALL(after_step(ns, &p, res, r, lambda, reference));
