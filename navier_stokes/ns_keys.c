@@ -97,7 +97,7 @@ static FeastKeySpec keys[] = {
              "stokes/navier-stokes: damping omega of the nonlinear update v <- v + omega c (the "
              "first step length the line search tries)"),
     INT_KEY("solver", "anderson_depth", "0", 0, NS_ANDERSON_MAX,
-            "navier-stokes: m > 0 = Anderson acceleration of the fixed-point steps over the last m "
+            "stokes/navier-stokes: m > 0 = Anderson acceleration of the fixed-point steps over the last m "
             "(2 m + 2 extra vectors; the cavity at Re = 1000, L = 6 with 5: 21 steps instead of 31, "
             "1.47x faster; a restart from a checkpoint starts the history afresh); 0 = off"),
     ENUM_KEY("solver", "nonlinear_line_search", "backtracking", NULL /* ns_line_search_name */,
