@@ -188,7 +188,8 @@ static double krylov_bytes(const FeastConfig *cfg, int stokes) {
   NsParams p;
   if (ns_params_from_config(cfg, &p)) return 0.0;
   const int restart = ns_linear_restart_bound(&p, stokes);
-  const int anderson = p.nonlinear.anderson_depth == 0 ? 0 : 2 * p.nonlinear.anderson_depth + 2; /* anderson.c */
+  const int stationary = p.time.scheme == NS_TIME_NONE; /* anderson.c: stationary runs only */
+  const int anderson = stationary && p.nonlinear.anderson_depth > 0 ? 2 * p.nonlinear.anderson_depth + 2 : 0;
   return (double)(feast_krylov_basis_vectors(ns_krylov_choice(&p, stokes), restart) + anderson) * 3 * sizeof(double);
 }
 static double stokes_krylov_bytes(const FeastConfig *cfg) { return krylov_bytes(cfg, 1); }

@@ -3,8 +3,11 @@
  * (u, v, p) in the global node numbering of the mesh (feast_mesh_node_gid), which does
  * not depend on the partition, so a checkpoint written on N ranks continues on any M
  * ranks; the counters and residuals of NsState as "ns.*" header values (17 digits:
- * doubles read back bit for bit); the Krylov iterations per step as an array. The
- * iterate is gathered on rank 0, which writes the file atomically.
+ * doubles read back bit for bit); the Krylov iterations per step as an array; the
+ * Anderson history (solver.anderson_depth: ns.anderson_started, ns.anderson_count and the
+ * vectors anderson.x_prev.*, c_prev.*, dx<i>.*, dc<i>.*, up to 2 m + 2 of them), so that a
+ * restart takes the very steps of the uninterrupted run. The vectors are gathered on
+ * rank 0, which writes the file atomically.
  * A time run's checkpoint, "kind time" (ns.h): its time.* header values, the solution
  * (u, v, p), the one before (u1.u, u1.v, u1.p) and the caller's part (the hook). */
 #include "feast/error.h"
@@ -13,11 +16,11 @@
 #include "navier_stokes/ns_private.h"
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const field_names[NS_NFIELDS] = {"u", "v", "p"};
-static const char *const prev_names[NS_NFIELDS] = {"u1.u", "u1.v", "u1.p"};
 
 /* a counter added later (linear_capped): 0 in a checkpoint written before it */
 static int optional_long(const FeastCheckpoint *ck, const char *key, long *v) {
@@ -63,42 +66,85 @@ static int describe_time(FeastCheckpoint *ck, const NsProblem *ns) {
   return describe_counters(ck, ns);
 }
 
-/* rank 0: the file from the gathered fields g[f] (and, time run, the previous solution
- * g[NS_NFIELDS + f]) */
-static int write_file(const NsProblem *ns, const NsState *state, double *const *g, const char *path) {
-  const FeastDomain *dom = ns->dom;
-  FeastCheckpoint *ck = NULL;
-  int st = feast_checkpoint_create(&ck);
-  /* the run's config (a problem made from parameters alone has none to describe) */
-  if (!st && ns->describe) st = feast_checkpoint_describe(ck, ns->describe, dom->mesh, ns->level, dom->size, NS_NFIELDS);
-  if (!st) st = feast_checkpoint_set(ck, "kind", "%s", state ? "stationary" : "time");
-  if (!st) st = state ? describe_state(ck, state) : describe_time(ck, ns);
-  for (int f = 0; f < NS_NFIELDS && !st; f++)
-    st = feast_checkpoint_add_array(ck, field_names[f], g[f], dom->levels[ns->level].nglobal);
-  for (int f = 0; f < NS_NFIELDS && !st && !state; f++)
-    st = feast_checkpoint_add_array(ck, prev_names[f], g[NS_NFIELDS + f], dom->levels[ns->level].nglobal);
-  if (!st && !state && ns->time.hook) st = ns->time.hook(ns->time.hook_ctx, ck);
-  if (!st) st = feast_checkpoint_write(ck, path);
-  feast_checkpoint_destroy(&ck);
-  return st;
+/* the arrays of one vector of the checkpoint: PREFIX u, PREFIX v, PREFIX p */
+typedef struct {
+  char prefix[32];
+  const FeastVec *x;
+} Stored;
+enum { MAX_STORED = 2 * NS_ANDERSON_MAX + 3 }; /* the iterate and the Anderson history */
+
+/* the prefix of the Anderson history's vector j (ns_anderson_history's order) in a file
+ * whose oldest `skip` steps are not read */
+static void anderson_prefix(int j, int skip, char *prefix, size_t size) {
+  if (j < 2) snprintf(prefix, size, "anderson.%s.", j ? "c_prev" : "x_prev");
+  else snprintf(prefix, size, "anderson.%s%d.", j % 2 ? "dc" : "dx", (j - 2) / 2 + skip);
 }
 
-/* state NULL: a time run's checkpoint */
+/* the vectors a checkpoint holds: the iterate; a time run's solution before it (u1.*); a
+ * stationary run's Anderson history (anderson.*) */
+static int stored_vectors(const NsProblem *ns, int stationary, Stored *s) {
+  int n = 0;
+  s[n++] = (Stored){"", ns->v};
+  if (!stationary) {
+    s[n++] = (Stored){"u1.", ns->time.u1};
+    return n;
+  }
+  FeastVec *history[2 * NS_ANDERSON_MAX + 2];
+  const int nh = ns_anderson_history(ns, history);
+  for (int j = 0; j < nh; j++, n++) {
+    anderson_prefix(j, 0, s[n].prefix, sizeof s[n].prefix);
+    s[n].x = history[j];
+  }
+  return n;
+}
+
+/* rank 0: the header; nvec: the vectors stored_vectors gave */
+static int describe(const NsProblem *ns, const NsState *state, int nvec, FeastCheckpoint *ck) {
+  const FeastDomain *dom = ns->dom;
+  /* the run's config (a problem made from parameters alone has none to describe) */
+  if (ns->describe) FEAST_CALL(feast_checkpoint_describe(ck, ns->describe, dom->mesh, ns->level, dom->size, NS_NFIELDS));
+  FEAST_CALL(feast_checkpoint_set(ck, "kind", "%s", state ? "stationary" : "time"));
+  if (!state) return describe_time(ck, ns);
+  FEAST_CALL(describe_state(ck, state));
+  const int history = nvec - 1; /* x_prev, c_prev and two vectors per held step */
+  FEAST_CALL(feast_checkpoint_set(ck, "ns.anderson_started", "%d", history > 0));
+  return feast_checkpoint_set(ck, "ns.anderson_count", "%d", history > 0 ? (history - 2) / 2 : 0);
+}
+
+/* state NULL: a time run's checkpoint. The vectors are gathered on rank 0 one field at a
+ * time; every rank takes part in every gather, also after an error on rank 0 */
 static int write_checkpoint(const NsProblem *ns, const NsState *state, const char *path) {
   const FeastDomain *dom = ns->dom;
   const int64_t n = dom->levels[ns->level].nglobal;
-  const int nvec = state ? 1 : 2;
-  const FeastVec *vec[2] = {ns->v, ns->time.u1};
-  double *g[2 * NS_NFIELDS] = {NULL};
+  Stored vec[MAX_STORED];
+  const int nvec = stored_vectors(ns, state != NULL, vec);
+  FeastCheckpoint *ck = NULL;
+  double *g = NULL;
   int st = 0;
   feast_timer_start("checkpoint");
-  for (int f = 0; f < nvec * NS_NFIELDS && !st; f++) {
-    const FeastVec *x = vec[f / NS_NFIELDS];
-    if (dom->rank == 0) st = FEAST_ALLOC(n, &g[f]);
-    if (!st) st = feast_gather_vector(dom, ns->level, x->v + (f % NS_NFIELDS) * x->nlocal, 0, g[f]);
+  if (dom->rank == 0) st = FEAST_ALLOC(n, &g);
+  int ready = st;
+  FEAST_MPI_CALL(MPI_Bcast(&ready, 1, MPI_INT, 0, dom->comm));
+  if (ready) { /* no buffer on rank 0: nothing gathered */
+    feast_timer_stop("checkpoint");
+    FEAST_CHECK(dom->rank == 0, ready, "writing the checkpoint %s failed on rank 0", path);
+    return st;
   }
-  if (!st && dom->rank == 0) st = write_file(ns, state, g, path);
-  for (int f = 0; f < 2 * NS_NFIELDS; f++) free(g[f]);
+  if (dom->rank == 0) st = feast_checkpoint_create(&ck);
+  if (!st && dom->rank == 0) st = describe(ns, state, nvec, ck);
+  for (int k = 0; k < nvec * NS_NFIELDS; k++) {
+    const FeastVec *x = vec[k / NS_NFIELDS].x;
+    const int f = k % NS_NFIELDS;
+    const int gathered = feast_gather_vector(dom, ns->level, x->v + f * x->nlocal, 0, g);
+    if (!st) st = gathered;
+    char name[48];
+    snprintf(name, sizeof name, "%s%s", vec[k / NS_NFIELDS].prefix, field_names[f]);
+    if (!st && dom->rank == 0) st = feast_checkpoint_add_array(ck, name, g, n);
+  }
+  if (!st && dom->rank == 0 && !state && ns->time.hook) st = ns->time.hook(ns->time.hook_ctx, ck);
+  if (!st && dom->rank == 0) st = feast_checkpoint_write(ck, path);
+  feast_checkpoint_destroy(&ck);
+  free(g);
   feast_timer_stop("checkpoint");
   int global = st;
   FEAST_MPI_CALL(MPI_Bcast(&global, 1, MPI_INT, 0, dom->comm));
@@ -136,15 +182,17 @@ static int restore_state(const FeastCheckpoint *ck, NsState *s) {
   return 0;
 }
 
-/* the fields `names` into x: every copy of every node */
-static int restore_fields(NsProblem *ns, const FeastCheckpoint *ck, const char *const *names, FeastVec *x) {
+/* the arrays PREFIX u, v, p into x: every copy of every node */
+static int restore_fields(NsProblem *ns, const FeastCheckpoint *ck, const char *prefix, FeastVec *x) {
   const int64_t n = ns->dom->levels[ns->level].nglobal;
   double *g;
   FEAST_CALL(FEAST_ALLOC(n, &g));
   int st = 0;
   for (int f = 0; f < NS_NFIELDS && !st; f++) {
     const double *values;
-    st = feast_checkpoint_array(ck, names[f], n, &values);
+    char name[48];
+    snprintf(name, sizeof name, "%s%s", prefix, field_names[f]);
+    st = feast_checkpoint_array(ck, name, n, &values);
     if (!st) memcpy(g, values, (size_t)n * sizeof *g);
     if (!st) st = feast_scatter_vector(ns->dom, ns->level, g, 0, x->v + f * x->nlocal);
   }
@@ -152,11 +200,32 @@ static int restore_fields(NsProblem *ns, const FeastCheckpoint *ck, const char *
   return st;
 }
 
+/* the Anderson history (none in a checkpoint written before it was kept) */
+static int restore_anderson(NsProblem *ns, const FeastCheckpoint *ck) {
+  long started, count;
+  FEAST_CALL(optional_long(ck, "ns.anderson_started", &started));
+  FEAST_CALL(optional_long(ck, "ns.anderson_count", &count));
+  FEAST_CHECK((started == 0 && count == 0) || (started == 1 && count >= 0 && count <= NS_ANDERSON_MAX), FEAST_ERR_FILE,
+              "checkpoint %s: ns.anderson_started = %ld, ns.anderson_count = %ld out of range",
+              feast_checkpoint_path(ck), started, count);
+  int skip;
+  FEAST_CALL(ns_anderson_restore(ns, (int)started, (int)count, &skip));
+  FeastVec *history[2 * NS_ANDERSON_MAX + 2];
+  const int nh = ns_anderson_history(ns, history);
+  for (int j = 0; j < nh; j++) {
+    char prefix[32];
+    anderson_prefix(j, skip, prefix, sizeof prefix);
+    FEAST_CALL(restore_fields(ns, ck, prefix, history[j]));
+  }
+  return 0;
+}
+
 int ns_restore(NsProblem *ns, const FeastCheckpoint *ck) {
   free(ns->resume.linear_per_step);
   memset(&ns->resume, 0, sizeof ns->resume);
   FEAST_CALL(restore_state(ck, &ns->resume));
-  FEAST_CALL(restore_fields(ns, ck, field_names, ns->v));
+  FEAST_CALL(restore_fields(ns, ck, "", ns->v));
+  FEAST_CALL(restore_anderson(ns, ck));
   ns->restored = 1;
   feast_log(1, "  continuing after nonlinear step %d (residual %.6e, initial %.6e, %ld linear iterations)\n",
             ns->resume.steps, ns->resume.residual, ns->resume.initial_residual, ns->resume.linear_iterations);
@@ -196,8 +265,8 @@ int ns_time_restore(NsProblem *ns, const FeastCheckpoint *ck) {
   FEAST_CALL(feast_checkpoint_get_long(ck, "ns.velocity_vcycles", &ns->resume.vcycles));
   FEAST_CALL(feast_checkpoint_get_long(ck, "ns.local_solves", &ns->resume.local_solves));
   FEAST_CALL(feast_checkpoint_get_long(ck, "ns.local_cycles", &ns->resume.local_cycles));
-  FEAST_CALL(restore_fields(ns, ck, field_names, ns->v));
-  FEAST_CALL(restore_fields(ns, ck, prev_names, tt->u1));
+  FEAST_CALL(restore_fields(ns, ck, "", ns->v));
+  FEAST_CALL(restore_fields(ns, ck, "u1.", tt->u1));
   tt->restored = 1;
   feast_log(1, "  continuing after time step %ld (t = %.6g)\n", tt->step, tt->t);
   return 0;

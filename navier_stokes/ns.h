@@ -138,8 +138,9 @@ typedef struct {
   long checkpoint_interval;  /* written every this many steps: 1 */
   NsStepReference step_reference; /* time steps' stopping test: rhs */
   double newton_switch;      /* method auto: Newton from defect <= this x the first: 1e-2 */
-  int anderson_depth;        /* fixed-point steps mixed by Anderson acceleration over this many
-                                last steps, at most NS_ANDERSON_MAX (anderson.c); 0: off: 0 */
+  int anderson_depth;        /* stationary fixed-point steps mixed by Anderson acceleration over
+                                this many last steps, at most NS_ANDERSON_MAX (anderson.c); 0:
+                                off: 5 */
   /* continuation in Re (continuation.c states the rules) */
   NsContinuation continuation; /* auto */
   int stall_steps;           /* continuation auto: an attempt whose defect has not fallen below */

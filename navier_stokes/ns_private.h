@@ -119,6 +119,13 @@ typedef struct NsAnderson NsAnderson;
 int ns_anderson_mix(NsProblem *ns);
 /* forget the history: a new nonlinear solve, or the switch to Newton */
 void ns_anderson_reset(NsProblem *ns);
+/* the history as vectors (checkpoint.c): x_prev, c_prev, then dx, dc of each held step,
+ * oldest first; their number (0: no history yet) */
+int ns_anderson_history(const NsProblem *ns, FeastVec **x);
+/* a history (started: x_prev and c_prev held) of `count` held steps about to be read into
+ * the vectors ns_anderson_history then gives; *skip: the oldest steps of the file beyond
+ * solver.anderson_depth, dropped (all of them with depth 0, when nothing is restored) */
+int ns_anderson_restore(NsProblem *ns, int started, int count, int *skip);
 void ns_anderson_destroy(NsProblem *ns);
 
 /* ---- inner.c: an approximate inverse of one scalar block operator, by name ---- */

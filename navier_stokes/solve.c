@@ -340,7 +340,7 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
     if (!a->checkpoints) p.checkpoint[0] = 0;
   }
   if (ns->newton_auto) ns->newton = 0; /* every solve starts with the fixed point */
-  ns_anderson_reset(ns);
+  if (!(ns->restored && !inner)) ns_anderson_reset(ns); /* a restored run's history: ns_restore */
   double t0 = feast_wtime(), r, lambda = ns->restored && !inner ? ns->resume.lambda : 1.0;
   FEAST_CALL(start(ns, &p, res, &r));
   double reference, change = INFINITY, r_prev = 0.0; /* r_prev: the last step's defect (forcing) */

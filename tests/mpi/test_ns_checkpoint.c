@@ -1,52 +1,63 @@
 /* The nonlinear solver's checkpoint in-process (checkpoint.c, solve.c): the lid-driven
- * cavity at Re = 50 on the distorted 4 x 4 macros, level 2, fixed point.
- *  - run A: 3 steps; run B: 5 steps, writing a checkpoint every 3 (output.checkpoint),
- *    so after step 3;
+ * cavity at Re = 50 on the distorted 4 x 4 macros, level 2, fixed point with Anderson
+ * acceleration of depth 5 (the default; 13 steps to convergence).
+ *  - run A: 7 steps; run B: 9 steps, writing a checkpoint every 7 (output.checkpoint),
+ *    so after step 7, when Anderson's history holds 5 steps and has dropped the oldest;
  *  - the checkpoint matches config and mesh (feast_checkpoint_match), and ns_restore into
  *    a fresh problem on MPI_COMM_SELF (a different rank count, all macros on one rank)
- *    gives A's iterate bit for bit and A's state: steps 3, the residual, the initial
+ *    gives A's iterate bit for bit and A's state: steps 7, the residual, the initial
  *    residual, the linear iterations (total and per step);
- *  - the restored problem continued by ns_solve to step 5 ends at B's iterate bit for
+ *  - the restored problem continued by ns_solve to step 9 ends at B's iterate bit for
  *    bit, with B's step count and linear iterations (the "very steps of an
- *    uninterrupted run" of ns_private.h), also from a problem on MPI_COMM_WORLD. */
+ *    uninterrupted run" of ns_private.h: Anderson's history is in the checkpoint), also
+ *    from a problem on MPI_COMM_WORLD;
+ *  - restored with solver.anderson_depth = 2 (the newest 2 steps of the history) or 0 (the
+ *    plain fixed point), the run goes on and its defect falls below the checkpoint's. */
 #include "feast/checkpoint.h"
 #include "ns_testing.h"
 
 static const char *cavity = "[problem]\nre = 50\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
                             "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                            "[solver]\nnonlinear_rtol = 1e-12\nnonlinear_max_iterations = %d\n"
+                            "[solver]\nnonlinear_rtol = 1e-12\nnonlinear_max_iterations = %d\nanderson_depth = %d\n"
                             /* runs stopped after k steps: the direct attempt alone */
                             "continuation = off\n"
                             "[output]\n%s\n";
 
-enum { LEVEL = 2 };
+enum { LEVEL = 2, FIRST = 7, STEPS = 9, DEPTH = 5 };
 #define MESH "distorted4x4.feast"
 
 static int solve(int steps, const char *output, MPI_Comm comm, NsCase *c, NsResult *res) {
   char text[2048];
-  snprintf(text, sizeof text, cavity, steps, output);
+  snprintf(text, sizeof text, cavity, steps, DEPTH, output);
   if (ns_case_create(MESH, LEVEL, text, 0, comm, c)) return 1;
   CHECK_OK(ns_solve(c->ns, res));
   CHECK(!res->converged && res->nonlinear_iterations == steps);
   return 0;
 }
 
-/* the restored problem continued to step 5 against run B */
+/* a problem on comm with solver.anderson_depth = depth restored from ck and solved to step
+ * STEPS (*rr); 1 when it could not be made */
+static int continue_run(const FeastCheckpoint *ck, int depth, MPI_Comm comm, NsCase *r, NsResult *rr) {
+  char text[2048];
+  snprintf(text, sizeof text, cavity, STEPS, depth, "");
+  if (ns_case_create(MESH, LEVEL, text, 0, comm, r)) {
+    CHECK(0);
+    return 1;
+  }
+  CHECK_OK(ns_restore(r->ns, ck));
+  CHECK_OK(ns_solve(r->ns, rr));
+  return 0;
+}
+
+/* the restored problem continued to step STEPS against run B */
 static void check_continued(MPI_Comm comm, const FeastCheckpoint *ck, const NsCase *b, const NsResult *rb) {
   NsCase r;
-  char text[2048];
-  snprintf(text, sizeof text, cavity, 5, "");
-  if (ns_case_create(MESH, LEVEL, text, 0, comm, &r)) {
-    CHECK(0);
-    return;
-  }
-  CHECK_OK(ns_restore(r.ns, ck));
   NsResult rr;
-  CHECK_OK(ns_solve(r.ns, &rr));
+  if (continue_run(ck, DEPTH, comm, &r, &rr)) return;
   CHECK(rr.nonlinear_iterations == rb->nonlinear_iterations && rr.linear_iterations == rb->linear_iterations);
   CHECK(rr.initial_residual == rb->initial_residual && rr.final_residual == rb->final_residual);
-  for (int k = 0; k < 5; k++) CHECK(rr.linear_per_step[k] == rb->linear_per_step[k]);
+  for (int k = 0; k < STEPS; k++) CHECK(rr.linear_per_step[k] == rb->linear_per_step[k]);
   long differ = 0;
   /* compare on b's partition: b is on MPI_COMM_WORLD */
   if (comm == MPI_COMM_SELF) {
@@ -65,16 +76,28 @@ static void check_continued(MPI_Comm comm, const FeastCheckpoint *ck, const NsCa
   ns_case_destroy(&r);
 }
 
+/* restored with another solver.anderson_depth: the history cut to it, the run goes on */
+static void check_other_depth(const FeastCheckpoint *ck, int depth, double restored_residual) {
+  NsCase r;
+  NsResult rr;
+  if (continue_run(ck, depth, MPI_COMM_WORLD, &r, &rr)) return;
+  CHECK(rr.nonlinear_iterations == STEPS && rr.final_residual < restored_residual);
+  if (feast_test_rank() == 0)
+    printf("restored with anderson_depth = %d: %d steps, residual %.3e (restored %.3e)\n", depth,
+           rr.nonlinear_iterations, rr.final_residual, restored_residual);
+  ns_case_destroy(&r);
+}
+
 static int run(void) {
   char dir[64] = "/tmp/feast_ns_ck_XXXXXX", path[128], output[256];
   if (feast_test_rank() == 0 && !mkdtemp(dir)) dir[0] = 0;
   MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
   if (!dir[0]) return 1;
   snprintf(path, sizeof path, "%s/ns.ck", dir);
-  snprintf(output, sizeof output, "checkpoint = %s\ncheckpoint_interval = 3", path);
+  snprintf(output, sizeof output, "checkpoint = %s\ncheckpoint_interval = %d", path, FIRST);
   NsCase a, b, s;
   NsResult ra, rb;
-  if (solve(3, "", MPI_COMM_WORLD, &a, &ra) || solve(5, output, MPI_COMM_WORLD, &b, &rb)) {
+  if (solve(FIRST, "", MPI_COMM_WORLD, &a, &ra) || solve(STEPS, output, MPI_COMM_WORLD, &b, &rb)) {
     CHECK(0);
     return 1;
   }
@@ -84,23 +107,25 @@ static int run(void) {
     CHECK_OK(feast_checkpoint_match(ck, b.cfg, b.mesh, LEVEL, NS_NFIELDS));
     /* restored on one rank: A's iterate and state */
     char text[2048];
-    snprintf(text, sizeof text, cavity, 5, "");
+    snprintf(text, sizeof text, cavity, STEPS, DEPTH, "");
     if (!ns_case_create(MESH, LEVEL, text, 0, MPI_COMM_SELF, &s)) {
       CHECK_OK(ns_restore(s.ns, ck));
       long differ = 0;
       for (int f = 0; f < NS_NFIELDS; f++) differ += ns_count_bit_differences(a.ns->v, s.ns->v, f);
       CHECK(differ == 0);
       const NsState *st = &s.ns->resume;
-      CHECK(s.ns->restored && st->steps == 3);
+      CHECK(s.ns->restored && st->steps == FIRST);
       CHECK(st->residual == ra.final_residual && st->initial_residual == ra.initial_residual);
       CHECK(st->linear_iterations == ra.linear_iterations);
-      for (int k = 0; k < 3; k++) CHECK(st->linear_per_step[k] == ra.linear_per_step[k]);
+      for (int k = 0; k < FIRST; k++) CHECK(st->linear_per_step[k] == ra.linear_per_step[k]);
       ns_case_destroy(&s);
     } else {
       CHECK(0);
     }
     check_continued(MPI_COMM_SELF, ck, &b, &rb);
     check_continued(MPI_COMM_WORLD, ck, &b, &rb);
+    check_other_depth(ck, 2, ra.final_residual);
+    check_other_depth(ck, 0, ra.final_residual);
   }
   feast_checkpoint_destroy(&ck);
   ns_case_destroy(&a);

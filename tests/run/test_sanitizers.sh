@@ -62,7 +62,9 @@ for f in "$src"/tests/unit/test_*.c; do [ -e "$f" ] && names+=("$(basename "${f%
 for f in "$src"/tests/mpi/test_*.c; do [ -e "$f" ] && names+=("$(basename "${f%.c}")_np1" "$(basename "${f%.c}")_np2"); done
 regex="^($(IFS='|'; echo "${names[*]}"))\$"
 stamp "ctest ${#names[@]} unit/MPI tests under ASan/UBSan"
-(cd "$asan" && ctest -R "$regex" -j"$jobs" --output-on-failure --timeout 300) </dev/null >"$TMP/ctest.log" 2>&1
+# 600 s a test: instrumented test_ns_continuation_np2 (Newton at Re = 2000, 16,720 FGMRES
+# iterations) passed 300 s on this 2-core VM next to the rest of the suite (2026-11-27)
+(cd "$asan" && ctest -R "$regex" -j"$jobs" --output-on-failure --timeout 600) </dev/null >"$TMP/ctest.log" 2>&1
 rc=$?
 grep -E 'tests passed|Test +#|Failed|\*\*\*' "$TMP/ctest.log" | sed 's/^/    /'
 [ $rc -eq 0 ] || grep -E -B2 -A25 'ERROR: |runtime error:' "$TMP/ctest.log" | head -80
