@@ -18,8 +18,10 @@ export OMPI_MCA_mpi_yield_when_idle=1
 #   RES="100 400 1000" FEAST_LEVELS="4 5 6" PEER_LEVELS="4 5 6" TOLS="1 0.3 0.1" (in %)
 #   CPU=1: the core both run on (pinned with taskset, one thread each)
 #   PEER=../shared/peers/dealii-cavity (needs libdeal.ii-dev: apt-get install libdeal.ii-dev)
-# feastc runs config/cavity.ini with problem.re and grid.level and no other key but the
-# ones given after "--" (its defaults are what a user gets).
+#   CONFIG=config/cavity.ini: feastc's config (config/cavity_graded.ini: the graded
+#   4 x 4 macros with the consistent stabilisation, BENCHMARKS.md)
+# feastc runs CONFIG with problem.re and grid.level and no other key but the ones given
+# after "--" (its defaults are what a user gets).
 set -euo pipefail
 build=${1:?usage: bench/peers_ns.sh BUILD_DIR [-- key=value ...]}
 shift
@@ -32,11 +34,13 @@ feast_levels=${FEAST_LEVELS:-4 5 6}
 peer_levels=${PEER_LEVELS:-4 5 6}
 tols=${TOLS:-1 0.3 0.1}
 cpu=${CPU:-1}
+config=$(cd "$(dirname "${CONFIG:-$src/config/cavity.ini}")" && pwd)/$(basename "${CONFIG:-cavity.ini}")
 [ -x "$feastc" ] || { echo "peers_ns.sh: no feastc at $feastc" >&2; exit 1; }
+[ -f "$config" ] || { echo "peers_ns.sh: no config $config (CONFIG=...)" >&2; exit 1; }
 [ -x "$peer/run.sh" ] || { echo "peers_ns.sh: no peer at $peer (PEER=...)" >&2; exit 1; }
 out=$(mktemp -d /tmp/feastc_peers_ns.XXXXXX)
 echo "# $(date -u '+%F %H:%M') UTC $(uname -n) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)," \
-  "feastc $(git -C "$src" rev-parse --short HEAD), CPU $cpu, outputs in $out, keys: $*" >&2
+  "feastc $(git -C "$src" rev-parse --short HEAD), CPU $cpu, outputs in $out, config $config, keys: $*" >&2
 timed() { # timed PREFIX COMMAND...: stdout to PREFIX.json (the peer) or .out, stderr to
   # PREFIX.log, the wall seconds to PREFIX.wall
   local prefix=$1 t0 t1
@@ -61,7 +65,7 @@ for re in $res; do
     if [[ " $feast_levels " == *" $L "* ]]; then
       echo "# feastc Re=$re L=$L" >&2
       p="$out/feast_re${re}_L$L"
-      timed "$p" taskset -c "$cpu" "$feastc" "$src/config/cavity.ini" problem.re="$re" grid.level="$L" \
+      timed "$p" taskset -c "$cpu" "$feastc" "$config" problem.re="$re" grid.level="$L" \
         output.centerlines="$p" output.summary="$p.json" output.verbosity=0 "$@"
     fi
   done

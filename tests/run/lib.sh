@@ -22,6 +22,21 @@ for k in sys.argv[1].split("."): d=d[k]
 print(d if not isinstance(d,bool) else str(d).lower())' "$1" "${2:-$TMP/last.json}"
 }
 
+# extrema_errors PREFIX [RE]: the signed relative errors of u_min, v_max, v_min of the
+# centre lines PREFIX_u.csv, PREFIX_v.csv (output.centerlines=PREFIX) against Botella &
+# Peyret at RE (100, the default, or 1000), as tools/compare_ghia.py computes them
+extrema_errors() {
+  "$PY" - "$1" "$FEAST_SRC/tools" "${2:-100}" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+import compare_ghia as c
+prof = {k: c.read_profile(f"{sys.argv[1]}_{k}.csv") for k in "uv"}
+ref = c.BOTELLA[int(sys.argv[3])]
+print(" ".join("%.6e" % ((c.extremum(prof[line], sign)[0] - ref[name][0]) / abs(ref[name][0]))
+               for name, line, sign in c.LINES))
+PY
+}
+
 # check "description" PYTHON-EXPRESSION: the expression must be true
 check() {
   checks=$((checks + 1))

@@ -9,17 +9,6 @@
 # macro-local: on 2 ranks the kinetic energy is the 1-rank one (to 1e-12).
 . "$(dirname "$0")/lib.sh"
 base=(1 "$FEAST_SRC/config/cavity.ini" grid.file="$FEAST_SRC/grids/cavity4x4.feast" grid.level=4 problem.re=100)
-errors() { # errors PREFIX: the relative errors of u_min, v_max, v_min (signed)
-  "$PY" - "$1" "$FEAST_SRC/tools" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[2])
-import compare_ghia as c
-prof = {k: c.read_profile(f"{sys.argv[1]}_{k}.csv") for k in "uv"}
-ref = c.BOTELLA[100]
-print(" ".join("%.6e" % ((c.extremum(prof[line], sign)[0] - ref[name][0]) / abs(ref[name][0]))
-               for name, line, sign in c.LINES))
-PY
-}
 for variant in default pspg3 viscous; do
   case $variant in
     default) extra=() ;;
@@ -28,7 +17,7 @@ for variant in default pspg3 viscous; do
   esac
   feastc_np "${base[@]}" output.centerlines="$TMP/$variant" "${extra[@]}" || fail=$((fail+1))
   check "$variant converged" "'$(json converged)' == 'true'"
-  read -r -a e <<<"$(errors "$TMP/$variant")"
+  read -r -a e <<<"$(extrema_errors "$TMP/$variant")"
   echo "$variant: relative errors of u_min, v_max, v_min: ${e[*]}"
   eval "err_$variant=(${e[*]})"
 done
