@@ -17,10 +17,9 @@
  * solution, too few for a history (DFG 2D-3, L = 4, 30 steps: 61 nonlinear steps and 337
  * iterations mixed, 60 and 335 not). The history lives for one nonlinear solve: a new
  * solve (a continuation stage) and the switch to Newton (Newton's steps are not mixed)
- * start it afresh. A
- * checkpoint holds it (checkpoint.c: ns_anderson_history, ns_anderson_restore), so a
- * restarted run takes the very steps of an uninterrupted one. All products are global
- * reductions, so the mixing is the same on any number of ranks. */
+ * start it afresh. A checkpoint holds it (checkpoint.c: ns_anderson_history,
+ * ns_anderson_restore), so a restarted run takes the very steps of an uninterrupted one.
+ * All products are global reductions, so the mixing is the same on any number of ranks. */
 #include "feast/error.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
