@@ -115,7 +115,7 @@ struct NsProblem {
 /* ---- anderson.c: Anderson acceleration of the fixed point (solver.anderson_depth) ---- */
 typedef struct NsAnderson NsAnderson;
 /* c <- the Anderson-mixed correction of the last fixed-point steps (ns->v the iterate,
- * ns->c its correction); nothing under Newton or with depth 0 */
+ * ns->c its correction); nothing under Newton, in a time run or with depth 0 */
 int ns_anderson_mix(NsProblem *ns);
 /* forget the history: a new nonlinear solve, or the switch to Newton */
 void ns_anderson_reset(NsProblem *ns);

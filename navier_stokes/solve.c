@@ -340,8 +340,9 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
     if (!a->checkpoints) p.checkpoint[0] = 0;
   }
   if (ns->newton_auto) ns->newton = 0; /* every solve starts with the fixed point */
-  if (!(ns->restored && !inner)) ns_anderson_reset(ns); /* a restored run's history: ns_restore */
-  double t0 = feast_wtime(), r, lambda = ns->restored && !inner ? ns->resume.lambda : 1.0;
+  const int resuming = ns->restored && !inner; /* the state of ns_restore, Anderson's history included */
+  if (!resuming) ns_anderson_reset(ns);
+  double t0 = feast_wtime(), r, lambda = resuming ? ns->resume.lambda : 1.0;
   FEAST_CALL(start(ns, &p, res, &r));
   double reference, change = INFINITY, r_prev = 0.0; /* r_prev: the last step's defect (forcing) */
   FEAST_CALL(stop_reference(ns, &p, res->initial_residual, &reference));
