@@ -32,7 +32,8 @@
  *    it counts that stage's steps only: the stages before are not in the checkpoint); if
  *    that attempt fails the stages start from zero as in an uninterrupted run. A stop signal ends a stage
  *    below the target without writing one (the last written, if any, stays);
- *  - the result: converged and reason of the last attempt; nonlinear_iterations,
+ *  - the result: converged and reason of the last attempt, except that stages which run out
+ *    after one converged below the target report NS_STAGES_EXHAUSTED; nonlinear_iterations,
  *    linear_iterations (and per step, concatenated), linear_capped of all of them;
  *    initial_residual r0; the stages' Re, steps and reasons. When the stages give up, the
  *    last attempt's iterate stays and ns->nu is the target's again (the system
@@ -132,9 +133,14 @@ static int stages(NsProblem *ns, NsResult *res) {
                 re_good > 0.0 ? "the last converged stage's solution" : "the zero start", re);
     }
   }
-  if (!st && !done && res->reason != NS_INTERRUPTED)
+  if (!st && !done && res->reason != NS_INTERRUPTED) {
     feast_log(1, "  continuation: gave up after %d stages (last converged Re = %.6g)\n", res->continuation_stages,
               re_good);
+    if (res->converged) { /* the last stage converged, below the target: not the target's solution */
+      res->converged = 0;
+      res->reason = NS_STAGES_EXHAUSTED;
+    }
+  }
   feast_vec_destroy(&good);
   /* the target's viscosity again; a failed stage below it leaves the system assembled
    * with its own: reassembled at the iterate (outputs, forces) */

@@ -246,8 +246,11 @@ typedef enum {
   NS_NAN,             /* "nan": a defect or a linear solve not finite */
   NS_LINEAR_DIVERGED, /* "linear_diverged": the Krylov solve of a step diverged */
   NS_INTERRUPTED,     /* "interrupted": a stop signal (stop_signal) */
-  NS_STALLED          /* "stalled": (solver.continuation = auto only) the defect has not fallen below
+  NS_STALLED,         /* "stalled": (solver.continuation = auto only) the defect has not fallen below
                          solver.continuation_stall_factor x the one solver.continuation_stall_steps before */
+  NS_STAGES_EXHAUSTED /* "stages_exhausted": (solver.continuation = auto only) solver.continuation_max_stages
+                         stages ran before one at the target Re converged (the last may have converged
+                         below it: the iterate is that Re's solution, not the target's) */
 } NsStatus;
 enum { NS_MAX_STAGES = 16 };
 const char *ns_status_name(NsStatus s);

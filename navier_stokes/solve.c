@@ -425,7 +425,7 @@ const char *ns_status_name(NsStatus s) {
   static const char *const names[] = {[NS_CONVERGED] = "converged", [NS_MAX_ITERATIONS] = "max_iterations",
                                       [NS_DIVERGED] = "diverged", [NS_NAN] = "nan",
                                       [NS_LINEAR_DIVERGED] = "linear_diverged", [NS_INTERRUPTED] = "interrupted",
-                                      [NS_STALLED] = "stalled"};
+                                      [NS_STALLED] = "stalled", [NS_STAGES_EXHAUSTED] = "stages_exhausted"};
   return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
@@ -433,6 +433,14 @@ int ns_solve_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res) { return 
 int ns_solve_step(NsProblem *ns, NsResult *res) { return solve(ns, res, 1, NULL); }
 void ns_scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cycles) {
   scarc_totals(ns, vcycles, solves, cycles);
+}
+
+/* the largest Re at which a continuation stage converged (0: none) */
+static double stages_reached_re(const NsResult *res) {
+  double re = 0.0;
+  for (int k = 0; k < res->continuation_stages; k++)
+    if (res->continuation_reason[k] == NS_CONVERGED && res->continuation_re[k] > re) re = res->continuation_re[k];
+  return re;
 }
 
 /* the likely cause of a run that stopped without converging, and the key to try first */
@@ -470,6 +478,11 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
              cap, restart, 2 * (restart > cap ? restart : cap), 4 * cap);
   else if (capped)
     snprintf(buf, size, "the linear solves ran into their cap: try linear.max_iterations = %ld", 4 * cap);
+  else if (res->reason == NS_STAGES_EXHAUSTED)
+    snprintf(buf, size, "the continuation stages reached Re = %.6g of %.6g: try %s", stages_reached_re(res),
+             ns->params.physics.re,
+             res->continuation_stages < NS_MAX_STAGES ? "more solver.continuation_max_stages (at most 16)"
+                                                      : "a finer grid.level");
   else if (!ns->stokes && (res->reason == NS_DIVERGED || res->reason == NS_MAX_ITERATIONS || res->reason == NS_STALLED))
     snprintf(buf, size, "the nonlinear iteration %s from this start (U D / nu = %.3g): try %s"
              "solver.nonlinear_damping = 0.5, solver.nonlinear_max_iterations, or a finer grid.level",
