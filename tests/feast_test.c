@@ -1,6 +1,7 @@
 #include "feast_test.h"
 #include "feast/error.h"
 #include "feast/transfer.h"
+#include <unistd.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdlib.h>
@@ -22,6 +23,8 @@ int feast_test_size(void) {
   if (init) MPI_Comm_size(MPI_COMM_WORLD, &s);
   return s;
 }
+
+int feast_test_oversubscribed(void) { return feast_test_size() > sysconf(_SC_NPROCESSORS_ONLN); }
 
 /* Sum failures over ranks; rank 0 prints the closing line. 77 from run() means skip. */
 int feast_test_main(int argc, char **argv, int (*run)(void), const char *name) {

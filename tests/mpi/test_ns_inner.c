@@ -2,10 +2,10 @@
  * velocity.solver = scarc | direct | jacobi, pressure.solver = scarc | direct.
  *  - The cavity (distorted 4 x 4 macros, level 3, FGMRES, ScaRC's global coarse grid
  *    forced below the finest level by solver.coarse_max_dofs = 100, so that scarc is a
- *    one-digit multigrid solve and not already exact):
+ *    one-digit multigrid solve and not already exact; solver.nonlinear_rtol = 1e-7):
  *    at Re = 400 with PCD every combination converges to the same solution (velocities
  *    within 1e-6 of scarc/scarc's). The outer iterations
- *    are then the Schur approximation's (direct 868 = scarc 868: measured);
+ *    are then the Schur approximation's (direct 370, scarc 377: measured);
  *    at Re = 1 with the mass approximation (spectrally equivalent to S), the inexact
  *    velocity solves count (with linear.rtol = 1e-6; at 1e-2 both need 33): exact ones
  *    (direct) need fewer outer iterations, and jacobi reaches the same solution.
@@ -15,7 +15,7 @@
 static const char *cavity = "[problem]\nre = %g\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
                             "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                            "[solver]\nnonlinear_rtol = 1e-10\ncoarse_max_dofs = 100\n"
+                            "[solver]\nnonlinear_rtol = 1e-7\ncoarse_max_dofs = 100\n"
                             "[linear]\nschur = %s\nkrylov = fgmres\nrtol = %g\n"
                             "[velocity]\nsolver = %s\n[pressure]\nsolver = %s\n";
 
@@ -58,13 +58,13 @@ static void check_solutions(void) {
 /* Re = 1, mass, linear.rtol = 1e-6: exact velocity solves need fewer outer iterations
  * than one-digit ScaRC; Jacobi (no preconditioner worth the name: at Re = 400 with PCD
  * 9968 outer iterations against 868, too slow for the multi-rank runs) reaches the same
- * solution here */
+ * solution here (804 outer iterations: not where the ranks outnumber the CPUs) */
 static void check_fewer_iterations(void) {
-  NsCase c[3];
+  NsCase c[3] = {{0}};
   long its[3];
   solve_with(1, "mass", 1e-6, "scarc", "scarc", &c[0], &its[0]);
   solve_with(1, "mass", 1e-6, "direct", "scarc", &c[1], &its[1]);
-  solve_with(1, "mass", 1e-6, "jacobi", "direct", &c[2], &its[2]);
+  if (!feast_test_oversubscribed()) solve_with(1, "mass", 1e-6, "jacobi", "direct", &c[2], &its[2]);
   CHECK(its[1] > 0 && its[1] < its[0]);
   if (c[0].ns && c[2].ns) {
     const double du = ns_max_diff(c[2].ns->v, c[0].ns->v, NS_U), dv = ns_max_diff(c[2].ns->v, c[0].ns->v, NS_V);
