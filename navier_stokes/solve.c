@@ -459,7 +459,12 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
   const double rel = res->initial_residual > 0 ? res->final_residual / res->initial_residual : 1.0;
   buf[0] = 0;
   if (res->converged || res->stop_signal) return;
-  if (res->reason == NS_MAX_ITERATIONS && rel < 1e-3 && !capped)
+  if (res->reason == NS_STAGES_EXHAUSTED)
+    snprintf(buf, size, "the continuation stages reached Re = %.6g of %.6g: try %s", stages_reached_re(res),
+             ns->params.physics.re,
+             res->continuation_stages < NS_MAX_STAGES ? "more solver.continuation_max_stages (at most 16)"
+                                                      : "a finer grid.level");
+  else if (res->reason == NS_MAX_ITERATIONS && rel < 1e-3 && !capped)
     snprintf(buf, size, "the defect was still falling (%.1e of the start): try more steps, "
              "solver.nonlinear_max_iterations", rel);
   else if (!ns->stokes && !fgmres)
@@ -478,11 +483,6 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
              cap, restart, 2 * (restart > cap ? restart : cap), 4 * cap);
   else if (capped)
     snprintf(buf, size, "the linear solves ran into their cap: try linear.max_iterations = %ld", 4 * cap);
-  else if (res->reason == NS_STAGES_EXHAUSTED)
-    snprintf(buf, size, "the continuation stages reached Re = %.6g of %.6g: try %s", stages_reached_re(res),
-             ns->params.physics.re,
-             res->continuation_stages < NS_MAX_STAGES ? "more solver.continuation_max_stages (at most 16)"
-                                                      : "a finer grid.level");
   else if (!ns->stokes && (res->reason == NS_DIVERGED || res->reason == NS_MAX_ITERATIONS || res->reason == NS_STALLED))
     snprintf(buf, size, "the nonlinear iteration %s from this start (U D / nu = %.3g): try %s"
              "solver.nonlinear_damping = 0.5, solver.nonlinear_max_iterations, or a finer grid.level",

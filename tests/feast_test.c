@@ -1,11 +1,11 @@
 #include "feast_test.h"
 #include "feast/error.h"
 #include "feast/transfer.h"
-#include <unistd.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int feast_test_failures = 0;
 int feast_test_checks = 0;
