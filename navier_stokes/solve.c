@@ -460,10 +460,11 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
   buf[0] = 0;
   if (res->converged || res->stop_signal) return;
   if (res->reason == NS_STAGES_EXHAUSTED)
-    snprintf(buf, size, "the continuation stages reached Re = %.6g of %.6g: try %s", stages_reached_re(res),
+    snprintf(buf, size, "the continuation stages reached Re = %.6g of %.6g: try %s%d)", stages_reached_re(res),
              ns->params.physics.re,
-             res->continuation_stages < NS_MAX_STAGES ? "more solver.continuation_max_stages (at most 16)"
-                                                      : "a finer grid.level");
+             res->continuation_stages < NS_MAX_STAGES ? "more solver.continuation_max_stages (at most "
+                                                      : "a finer grid.level (the stages are at their most, ",
+             NS_MAX_STAGES);
   else if (res->reason == NS_MAX_ITERATIONS && rel < 1e-3 && !capped)
     snprintf(buf, size, "the defect was still falling (%.1e of the start): try more steps, "
              "solver.nonlinear_max_iterations", rel);

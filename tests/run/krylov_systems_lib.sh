@@ -63,6 +63,20 @@ compare() {
   done
 }
 
+# sweep SYSTEM "NPS" METRIC ITERS KEY CONFIG: every variant (KEY=variant) from the zero
+# and a random start at every rank count of NPS, then compare
+sweep() {
+  local sys=$1 nps=$2 metric=$3 iters=$4 key=$5 config=$6
+  for start in zero random; do
+    for np in $nps; do
+      for k in bicgstab ibicgstab pipebicgsafe; do
+        run "$sys-$start-$k-$np" "$np" "$metric" "$iters" $config "$key=$k" solver.initial_guess=$start
+      done
+    done
+    compare "$sys" $start $nps
+  done
+}
+
 # every variant but bicgstab: one reduction per iteration, plus those of the restarts from
 # the true residual inside the loop (ibicgstab's start reduction after a failed exit check
 # or a drop by residual_replacement_drop): at most 3 per solve here

@@ -3,22 +3,8 @@
 # 1 and 4 ranks) and the Stokes cavity (L5 at 1, 2, 4 ranks; L6 at 1 rank), and
 # solver.overlap = on bitwise as off; the Navier-Stokes cavity is test_krylov_navier_stokes.sh.
 . "$(dirname "$0")/krylov_systems_lib.sh"
-for start in zero random; do
-  for np in 1 4; do
-    for k in bicgstab ibicgstab pipebicgsafe; do
-      run "cd-$start-$k-$np" $np l2_error global_mg_iterations $CD solver.scarc_solver=$k solver.initial_guess=$start
-    done
-  done
-  compare cd $start 1 4
-done
-for start in zero random; do
-  for k in bicgstab ibicgstab pipebicgsafe; do
-    for np in 1 2 4; do
-      run "st-$start-$k-$np" $np kinetic_energy linear_iterations $ST linear.krylov=$k solver.initial_guess=$start
-    done
-  done
-  compare st $start 1 2 4
-done
+sweep cd "1 4" l2_error global_mg_iterations solver.scarc_solver "$CD"
+sweep st "1 2 4" kinetic_energy linear_iterations linear.krylov "$ST"
 for k in bicgstab ibicgstab pipebicgsafe; do
   run "st6-zero-$k-1" 1 kinetic_energy linear_iterations $ST6 linear.krylov=$k
 done

@@ -63,9 +63,9 @@ for f in "$src"/tests/unit/test_*.c; do [ -e "$f" ] && names+=("$(basename "${f%
 for f in "$src"/tests/mpi/test_*.c; do [ -e "$f" ] && names+=("$(basename "${f%.c}")_np1" "$(basename "${f%.c}")_np2"); done
 regex="^($(IFS='|'; echo "${names[*]}"))\$"
 stamp "ctest ${#names[@]} unit/MPI tests under ASan/UBSan"
-# 600 s a test (FEAST_TEST_TIMEOUT above): instrumented test_ns_continuation_np2 (Newton at
-# Re = 2000, 16,720 FGMRES iterations) passed 300 s on this 2-core VM with one core busy
-# and the rest of the suite beside it (2026-11-27)
+# 600 s a test (FEAST_TEST_TIMEOUT above): instrumented tests run several times slower
+# (test_ns_continuation_np2 passed 300 s on this 2-core VM with one core busy, 2026-11-27,
+# when its Newton solve took 16,720 FGMRES iterations instead of today's 5,920)
 (cd "$asan" && ctest -R "$regex" -j"$jobs" --output-on-failure) </dev/null >"$TMP/ctest.log" 2>&1
 rc=$?
 grep -E 'tests passed|Test +#|Failed|\*\*\*' "$TMP/ctest.log" | sed 's/^/    /'
