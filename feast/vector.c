@@ -116,66 +116,80 @@ void feast_vec_scale(double a, FeastVec *x) {
   });
 }
 
-/* <x, y> over the owned nodes of local macro li (n nodes per block), summed in node order */
-static double dot_one(const FeastVec *x, const FeastVec *y, int li, long n, const unsigned char *own) {
-  double s = 0.0;
-  for (int b = 0; b < x->nb; b++) {
-    const double *xs = feast_vec_block(x, b, li), *ys = feast_vec_block(y, b, li);
-    for (long i = 0; i < n; i++) s += own[i] ? xs[i] * ys[i] : 0.0;
+/* The products of a macro's owned nodes are summed in DOT_LANES interleaved partial sums
+ * (node i of a block into sum i mod DOT_LANES, the blocks one after the other) that a fixed
+ * tree then adds: an order set by the macro alone, so the same at every rank count, and
+ * SIMD-wide (AVX-512 where the compiler targets it, the same sums in plain C elsewhere).
+ * Summed in node order, one chain per product, the adder's latency bounded the loop
+ * (FGMRES's Gram-Schmidt: 10 % of the graded cavity at Re = 400, BENCHMARKS.md). */
+enum { DOT_LANES = 8, DOT_MAX = 4 };
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+#include <immintrin.h>
+#define DOT_AVX512 1
+#else
+#define DOT_AVX512 0
+#endif
+
+/* s[k][l] += x_k y_k over the owned nodes i < n of one block with i mod DOT_LANES = l, k < nk */
+static inline void dot_lanes(int nk, const double *const *x, const double *const *y, const unsigned char *own,
+                             long n, double (*s)[DOT_LANES]) {
+  long i = 0;
+#if DOT_AVX512
+  __m512d acc[DOT_MAX];
+  for (int k = 0; k < nk; k++) acc[k] = _mm512_loadu_pd(s[k]);
+  for (; i + DOT_LANES <= n; i += DOT_LANES) {
+    const __m128i o = _mm_loadl_epi64((const __m128i *)(own + i));
+    const __mmask8 m = (__mmask8)_mm_test_epi8_mask(o, o);
+    for (int k = 0; k < nk; k++)
+      acc[k] = _mm512_mask_add_pd(acc[k], m, acc[k], _mm512_mul_pd(_mm512_loadu_pd(x[k] + i), _mm512_loadu_pd(y[k] + i)));
   }
-  return s;
+  for (int k = 0; k < nk; k++) _mm512_storeu_pd(s[k], acc[k]);
+#else
+  for (; i + DOT_LANES <= n; i += DOT_LANES)
+    for (int l = 0; l < DOT_LANES; l++)
+      if (own[i + l])
+        for (int k = 0; k < nk; k++) s[k][l] += x[k][i + l] * y[k][i + l];
+#endif
+  for (int l = 0; i < n; i++, l++)
+    if (own[i])
+      for (int k = 0; k < nk; k++) s[k][l] += x[k][i] * y[k][i];
 }
 
-/* four of dot_one's sums at once (x[0..3], y[0..3] of the same block count): each in node
- * order as dot_one's, so bitwise the same, but four independent chains of additions, so
- * the adder's latency no longer bounds the loop (FGMRES's Gram-Schmidt: 22 % of a cavity
- * run before) */
-static void dot_four(const FeastVec *const *x, const FeastVec *const *y, int li, long n, const unsigned char *own,
-                     double *s) {
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+/* nk <= DOT_MAX sums <x_k, y_k> over the owned nodes of local macro li (n nodes per block) */
+static void dot_macro(int nk, const FeastVec *const *x, const FeastVec *const *y, int li, long n,
+                      const unsigned char *own, double *out) {
+  double s[DOT_MAX][DOT_LANES] = {{0}};
   for (int b = 0; b < x[0]->nb; b++) {
-    const double *x0 = feast_vec_block(x[0], b, li), *y0 = feast_vec_block(y[0], b, li);
-    const double *x1 = feast_vec_block(x[1], b, li), *y1 = feast_vec_block(y[1], b, li);
-    const double *x2 = feast_vec_block(x[2], b, li), *y2 = feast_vec_block(y[2], b, li);
-    const double *x3 = feast_vec_block(x[3], b, li), *y3 = feast_vec_block(y[3], b, li);
-    for (long i = 0; i < n; i++) {
-      if (!own[i]) continue; /* s + 0.0 == s: the sums never hold -0.0 */
-      s0 += x0[i] * y0[i];
-      s1 += x1[i] * y1[i];
-      s2 += x2[i] * y2[i];
-      s3 += x3[i] * y3[i];
-    }
+    const double *xb[DOT_MAX], *yb[DOT_MAX];
+    for (int k = 0; k < nk; k++) xb[k] = feast_vec_block(x[k], b, li), yb[k] = feast_vec_block(y[k], b, li);
+    if (nk == DOT_MAX) dot_lanes(DOT_MAX, xb, yb, own, n, s); /* inlined with the count known */
+    else dot_lanes(nk, xb, yb, own, n, s);
   }
-  s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
+  for (int k = 0; k < nk; k++)
+    out[k] = ((s[k][0] + s[k][1]) + (s[k][2] + s[k][3])) + ((s[k][4] + s[k][5]) + (s[k][6] + s[k][7]));
 }
 
-/* 1 if pairs j..j+3 exist and have x[j]'s block count */
-static int four_alike(int k, const FeastVec *const *x, int j) {
-  if (j + 4 > k) return 0;
-  for (int i = 1; i < 4; i++)
-    if (x[j + i]->nb != x[j]->nb) return 0;
-  return 1;
+/* how many pairs from j on (at most DOT_MAX) have x[j]'s block count */
+static int alike(int k, const FeastVec *const *x, int j) {
+  int m = 1;
+  while (m < DOT_MAX && j + m < k && x[j + m]->nb == x[j]->nb) m++;
+  return m;
 }
 
-/* per macro and product: sum over owned nodes (summed over macros in order by the caller) */
+/* per macro and product: sum over owned nodes (summed over macros in order by the caller);
+ * DOT_MAX products of the same block count at a time (one pass over the mask) */
 static void dot_partials(int k, const FeastVec *const *x, const FeastVec *const *y, double *part) {
   const FeastDomain *dom = x[0]->dom;
   const FeastLevel *lev = &dom->levels[x[0]->level];
   const long n = (long)x[0]->N * x[0]->N;
-  for (int li = 0; li < dom->nlocal; li++) {
-    const unsigned char *own = lev->owned[li];
+  for (int li = 0; li < dom->nlocal; li++)
     for (int j = 0; j < k;) {
-      if (four_alike(k, x, j)) {
-        double s[4];
-        dot_four(x + j, y + j, li, n, own, s);
-        for (int i = 0; i < 4; i++) part[(j + i) * dom->nlocal + li] = s[i];
-        j += 4;
-      } else {
-        part[j * dom->nlocal + li] = dot_one(x[j], y[j], li, n, own);
-        j++;
-      }
+      const int nk = alike(k, x, j);
+      double s[DOT_MAX];
+      dot_macro(nk, x + j, y + j, li, n, lev->owned[li], s);
+      for (int i = 0; i < nk; i++) part[(j + i) * dom->nlocal + li] = s[i];
+      j += nk;
     }
-  }
 }
 
 int feast_vec_dots_begin(int k, const FeastVec *const *x, const FeastVec *const *y, int blocking, FeastMacroSum *r) {
