@@ -252,56 +252,127 @@ void feast_triplets_free(FeastTriplets *t) {
   memset(t, 0, sizeof *t);
 }
 
-/* (gid, value) pairs of the nodes this rank owns */
-int feast_gather_vector(const FeastDomain *dom, int level, double *const *v, int root, double *g) {
-  const FeastLevel *lev = &dom->levels[level];
+/* A level's vector moved between its per-macro arrays and one global array on root: the
+ * global ids are worked out once (create), so a gather moves 8 bytes per owned node (not
+ * a (gid, value) pair) and neither call recomputes an id or allocates (the coarse grid
+ * solve does both at every cycle). */
+struct FeastVecGather {
+  const FeastDomain *dom;
+  int level, root;
+  long n;          /* nodes per macro */
+  int64_t *gid;    /* nlocal * n: the global id of every node of every local macro */
+  double *vals;    /* the owned nodes' values in (macro, node) order */
+  int mine;        /* their count */
+  int *counts, *displs; /* root: every rank's count and offset */
+  int64_t *all_gid; /* root: the global id of every value gathered, in arrival order */
+  double *all;      /* root: the values gathered */
+};
+
+static int vec_gather_ids(FeastVecGather *g) {
+  const FeastDomain *dom = g->dom;
+  const FeastLevel *lev = &dom->levels[g->level];
   const int N = lev->N;
-  long cnt = 0;
-  for (int li = 0; li < dom->nlocal; li++)
-    for (long i = 0; i < (long)N * N; i++) cnt += lev->owned[li][i];
-  double *pairs;
-  FEAST_CALL(FEAST_ALLOC(2 * cnt + 2, &pairs));
+  int64_t *owned_gid;
+  FEAST_CALL(FEAST_ALLOC((size_t)g->mine + 1, &owned_gid));
   long p = 0;
   for (int li = 0; li < dom->nlocal; li++)
     for (int j = 0; j < N; j++)
-      for (int i = 0; i < N; i++)
-        if (lev->owned[li][j * N + i]) {
-          pairs[p++] = (double)feast_mesh_node_gid(dom->mesh, level, dom->local[li], i, j);
-          pairs[p++] = v[li][j * N + i];
-        }
-  int mine = (int)(2 * cnt), *counts = NULL, *displs = NULL;
-  double *all = NULL;
-  if (dom->rank == root) {
-    FEAST_CALL(FEAST_ALLOC(dom->size, &counts));
-    FEAST_CALL(FEAST_ALLOC(dom->size, &displs));
-  }
-  FEAST_MPI_CALL(MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, root, dom->comm));
+      for (int i = 0; i < N; i++) {
+        const long k = (long)j * N + i;
+        g->gid[li * g->n + k] = feast_mesh_node_gid(dom->mesh, g->level, dom->local[li], i, j);
+        if (lev->owned[li][k]) owned_gid[p++] = g->gid[li * g->n + k];
+      }
+  int rc = 0, st = MPI_Gather(&g->mine, 1, MPI_INT, g->counts, 1, MPI_INT, g->root, dom->comm);
   long total = 0;
-  if (dom->rank == root) {
+  if (dom->rank == g->root && st == MPI_SUCCESS) {
     for (int r = 0; r < dom->size; r++) {
-      displs[r] = (int)total;
-      total += counts[r];
+      g->displs[r] = (int)total;
+      total += g->counts[r];
     }
-    FEAST_CALL(FEAST_ALLOC(total + 1, &all));
+    rc = FEAST_ALLOC(total + 1, &g->all_gid);
+    if (!rc) rc = FEAST_ALLOC(total + 1, &g->all);
   }
-  FEAST_MPI_CALL(MPI_Gatherv(pairs, mine, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, root, dom->comm));
-  if (dom->rank == root)
-    for (long q = 0; q < total; q += 2) g[(int64_t)all[q]] = all[q + 1];
-  free(pairs);
-  free(all);
-  free(counts);
-  free(displs);
+  if (st == MPI_SUCCESS)
+    st = MPI_Gatherv(owned_gid, g->mine, MPI_INT64_T, g->all_gid, g->counts, g->displs, MPI_INT64_T, g->root,
+                     dom->comm);
+  free(owned_gid);
+  FEAST_MPI_CALL(st);
+  return rc;
+}
+
+int feast_vec_gather_create(const FeastDomain *dom, int level, int root, FeastVecGather **gp) {
+  FeastVecGather *g;
+  FEAST_CALL(FEAST_ALLOC(1, &g));
+  *gp = g;
+  const FeastLevel *lev = &dom->levels[level];
+  FEAST_CHECK(lev->nglobal < 2147483647L, FEAST_ERR_LIMIT, "level %d too large to gather", level);
+  g->dom = dom;
+  g->level = level;
+  g->root = root;
+  g->n = (long)lev->N * lev->N;
+  long cnt = 0;
+  for (int li = 0; li < dom->nlocal; li++)
+    for (long i = 0; i < g->n; i++) cnt += lev->owned[li][i];
+  g->mine = (int)cnt;
+  FEAST_CALL(FEAST_ALLOC((size_t)dom->nlocal * g->n + 1, &g->gid));
+  FEAST_CALL(FEAST_ALLOC(cnt + 1, &g->vals));
+  if (dom->rank == root) {
+    FEAST_CALL(FEAST_ALLOC(dom->size, &g->counts));
+    FEAST_CALL(FEAST_ALLOC(dom->size, &g->displs));
+  }
+  return vec_gather_ids(g);
+}
+
+int feast_vec_gather(FeastVecGather *g, double *const *v, double *out) {
+  const FeastDomain *dom = g->dom;
+  unsigned char *const *owned = dom->levels[g->level].owned;
+  long p = 0;
+  for (int li = 0; li < dom->nlocal; li++)
+    for (long k = 0; k < g->n; k++)
+      if (owned[li][k]) g->vals[p++] = v[li][k];
+  FEAST_MPI_CALL(MPI_Gatherv(g->vals, g->mine, MPI_DOUBLE, g->all, g->counts, g->displs, MPI_DOUBLE, g->root,
+                             dom->comm));
+  if (dom->rank == g->root) {
+    const long total = (long)g->displs[dom->size - 1] + g->counts[dom->size - 1];
+    for (long q = 0; q < total; q++) out[g->all_gid[q]] = g->all[q];
+  }
   return 0;
 }
 
-int feast_scatter_vector(const FeastDomain *dom, int level, double *g, int root, double *const *v) {
-  const FeastLevel *lev = &dom->levels[level];
-  const int N = lev->N;
-  FEAST_CHECK(lev->nglobal < 2147483647L, FEAST_ERR_LIMIT, "level %d too large to broadcast", level);
-  FEAST_MPI_CALL(MPI_Bcast(g, (int)lev->nglobal, MPI_DOUBLE, root, dom->comm));
-  for (int li = 0; li < dom->nlocal; li++)
-    for (int j = 0; j < N; j++)
-      for (int i = 0; i < N; i++)
-        v[li][j * N + i] = g[feast_mesh_node_gid(dom->mesh, level, dom->local[li], i, j)];
+int feast_vec_scatter(const FeastVecGather *g, double *global, double *const *v) {
+  const FeastDomain *dom = g->dom;
+  FEAST_MPI_CALL(MPI_Bcast(global, (int)dom->levels[g->level].nglobal, MPI_DOUBLE, g->root, dom->comm));
+  for (int li = 0; li < dom->nlocal; li++) {
+    const int64_t *gid = g->gid + li * g->n;
+    for (long k = 0; k < g->n; k++) v[li][k] = global[gid[k]];
+  }
   return 0;
+}
+
+void feast_vec_gather_destroy(FeastVecGather **gp) {
+  FeastVecGather *g = *gp;
+  if (!g) return;
+  free(g->gid);
+  free(g->vals);
+  free(g->counts);
+  free(g->displs);
+  free(g->all_gid);
+  free(g->all);
+  feast_free(gp);
+}
+
+int feast_gather_vector(const FeastDomain *dom, int level, double *const *v, int root, double *g) {
+  FeastVecGather *plan = NULL;
+  int rc = feast_vec_gather_create(dom, level, root, &plan);
+  if (!rc) rc = feast_vec_gather(plan, v, g);
+  feast_vec_gather_destroy(&plan);
+  return rc;
+}
+
+int feast_scatter_vector(const FeastDomain *dom, int level, double *g, int root, double *const *v) {
+  FeastVecGather *plan = NULL;
+  int rc = feast_vec_gather_create(dom, level, root, &plan);
+  if (!rc) rc = feast_vec_scatter(plan, g, v);
+  feast_vec_gather_destroy(&plan);
+  return rc;
 }

@@ -32,8 +32,18 @@ int feast_matrix_gather_create(const FeastDomain *dom, int level, const FeastBan
 /* val[k] <- value of coupling k of the create's triplets (root; t->nnz values) */
 int feast_matrix_gather_values(FeastMatrixGather *g, const FeastBand9 *A, double *val);
 void feast_matrix_gather_destroy(FeastMatrixGather **g);
-/* consistent block b of per-macro arrays v[li] -> global array g (length nglobal) on root */
+/* Repeated gathers and scatters of one level's vectors (the coarse grid solve): the
+ * global ids worked out once. gather: consistent per-macro arrays v[li] -> out (length
+ * nglobal) on root; scatter: global (length nglobal) on root -> every copy of every node
+ * of v[li] on all ranks (global is overwritten by root's on the others). Collective. */
+typedef struct FeastVecGather FeastVecGather;
+int feast_vec_gather_create(const FeastDomain *dom, int level, int root, FeastVecGather **g);
+int feast_vec_gather(FeastVecGather *g, double *const *v, double *out);
+int feast_vec_scatter(const FeastVecGather *g, double *global, double *const *v);
+void feast_vec_gather_destroy(FeastVecGather **g);
+/* one gather as above (a plan made and freed): consistent per-macro arrays v[li] -> global
+ * array g (length nglobal) on root */
 int feast_gather_vector(const FeastDomain *dom, int level, double *const *v, int root, double *g);
-/* global array g on root -> every copy of every node of v[li] (all ranks) */
+/* one scatter: global array g on root -> every copy of every node of v[li] (all ranks) */
 int feast_scatter_vector(const FeastDomain *dom, int level, double *g, int root, double *const *v);
 #endif

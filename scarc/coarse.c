@@ -19,6 +19,7 @@ struct ScarcCoarse {
   SuiteSparse_long *Ap, *Ai, nnz; /* rank 0: the pattern, rows of A */
   double *Ax, *rhs, *sol;         /* rank 0: the values of the pattern (same order) */
   FeastMatrixGather *gather;      /* the pattern: a refresh gathers values only */
+  FeastVecGather *vgather;        /* the right-hand side in, the solution out, ids once */
   void *symbolic, *numeric;       /* UMFPACK */
   klu_l_symbolic *ksym;           /* KLU: ordering (AMD) once per pattern */
   klu_l_numeric *knum;            /* KLU: factors; a refresh keeps their pivot order */
@@ -171,6 +172,7 @@ int scarc_coarse_create(const FeastDomain *dom, int level, const FeastBand9 *A, 
   suitesparse_prefaulted();
   FEAST_CALL(FEAST_ALLOC(c->n, &c->rhs));
   FEAST_CALL(FEAST_ALLOC(c->n, &c->sol));
+  FEAST_CALL(feast_vec_gather_create(dom, level, 0, &c->vgather));
   return gather_analyse_factor(c, A);
 }
 
@@ -195,11 +197,11 @@ static int solve_rank0(ScarcCoarse *c) {
 
 int scarc_coarse_solve(ScarcCoarse *c, double *const *b, double *const *x) {
   feast_timer_start(FEAST_T_COARSE);
-  FEAST_CALL(feast_gather_vector(c->dom, c->level, b, 0, c->rhs));
+  FEAST_CALL(feast_vec_gather(c->vgather, b, c->rhs));
   int status = c->dom->rank == 0 ? solve_rank0(c) : 0;
   FEAST_MPI_CALL(MPI_Bcast(&status, 1, MPI_INT, 0, c->dom->comm));
   FEAST_CHECK(status == 0, status, "the coarse grid solve failed on rank 0");
-  FEAST_CALL(feast_scatter_vector(c->dom, c->level, c->sol, 0, x));
+  FEAST_CALL(feast_vec_scatter(c->vgather, c->sol, x));
   feast_timer_stop(FEAST_T_COARSE);
   return 0;
 }
@@ -215,6 +217,7 @@ void scarc_coarse_destroy(ScarcCoarse **cp) {
   free(c->Ai);
   free(c->Ax);
   feast_matrix_gather_destroy(&c->gather);
+  feast_vec_gather_destroy(&c->vgather);
   free(c->rhs);
   free(c->sol);
   feast_free(cp);
