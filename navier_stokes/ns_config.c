@@ -311,6 +311,22 @@ static int check_point(const FeastConfig *cfg, const FeastMesh *mesh, int level,
   return 0;
 }
 
+/* output.centerlines: nodes on the lines x = 0.5 and y = 0.5 at grid.level (up to
+ * CHECK_MAX_LEVEL; finer levels are reported by the run, after the solve) */
+static int check_centerlines(const FeastConfig *cfg, const FeastMesh *mesh, int level) {
+  char prefix[4096];
+  FEAST_CALL(feast_config_get_path(cfg, "output.centerlines", prefix, sizeof prefix));
+  for (int axis = 0; prefix[0] && axis < 2; axis++) {
+    int found;
+    FEAST_CALL(ns_mesh_line_nodes(mesh, level, axis, 0.5, &found));
+    FEAST_CHECK(found, FEAST_ERR_CONFIG,
+                "output.centerlines (%s): no node of mesh %s at grid.level %d lies on the line %s = 0.5 (the "
+                "cavity's centre line): nothing to write",
+                feast_config_origin(cfg, "output.centerlines"), mesh->source, level, axis == 0 ? "x" : "y");
+  }
+  return 0;
+}
+
 int ns_check_benchmark(const FeastConfig *cfg, const FeastMesh *mesh) {
   const char *part;
   char names[512];
@@ -345,7 +361,7 @@ int ns_check_benchmark(const FeastConfig *cfg, const FeastMesh *mesh) {
   }
   if (feast_config_is_set(cfg, "output.recirculation_from"))
     FEAST_CALL(check_point(cfg, mesh, check_level, "output.recirculation_from"));
-  return 0;
+  return level <= CHECK_MAX_LEVEL ? check_centerlines(cfg, mesh, check_level) : 0;
 }
 
 /* a header value that must be the config's (the same trajectory) */

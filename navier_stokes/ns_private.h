@@ -171,6 +171,9 @@ int ns_pressure_free(FeastBC *const bc[NS_NFIELDS], int nparts);
 int ns_is_time_checkpoint(const FeastCheckpoint *ck);
 /* forces.c: *found <- 1 if point p lies in the mesh refined to `level` */
 int ns_mesh_contains(const FeastMesh *mesh, int level, const double p[2], int *found);
+/* *found = 1 if a node of the mesh refined to level lies on the line coordinate axis = at
+ * (post.c; the input phase's check of output.centerlines) */
+int ns_mesh_line_nodes(const FeastMesh *mesh, int level, int axis, double at, int *found);
 /* solve.c: the nonlinear iteration of one time step (no checkpoints or signals, progress
  * at verbosity 2), from the iterate in ns->v */
 int ns_solve_step(NsProblem *ns, NsResult *res);

@@ -165,6 +165,14 @@ static int cmp_point(const void *a, const void *b) {
   return (x->s > y->s) - (x->s < y->s);
 }
 
+/* a node lies on the line where coordinate axis = at when it is this close */
+#define LINE_TOL 1e-10
+
+/* 1 where node i of local macro li lies on the line where coordinate axis = at */
+static int on_line(const FeastLevel *lev, int li, long i, int axis, double at) {
+  return fabs(lev->xy[li][2 * i + axis] - at) <= LINE_TOL;
+}
+
 /* the nodes (each once, at its owner) with coordinate `axis` equal to at, as (the other
  * coordinate, field f), gathered and sorted on rank 0 */
 static int line_points(const NsProblem *ns, int axis, double at, int f, LinePoint **out, int *count) {
@@ -176,9 +184,8 @@ static int line_points(const NsProblem *ns, int axis, double at, int f, LinePoin
   FEAST_CALL(FEAST_ALLOC((long)dom->nlocal * lev->N * 2 + 1, &mine));
   for (int li = 0; li < dom->nlocal; li++)
     for (long i = 0; i < n; i++) {
-      const double *p = &lev->xy[li][2 * i];
-      if (!lev->owned[li][i] || fabs(p[axis] - at) > 1e-10) continue;
-      mine[nmine++] = (LinePoint){p[1 - axis], feast_vec_block(ns->v, f, li)[i]};
+      if (!lev->owned[li][i] || !on_line(lev, li, i, axis, at)) continue;
+      mine[nmine++] = (LinePoint){lev->xy[li][2 * i + 1 - axis], feast_vec_block(ns->v, f, li)[i]};
     }
   int *counts = NULL, *displs = NULL, bytes = nmine * (int)sizeof(LinePoint), total = 0;
   LinePoint *all = NULL;
@@ -222,6 +229,20 @@ int ns_centerline_file_name(const char *prefix, int k, char *buf, size_t size) {
   const int n = snprintf(buf, size, "%s%s", prefix, centre_lines[k].suffix);
   FEAST_CHECK(n >= 0 && (size_t)n < size, FEAST_ERR_CONFIG, "output.centerlines = %s: path too long", prefix);
   return 0;
+}
+
+int ns_mesh_line_nodes(const FeastMesh *mesh, int level, int axis, double at, int *found) {
+  const int N = feast_level_n(level);
+  double *xy;
+  FEAST_CALL(FEAST_ALLOC(2 * (long)N * N, &xy));
+  *found = 0;
+  int st = 0;
+  for (int m = 0; m < mesh->nmacros && !*found && !st; m++) {
+    st = feast_mesh_macro_coords(mesh, m, level, xy);
+    for (long i = 0; i < (long)N * N && !st && !*found; i++) *found = fabs(xy[2 * i + axis] - at) <= LINE_TOL;
+  }
+  free(xy);
+  return st;
 }
 
 int ns_write_centerlines(const NsProblem *ns, const char *prefix) {

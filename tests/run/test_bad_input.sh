@@ -116,6 +116,8 @@ dfg_point_in_cylinder.ini        | 1 |                                          
 dfg_point_in_cylinder.ini        | 2 |                                           | 1 | dfg_point_in_cylinder.ini:24&output.pressure_point_a&outside the domain
 dfg_point_a_only.ini             | 1 |                                           | 1 | dfg_point_a_only.ini:24&output.pressure_point_a&needs output.pressure_point_b
 dfg_point_one_number.ini         | 1 |                                           | 1 | dfg_point_one_number.ini:25&output.pressure_point_b&0.25
+-                                | 1 | @SRC@/config/dfg_re100.ini grid.level=2 output.centerlines=cl | 1 | output.centerlines (command line)&x = 0.5&dfg24.feast
+-                                | 2 | @SRC@/config/dfg_re100.ini grid.level=2 output.centerlines=cl | 1 | output.centerlines (command line)&x = 0.5&dfg24.feast
 dfg_recirculation_outside.ini    | 1 |                                           | 1 | dfg_recirculation_outside.ini:24&output.recirculation_from = 3 0.2&outside the domain
 dfg_schur_unknown.ini            | 1 |                                           | 1 | dfg_schur_unknown.ini:24&linear.schur&lsc
 dfg_schur_pcd_no_inflow.ini      | 1 |                                           | 1 | dfg_schur_pcd_no_inflow.ini:24&linear.schur = pcd&needs an inflow
