@@ -126,6 +126,7 @@ static int run(const FeastProblemContext *app, int stokes) {
   NsProblem *ns = NULL;
   NsResult res;
   int st = ns_create(app->cfg, app->dom, stokes, &ns);
+  if (!st) st = feast_summary_set_string(app->summary, "local_precision", ns_local_precision(ns));
   if (!st && ns_time_dependent(app->cfg)) {
     st = run_time(app, ns);
     ns_destroy(&ns);

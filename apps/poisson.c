@@ -250,6 +250,7 @@ static int poisson_run(const FeastProblemContext *app) {
   int st = create_mask(app, &mask);
   if (!st) st = scarc_params_from_config(app->cfg, "solver.", &p);
   if (!st) st = linear_v_cycle(app->cfg, &p);
+  if (!st) st = feast_summary_set_string(app->summary, "local_precision", scarc_params_precision(&p));
   if (!st) st = scarc_create(dom, mask, &p, &scarc);
   if (!st) st = assemble_matrix(dom, conv, scarc, &A);
   if (!st) st = scarc_set_operator(scarc, A);

@@ -301,6 +301,8 @@ int ns_kinetic_energy(const NsProblem *ns, double *ke);
 int ns_errors(const NsProblem *ns, double *velocity, double *pressure);
 int ns_pressure_nullspace(const NsProblem *ns);
 double ns_viscosity(const NsProblem *ns);
+/* the precision the ScaRC local multigrids run in ("double" or "single") */
+const char *ns_local_precision(const NsProblem *ns);
 /* VTK: u (vector), p, vorticity; collective */
 int ns_write_vtk(const NsProblem *ns, const char *base);
 /* PREFIX_u.csv (y,u on x = 0.5) and PREFIX_v.csv (x,v on y = 0.5); collective */

@@ -62,6 +62,11 @@ void scarc_params_defaults(ScarcParams *p) {
 }
 
 void scarc_params_make_linear(ScarcParams *p, const char *why) {
+  if (p->local_precision == SCARC_PRECISION_AUTO) {
+    feast_log(1, "  local precision auto: double, as %s needs a linear preconditioner (single-precision local "
+                 "solves are linear only to rounding: ibicgstab and pipebicgsafe then stagnate near 1e-5)\n", why);
+    p->local_precision = SCARC_PRECISION_DOUBLE;
+  }
   if (p->smoother_step != SCARC_STEP_FIXED) {
     feast_log(1, "  smoother step %s: fixed, as %s needs a linear preconditioner\n",
               p->smoother_step == SCARC_STEP_AUTO ? "auto" : "adaptive", why);
@@ -520,4 +525,7 @@ const char *scarc_target_unavailable_reason(const char *target) {
 }
 const char *scarc_resolve_precision(const char *target, const char *precision) {
   return feast_local_resolve_precision(target, precision);
+}
+const char *scarc_params_precision(const ScarcParams *p) {
+  return feast_local_resolve_precision(scarc_target_name(p->target), scarc_precision_name(p->local_precision));
 }

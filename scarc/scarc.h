@@ -46,7 +46,8 @@ typedef struct {
                                         local): NONE (plain Galerkin products) or UPWIND */
   /* the local multigrids of the macros */
   ScarcTarget target;                /* where they run: CPU (GPU: scarc_target_available) */
-  ScarcPrecision local_precision;    /* AUTO: double on the CPU, single on the GPU */
+  ScarcPrecision local_precision;    /* AUTO: single (double where the V cycle must be linear:
+                                        scarc_params_make_linear) */
   int local_pre_smooth, local_post_smooth; /* damped Jacobi steps per level: 4, 4 */
   double local_jacobi_damping;       /* 0.7 */
   double local_rtol;                 /* stop a local solve at this residual reduction: 0.1 */
@@ -134,4 +135,6 @@ int scarc_target_available(const char *target);
 const char *scarc_target_unavailable_reason(const char *target);
 /* the precision the local multigrids run in for a target and a local precision (names) */
 const char *scarc_resolve_precision(const char *target, const char *precision);
+/* the precision the local multigrids of solvers made with p run in */
+const char *scarc_params_precision(const ScarcParams *p);
 #endif

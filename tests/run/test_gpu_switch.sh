@@ -60,7 +60,8 @@ emu="$FEAST_BIN/feastc_emu"
 if [ -x "$emu" ]; then
   for run in "1 5" "2 4"; do
     read -r np L <<<"$run"
-    feastc_np "$np" "$FEAST_SRC/config/poisson.ini" grid.level=$L solver.coarse_max_dofs=100 || fail=$((fail + 1))
+    feastc_np "$np" "$FEAST_SRC/config/poisson.ini" grid.level=$L solver.coarse_max_dofs=100 \
+      solver.local_precision=double || fail=$((fail + 1))
     cpu_its=$(json global_mg_iterations) cpu_err=$(json l2_error)
     FEASTC=$emu feastc_np "$np" "$FEAST_SRC/config/poisson_gpu.ini" grid.level=$L solver.coarse_max_dofs=100 \
       solver.local_gpu_min_nodes=0 ||
@@ -76,7 +77,7 @@ if [ -x "$emu" ]; then
   # cavity.ini (cpu, double), as Stokes at level 3 (the emulator runs every CUDA thread of
   # the thousands of local solves of a nonlinear run as a host thread: ~30 s for this one)
   ns="problem.type=stokes grid.level=3 solver.coarse_max_dofs=100"
-  feastc_np 1 "$FEAST_SRC/config/cavity.ini" $ns || fail=$((fail + 1))
+  feastc_np 1 "$FEAST_SRC/config/cavity.ini" $ns solver.local_precision=double || fail=$((fail + 1))
   cpu_ke=$(json kinetic_energy) cpu_steps=$(json nonlinear_iterations)
   FEASTC=$emu feastc_np 1 "$FEAST_SRC/config/cavity_gpu.ini" $ns solver.local_gpu_min_nodes=0 || fail=$((fail + 1))
   echo "cavity (stokes) L=3: cpu double $cpu_steps steps, kinetic energy $cpu_ke; emulated gpu $(json nonlinear_iterations) steps, $(json kinetic_energy)"

@@ -16,7 +16,9 @@
 # (d) single-precision local multigrids agree with double ones in c_D,max to 1e-6.
 . "$(dirname "$0")/lib.sh"
 CFG="$FEAST_SRC/config/dfg2d3.ini"
-common=(grid.level=2 time.dt=0.05 time.end=0.6 solver.coarse_max_dofs=300 solver.local_coarse_max_dofs=9)
+# double local multigrids: the stored values of (b) are theirs ((d) runs single)
+common=(grid.level=2 time.dt=0.05 time.end=0.6 solver.coarse_max_dofs=300 solver.local_coarse_max_dofs=9
+  solver.local_precision=double)
 QUANTITIES="drag_coefficient_max drag_coefficient_max_time drag_coefficient_min lift_coefficient_max
 lift_coefficient_max_time lift_coefficient_min pressure_difference_final kinetic_energy time_steps time
 nonlinear_iterations linear_iterations global_mg_iterations"
