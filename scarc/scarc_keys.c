@@ -13,7 +13,7 @@ static FeastKeySpec keys[] = {
              "(nothing else changes)"),
     ENUM_KEY("solver", "local_precision", "auto", NULL /* scarc_precision_name */,
              "floating point precision of the local multigrid; auto = single on cpu and gpu "
-             "(mixed precision: the outer solver stays double; on the CPU single takes 4-35 % "
+             "(mixed precision: the outer solver stays double; on the CPU single takes 4-28 % "
              "less time than double with the same iteration counts, BENCHMARKS.md), double where "
              "the V cycle must be a linear map (ibicgstab, pipebicgsafe: they stagnate with "
              "single-precision local solves; logged)"),
