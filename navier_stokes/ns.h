@@ -150,17 +150,11 @@ typedef struct {
   int continuation_max_stages; /* stages tried (failed ones included), at most NS_MAX_STAGES: 8 */
 } NsNonlinearParams;
 
-/* linear.rtol when unset: for stokes and time steps, and for stationary navier-stokes */
-#define NS_LINEAR_RTOL 1e-2
-#define NS_LINEAR_RTOL_STATIONARY 3e-2
-
 typedef struct {
   int krylov_auto;           /* 1: fgmres for stationary navier-stokes, else bicgstab (ns_defaults): 1 */
   FeastKrylovMethod krylov;  /* with krylov_auto = 0: bicgstab */
   NsSchurChoice schur;       /* auto (ns_defaults states the rule) */
-  int rtol_auto;             /* 1: rtol by the problem, ns_linear_rtol_choice (3e-2 for stationary
-                                navier-stokes, 1e-2 else): 1 */
-  double rtol;               /* per nonlinear step, with rtol_auto = 0: 1e-2 */
+  double rtol;               /* per nonlinear step: 1e-2 */
   int max_iterations;        /* 100 */
   int restart;               /* fgmres: 60 */
   int grow;                  /* 1: fgmres stopped at its cap doubles max_iterations and restart for the
@@ -222,20 +216,16 @@ typedef struct {
   int pcd;                      /* linear.schur: 1 = pcd, 0 = mass */
   FeastKrylovMethod krylov;     /* linear.krylov */
   int upwind;                   /* solver.coarse_stabilisation: 1 = upwind */
-  double rtol;                  /* linear.rtol */
-  int schur_auto, krylov_auto, upwind_auto, rtol_auto; /* 1: the value was auto */
+  int schur_auto, krylov_auto, upwind_auto; /* 1: the value was auto */
   int pcd_applicable;           /* an inflow part or an enclosed flow */
   double re_domain;             /* U D / nu, D the larger side of the mesh's bounding box */
   double peclet;                /* U H / (2 nu), H the longest edge of the coarse mesh */
-  char schur_why[160], krylov_why[160], upwind_why[160], rtol_why[64];
+  char schur_why[160], krylov_why[160], upwind_why[160];
 } NsDefaults;
 /* enclosed: the velocity given on every part, the pressure nowhere */
 int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclosed, NsDefaults *d);
 /* linear.krylov resolved (auto: fgmres for a stationary navier-stokes run, else bicgstab) */
 FeastKrylovMethod ns_krylov_choice(const NsParams *p, int stokes);
-/* linear.rtol resolved (auto: NS_LINEAR_RTOL_STATIONARY for a stationary navier-stokes
- * run, else NS_LINEAR_RTOL) */
-double ns_linear_rtol_choice(const NsParams *p, int stokes);
 /* the most linear iterations per step of a stationary FGMRES run whose cap grows
  * (NsLinearParams.grow; the restart grows to half of it) */
 enum { NS_LINEAR_GROW_MAX = 400 };

@@ -119,7 +119,6 @@ static int linear_from_config(const FeastConfig *cfg, NsLinearParams *p) {
   FEAST_CALL(feast_config_get_enum(cfg, "linear.schur", &v));
   p->schur = (NsSchurChoice)v;
   FEAST_CALL(feast_config_get_real(cfg, "linear.rtol", &p->rtol));
-  p->rtol_auto = !feast_config_is_set(cfg, "linear.rtol");
   FEAST_CALL(get_int(cfg, "linear.max_iterations", &p->max_iterations));
   FEAST_CALL(get_int(cfg, "linear.restart", &p->restart));
   /* the caps grow only where the run leaves both at their defaults */

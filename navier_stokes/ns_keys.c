@@ -147,9 +147,7 @@ static FeastKeySpec keys[] = {
              "lower = [A 0; BT -S] (the FEAST paper's), upper = [A B; 0 -S], full = L D U (two velocity "
              "solves per application), diagonal = blockdiag(A, -S) (with linear.krylov = fgmres; S: linear.schur)"),
     REAL_KEY("linear", "rtol", "1e-2", 1e-16, 1,
-             "stop the linear solve of a nonlinear step when its residual is reduced by this factor; "
-             "unset: 3e-2 for stationary navier-stokes (0-20 % faster than 1e-2 on the cavity and the "
-             "DFG channel, BENCHMARKS.md), 1e-2 for stokes and time steps (printed at verbosity 1)"),
+             "stop the linear solve of a nonlinear step when its residual is reduced by this factor"),
     INT_KEY("linear", "max_iterations", "100", 1, 100000,
             "maximum Krylov iterations per nonlinear step (the step then goes on with that iterate); "
             "stationary navier-stokes with linear.krylov = fgmres and neither this key nor linear.restart "

@@ -67,7 +67,7 @@ void ns_params_defaults(NsParams *p) {
                                      .stall_steps = 10, .stall_factor = 0.5, .continuation_factor = 4.0,
                                      .continuation_rtol = 1e-4, .continuation_max_stages = 8};
   p->linear = (NsLinearParams){.krylov_auto = 1, .krylov = FEAST_KRYLOV_BICGSTAB, .schur = NS_SCHUR_AUTO,
-                               .rtol_auto = 1, .rtol = NS_LINEAR_RTOL, .max_iterations = 100, .restart = 60, .grow = 1,
+                               .rtol = 1e-2, .max_iterations = 100, .restart = 60, .grow = 1,
                                .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08,
                                .forcing = NS_FORCING_FIXED};
   p->velocity = (NsVelocityParams){.method = FEAST_KRYLOV_RICHARDSON, .rtol = 0.1, .max_iterations = 2,

@@ -46,11 +46,6 @@ int ns_pressure_free(FeastBC *const bc[NS_NFIELDS], int nparts) {
  * - linear.krylov = auto: fgmres for stationary navier-stokes (2.8x faster than BiCGStab on
  *   the cavity at Re = 400, and BiCGStab breaks down on the DFG channel at Re = 100);
  *   bicgstab (the paper's) for stokes and time steps.
- * - linear.rtol unset: 3e-2 for stationary navier-stokes (each fixed-point step contracts
- *   the defect by ~0.3 only, so solving its linear system to 1e-2 bought little: 0-20 %
- *   less time over the cavity at Re = 100-3200 and the DFG channel, BENCHMARKS.md
- *   2026-11-27), 1e-2 for stokes and time steps (DFG 2D-3 took 85 nonlinear steps
- *   instead of 60 with 3e-2).
  * - solver.coarse_stabilisation = auto: upwind where the Peclet number of the coarse mesh,
  *   U H / (2 nu) with H its longest macro edge, is >= 150; none below. The Galerkin coarse
  *   levels keep the finest level's streamline diffusion, so the coarsest ones (of the
@@ -65,11 +60,6 @@ int ns_pressure_free(FeastBC *const bc[NS_NFIELDS], int nparts) {
  *   at L = 6, 1.8x faster at L = 5), at Re = 20 60 (converges without). */
 enum { RE_PCD = 200 };
 static const double PECLET_UPWIND = 150.0;
-
-double ns_linear_rtol_choice(const NsParams *p, int stokes) {
-  if (!p->linear.rtol_auto) return p->linear.rtol;
-  return stokes || p->time.scheme != NS_TIME_NONE ? NS_LINEAR_RTOL : NS_LINEAR_RTOL_STATIONARY;
-}
 
 FeastKrylovMethod ns_krylov_choice(const NsParams *p, int stokes) {
   if (!p->linear.krylov_auto) return p->linear.krylov;
@@ -135,10 +125,6 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
   if (d->krylov_auto)
     snprintf(d->krylov_why, sizeof d->krylov_why, "%s", paper ? what : "stationary navier-stokes");
 
-  d->rtol_auto = p->linear.rtol_auto;
-  d->rtol = ns_linear_rtol_choice(p, stokes);
-  snprintf(d->rtol_why, sizeof d->rtol_why, "%s", paper ? what : "stationary navier-stokes");
-
   d->upwind_auto = p->velocity.coarse_stabilisation_auto;
   if (!d->upwind_auto) d->upwind = p->velocity.scarc.coarse_stabilisation == SCARC_STABILISATION_UPWIND;
   else if (paper) snprintf(d->upwind_why, sizeof d->upwind_why, "%s", what);
@@ -154,7 +140,6 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
 static void log_defaults(const NsDefaults *d) {
   if (d->schur_auto) feast_log(1, "  linear.schur = auto: %s (%s)\n", d->pcd ? "pcd" : "mass", d->schur_why);
   if (d->krylov_auto) feast_log(1, "  linear.krylov = auto: %s (%s)\n", feast_krylov_method_name(d->krylov), d->krylov_why);
-  if (d->rtol_auto) feast_log(1, "  linear.rtol unset: %g (%s)\n", d->rtol, d->rtol_why);
   if (d->upwind_auto)
     feast_log(1, "  solver.coarse_stabilisation = auto: %s (%s)\n", d->upwind ? "upwind" : "none", d->upwind_why);
 }

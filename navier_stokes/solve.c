@@ -47,7 +47,7 @@ static void nonlinear_params(const NsProblem *ns, NonlinearParams *p) {
   p->line_search = n->line_search == NS_LINE_SEARCH_BACKTRACKING;
   p->krylov = ns_krylov_choice(&ns->params, ns->stokes);
   p->random_start = n->initial_guess == NS_START_RANDOM;
-  p->linear.rtol = ns_linear_rtol_choice(&ns->params, ns->stokes);
+  p->linear.rtol = l->rtol;
   p->linear.max_iterations = l->max_iterations;
   p->linear.divergence_factor = p->divergence;
   p->linear.monitor = feast_log_verbosity() >= 2;

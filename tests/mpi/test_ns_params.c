@@ -28,7 +28,7 @@ static void poiseuille_params(NsParams *p) {
   CHECK_OK(ns_params_boundary(p, "top", "0", "0", NULL, 1));
   p->nonlinear.rtol = 1e-12;
   p->nonlinear.max_iterations = 30;
-  p->linear.rtol_auto = 0, p->linear.rtol = 1e-6;
+  p->linear.rtol = 1e-6;
 }
 
 static void check_defaults(void) {
@@ -54,7 +54,6 @@ static void check_defaults(void) {
         pn->continuation_max_stages == dn->continuation_max_stages);
   const NsLinearParams *pl = &p.linear, *dl = &d.linear;
   CHECK(pl->krylov_auto == dl->krylov_auto && pl->schur == dl->schur && pl->rtol == dl->rtol &&
-        pl->rtol_auto == dl->rtol_auto && pl->rtol_auto == 1 &&
         pl->max_iterations == dl->max_iterations && pl->restart == dl->restart && pl->grow == dl->grow &&
         pl->residual_replacement == dl->residual_replacement &&
         pl->residual_replacement_drop == dl->residual_replacement_drop);
