@@ -140,8 +140,10 @@ static inline void dot_lanes(int nk, const double *const *x, const double *const
   for (; i + DOT_LANES <= n; i += DOT_LANES) {
     const __m128i o = _mm_loadl_epi64((const __m128i *)(own + i));
     const __mmask8 m = (__mmask8)_mm_test_epi8_mask(o, o);
-    for (int k = 0; k < nk; k++)
-      acc[k] = _mm512_mask_add_pd(acc[k], m, acc[k], _mm512_mul_pd(_mm512_loadu_pd(x[k] + i), _mm512_loadu_pd(y[k] + i)));
+    for (int k = 0; k < nk; k++) {
+      const __m512d p = _mm512_mul_pd(_mm512_loadu_pd(x[k] + i), _mm512_loadu_pd(y[k] + i));
+      acc[k] = _mm512_mask_add_pd(acc[k], m, acc[k], p);
+    }
   }
   for (int k = 0; k < nk; k++) _mm512_storeu_pd(s[k], acc[k]);
 #else
