@@ -80,7 +80,7 @@ static long max_local_entries(const FeastDomain *dom, int level) {
 static int gather_counts(const FeastDomain *dom, int level, long count, size_t size, int root, int *counts,
                          int *displs, long *total) {
   FEAST_CHECK(count * (long)size < 2147483647L, FEAST_ERR_LIMIT,
-              "level %d is too large to gather on one rank (%ld couplings)", level, count);
+              "level %d is too large to gather on one rank (%ld values)", level, count);
   int items = (int)count;
   FEAST_MPI_CALL(MPI_Gather(&items, 1, MPI_INT, counts, 1, MPI_INT, root, dom->comm));
   *total = 0;
@@ -264,10 +264,12 @@ struct FeastVecGather {
   double *vals;    /* the owned nodes' values in (macro, node) order */
   int mine;        /* their count */
   int *counts, *displs; /* root: every rank's count and offset */
+  long total;       /* root: their number over all ranks */
   int64_t *all_gid; /* root: the global id of every value gathered, in arrival order */
   double *all;      /* root: the values gathered */
 };
 
+/* every node's global id, and on root the owned ones of every rank in arrival order */
 static int vec_gather_ids(FeastVecGather *g) {
   const FeastDomain *dom = g->dom;
   const FeastLevel *lev = &dom->levels[g->level];
@@ -282,19 +284,12 @@ static int vec_gather_ids(FeastVecGather *g) {
         g->gid[li * g->n + k] = feast_mesh_node_gid(dom->mesh, g->level, dom->local[li], i, j);
         if (lev->owned[li][k]) owned_gid[p++] = g->gid[li * g->n + k];
       }
-  int rc = 0, st = MPI_Gather(&g->mine, 1, MPI_INT, g->counts, 1, MPI_INT, g->root, dom->comm);
-  long total = 0;
-  if (dom->rank == g->root && st == MPI_SUCCESS) {
-    for (int r = 0; r < dom->size; r++) {
-      g->displs[r] = (int)total;
-      total += g->counts[r];
-    }
-    rc = FEAST_ALLOC(total + 1, &g->all_gid);
-    if (!rc) rc = FEAST_ALLOC(total + 1, &g->all);
-  }
-  if (st == MPI_SUCCESS)
-    st = MPI_Gatherv(owned_gid, g->mine, MPI_INT64_T, g->all_gid, g->counts, g->displs, MPI_INT64_T, g->root,
-                     dom->comm);
+  int rc = gather_counts(dom, g->level, g->mine, sizeof(int64_t), g->root, g->counts, g->displs, &g->total);
+  if (!rc && dom->rank == g->root) rc = FEAST_ALLOC(g->total + 1, &g->all_gid);
+  if (!rc && dom->rank == g->root) rc = FEAST_ALLOC(g->total + 1, &g->all);
+  const int st = rc ? MPI_SUCCESS
+                    : MPI_Gatherv(owned_gid, g->mine, MPI_INT64_T, g->all_gid, g->counts, g->displs, MPI_INT64_T,
+                                  g->root, dom->comm);
   free(owned_gid);
   FEAST_MPI_CALL(st);
   return rc;
@@ -332,10 +327,7 @@ int feast_vec_gather(FeastVecGather *g, double *const *v, double *out) {
       if (owned[li][k]) g->vals[p++] = v[li][k];
   FEAST_MPI_CALL(MPI_Gatherv(g->vals, g->mine, MPI_DOUBLE, g->all, g->counts, g->displs, MPI_DOUBLE, g->root,
                              dom->comm));
-  if (dom->rank == g->root) {
-    const long total = (long)g->displs[dom->size - 1] + g->counts[dom->size - 1];
-    for (long q = 0; q < total; q++) out[g->all_gid[q]] = g->all[q];
-  }
+  for (long q = 0; dom->rank == g->root && q < g->total; q++) out[g->all_gid[q]] = g->all[q];
   return 0;
 }
 
