@@ -6,19 +6,23 @@ export OMPI_MCA_mpi_yield_when_idle=1
 #   1. driver and device name (stops if there is no driver or it is too old for the nvcc)
 #   2. build with -DCMAKE_CUDA_ARCHITECTURES=90 (feastc, test_coproc_gpu, bench_local_mg_gpu)
 #   3. test_coproc_gpu up to L = 9
-#   4. compute-sanitizer memcheck, racecheck, synccheck, initcheck on test_coproc_gpu, L <= 4
-#   5. bench_local_mg_gpu L = 7..10
-#   6. every config/*_gpu.ini against its CPU twin at one level: iterations, R_acc, T_loc,
-#      T_tot, S_loc = T_loc(cpu) / T_loc(gpu), S_tot = T_tot(cpu) / T_tot(gpu)
+#   4. bench_local_mg_gpu L = 7..10
+#   5. every config/*_gpu.ini against its CPU twin at one level whose macros are large
+#      enough for the GPU (poisson L9, cavity L7, dfg L6, dfg2d2/dfg2d3 L5 to t = 0.2):
+#      iterations, R_acc, T_loc, T_tot, S_loc = T_loc(cpu) / T_loc(gpu),
+#      S_tot = T_tot(cpu) / T_tot(gpu)
+#   6. compute-sanitizer memcheck, initcheck, synccheck, racecheck on test_coproc_gpu, L <= 4
 # Everything goes to $OUT (or --out DIR): gpu_check.md (one Markdown file: environment,
 # steps with status and seconds, the bench tables, the comparison table), json/ (the raw
-# summaries of step 6), logs/. Exit status: 0 when every step passed.
+# summaries of step 5), logs/. Exit status: 0 when every step passed.
+# --deadline S: no step starts after S seconds from the start, and a running one is
+# stopped then (a lent device's time is short: the cheap, telling steps come first).
 # --emulate rehearses it end to end with the host-emulator build (no device: feastc_emu,
 # test_coproc_gpu_emu, bench_local_mg_gpu_emu from an existing build, --build DIR, default
 # build), skipping the device-only steps (driver, nvcc build, compute-sanitizer).
 # usage: bench/gpu_check.sh [--emulate] [--out DIR] [--build DIR] [--test-lmax L]
 #          [--sanitize-lmax L] [--bench "LMIN LMAX"] [--level L] [--arch SM]
-#          [--set "key=value ..."]   (overrides for step 6; --emulate: poisson with
+#          [--deadline S] [--set "key=value ..."]   (overrides for step 5; --emulate: poisson with
 #            solver.coarse_max_dofs=100 solver.local_gpu_min_nodes=0, so that its small
 #            level runs the local multigrids, on the emulated GPU;
 #            the Navier-Stokes configs there solve their small level on the coarse grid,
@@ -33,6 +37,7 @@ bench_levels="7 10"
 level=
 arch=90
 sets=
+deadline=0
 while [ $# -gt 0 ]; do
   case "$1" in
   --emulate) emulate=1 ;;
@@ -44,7 +49,8 @@ while [ $# -gt 0 ]; do
   --level) level=$2; shift ;;
   --arch) arch=$2; shift ;;
   --set) sets=$2; shift ;;
-  -h | --help) sed -n 4,25p "$0"; exit 0 ;;
+  --deadline) deadline=$2; shift ;;
+  -h | --help) sed -n 4,29p "$0"; exit 0 ;;
   *) echo "gpu_check: unknown argument '$1' (--help)" >&2; exit 2 ;;
   esac
   shift
@@ -54,7 +60,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out/json" "$out/logs" || exit 2
 out=$(cd "$out" && pwd)
 md=$out/gpu_check.md
-PY=/usr/bin/python3
+PY=/usr/bin/python3; [ -x $PY ] || PY=$(command -v python3) # the GPU image has only a python3 on the PATH
 failed=0
 steps=()
 
@@ -66,10 +72,15 @@ stop() {
   exit 3
 }
 
-# step NAME LOG CMD...: run, record status and seconds
+# step NAME LOG CMD...: run, record status and seconds (skipped, or stopped, at the deadline)
 step() {
   local name=$1 log=$2; shift 2
   local t0=$SECONDS rc
+  if [ "$deadline" -gt 0 ]; then
+    local left=$((deadline - SECONDS))
+    [ $left -ge 10 ] || { skip "$name" "deadline ($deadline s)"; return 124; }
+    set -- timeout "$left" "$@"
+  fi
   echo "== $name" >&2
   "$@" >"$log" 2>&1
   rc=$?
@@ -128,20 +139,7 @@ fi
 step "test_coproc_gpu L <= $test_lmax" "$out/logs/test_coproc_gpu.log" \
   env FEAST_TEST_MAX_LEVEL="$test_lmax" FEAST_CUDA_LAUNCH_CHECK=1 timeout 300 "$test_bin"
 
-# ------------------------------------------------------------ 4. compute-sanitizer
-for tool in memcheck racecheck synccheck initcheck; do
-  if [ $emulate = 1 ]; then
-    skip "compute-sanitizer $tool L <= $san_lmax" "device only"
-  elif ! command -v compute-sanitizer >/dev/null; then
-    steps+=("| compute-sanitizer $tool | FAILED: compute-sanitizer not found | 0 |"); failed=1
-  else
-    step "compute-sanitizer $tool L <= $san_lmax" "$out/logs/sanitizer_$tool.log" \
-      env FEAST_TEST_MAX_LEVEL="$san_lmax" FEAST_CUDA_LAUNCH_CHECK=1 timeout 180 compute-sanitizer --tool "$tool" \
-      --error-exitcode 1 "$test_bin"
-  fi
-done
-
-# ------------------------------------------------------------ 5. bench_local_mg_gpu
+# ------------------------------------------------------------ 4. bench_local_mg_gpu
 read -r blo bhi <<<"$bench_levels"
 step "bench_local_mg_gpu L = $blo..$bhi" "$out/bench_local_mg_gpu.md" \
   timeout 240 "$bench_bin" "$blo" "$bhi"
@@ -149,20 +147,24 @@ if grep -q 'no CUDA device' "$out/bench_local_mg_gpu.md"; then # it exits 0 then
   steps+=("| bench_local_mg_gpu | FAILED: no CUDA device | 0 |"); failed=1
 fi
 
-# ------------------------------------------------------------ 6. configs against their CPU twins
+# ------------------------------------------------------------ 5. configs against their CPU twins
 rows=()
 for gcfg in "$src"/config/*_gpu.ini; do
   name=$(basename "$gcfg" _gpu.ini)
   ccfg=$src/config/$name.ini
   [ -f "$ccfg" ] || continue
   L=$level
-  if [ -z "$L" ]; then # one level each that runs in seconds on the CPU
-    case $name in poisson) L=7 ;; cavity) L=6 ;; dfg) L=4 ;; *) L=4 ;; esac
+  if [ -z "$L" ]; then # one level each that runs in seconds to ~half a minute on the CPU,
+    # with macros of 65 x 65 nodes or more (solver.local_gpu_min_nodes = 33 keeps levels
+    # of 17 x 17 and less on the CPU: at L4 a GPU run would not use the GPU)
+    case $name in poisson) L=9 ;; cavity) L=7 ;; dfg) L=6 ;; *) L=5 ;; esac
     [ $emulate = 0 ] || L=3
   fi
   set_c=$sets
   [ -n "$set_c" ] || [ $emulate = 0 ] || [ $name != poisson ] ||
     set_c="solver.coarse_max_dofs=100 solver.local_gpu_min_nodes=0"
+  # time-dependent configs: the first 20 steps (the stationary start and the steps' solves)
+  ! grep -q '^\[time\]' "$ccfg" || set_c="time.end=0.2 output.series_from=0 $set_c"
   for t in cpu gpu; do
     cfg=$ccfg; [ $t = gpu ] && cfg=$gcfg
     step "$name $t L = $L" "$out/logs/${name}_$t.log" timeout 240 "$feastc" "$cfg" grid.level="$L" \
@@ -186,18 +188,37 @@ f = lambda v, p=3: "-" if v is None else f"{v:.{p}f}"
 ratio = lambda x, y: None if x is None or not y else x / y
 prec = g.get("local_precision", "?") if g else "?"
 conv = lambda d: "-" if d is None else ("yes" if d.get("converged") else f"no ({d.get('reason')})")
-print(f"| {name} | {L} | {its(c)} | {its(g)} ({prec}) | {conv(c)} / {conv(g)} | {f(a(c, 'R_acc'))} | {f(a(g, 'R_acc'))} | "
+def result(c, g):  # one result quantity, and the GPU's relative difference from the CPU's
+    for k in ("drag_coefficient", "kinetic_energy", "l2_error"):
+        if c and g and k in c and k in g and c[k]:
+            return f"{k} {c[k]:.10g}, {abs(g[k] - c[k]) / abs(c[k]):.1e}"
+    return "-"
+print(f"| {name} | {L} | {its(c)} | {its(g)} ({prec}) | {conv(c)} / {conv(g)} | {result(c, g)} | "
+      f"{f(a(c, 'R_acc'))} | {f(a(g, 'R_acc'))} | "
       f"{f(a(c, 'T_loc'))} | {f(a(g, 'T_loc'))} | {f(a(c, 'T_tot'))} | {f(a(g, 'T_tot'))} | "
       f"{f(ratio(a(c, 'T_loc'), a(g, 'T_loc')), 2)} | {f(ratio(a(c, 'T_tot'), a(g, 'T_tot')), 2)} |")
 PY
 )")
 done
 
+# ------------------------------------------------------------ 6. compute-sanitizer
+for tool in memcheck initcheck synccheck racecheck; do
+  if [ $emulate = 1 ]; then
+    skip "compute-sanitizer $tool L <= $san_lmax" "device only"
+  elif ! command -v compute-sanitizer >/dev/null; then
+    steps+=("| compute-sanitizer $tool | FAILED: compute-sanitizer not found | 0 |"); failed=1
+  else
+    step "compute-sanitizer $tool L <= $san_lmax" "$out/logs/sanitizer_$tool.log" \
+      env FEAST_TEST_MAX_LEVEL="$san_lmax" FEAST_CUDA_LAUNCH_CHECK=1 timeout 180 compute-sanitizer --tool "$tool" \
+      --error-exitcode 1 "$test_bin"
+  fi
+done
+
 # ------------------------------------------------------------ the report
 {
   echo "# GPU check ($( [ $emulate = 1 ] && echo "host emulator rehearsal" || echo device))"
   echo
-  echo "- date: $(date -u '+%F %T') UTC; host $(uname -n), $ncpu cores"
+  echo "- date: $(date -u '+%F %T') UTC; host $(uname -n), $ncpu cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1))"
   echo "- driver: $driver; device: $device"
   echo "- feastc: $(git -C "$src" rev-parse --short HEAD 2>/dev/null)$(git -C "$src" diff --quiet 2>/dev/null || echo ' (modified)'); build: $build"
   echo
@@ -214,10 +235,10 @@ done
   echo "## Configurations: GPU against the CPU twin"
   echo
   echo "iterations: global MG (Poisson) or nonlinear/linear; S_loc = T_loc(cpu)/T_loc(gpu),"
-  echo "S_tot = T_tot(cpu)/T_tot(gpu), from the summaries' amdahl section (json/); 1 rank${sets:+; overrides: $sets}$( [ $emulate = 0 ] || echo "; poisson: solver.coarse_max_dofs=100 solver.local_gpu_min_nodes=0")."
+  echo "S_tot = T_tot(cpu)/T_tot(gpu), from the summaries' amdahl section (json/); 1 rank; time-dependent configs to t = 0.2 (time.end=0.2 output.series_from=0)${sets:+; overrides: $sets}$( [ $emulate = 0 ] || echo "; poisson: solver.coarse_max_dofs=100 solver.local_gpu_min_nodes=0")."
   echo
-  echo "| config | L | its cpu | its gpu | converged cpu / gpu | R_acc cpu | R_acc gpu | T_loc cpu (s) | T_loc gpu (s) | T_tot cpu (s) | T_tot gpu (s) | S_loc | S_tot |"
-  echo "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| config | L | its cpu | its gpu | converged cpu / gpu | result cpu, rel. diff. gpu | R_acc cpu | R_acc gpu | T_loc cpu (s) | T_loc gpu (s) | T_tot cpu (s) | T_tot gpu (s) | S_loc | S_tot |"
+  echo "|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   printf '%s\n' "${rows[@]}"
 } >"$md"
 echo "gpu_check: $md ($( [ $failed = 0 ] && echo "all steps passed" || echo "some steps FAILED"))" >&2
