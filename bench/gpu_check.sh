@@ -2,7 +2,7 @@
 # MPI ranks that share a core yield instead of spinning (a busy machine, oversubscription)
 export OMPI_MCA_mpi_yield_when_idle=1
 # One non-interactive check of the CUDA backend on a lent device (issue #28), from the repo
-# root, within ~8 minutes on an H100 with 16 cores:
+# root, within ~3 minutes on an H200 with 16 cores (170 s at --test-lmax 8 --sanitize-lmax 3):
 #   1. driver and device name (stops if there is no driver or it is too old for the nvcc)
 #   2. build with -DCMAKE_CUDA_ARCHITECTURES=90 (feastc, test_coproc_gpu, bench_local_mg_gpu)
 #   3. test_coproc_gpu up to L = 9
@@ -155,8 +155,8 @@ for gcfg in "$src"/config/*_gpu.ini; do
   [ -f "$ccfg" ] || continue
   L=$level
   if [ -z "$L" ]; then # one level each that runs in seconds to ~half a minute on the CPU,
-    # with macros of 65 x 65 nodes or more (solver.local_gpu_min_nodes = 33 keeps levels
-    # of 17 x 17 and less on the CPU: at L4 a GPU run would not use the GPU)
+    # with macros of 33 x 33 nodes or more, so that most of the local work is on the GPU
+    # (solver.local_gpu_min_nodes keeps the small levels on the CPU)
     case $name in poisson) L=9 ;; cavity) L=7 ;; dfg) L=6 ;; *) L=5 ;; esac
     [ $emulate = 0 ] || L=3
   fi

@@ -56,7 +56,7 @@ typedef struct {
   int gpu_min_nodes;             /* target gpu: a batch whose macros have fewer nodes per
                                     side runs on the CPU backend of the same precision (a
                                     GPU cycle is launch latency there); 0: always the GPU;
-                                    ScaRC: solver.local_gpu_min_nodes (33) */
+                                    ScaRC: solver.local_gpu_min_nodes (17) */
 } FeastLocalMGParams;
 
 typedef struct {

@@ -57,7 +57,7 @@ void scarc_params_defaults(ScarcParams *p) {
       .local_fixed_cycles = 0,
       .local_coarse_max_dofs = 200,
       .local_framed_min_nodes = 129,
-      .local_gpu_min_nodes = 33,
+      .local_gpu_min_nodes = 17,
   };
 }
 

@@ -59,7 +59,7 @@ typedef struct {
   int local_framed_min_nodes;        /* levels with at least this many nodes per side keep only
                                         their frame (the same results): 129 */
   int local_gpu_min_nodes;           /* target gpu: levels with fewer nodes per side run on
-                                        the CPU backend of the same precision: 33 */
+                                        the CPU backend of the same precision: 17 */
 } ScarcParams;
 void scarc_params_defaults(ScarcParams *p);
 /* Makes the V cycle a linear map of the right-hand side, as the methods with

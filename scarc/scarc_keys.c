@@ -100,10 +100,12 @@ static FeastKeySpec keys[] = {
             "rings of nodes and read the rest from ScaRC's global matrices (less memory and setup; "
             "their sweeps redo the frame's columns); 0 = every level, 1000000 = none; the same results (bitwise; with "
             "solver.coarse_stabilisation = upwind to solver tolerance)"),
-    INT_KEY("solver", "local_gpu_min_nodes", "33", 0, 1000000,
+    INT_KEY("solver", "local_gpu_min_nodes", "17", 0, 1000000,
             "local multigrid, target = gpu: levels with fewer nodes per side run on the CPU backend of "
-            "the same precision (a GPU V cycle costs ~10 launches per level whatever the size); 33 = "
-            "levels of 17 x 17 nodes and less on the CPU; 0 = every level on the GPU"),
+            "the same precision (a GPU V cycle costs ~10 launches per level whatever the size); 17 = "
+            "levels of 9 x 9 nodes and less on the CPU (measured on an H200 with 8-24 macros per rank, "
+            "BENCHMARKS.md; its small-batch bench: with ~5 or fewer macros per rank 33 is faster); "
+            "0 = every level on the GPU"),
 };
 
 const char *scarc_solver_choices(void) {
