@@ -272,7 +272,7 @@ static int resolve_target(FeastApp *app, int dry_run) {
   FEAST_CALL(feast_config_get_string(app->cfg, "solver.target", &target));
   FEAST_CALL(feast_config_get_string(app->cfg, "solver.local_precision", &precision));
   feast_summary_set_string(app->summary, "target", target);
-  feast_summary_set_string(app->summary, "local_precision", scarc_resolve_precision(target, precision));
+  feast_summary_set_string(app->summary, "local_precision", scarc_resolve_precision(precision));
   return 0;
 }
 

@@ -39,8 +39,7 @@ static const FeastLocalBackend *const registry[] = {
  * solver (to local_rtol = 0.1), and on the CPU single streams half the bytes and fills
  * twice the SIMD lanes: the same iteration counts and 4-28 % less time over the cavity,
  * channel, DFG 2D-1/2D-3, Stokes and Poisson (BENCHMARKS.md, 2026-11-27) */
-const char *feast_local_resolve_precision(const char *target, const char *precision) {
-  (void)target;
+const char *feast_local_resolve_precision(const char *precision) {
   return strcmp(precision, "auto") != 0 ? precision : "single";
 }
 
@@ -63,7 +62,7 @@ int feast_local_create(const char *target, const char *precision, FeastLocalSolv
                             strcmp(precision, "single") == 0),
               FEAST_ERR_CONFIG, "solver.local_precision = '%s': expected auto, double or single",
               precision ? precision : "");
-  const FeastLocalBackend *be = lookup(target, feast_local_resolve_precision(target, precision));
+  const FeastLocalBackend *be = lookup(target, feast_local_resolve_precision(precision));
   FEAST_CHECK(be, FEAST_ERR_UNSUPPORTED, "solver.target = %s: this build of feastc has no CUDA backend; %s",
               target, remedies);
   FEAST_CHECK(be->available(), FEAST_ERR_UNSUPPORTED, "solver.target = %s: no usable CUDA device (%s); %s",

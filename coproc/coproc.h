@@ -94,7 +94,7 @@ int feast_local_available(const char *target);
 /* why the named target cannot run here (gpu: the CUDA runtime's message, e.g. "CUDA driver
  * version is insufficient for CUDA runtime version"), "" if it can */
 const char *feast_local_unavailable_reason(const char *target);
-const char *feast_local_resolve_precision(const char *target, const char *precision);
+const char *feast_local_resolve_precision(const char *precision);
 const char *feast_local_precision(const FeastLocalSolver *ls);
 /* where the last setup put the batch: "cpu" or "gpu" (target gpu: "cpu" below
  * params->gpu_min_nodes) */

@@ -523,9 +523,9 @@ int scarc_target_available(const char *target) { return feast_local_available(ta
 const char *scarc_target_unavailable_reason(const char *target) {
   return feast_local_unavailable_reason(target);
 }
-const char *scarc_resolve_precision(const char *target, const char *precision) {
-  return feast_local_resolve_precision(target, precision);
+const char *scarc_resolve_precision(const char *precision) {
+  return feast_local_resolve_precision(precision);
 }
 const char *scarc_params_precision(const ScarcParams *p) {
-  return feast_local_resolve_precision(scarc_target_name(p->target), scarc_precision_name(p->local_precision));
+  return feast_local_resolve_precision(scarc_precision_name(p->local_precision));
 }

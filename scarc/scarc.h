@@ -133,8 +133,9 @@ const char *scarc_backends(void);
 int scarc_target_available(const char *target);
 /* why it cannot (the CUDA runtime's message for gpu), "" if it can */
 const char *scarc_target_unavailable_reason(const char *target);
-/* the precision the local multigrids run in for a target and a local precision (names) */
-const char *scarc_resolve_precision(const char *target, const char *precision);
+/* the precision the local multigrids run in for a local precision (names; auto: single on
+ * every target) */
+const char *scarc_resolve_precision(const char *precision);
 /* the precision the local multigrids of solvers made with p run in */
 const char *scarc_params_precision(const ScarcParams *p);
 #endif
