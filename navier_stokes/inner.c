@@ -99,4 +99,13 @@ int ns_inner_solve(NsInner *s, const FeastVec *b, FeastVec *x, FeastSolveResult 
   return 0;
 }
 
+int ns_inner_solve_many(NsInner *s, int n, const FeastVec *const *b, FeastVec *const *x, FeastSolveResult *res) {
+  if (s->kind != NS_INNER_SCARC || s->method != FEAST_KRYLOV_RICHARDSON || n > SCARC_MAX_RHS) {
+    for (int k = 0; k < n; k++) FEAST_CALL(ns_inner_solve(s, b[k], x[k], &res[k]));
+    return 0;
+  }
+  for (int k = 0; k < n; k++) feast_vec_zero(x[k]);
+  return scarc_solve_mg_many(s->scarc, n, s->sp, b, x, res);
+}
+
 Scarc *ns_inner_scarc(const NsInner *s) { return s ? s->scarc : NULL; }

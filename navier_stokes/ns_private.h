@@ -139,6 +139,9 @@ int ns_inner_create(NsInnerSolver kind, const char *prefix, const FeastDomain *d
 int ns_inner_set_operator(NsInner *s, const FeastBand9 *A);
 /* x <- approx A^-1 b from zero (consistent one-block vectors) */
 int ns_inner_solve(NsInner *s, const FeastVec *b, FeastVec *x, FeastSolveResult *res);
+/* x_k <- approx A^-1 b_k, k < n, bitwise as n calls of ns_inner_solve; scarc with mg:
+ * in lockstep with one coarse-grid solve per V cycle for all (scarc_solve_mg_many) */
+int ns_inner_solve_many(NsInner *s, int n, const FeastVec *const *b, FeastVec *const *x, FeastSolveResult *res);
 /* the ScaRC solver inside (its counters), NULL for the others */
 Scarc *ns_inner_scarc(const NsInner *s);
 void ns_inner_destroy(NsInner **s);

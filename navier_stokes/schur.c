@@ -145,8 +145,13 @@ int ns_schur_update(NsProblem *ns) {
   return ns->schur->refresh ? ns->schur->refresh(ns) : 0;
 }
 
-/* c_f <- A_ff^-1 d_f by the inner solver (velocity.solver) from zero; a solver failure (NaN, breakdown) leaves a NaN
- * for the outer Krylov method to report */
+/* a velocity solve that failed (NaN, breakdown) leaves a NaN in its result for the outer
+ * Krylov method to report */
+static void mark_failure(const FeastSolveResult *res, FeastVec *cf) {
+  if (!isfinite(res->final_residual) && cf->nlocal > 0) cf->v[0][0] = NAN;
+}
+
+/* c_f <- A_ff^-1 d_f by the inner solver (velocity.solver) from zero */
 static int velocity_solve(NsProblem *ns, int f, const FeastVec *d, FeastVec *c) {
   FeastVec df, cf;
   feast_vec_view(d, f, &df);
@@ -154,8 +159,22 @@ static int velocity_solve(NsProblem *ns, int f, const FeastVec *d, FeastVec *c) 
   FeastSolveResult res;
   FEAST_CALL(ns_inner_solve(ns->velocity[f], &df, &cf, &res));
   ns->velocity_solves++;
+  mark_failure(&res, &cf);
+  return 0;
+}
 
-  if (!isfinite(res.final_residual) && cf.nlocal > 0) cf.v[0][0] = NAN;
+/* c_u, c_v <- A^-1 d_u, A^-1 d_v by the one inner solver both blocks share (the fixed
+ * point: A22 = A11), together (bitwise as one after the other; ScaRC's V cycles solve
+ * their coarse grids for both at once) */
+static int velocity_solve_pair(NsProblem *ns, const FeastVec *d, FeastVec *c) {
+  FeastVec df[2], cf[2];
+  for (int f = NS_U; f <= NS_V; f++) feast_vec_view(d, f, &df[f]), feast_vec_view(c, f, &cf[f]);
+  const FeastVec *b[2] = {&df[NS_U], &df[NS_V]};
+  FeastVec *x[2] = {&cf[NS_U], &cf[NS_V]};
+  FeastSolveResult res[2];
+  FEAST_CALL(ns_inner_solve_many(ns->velocity[0], 2, b, x, res));
+  ns->velocity_solves += 2;
+  for (int f = NS_U; f <= NS_V; f++) mark_failure(&res[f], x[f]);
   return 0;
 }
 
@@ -251,6 +270,7 @@ static int coupled_defect(NsProblem *ns, const FeastVec *d, const FeastVec *c, F
 /* c_u, c_v <- A^-1 (r_u, r_v): one ScaRC solve per block; with Newton block Gauss-Seidel
  * on [A11 0; A21 A22] (r must not be ns->t) */
 static int velocity_solves(NsProblem *ns, const FeastVec *r, FeastVec *c) {
+  if (!ns->newton && ns->velocity[1] == ns->velocity[0]) return velocity_solve_pair(ns, r, c);
   FEAST_CALL(velocity_solve(ns, NS_U, r, c));
   if (!ns->newton) return velocity_solve(ns, NS_V, r, c);
   FEAST_CALL(coupled_defect(ns, r, c, ns->t));

@@ -19,5 +19,8 @@ int scarc_coarse_create(const FeastDomain *dom, int level, const FeastBand9 *A, 
 int scarc_coarse_refresh(ScarcCoarse *c, const FeastBand9 *A);
 /* x <- A^{-1} b (b, x: per local macro arrays of the coarse level, consistent) */
 int scarc_coarse_solve(ScarcCoarse *c, double *const *b, double *const *x);
+/* x[k] <- A^{-1} b[k], k < nrhs <= SCARC_MAX_RHS: the same results as nrhs solves,
+ * bitwise, in one (KLU: the factors read once for all) */
+int scarc_coarse_solve_many(ScarcCoarse *c, int nrhs, double *const *const *b, double *const *const *x);
 void scarc_coarse_destroy(ScarcCoarse **c);
 #endif

@@ -773,6 +773,55 @@ static void report_counts(const Solve *S) {
   res->exchanges_per_iteration = (double)own.exchanges / res->iterations;
 }
 
+/* one lockstep iteration's preconditioner application to the systems still running */
+static int apply_many(FeastLinOpMany M, Solve *S, const int *running, int n) {
+  const FeastVec *in[FEAST_KRYLOV_MAX_SYSTEMS];
+  FeastVec *out[FEAST_KRYLOV_MAX_SYSTEMS];
+  int m = 0;
+  for (int k = 0; k < n; k++)
+    if (running[k]) in[m] = S[k].w->r, out[m++] = S[k].w->z;
+  return M.apply(M.ctx, m, in, out);
+}
+
+int feast_krylov_richardson_many(int n, FeastLinOp A, FeastLinOpMany M, const FeastVec *const *b, FeastVec *const *x,
+                                 const FeastSolveParams *p, FeastKrylovWork *const *work, FeastSolveResult *res) {
+  FEAST_CHECK(n >= 1 && n <= FEAST_KRYLOV_MAX_SYSTEMS, FEAST_ERR_ARG,
+              "feast_krylov_richardson_many: %d systems (1..%d)", n, FEAST_KRYLOV_MAX_SYSTEMS);
+  Solve S[FEAST_KRYLOV_MAX_SYSTEMS];
+  FeastKrylovWork *own[FEAST_KRYLOV_MAX_SYSTEMS] = {NULL};
+  int running[FEAST_KRYLOV_MAX_SYSTEMS], left = 0, st = 0;
+  double rnorm;
+  for (int k = 0; k < n && !st; k++) {
+    memset(&res[k], 0, sizeof res[k]);
+    res[k].reason = FEAST_SOLVE_MAX_ITERATIONS;
+    if (!work || !work[k]) st = feast_krylov_work_create(b[k], &own[k]);
+    S[k] = (Solve){.A = A, .b = b[k], .x = x[k], .p = p, .res = &res[k], .w = own[k] ? &own[k]->w : &work[k]->w};
+    if (!st) st = named(S[k].w, 2, (FeastVec **const[]){&S[k].w->r, &S[k].w->z});
+    if (!st) st = residual(&S[k], S[k].w->r);
+    if (!st) st = feast_vec_norm(S[k].w->r, &rnorm);
+    if (st) break;
+    res[k].initial_residual = rnorm;
+    running[k] = !stop_test(&S[k], rnorm, 0);
+    left += running[k];
+  }
+  for (int it = 1; left > 0 && !st; it++) {
+    st = apply_many(M, S, running, n);
+    for (int k = 0; k < n && !st; k++) {
+      if (!running[k]) continue;
+      feast_vec_axpy(1.0, S[k].w->z, S[k].x);
+      st = residual(&S[k], S[k].w->r);
+      if (!st) st = feast_vec_norm(S[k].w->r, &rnorm);
+      if (!st && stop_test(&S[k], rnorm, it)) running[k] = 0, left--;
+    }
+  }
+  for (int k = 0; k < n; k++) {
+    feast_krylov_work_destroy(&own[k]);
+    if (!st && res[k].initial_residual > 0 && res[k].iterations > 0 && res[k].final_residual > 0)
+      res[k].rate = pow(res[k].final_residual / res[k].initial_residual, 1.0 / res[k].iterations);
+  }
+  return st;
+}
+
 int feast_krylov_solve(FeastKrylovMethod method, FeastLinOp A, FeastLinOp M, const FeastVec *b,
                        FeastVec *x, const FeastSolveParams *p, FeastKrylovWork *work, FeastSolveResult *res) {
   FEAST_CHECK(valid(method), FEAST_ERR_ARG, "feast_krylov_solve: no method %d (available: %s)", (int)method,

@@ -110,6 +110,21 @@ void feast_krylov_work_destroy(FeastKrylovWork **work);
  * from feast_krylov_work_create for vectors shaped like b, or NULL (allocated here) */
 int feast_krylov_solve(FeastKrylovMethod method, FeastLinOp A, FeastLinOp M, const FeastVec *b,
                        FeastVec *x, const FeastSolveParams *p, FeastKrylovWork *work, FeastSolveResult *res);
+
+/* Several systems with one operator, A x_k = b_k (k < n <= FEAST_KRYLOV_MAX_SYSTEMS), each
+ * by RICHARDSON with its own stopping test, in lockstep: every iteration applies M to the
+ * residuals of the systems still running in one call, so that M can share work between
+ * them (ScaRC's V cycle: one coarse-grid solve for all). Each x_k, res[k] is bitwise what
+ * feast_krylov_solve(FEAST_KRYLOV_RICHARDSON, A, M_1, b_k, ...) gives when M applied to
+ * several vectors gives what it gives to each alone. The results carry no communication
+ * counts (their windows would overlap). work[k]: as for feast_krylov_solve, or NULL. */
+enum { FEAST_KRYLOV_MAX_SYSTEMS = 2 };
+typedef struct {
+  int (*apply)(void *ctx, int n, const FeastVec *const *x, FeastVec *const *y); /* y_k <- Op(x_k) */
+  void *ctx;
+} FeastLinOpMany;
+int feast_krylov_richardson_many(int n, FeastLinOp A, FeastLinOpMany M, const FeastVec *const *b, FeastVec *const *x,
+                                 const FeastSolveParams *p, FeastKrylovWork *const *work, FeastSolveResult *res);
 /* 1 for the methods whose recurrences assume a linear (fixed) preconditioner: ibicgstab
  * and pipebicgsafe; a nonlinear one (adaptive smoother step, inner solves to a tolerance)
  * makes them stall or diverge. classical bicgstab and the flexible cg tolerate one. */

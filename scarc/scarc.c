@@ -18,7 +18,10 @@ typedef struct {
   FeastBand9 *Ac;              /* above it, per local macro: consistent local matrix */
   FeastBand9Ring *R;           /* above it, per local macro: the partial operator's ring rows */
   void *block;                 /* the storage of all macros' A or Ac (one block) */
-  FeastVec *x, *b, *d, *c, *q; /* work vectors of this level (see create_level) */
+  FeastVec *x[SCARC_MAX_RHS], *b[SCARC_MAX_RHS]; /* the coarse-grid problems of the level above,
+                                  one per right-hand side of a cycle (create_level; the
+                                  further ones at the first cycle with several) */
+  FeastVec *d, *c, *q;         /* the smoother's work vectors (create_level) */
   FeastLocalSolver *local;     /* batch of local multigrids (levels above coarse) */
 } ScarcLevel;
 
@@ -33,7 +36,8 @@ struct Scarc {
   FeastBand9 *exported;        /* the finest partial matrices in full, made by scarc_matrices */
   void *exported_block;
   ScarcCoarse *coarse_solver;
-  FeastKrylovWork *work;       /* of scarc_solve, made at its first call */
+  int nrhs_made;               /* right-hand sides the levels' x, b hold (1, then up to SCARC_MAX_RHS) */
+  FeastKrylovWork *work[SCARC_MAX_RHS]; /* of scarc_solve(_many), made at their first call */
   ScarcStats stats;
 };
 
@@ -158,7 +162,7 @@ static int create_level(Scarc *s, int l) {
    * level, which is solved directly); one set in one block */
   FeastVec **vecs[5];
   int n = 0;
-  if (l < s->finest) vecs[n++] = &lv->x, vecs[n++] = &lv->b;
+  if (l < s->finest) vecs[n++] = &lv->x[0], vecs[n++] = &lv->b[0];
   if (l > s->coarse) vecs[n++] = &lv->d, vecs[n++] = &lv->c, vecs[n++] = &lv->q;
   return feast_vec_create_set(dom, l, 1, n, vecs);
 }
@@ -177,6 +181,7 @@ static int create(const FeastDomain *dom, const FeastMask *mask, const ScarcPara
   s->coarse = choose_coarse(dom, p->coarse_max_dofs);
   FEAST_CALL(FEAST_ALLOC(s->finest + 1, &s->lv));
   for (int l = s->coarse; l <= s->finest; l++) FEAST_CALL(create_level(s, l));
+  s->nrhs_made = 1;
   const long n = (long)dom->levels[s->finest].N * dom->levels[s->finest].N;
   FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &s->nomask));
   for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(FEAST_ALLOC(n, &s->nomask[li]));
@@ -202,7 +207,8 @@ void scarc_destroy(Scarc **sp) {
     free(lv->A);
     free(lv->Ac);
     free(lv->R);
-    FeastVec **vecs[] = {&lv->x, &lv->b, &lv->d, &lv->c, &lv->q};
+    for (int k = 0; k < SCARC_MAX_RHS; k++) feast_vec_destroy(&lv->x[k]), feast_vec_destroy(&lv->b[k]);
+    FeastVec **vecs[] = {&lv->d, &lv->c, &lv->q};
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) feast_vec_destroy(vecs[i]);
     feast_local_destroy(&lv->local);
   }
@@ -212,7 +218,7 @@ void scarc_destroy(Scarc **sp) {
   free(s->exported);
   free(s->lv);
   scarc_coarse_destroy(&s->coarse_solver);
-  feast_krylov_work_destroy(&s->work);
+  for (int k = 0; k < SCARC_MAX_RHS; k++) feast_krylov_work_destroy(&s->work[k]);
   feast_free(sp);
 }
 
@@ -478,44 +484,87 @@ static void restriction_defect(Scarc *s, int l, const FeastVec *b, const FeastVe
   feast_vec_aypx(-1.0, lv->c, lv->d);
 }
 
-/* V cycle on level l for A x = b (b consistent); x_zero: x is zero on entry */
-static int vcycle(Scarc *s, int l, const FeastVec *b, FeastVec *x, int x_zero) {
-  if (l == s->coarse) return scarc_coarse_solve(s->coarse_solver, b->v, x->v);
-  ScarcLevel *lv = &s->lv[l], *lc = &s->lv[l - 1];
-  double alpha = 0;
-  for (int k = 0; k < s->p.mg_pre_smooth; k++) FEAST_CALL(smooth(s, l, b, x, x_zero && k == 0, &alpha));
-  restriction_defect(s, l, b, x, s->p.mg_pre_smooth > 0, alpha);
-  for (int li = 0; li < s->dom->nlocal; li++)
-    feast_grid_restrict(lv->d->N, lv->d->v[li], lc->b->v[li]);
-  FEAST_CALL(feast_vec_sum(lc->b));
-  feast_vec_zero_fixed(lc->b, 0, s->mask);
-  feast_vec_zero(lc->x);
-  FEAST_CALL(vcycle(s, l - 1, lc->b, lc->x, 1));
-  for (int li = 0; li < s->dom->nlocal; li++)
-    feast_grid_prolongate(lc->x->N, lc->x->v[li], lv->c->v[li]);
-  feast_vec_axpy(1.0, lv->c, x);
-  for (int k = 0; k < s->p.mg_post_smooth; k++) FEAST_CALL(smooth(s, l, b, x, 0, &alpha));
+/* the levels' coarse-grid vectors for nrhs right-hand sides (the further ones made at the
+ * first cycle that needs them) */
+static int make_rhs_vectors(Scarc *s, int nrhs) {
+  for (int k = s->nrhs_made; k < nrhs; k++)
+    for (int l = s->coarse; l < s->finest; l++) {
+      FeastVec **vecs[2] = {&s->lv[l].x[k], &s->lv[l].b[k]};
+      FEAST_CALL(feast_vec_create_set(s->dom, l, 1, 2, vecs));
+    }
+  if (nrhs > s->nrhs_made) s->nrhs_made = nrhs;
   return 0;
 }
 
-int scarc_precondition(Scarc *s, const FeastVec *b, FeastVec *x) {
-  FEAST_CHECK(s->ready, FEAST_ERR_ARG, "ScaRC: no operator set (scarc_set_operator)");
-  FEAST_CHECK(b->nb == 1 && x->nb == 1, FEAST_ERR_ARG, "ScaRC solves one field: pass a block view");
-  s->stats.vcycles++;
-  feast_vec_zero(x);
-  return vcycle(s, s->finest, b, x, 1);
+/* V cycle on level l for A x_k = b_k, k < nrhs (b consistent); x_zero: x is zero on
+ * entry. Each right-hand side gets the operations of a cycle of its own, one after the
+ * other on each level (the smoother's work vectors are shared); the coarse grid solves
+ * them together. */
+static int vcycle(Scarc *s, int l, int nrhs, const FeastVec *const *b, FeastVec *const *x, int x_zero) {
+  if (l == s->coarse) {
+    double *const *bv[SCARC_MAX_RHS], *const *xv[SCARC_MAX_RHS];
+    for (int k = 0; k < nrhs; k++) bv[k] = b[k]->v, xv[k] = x[k]->v;
+    return scarc_coarse_solve_many(s->coarse_solver, nrhs, bv, xv);
+  }
+  ScarcLevel *lv = &s->lv[l], *lc = &s->lv[l - 1];
+  for (int k = 0; k < nrhs; k++) {
+    double alpha = 0;
+    for (int j = 0; j < s->p.mg_pre_smooth; j++) FEAST_CALL(smooth(s, l, b[k], x[k], x_zero && j == 0, &alpha));
+    restriction_defect(s, l, b[k], x[k], s->p.mg_pre_smooth > 0, alpha);
+    for (int li = 0; li < s->dom->nlocal; li++)
+      feast_grid_restrict(lv->d->N, lv->d->v[li], lc->b[k]->v[li]);
+    FEAST_CALL(feast_vec_sum(lc->b[k]));
+    feast_vec_zero_fixed(lc->b[k], 0, s->mask);
+    feast_vec_zero(lc->x[k]);
+  }
+  FEAST_CALL(vcycle(s, l - 1, nrhs, (const FeastVec *const *)lc->b, lc->x, 1));
+  for (int k = 0; k < nrhs; k++) {
+    for (int li = 0; li < s->dom->nlocal; li++)
+      feast_grid_prolongate(lc->x[k]->N, lc->x[k]->v[li], lv->c->v[li]);
+    feast_vec_axpy(1.0, lv->c, x[k]);
+    double alpha;
+    for (int j = 0; j < s->p.mg_post_smooth; j++) FEAST_CALL(smooth(s, l, b[k], x[k], 0, &alpha));
+  }
+  return 0;
 }
+
+int scarc_precondition_many(Scarc *s, int nrhs, const FeastVec *const *b, FeastVec *const *x) {
+  FEAST_CHECK(s->ready, FEAST_ERR_ARG, "ScaRC: no operator set (scarc_set_operator)");
+  FEAST_CHECK(nrhs >= 1 && nrhs <= SCARC_MAX_RHS, FEAST_ERR_ARG, "ScaRC: %d right-hand sides (1..%d)", nrhs,
+              SCARC_MAX_RHS);
+  for (int k = 0; k < nrhs; k++) {
+    FEAST_CHECK(b[k]->nb == 1 && x[k]->nb == 1, FEAST_ERR_ARG, "ScaRC solves one field: pass a block view");
+    feast_vec_zero(x[k]);
+  }
+  FEAST_CALL(make_rhs_vectors(s, nrhs));
+  s->stats.vcycles += nrhs;
+  return vcycle(s, s->finest, nrhs, b, x, 1);
+}
+
+int scarc_precondition(Scarc *s, const FeastVec *b, FeastVec *x) { return scarc_precondition_many(s, 1, &b, &x); }
 
 static int apply_operator(void *ctx, const FeastVec *x, FeastVec *y) { return scarc_matvec(ctx, x, y); }
 static int apply_vcycle(void *ctx, const FeastVec *x, FeastVec *y) { return scarc_precondition(ctx, x, y); }
+static int apply_vcycles(void *ctx, int n, const FeastVec *const *x, FeastVec *const *y) {
+  return scarc_precondition_many(ctx, n, x, y);
+}
 FeastLinOp scarc_operator(Scarc *s) { return (FeastLinOp){apply_operator, s}; }
 FeastLinOp scarc_preconditioner(Scarc *s) { return (FeastLinOp){apply_vcycle, s}; }
 
 int scarc_solve(Scarc *s, FeastKrylovMethod method, const FeastSolveParams *sp, const FeastVec *b, FeastVec *x,
                 FeastSolveResult *res) {
-  if (!s->work) FEAST_CALL(feast_krylov_work_create(b, &s->work));
+  if (!s->work[0]) FEAST_CALL(feast_krylov_work_create(b, &s->work[0]));
   return feast_krylov_solve(method, scarc_operator(s), scarc_preconditioner(s), b, x, sp,
-                            s->work, res);
+                            s->work[0], res);
+}
+
+int scarc_solve_mg_many(Scarc *s, int n, const FeastSolveParams *sp, const FeastVec *const *b, FeastVec *const *x,
+                        FeastSolveResult *res) {
+  FEAST_CHECK(n >= 1 && n <= SCARC_MAX_RHS, FEAST_ERR_ARG, "ScaRC: %d systems (1..%d)", n, SCARC_MAX_RHS);
+  for (int k = 0; k < n; k++)
+    if (!s->work[k]) FEAST_CALL(feast_krylov_work_create(b[k], &s->work[k]));
+  return feast_krylov_richardson_many(n, scarc_operator(s), (FeastLinOpMany){apply_vcycles, s}, b, x, sp, s->work,
+                                      res);
 }
 
 const char *scarc_backends(void) { return feast_local_backends(); }

@@ -105,6 +105,11 @@ int scarc_coarse_level(const Scarc *s);
 int scarc_matvec(Scarc *s, const FeastVec *x, FeastVec *y);
 /* x <- one V cycle for A x = b starting from x = 0 (the preconditioner) */
 int scarc_precondition(Scarc *s, const FeastVec *b, FeastVec *x);
+/* x_k <- one V cycle for A x_k = b_k from zero, k < nrhs <= SCARC_MAX_RHS: bitwise what
+ * nrhs calls of scarc_precondition give, with one coarse-grid solve for all of them at
+ * the bottom (the second right-hand side's level vectors are made at its first use) */
+enum { SCARC_MAX_RHS = FEAST_KRYLOV_MAX_SYSTEMS };
+int scarc_precondition_many(Scarc *s, int nrhs, const FeastVec *const *b, FeastVec *const *x);
 /* the operator and the V cycle as linear operators for scarc/krylov.h */
 FeastLinOp scarc_operator(Scarc *s);
 FeastLinOp scarc_preconditioner(Scarc *s);
@@ -114,6 +119,11 @@ FeastLinOp scarc_preconditioner(Scarc *s);
  * res->converged = 0 with res->reason. */
 int scarc_solve(Scarc *s, FeastKrylovMethod method, const FeastSolveParams *sp, const FeastVec *b, FeastVec *x,
                 FeastSolveResult *res);
+/* n <= SCARC_MAX_RHS systems with this operator, A x_k = b_k, each by RICHARDSON (mg) with
+ * its own stopping test as scarc_solve would (bitwise), run in lockstep with paired V
+ * cycles (scarc_precondition_many: one coarse-grid solve for all per cycle) */
+int scarc_solve_mg_many(Scarc *s, int n, const FeastSolveParams *sp, const FeastVec *const *b, FeastVec *const *x,
+                        FeastSolveResult *res);
 /* *A <- the partial matrices of the finest level with their Dirichlet rows (for export;
  * assembled into storage of the solver at the first call, valid until the next call
  * or scarc_set_operator) */
