@@ -490,7 +490,7 @@ static int make_rhs_vectors(Scarc *s, int nrhs) {
   for (int k = s->nrhs_made; k < nrhs; k++)
     for (int l = s->coarse; l < s->finest; l++) {
       FeastVec **vecs[2] = {&s->lv[l].x[k], &s->lv[l].b[k]};
-      FEAST_CALL(feast_vec_create_set(s->dom, l, 1, 2, vecs));
+      if (!s->lv[l].x[k]) FEAST_CALL(feast_vec_create_set(s->dom, l, 1, 2, vecs)); /* made here before a failure */
     }
   if (nrhs > s->nrhs_made) s->nrhs_made = nrhs;
   return 0;
