@@ -82,7 +82,7 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsR
     feast_summary_set_string(s, "continuation_direct_reason", ns_status_name(r->direct_reason));
     feast_summary_set_int(s, "continuation_direct_iterations", r->direct_iterations);
     feast_summary_set_real_array(s, "continuation_re", r->continuation_re, r->continuation_stages);
-    double steps[NS_MAX_STAGES];
+    double steps[NS_MAX_STAGES + 1];
     for (int k = 0; k < r->continuation_stages; k++) steps[k] = r->continuation_iterations[k];
     feast_summary_set_real_array(s, "continuation_stage_iterations", steps, r->continuation_stages);
   }

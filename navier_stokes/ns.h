@@ -276,9 +276,11 @@ typedef struct {
   int continuation_stages;     /* 0: the direct attempt is the result */
   NsStatus direct_reason;      /* why the direct attempt stopped */
   int direct_iterations;       /* its nonlinear steps */
-  double continuation_re[NS_MAX_STAGES];     /* the Reynolds number of each stage */
-  int continuation_iterations[NS_MAX_STAGES]; /* its nonlinear steps */
-  NsStatus continuation_reason[NS_MAX_STAGES]; /* NS_CONVERGED: the stage reached its tolerance */
+  /* each stage's Reynolds number, nonlinear steps and reason (NS_CONVERGED: it reached its
+   * tolerance); one more than the stages allowed: the last resort (continuation.c) */
+  double continuation_re[NS_MAX_STAGES + 1];
+  int continuation_iterations[NS_MAX_STAGES + 1];
+  NsStatus continuation_reason[NS_MAX_STAGES + 1];
 } NsResult;
 
 /* continue from a checkpoint (verified and matched by feast_checkpoint_match): the

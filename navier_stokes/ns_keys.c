@@ -71,8 +71,11 @@ static FeastKeySpec keys[] = {
              "solve again by continuation in Re: a first stage at Re / solver.continuation_factor from the "
              "zero start, each next one from the last converged stage at factor x its Re, up to problem.re; "
              "a failed stage goes back to the last converged solution and takes the square root of the "
-             "factor (a lower first stage while none converged); stages logged and in the summary "
-             "(continuation_stages, continuation_re); off = the direct attempt is the result"),
+             "factor (a lower first stage while none converged); when the stages run out and the stall "
+             "test stopped an attempt at problem.re from a converged stage, a last resort: problem.re from "
+             "the closest converged stage without the stall test (the cavity at Re = 3200, L = 3); stages "
+             "logged and in the summary (continuation_stages, continuation_re); off = the direct attempt is "
+             "the result"),
     INT_KEY("solver", "continuation_stall_steps", "10", 1, 100000,
             "navier-stokes, solver.continuation = auto: an attempt is stalled (reason stalled) when its "
             "defect is above solver.continuation_stall_factor x its defect this many steps before"),

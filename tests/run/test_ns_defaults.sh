@@ -6,6 +6,9 @@
 #   Peclet number U H / (2 nu) = 250 >= 150); converged;
 # - Re = 3200, L = 4: converges too: its linear solves stop at linear.max_iterations = 100,
 #   which then grows to 200 and 400 (linear.restart to 100 and 200; both keys unset);
+# - Re = 3200, L = 3: the stall test stops the direct attempt and every stage at the
+#   target (plateaus), the continuation's last resort (the target from the closest
+#   converged stage without the stall test) converges (the stages failed before);
 # - Re = 100, L = 4: mass (U D / nu = 100 < 200), fgmres, none (coarse-mesh Peclet number 25);
 # - stokes: the paper's mass / bicgstab / none, bitwise the run with those keys given;
 # - a key given explicitly is not overridden and not printed as auto;
@@ -34,6 +37,10 @@ run1 re3200 "$cfg" problem.re=3200 grid.level=4
 check "Re=3200 L=4 with no other key: exit 0 (got $rc), converged" "$rc == 0 and '$(json converged)' == 'true'"
 check "Re=3200: the linear solves stopped at their cap, and the caps grew (logged)" \
   "$(has re3200 'stopped at its cap: linear.max_iterations = 400, linear.restart = 200') == 1"
+
+run1 re3200l3 "$cfg" problem.re=3200 grid.level=3
+check "Re=3200 L=3 with no other key: exit 0 (got $rc), converged" "$rc == 0 and '$(json converged)' == 'true'"
+check "Re=3200 L=3: by the continuation's last resort (logged)" "$(has re3200l3 'continuation: the last resort, Re = 3200') == 1"
 
 run1 re100 "$cfg" problem.re=100 grid.level=4
 check "Re=100 L=4: converged" "$rc == 0 and '$(json converged)' == 'true'"
