@@ -9,10 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 rm -rf /tmp/bg /tmp/gc && mkdir -p /tmp/gc
-eval "$(bash .devtools/unpack-debs.sh .devdebs /tmp/deps)" || exit 9
-# the .pc files say /usr; Open MPI's PMIx cannot load the host's zlib plugin (harmless)
-export PKG_CONFIG_SYSROOT_DIR=/tmp/deps PMIX_MCA_pcompress_base_silence_warning=1 \
-  PMIX_MCA_mca_base_component_show_load_errors=0
+. bench/device_env.sh || exit 9
 nvidia-smi >/tmp/gc/smi.txt 2>&1
 bash bench/gpu_check.sh --out /tmp/gc --build /tmp/bg "$@" 2>&1 | tee /tmp/gc/stderr.txt
 rc=${PIPESTATUS[0]}

@@ -7,9 +7,9 @@
 # ~160 s on an H200. Results to /tmp/mn and $OUT/mn.tgz. SKIPBUILD=1 B=DIR: use the
 # binaries in DIR (e.g. a rehearsal with the emulator build's names changed).
 set -uo pipefail
+cd "$(dirname "$0")/.."
 [ -n "${SKIPBUILD:-}" ] || rm -rf /tmp/bg; rm -rf /tmp/mn && mkdir -p /tmp/mn/json
-[ -n "${SKIPBUILD:-}" ] || eval "$(bash .devtools/unpack-debs.sh .devdebs /tmp/deps)" || exit 9
-export PKG_CONFIG_SYSROOT_DIR=/tmp/deps PMIX_MCA_pcompress_base_silence_warning=1 PMIX_MCA_mca_base_component_show_load_errors=0 OMPI_MCA_mpi_yield_when_idle=1
+[ -n "${SKIPBUILD:-}" ] || . bench/device_env.sh || exit 9
 [ -n "${SKIPBUILD:-}" ] || (cmake -S . -B /tmp/bg -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/tmp/mn/cmake.log 2>&1 && cmake --build /tmp/bg -j16 --target feastc bench_local_mg_gpu >/tmp/mn/build.log 2>&1) || { tail -20 /tmp/mn/build.log; exit 8; }
 B=${B:-/tmp/bg/bin}
 timeout 60 $B/bench_local_mg_gpu 3 6 20 20 | tee /tmp/mn/bench_3_6.md
