@@ -156,11 +156,14 @@ static int residual(Solve *S, FeastVec *r) {
   return 0;
 }
 
-static int initial(Solve *S, FeastVec *r, double *rnorm) {
+/* r <- b - A x_0 and its norm; *stop = 1 when x_0 already passes the stopping test. The
+ * return value is an error code only (an operator's failure reaches the caller). */
+static int initial(Solve *S, FeastVec *r, double *rnorm, int *stop) {
   FEAST_CALL(residual(S, r));
   FEAST_CALL(feast_vec_norm(r, rnorm));
   S->res->initial_residual = *rnorm;
-  return stop_test(S, *rnorm, 0) ? 1 : 0;
+  *stop = stop_test(S, *rnorm, 0);
+  return 0;
 }
 
 /* x += M (b - A x) */
@@ -168,7 +171,9 @@ static int richardson(Solve *S) {
   Work *w = S->w;
   NEED(w, &w->r, &w->z);
   double rnorm;
-  if (initial(S, w->r, &rnorm)) return 0;
+  int stop;
+  FEAST_CALL(initial(S, w->r, &rnorm, &stop));
+  if (stop) return 0;
   loop_begin(S);
   for (int it = 1;; it++) {
     FEAST_CALL(apply_M(S, w->r, w->z));
@@ -189,7 +194,9 @@ static int cg(Solve *S) {
   Work *w = S->w;
   NEED(w, &w->r, &w->z, &w->p, &w->q);
   double rnorm, rz, pq;
-  if (initial(S, w->r, &rnorm)) return 0;
+  int stop;
+  FEAST_CALL(initial(S, w->r, &rnorm, &stop));
+  if (stop) return 0;
   FEAST_CALL(apply_M(S, w->r, w->z));
   feast_vec_copy(w->z, w->p);
   FEAST_CALL(feast_vec_dot(w->r, w->z, &rz));
@@ -219,7 +226,9 @@ static int bicgstab(Solve *S) {
   Work *w = S->w;
   NEED(w, &w->r, &w->rhat, &w->p, &w->q, &w->y, &w->z, &w->t);
   double rnorm, rho = 1, alpha = 1, omega = 1;
-  if (initial(S, w->r, &rnorm)) return 0;
+  int stop;
+  FEAST_CALL(initial(S, w->r, &rnorm, &stop));
+  if (stop) return 0;
   feast_vec_copy(w->r, w->rhat);
   feast_vec_zero(w->p);
   feast_vec_zero(w->q); /* q holds v = A M p */
@@ -344,7 +353,9 @@ static int ibicgstab(Solve *S) {
   FeastVec *s = w->z;
   double rnorm;
   IbcgScalars c;
-  if (initial(S, w->r, &rnorm)) return 0;
+  int stop;
+  FEAST_CALL(initial(S, w->r, &rnorm, &stop));
+  if (stop) return 0;
   feast_vec_copy(w->r, w->rhat);
   FEAST_CALL(ibicgstab_start(S, e, &c, &rnorm));
   double rmax = rnorm;
@@ -501,7 +512,9 @@ static int pipebicgsafe(Solve *S) {
   FEAST_CALL(extras(w, 2 * PB_N, &e));
   FeastVec **v = e, **P = e + PB_N, *r = w->r, *rs = w->rhat, *Ms = w->z;
   double rnorm;
-  if (initial(S, r, &rnorm)) return 0;
+  int stop;
+  FEAST_CALL(initial(S, r, &rnorm, &stop));
+  if (stop) return 0;
   feast_vec_copy(r, rs);
   FEAST_CALL(pipe_start(S, v, P));
   PipeScalars c = {0};
@@ -649,7 +662,9 @@ static int fgmres(Solve *S) {
   const int m = fgmres_restart(S->p->restart);
   FeastVec **V = NULL, **Z = NULL;
   double rnorm;
-  if (initial(S, w->r, &rnorm)) return 0;
+  int solved;
+  FEAST_CALL(initial(S, w->r, &rnorm, &solved));
+  if (solved) return 0;
   FEAST_CALL(fgmres_basis(S, m, &V, &Z));
   double *H, *g, *cs, *sn;
   FEAST_CALL(FEAST_ALLOC((size_t)(m + 1) * (m + 4), &H));

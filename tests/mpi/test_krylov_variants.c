@@ -11,7 +11,8 @@
  * (ctest); identity of whole solves across rank counts is checked bitwise by
  * tests/run/test_krylov_systems.sh, whose runs print %.17g values. fgmres is checked
  * against GMRES by its definition (minimal residual over the Krylov space) and with a
- * preconditioner that changes at every application. */
+ * preconditioner that changes at every application. An operator or preconditioner that
+ * fails makes every method return its error. */
 #include "feast/commstat.h"
 #include "feast/domain.h"
 #include "feast/error.h"
@@ -321,6 +322,40 @@ static void check_fgmres(const FeastVec *b, const FeastVec *x0, Vecs *w) {
   if (feast_test_rank() == 0) printf("  %-13s FGMRES(5), varying M: converged in %d iterations\n", "fgmres", res.iterations);
 }
 
+/* an operator or preconditioner that fails at its fail_at-th application: every method
+ * returns the failure's code, whether it comes in the initial residual or in the loop
+ * (before, the initial residual's failure read as "stop" and the solve returned 0) */
+typedef struct {
+  FeastLinOp op;
+  long calls, fail_at;
+} Failing;
+
+static int apply_failing(void *ctx, const FeastVec *x, FeastVec *y) {
+  Failing *f = ctx;
+  if (++f->calls == f->fail_at) FEAST_ERROR(FEAST_ERR_SOLVER, "planted failure at application %ld", f->calls);
+  return f->op.apply(f->op.ctx, x, y);
+}
+
+static void check_failures_propagate(const FeastVec *b, Vecs *w) {
+  FeastSolveParams sp = {.rtol = 1e-10, .max_iterations = 50, .divergence_factor = 1e30};
+  for (int m = 0; m < FEAST_KRYLOV_NMETHODS; m++)
+    for (int which = 0; which < 2; which++) /* 0: the operator fails, 1: the preconditioner */
+      for (long at = 1; at <= 3; at += 2) {
+        Failing f = {which ? M : K, 0, at};
+        const FeastLinOp planted = {apply_failing, &f};
+        FeastSolveResult res;
+        feast_vec_zero(w->v[13]);
+        const int st = feast_krylov_solve((FeastKrylovMethod)m, which ? K : planted, which ? planted : M, b, w->v[13],
+                                          &sp, NULL, &res);
+        if (st != FEAST_ERR_SOLVER)
+          fprintf(stderr, "%s: the %s failing at application %ld returned %d\n", feast_krylov_method_name(m),
+                  which ? "preconditioner" : "operator", at, st);
+        CHECK(st == FEAST_ERR_SOLVER);
+        feast_error_clear();
+      }
+  if (feast_test_rank() == 0) printf("  every method returns a failing operator's or preconditioner's error\n");
+}
+
 static int run(void) {
   FeastMesh *mesh = NULL;
   FeastDomain *dom = NULL;
@@ -350,6 +385,7 @@ static int run(void) {
     CHECK(its[1] <= its[0] * 1.15 + 1);
     check_fgmres(b, ref[0], &w);
   }
+  check_failures_propagate(b, &w);
   for (int i = 0; i < 2 * KMAX + 5; i++) feast_vec_destroy(&w.v[i]);
   for (int k = 0; k <= KMAX; k++) feast_vec_destroy(&ref[k]);
   feast_vec_destroy(&b);
