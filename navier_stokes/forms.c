@@ -33,13 +33,27 @@ double ns_cell_laplacian(const FeastQ1Cell *c, const double *u) {
   return (hss * d - 2.0 * hst * b + htt * a) / (a * d - b * b);
 }
 
-double ns_tau(const FeastQ1Cell *c, const double w[2], double nu, double mass) {
+/* tau of ns_tau and, where dtau is not NULL, its gradient in the cell-centre velocity w:
+ * tau = (4 rate^2 + adv^2 + visc^2)^-1/2 with adv = sum_a |w . grad phi_a| homogeneous of
+ * degree 1 in w, so dtau/dw_j = -tau^3 adv sum_a sgn(w . grad phi_a) d_j phi_a */
+static double tau_and_gradient(const FeastQ1Cell *c, const double w[2], double nu, double mass, double dtau[2]) {
   const double h = min_height(c);
-  double adv = 0.0; /* sum_a |w . grad phi_a| = 2 |w| / h_w */
-  for (int a = 0; a < 4; a++) adv += fabs(w[0] * c->centre.dphi[a][0] + w[1] * c->centre.dphi[a][1]);
+  double adv = 0.0, dadv[2] = {0.0, 0.0}; /* sum_a |w . grad phi_a| = 2 |w| / h_w, its gradient */
+  for (int a = 0; a < 4; a++) {
+    const double *g = c->centre.dphi[a], t = w[0] * g[0] + w[1] * g[1];
+    adv += fabs(t);
+    const double sgn = t > 0.0 ? 1.0 : t < 0.0 ? -1.0 : 0.0;
+    dadv[0] += sgn * g[0], dadv[1] += sgn * g[1];
+  }
   const double visc = 4.0 * nu / (h * h);
-  if (mass == 0.0) return 1.0 / sqrt(adv * adv + visc * visc);
-  return 1.0 / sqrt(4.0 * mass * mass + adv * adv + visc * visc);
+  const double tau = 1.0 / sqrt((mass == 0.0 ? 0.0 : 4.0 * mass * mass) + adv * adv + visc * visc);
+  if (dtau)
+    for (int j = 0; j < 2; j++) dtau[j] = -tau * tau * tau * adv * dadv[j];
+  return tau;
+}
+
+double ns_tau(const FeastQ1Cell *c, const double w[2], double nu, double mass) {
+  return tau_and_gradient(c, w, nu, mass, NULL);
 }
 
 /* value and gradient of a grid field at a point of cell c */
@@ -60,10 +74,24 @@ static double force_at(NsForm *f, int d, const FeastQ1Point *p) {
   return v;
 }
 
-/* the stabilisation of one cell: tau of the SUPG and the PSPG terms, nu Laplace w (0: dropped) */
+/* the stabilisation of one cell: tau of the SUPG and the PSPG terms, nu Laplace w (0:
+ * dropped); Newton with tau from ns_tau: the cell-centre velocity wc and the gradients of
+ * both taus in the nodal velocities of the cell, d tau / d w_b,j = dtau[j] phi_b(centre),
+ * phi_b(centre) = 1/4 (0 where tau is frozen or without Newton) */
 typedef struct {
   double supg, pspg, visc[2];
+  double wc[2], dsupg[2], dpspg[2];
+  int tau_derivative;
 } CellStab;
+
+/* Newton: the integrals over the cell that tau multiplies at the linearisation point,
+ * phi[i][a] = (R_i, w.grad phi_a) (the SUPG residual of momentum row i, as res in
+ * point()) and psi[a] = -(R_p, grad psi_a) (the PSPG residual of the continuity row,
+ * R_p = (w.grad) w + mass w + s + grad p_w - f - nu Lap w); tau's derivative adds
+ * dtau_s phi[i][a] to A_ij and dtau_p psi[a] to BT_j (forms.h) */
+typedef struct {
+  double phi[2][4], psi[4];
+} TauIntegrals;
 
 static CellStab cell_stabilisation(const NsForm *f, const FeastQ1Cell *c);
 
@@ -81,9 +109,42 @@ static void supg_residual_at_w(const NsForm *f, const double w[2], const double 
     res[i] = f->newton ? f->theta * (ww[i] - (i ? fy : fx) - st->visc[i]) + f->mass * w[i] + sq[i] + gpw[i] : 0.0;
 }
 
+/* ti += quadrature point p's part of test function a's integrals (TauIntegrals) */
+static void tau_integrals_add(const NsForm *f, const FeastQ1Point *p, int a, double W, const double w[2],
+                              const double ww[2], double conv, const double res[2], double fx, double fy,
+                              const double sq[2], const double gpw[2], const CellStab *st, TauIntegrals *ti) {
+  const double rx = ww[0] + f->mass * w[0] + sq[0] + gpw[0] - fx - st->visc[0];
+  const double ry = ww[1] + f->mass * w[1] + sq[1] + gpw[1] - fy - st->visc[1];
+  ti->phi[0][a] += W * res[0] * conv;
+  ti->phi[1][a] += W * res[1] * conv;
+  ti->psi[a] -= W * (rx * p->dphi[a][0] + ry * p->dphi[a][1]);
+}
+
+/* Newton, tau from ns_tau: tau's derivative (TauIntegrals) applied to the velocity
+ * change dw = w - x, dw_c its cell-centre value: the columns of A_ij, BT_j (A != NULL)
+ * and the right-hand side's terms for x = 0, b += J_tau dw (ns_form: dw = w; ns_form_residual:
+ * b - A x gets J_tau (w - x)) */
+static void tau_derivative_terms(const CellStab *st, const TauIntegrals *ti, const double dwc[2],
+                                 double (*A)[4][4], double (*b)[4]) {
+  const double s_dw = st->dsupg[0] * dwc[0] + st->dsupg[1] * dwc[1];
+  const double p_dw = st->dpspg[0] * dwc[0] + st->dpspg[1] * dwc[1];
+  for (int a = 0; a < 4; a++) {
+    b[NS_F1][a] += ti->phi[0][a] * s_dw;
+    b[NS_F2][a] += ti->phi[1][a] * s_dw;
+    b[NS_G][a] += ti->psi[a] * p_dw;
+    if (!A) continue;
+    for (int c = 0; c < 4; c++) /* d tau / d w_c,j = dtau[j] phi_c(centre), phi_c(centre) = 1/4 */
+      for (int j = 0; j < 2; j++) {
+        A[NS_A11 + j][a][c] += 0.25 * ti->phi[0][a] * st->dsupg[j];
+        A[NS_A21 + j][a][c] += 0.25 * ti->phi[1][a] * st->dsupg[j];
+        A[NS_BT1 + j][a][c] += 0.25 * ti->psi[a] * st->dpspg[j];
+      }
+  }
+}
+
 /* the contributions of one quadrature point (weight W); sq: the known part of du/dt there */
 static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const double gw[2][2], const double sq[2],
-                  const double gp[2], const CellStab *st, double (*A)[4][4], double (*b)[4]) {
+                  const double gp[2], const CellStab *st, TauIntegrals *ti, double (*A)[4][4], double (*b)[4]) {
   const double tau_s = st->supg, tau_p = st->pspg;
   const double W = p->weight, nu = f->nu, th = f->theta, mass = f->mass;
   const double fx = force_at(f, 0, p), fy = force_at(f, 1, p);
@@ -135,12 +196,14 @@ static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const dou
       b[NS_F2][a] += W * (th * (pa + tau_s * conv[a]) * ww[1] + tau_s * res[1] * conv[a]);
       b[NS_G][a] -= W * tau_p * (ww[0] * dxa + ww[1] * dya);
     }
+    if (st->tau_derivative) tau_integrals_add(f, p, a, W, w, ww, conv[a], res, fx, fy, sq, gp, st, ti);
   }
 }
 
 void ns_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4]) {
   NsForm *f = ctx;
   const CellStab st = cell_stabilisation(f, c);
+  TauIntegrals ti = {{{0.0}}, {0.0}};
   for (int q = 0; q < c->nq; q++) {
     double w[2], gw[2][2], sq[2], gs[2], pw, gp[2];
     field_at(c, &c->q[q], f->w1, &w[0], gw[0]);
@@ -148,15 +211,16 @@ void ns_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4])
     field_at(c, &c->q[q], f->s1, &sq[0], gs);
     field_at(c, &c->q[q], f->s2, &sq[1], gs);
     field_at(c, &c->q[q], f->newton ? f->wp : NULL, &pw, gp);
-    point(f, &c->q[q], w, gw, sq, gp, &st, A, b);
+    point(f, &c->q[q], w, gw, sq, gp, &st, &ti, A, b);
   }
+  if (st.tau_derivative) tau_derivative_terms(&st, &ti, st.wc, A, b);
 }
 
 /* b[r][a] += the residual of one quadrature point (weight W) at the iterate (x, p) with
  * the linearisation (w, gw) and the cell's stabilisation st: see forms.h */
 static void residual_point(NsForm *f, const FeastQ1Point *q, const double w[2], const double gw[2][2],
                            const double x[2], const double gx[2][2], double p, const double gp[2], const double gpw[2],
-                           const double sq[2], const CellStab *st, double (*b)[4]) {
+                           const double sq[2], const CellStab *st, TauIntegrals *ti, double (*b)[4]) {
   const double W = q->weight, th = f->theta, mass = f->mass, tau_s = st->supg, tau_p = st->pspg;
   const double fx = force_at(f, 0, q), fy = force_at(f, 1, q);
   const double cu = w[0] * gx[0][0] + w[1] * gx[0][1], cv = w[0] * gx[1][0] + w[1] * gx[1][1]; /* (w.grad) x */
@@ -182,6 +246,7 @@ static void residual_point(NsForm *f, const FeastQ1Point *q, const double w[2], 
     b[NS_F2][a] += W * ((pa + tau_s * conv) * (my + th * ny) + tau_s * conv * (th * st->visc[1] - gp[1]) + p * dya -
                         visc * (gx[1][0] * dxa + gx[1][1] * dya) + tau_s * res[1] * dconv);
     b[NS_G][a] += W * (pa * div - tau_p * ((ex + nx) * dxa + (ey + ny) * dya));
+    if (st->tau_derivative) tau_integrals_add(f, q, a, W, w, ww, conv, res, fx, fy, sq, gpw, st, ti);
   }
 }
 
@@ -190,8 +255,12 @@ static CellStab cell_stabilisation(const NsForm *f, const FeastQ1Cell *c) {
   double wc[2], g[2];
   field_at(c, &c->centre, f->w1, &wc[0], g);
   field_at(c, &c->centre, f->w2, &wc[1], g);
-  const double tau = f->tau_frozen > 0.0 ? f->tau_frozen : ns_tau(c, wc, f->nu, f->tau_rate);
-  CellStab st = {tau * f->stab.supg_scale, tau * f->stab.pspg_scale, {0.0, 0.0}};
+  double dtau[2] = {0.0, 0.0};
+  const int derivative = f->newton && f->tau_frozen <= 0.0;
+  const double tau = f->tau_frozen > 0.0 ? f->tau_frozen : tau_and_gradient(c, wc, f->nu, f->tau_rate, dtau);
+  CellStab st = {tau * f->stab.supg_scale, tau * f->stab.pspg_scale, {0.0, 0.0}, {wc[0], wc[1]},
+                 {f->stab.supg_scale * dtau[0], f->stab.supg_scale * dtau[1]},
+                 {f->stab.pspg_scale * dtau[0], f->stab.pspg_scale * dtau[1]}, derivative};
   if (f->stab.viscous_residual && f->w1 && f->w2) {
     st.visc[0] = f->nu * ns_cell_laplacian(c, f->w1);
     st.visc[1] = f->nu * ns_cell_laplacian(c, f->w2);
@@ -203,11 +272,13 @@ void ns_form_residual(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double
   NsForm *f = ctx;
   (void)A;
   const CellStab st = cell_stabilisation(f, c);
+  const int x_is_w = f->x1 == f->w1 && f->x2 == f->w2;
+  TauIntegrals ti = {{{0.0}}, {0.0}};
   for (int q = 0; q < c->nq; q++) {
     double w[2], gw[2][2], x[2], gx[2][2], sq[2], gs[2], p, gp[2];
     field_at(c, &c->q[q], f->w1, &w[0], gw[0]);
     field_at(c, &c->q[q], f->w2, &w[1], gw[1]);
-    if (f->x1 == f->w1 && f->x2 == f->w2) { /* x = w: the defect of the nonlinear problem */
+    if (x_is_w) { /* x = w: the defect of the nonlinear problem */
       x[0] = w[0], x[1] = w[1];
       memcpy(gx, gw, sizeof gx);
     } else {
@@ -219,6 +290,13 @@ void ns_form_residual(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double
     field_at(c, &c->q[q], f->p, &p, gp);
     double pw, gpw[2]; /* Newton: the pressure of the linearisation point */
     field_at(c, &c->q[q], f->newton ? f->wp : NULL, &pw, gpw);
-    residual_point(f, &c->q[q], w, gw, x, gx, p, gp, gpw, sq, &st, b);
+    residual_point(f, &c->q[q], w, gw, x, gx, p, gp, gpw, sq, &st, &ti, b);
+  }
+  if (st.tau_derivative && !x_is_w) { /* J_tau (w - x), (w - x) at the cell centre */
+    double xc[2], g[2];
+    field_at(c, &c->centre, f->x1, &xc[0], g);
+    field_at(c, &c->centre, f->x2, &xc[1], g);
+    const double dwc[2] = {st.wc[0] - xc[0], st.wc[1] - xc[1]};
+    tau_derivative_terms(&st, &ti, dwc, NULL, b);
   }
 }

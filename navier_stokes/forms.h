@@ -24,8 +24,8 @@
  *   f1(a) += tau_s (nu Lap w_1, w.grad phi_a),  g(a) -= tau_p (nu Lap w, grad psi_a)
  * tau_s = stabilisation.supg_scale tau, tau_p = stabilisation.pspg_scale tau (defaults 1)
  * in the SUPG terms (A's tau, B's tau, f's tau) and the PSPG terms (BT's tau, C, g).
- * Newton adds the derivative in w of every term but tau (frozen at w) and the lagged
- * viscous residual: of the convection (w.grad) w in the Galerkin, SUPG and PSPG terms, and
+ * Newton adds the derivative in w of every term but the lagged viscous residual: of
+ * tau (below), of the convection (w.grad) w in the Galerkin, SUPG and PSPG terms, and
  * of the SUPG test direction w.grad phi_a, with R_i = theta ((w.grad) w_i - f_i - nu Lap
  * w_i) + mass w_i + s_i + d_i p_w the SUPG residual at the linearisation point (w, p_w):
  *   A_ij(a,b) += theta (d_j w_i phi_b, phi_a + tau_s w.grad phi_a) + tau_s (R_i, phi_b d_j phi_a)
@@ -35,8 +35,17 @@
  * which keeps the defect that of the nonlinear problem. Without the stabilisation's
  * derivatives (the Galerkin term alone, as before 2026-11-26) Newton converged only
  * linearly, at a rate of 0.3-0.7 per step on the cavity at Re = 400-1000 (BENCHMARKS.md,
- * "Newton's Jacobian"); tau's own derivative is left out (tests/unit/test_ns_jacobian.c
- * measures what that leaves).
+ * "Newton's Jacobian"). tau depends on w through the cell-centre velocity w_c (ns_tau;
+ * d w_c / d w_b = phi_b(centre) = 1/4): its derivative adds, per cell, with
+ * Phi_ia = (R_i, w.grad phi_a), Psi_a = -(R_p, grad psi_a) (R_p = (w.grad) w + mass w + s +
+ * grad p_w - f - nu Lap w, the PSPG residual at the linearisation point),
+ *   A_ij(a,b) += Phi_ia d tau_s / d w_b,j,   BT_j(a,b) += Psi_a d tau_p / d w_b,j
+ * (and J_tau w on the right-hand side): without it Newton converged linearly, at 0.22-0.29
+ * per step with exact inner solves (BENCHMARKS.md, "Newton at Re 1000"); with it J is the
+ * derivative of the defect (tests/unit/test_ns_jacobian.c, finite differences, 1e-8).
+ * Where tau is frozen (NsForm.tau_frozen) it has no derivative; the lagged viscous
+ * residual has none either, and the preconditioner's velocity blocks (velocity_blocks)
+ * leave tau's derivative out with the reaction term.
  *
  * A time step (navier_stokes/timestep.c) approximates du/dt by mass u + s (mass =
  * alpha_0/dt, s from the old levels: backward Euler, BDF2, a theta-step) and weights the
@@ -118,7 +127,8 @@ void ns_form(const FeastQ1Cell *c, void *ctx, double (*Aloc)[4][4], double (*blo
  *                 [+ theta ((w - x).grad w_1, phi_a + tau w.grad phi_a) + tau (R_1, (w - x).grad phi_a): Newton]
  *   continuity a: (div x, psi_a) - tau (f - (w.grad) x - s - mass x - grad p, grad psi_a)
  *                 [- tau (((w - x).grad) w, grad psi_a): Newton]
- * (tau: tau_s and tau_p as above, with the viscous residual where it is on). ns_form's
+ * (tau: tau_s and tau_p as above, with the viscous residual where it is on), and with
+ * Newton and tau from ns_tau the cell's J_tau (w - x) (its terms above). ns_form's
  * b - A x up to rounding (other sums). At x = w (the line search) the Newton terms vanish:
  * the defect of the nonlinear problem under either linearisation. */
 void ns_form_residual(const FeastQ1Cell *c, void *ctx, double (*Aloc)[4][4], double (*bloc)[4]);
