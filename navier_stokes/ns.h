@@ -90,8 +90,9 @@ typedef enum {
 } NsStepReference; /* rhs|first-defect|update */
 const char *ns_step_reference_name(NsStepReference r);
 /* the linear tolerance of each nonlinear step (solve.c): fixed = linear.rtol;
- * eisenstat-walker = choice 2 of Eisenstat & Walker (1996), gamma 0.9, alpha 2, with
- * their safeguard, eta_max 0.9, eta_0 = linear.rtol, and no oversolving of the last step */
+ * eisenstat-walker = in Newton's steps choice 2 of Eisenstat & Walker (1996), gamma 0.9,
+ * alpha 2, with their safeguard, eta_max 0.9, eta_0 = linear.rtol, and no oversolving of
+ * the last step; the fixed point's steps (auto's first ones) keep linear.rtol */
 typedef enum { NS_FORCING_FIXED, NS_FORCING_EISENSTAT_WALKER, NS_FORCING_NCHOICES } NsLinearForcing; /* fixed|eisenstat-walker */
 const char *ns_linear_forcing_name(NsLinearForcing f);
 

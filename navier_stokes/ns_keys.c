@@ -117,10 +117,12 @@ static FeastKeySpec keys[] = {
 
     ENUM_KEY("solver", "linear_forcing", "fixed", NULL /* ns_linear_forcing_name */,
              "stokes/navier-stokes: the tolerance of each nonlinear step's linear solve: fixed = "
-             "linear.rtol; eisenstat-walker = Eisenstat & Walker's choice 2, eta_k = 0.9 (r_k / "
-             "r_k-1)^2 with their safeguard (not below 0.9 eta_k-1^2 when that exceeds 0.1), at most "
-             "0.9, linear.rtol in the first step, and not below 0.5 x the nonlinear target / r_k (no "
-             "oversolving in the last step)"),
+             "linear.rtol; eisenstat-walker = in Newton's steps (solver.nonlinear = newton, and auto "
+             "after its switch) Eisenstat & Walker's choice 2, eta_k = 0.9 (r_k / r_k-1)^2 with their "
+             "safeguard (not below 0.9 eta_k-1^2 when that exceeds 0.1), at most 0.9, linear.rtol in "
+             "the first step, and not below 0.5 x the nonlinear target / r_k (no oversolving in the "
+             "last step); the fixed point's steps keep linear.rtol (with them it stalled at Re = 1000; "
+             "auto at Re = 1000, L = 6: 33 s instead of 46 s with fixed)"),
 
     /* ---- the linear solver of every nonlinear step ---- */
     ENUM_KEY("linear", "krylov", "auto", NULL /* auto, the Krylov registry's saddle-point methods */,

@@ -142,18 +142,18 @@ static int newton_or_back(NsProblem *ns, const NonlinearParams *p, const FeastSo
   return 1;
 }
 
-/* the forcing term of Eisenstat-Walker's choice 2 in the linear tolerance of the step at
- * defect r (*eta, r_prev: the last step's; r_prev 0 at the first step, which keeps
+/* the forcing term of Eisenstat-Walker's choice 2, the linear tolerance of a Newton step at
+ * defect r (eta, r_prev: the last step's; r_prev 0 at the first step, which keeps
  * linear.rtol): eta = gamma (r / r_prev)^alpha, not below gamma eta_prev^alpha where that
  * exceeds EW_SAFEGUARD, at most EW_ETA_MAX, and not below 0.5 target / r, so that the
  * last step does not solve past the nonlinear target (Kelley's safeguard) */
-static void forcing_term(double r, double r_prev, double target, double *eta) {
-  if (r_prev <= 0.0) return;
+static double forcing_term(double r, double r_prev, double target, double eta) {
+  if (r_prev <= 0.0) return eta;
   double e = EW_GAMMA * pow(r / r_prev, EW_ALPHA);
-  const double guard = EW_GAMMA * pow(*eta, EW_ALPHA);
+  const double guard = EW_GAMMA * pow(eta, EW_ALPHA);
   if (guard > EW_SAFEGUARD && guard > e) e = guard;
   if (e < 0.5 * target / r) e = 0.5 * target / r;
-  *eta = e < EW_ETA_MAX ? e : EW_ETA_MAX;
+  return e < EW_ETA_MAX ? e : EW_ETA_MAX;
 }
 
 /* the reference of the relative stopping test: the first defect r0, and in a time step
@@ -345,6 +345,7 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
   double t0 = feast_wtime(), r, lambda = resuming ? ns->resume.lambda : 1.0;
   FEAST_CALL(start(ns, &p, res, &r));
   double reference, change = INFINITY, r_prev = 0.0; /* r_prev: the last step's defect (forcing) */
+  const double fixed_rtol = p.linear.rtol;           /* the fixed point's steps under forcing */
   FEAST_CALL(stop_reference(ns, &p, res->initial_residual, &reference));
   if (a && a->reference > 0.0) reference = a->reference;
   const int first = res->nonlinear_iterations;
@@ -371,10 +372,9 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
     if (ns->newton_auto && !newton_given_up) FEAST_CALL(switch_to_newton(ns, &p, step, res->initial_residual, &r));
     FEAST_CALL(ns_schur_update(ns));
     FeastSolveResult lin;
-    if (p.forcing) {
-      forcing_term(r, r_prev, p.rtol * reference, &p.linear.rtol);
-      r_prev = r;
-    }
+    if (p.forcing) /* Newton's steps only; the fixed point's keep linear.rtol */
+      p.linear.rtol = ns->newton ? forcing_term(r, r_prev, p.rtol * reference, p.linear.rtol) : fixed_rtol;
+    r_prev = r;
     /* from a random start the tolerance is relative to the defect, the residual of c = 0 */
     if (p.random_start) p.linear.reference_norm = r;
     FEAST_CALL(linear_solve(ns, &p, &lin));
