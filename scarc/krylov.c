@@ -277,12 +277,15 @@ static int bicgstab(Solve *S) {
 
 /* the true residual at exit: r <- b - A x and its norm (one more reduction, outside the
  * counted loop). Returns 1 when it confirms the stop, 0 when the solve must go on from
- * r (the recurrences drifted: the recurrence residual met the tolerance, the true one not). */
+ * r (the recurrences drifted: the recurrence residual met the tolerance, the true one not),
+ * minus the error code when A failed. */
 static int confirm_exit(Solve *S, FeastVec *r, int it, int *restarts) {
   if (!S->res->converged) return 1;
   S->in_loop = 0;
   double rnorm;
-  if (residual(S, r) || feast_vec_norm(r, &rnorm)) return -1;
+  int st = residual(S, r);
+  if (!st) st = feast_vec_norm(r, &rnorm);
+  if (st) return -st;
   S->res->final_residual = rnorm;
   S->in_loop = 1;
   if (rnorm <= tolerance(S) || it >= S->p->max_iterations || ++*restarts > 3) {
@@ -400,7 +403,7 @@ static int ibicgstab(Solve *S) {
     int done = stop_test(S, rnorm, it);
     if (done) {
       int ok = confirm_exit(S, w->r, it, &restarts);
-      if (ok < 0) return 1;
+      if (ok < 0) return -ok;
       if (ok) return 0;
     }
     if (done || replace_due(S, it, rnorm, &rmax)) {
@@ -538,7 +541,7 @@ static int pipebicgsafe(Solve *S) {
     if (it > 1 && stop_test(S, sqrt(d[8]), it - 1)) {
       S->loop1 = top, S->in_A = top_A, S->in_M = top_M;
       int ok = confirm_exit(S, r, it - 1, &restarts);
-      if (ok < 0) return 1;
+      if (ok < 0) return -ok;
       if (ok) return 0;
       FEAST_CALL(pipe_start(S, v, P));
       first = 1;
@@ -695,7 +698,7 @@ static int fgmres(Solve *S) {
     fgmres_update(S, Z, H, m, g, k);
     if (stop) {
       const int done = confirm_exit(S, w->r, it, &restarts);
-      if (done < 0) st = -1;
+      if (done < 0) st = -done;
       if (done) break;
       if ((st = feast_vec_norm(w->r, &rnorm))) break; /* drifted: go on from the true residual */
       continue;
