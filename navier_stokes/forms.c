@@ -75,9 +75,9 @@ static double force_at(NsForm *f, int d, const FeastQ1Point *p) {
 }
 
 /* the stabilisation of one cell: tau of the SUPG and the PSPG terms, nu Laplace w (0:
- * dropped); Newton with tau from ns_tau: the cell-centre velocity wc and the gradients of
- * both taus in the nodal velocities of the cell, d tau / d w_b,j = dtau[j] phi_b(centre),
- * phi_b(centre) = 1/4 (0 where tau is frozen or without Newton) */
+ * dropped); the cell-centre velocity wc and the gradients of both taus in it (d tau /
+ * d w_b,j = dsupg[j] phi_b(centre), phi_b(centre) = 1/4), used where tau_derivative is
+ * set: Newton with tau from ns_tau (not NsForm.tau_frozen) */
 typedef struct {
   double supg, pspg, visc[2];
   double wc[2], dsupg[2], dpspg[2];
