@@ -212,6 +212,106 @@ int feast_vec_dots(int k, const FeastVec *const *x, const FeastVec *const *y, do
   return feast_vec_dots_end(&r, out);
 }
 
+/* ---- single-precision copies (FeastVecSingle) ---- */
+
+int feast_vec_single_create(const FeastDomain *dom, int level, int nb, FeastVecSingle **xp) {
+  FeastVecSingle *x;
+  FEAST_CALL(FEAST_ALLOC(1, &x));
+  *xp = x;
+  *x = (FeastVecSingle){dom, level, dom->levels[level].N, nb, dom->nlocal, NULL, NULL};
+  const long n = (long)x->N * x->N, stride = (n + 15) / 16 * 16; /* 64-byte multiples */
+  const int arrays = nb * dom->nlocal;
+  FEAST_CALL(FEAST_ALLOC(arrays + 1, &x->v));
+  float *block;
+  FEAST_CALL(FEAST_ALLOC((size_t)arrays * stride + 1, &block));
+  x->block = block;
+  for (int a = 0; a < arrays; a++) x->v[a] = block + (size_t)a * stride;
+  return 0;
+}
+
+void feast_vec_single_destroy(FeastVecSingle **xp) {
+  if (!*xp) return;
+  free((*xp)->block);
+  free((*xp)->v);
+  feast_free(xp);
+}
+
+void feast_vec_single_store(const FeastVec *x, FeastVecSingle *y) {
+  FOR_ARRAYS(x, {
+    const double *restrict xs = x->v[a_];
+    float *restrict ys = y->v[a_];
+    for (long i = 0; i < n_; i++) ys[i] = (float)xs[i];
+  });
+}
+
+/* s[k][l] += x_k y over the owned nodes i < n of one block with i mod DOT_LANES = l, k <
+ * nk (x_k single, widened exactly): dot_lanes' sums for the pairs (x_k, y) */
+static inline void dot_lanes_single(int nk, const float *const *x, const double *y, const unsigned char *own, long n,
+                                    double (*s)[DOT_LANES]) {
+  long i = 0;
+#if DOT_AVX512
+  __m512d acc[DOT_MAX];
+  for (int k = 0; k < nk; k++) acc[k] = _mm512_loadu_pd(s[k]);
+  for (; i + DOT_LANES <= n; i += DOT_LANES) {
+    const __m128i o = _mm_loadl_epi64((const __m128i *)(own + i));
+    const __mmask8 m = (__mmask8)_mm_test_epi8_mask(o, o);
+    const __m512d yv = _mm512_loadu_pd(y + i);
+    for (int k = 0; k < nk; k++) {
+      const __m512d p = _mm512_mul_pd(_mm512_cvtps_pd(_mm256_loadu_ps(x[k] + i)), yv);
+      acc[k] = _mm512_mask_add_pd(acc[k], m, acc[k], p);
+    }
+  }
+  for (int k = 0; k < nk; k++) _mm512_storeu_pd(s[k], acc[k]);
+#else
+  for (; i + DOT_LANES <= n; i += DOT_LANES)
+    for (int l = 0; l < DOT_LANES; l++)
+      if (own[i + l])
+        for (int k = 0; k < nk; k++) s[k][l] += (double)x[k][i + l] * y[i + l];
+#endif
+  for (int l = 0; i < n; i++, l++)
+    if (own[i])
+      for (int k = 0; k < nk; k++) s[k][l] += (double)x[k][i] * y[i];
+}
+
+int feast_vec_single_dots(int k, const FeastVecSingle *const *x, const FeastVec *y, double *out) {
+  const FeastDomain *dom = y->dom;
+  const FeastLevel *lev = &dom->levels[y->level];
+  const long n = (long)y->N * y->N;
+  double *part;
+  FEAST_CALL(FEAST_ALLOC((size_t)k * dom->nlocal + 1, &part));
+  for (int li = 0; li < dom->nlocal; li++)
+    for (int j = 0; j < k; j += DOT_MAX) {
+      const int nk = k - j < DOT_MAX ? k - j : DOT_MAX;
+      double s[DOT_MAX][DOT_LANES] = {{0}};
+      for (int b = 0; b < y->nb; b++) {
+        const float *xb[DOT_MAX];
+        for (int i = 0; i < nk; i++) xb[i] = x[j + i]->v[b * y->nlocal + li];
+        dot_lanes_single(nk, xb, feast_vec_block(y, b, li), lev->owned[li], n, s);
+      }
+      for (int i = 0; i < nk; i++)
+        part[(j + i) * dom->nlocal + li] =
+            ((s[i][0] + s[i][1]) + (s[i][2] + s[i][3])) + ((s[i][4] + s[i][5]) + (s[i][6] + s[i][7]));
+    }
+  FeastMacroSum r;
+  int st = feast_domain_sum_macros_begin(dom, k, part, 1, &r);
+  free(part);
+  return st ? st : feast_domain_sum_macros_end(&r, out);
+}
+
+void feast_vec_single_maxpy(int k, const double *a, const FeastVecSingle *const *x, FeastVec *y) {
+  FOR_ARRAYS(y, {
+    double *restrict ys = y->v[a_];
+    for (long c = 0; c < n_; c += MAXPY_CHUNK) {
+      const long end = c + MAXPY_CHUNK < n_ ? c + MAXPY_CHUNK : n_;
+      for (int j = 0; j < k; j++) {
+        const float *restrict xs = x[j]->v[a_];
+        const double aj = a[j];
+        for (long i = c; i < end; i++) ys[i] += aj * (double)xs[i];
+      }
+    }
+  });
+}
+
 int feast_vec_dot(const FeastVec *x, const FeastVec *y, double *out) {
   return feast_vec_dots(1, &x, &y, out);
 }

@@ -29,6 +29,24 @@ void feast_vec_destroy(FeastVec **x); /* a view is only detached */
 void feast_vec_view(const FeastVec *x, int b, FeastVec *view);
 static inline double *feast_vec_block(const FeastVec *x, int b, int li) { return x->v[b * x->nlocal + li]; }
 
+/* A vector's values rounded to single precision, FeastVec's layout without the padding
+ * (v[b * nlocal + li], N*N values): a Krylov basis kept so that its Gram-Schmidt reads
+ * half the memory (FGMRES with FeastSolveParams.single_basis) */
+typedef struct {
+  const FeastDomain *dom;
+  int level, N, nb, nlocal;
+  float **v;
+  void *block;
+} FeastVecSingle;
+int feast_vec_single_create(const FeastDomain *dom, int level, int nb, FeastVecSingle **x); /* zeroed */
+void feast_vec_single_destroy(FeastVecSingle **x);
+void feast_vec_single_store(const FeastVec *x, FeastVecSingle *y); /* y <- x rounded to float */
+/* k products <x_i, y> (x_i widened exactly) with one global reduction, summed as
+ * feast_vec_dots sums (the same on any number of ranks) */
+int feast_vec_single_dots(int k, const FeastVecSingle *const *x, const FeastVec *y, double *out);
+/* y <- y + sum_i a_i x_i, one pass over y as feast_vec_maxpy */
+void feast_vec_single_maxpy(int k, const double *a, const FeastVecSingle *const *x, FeastVec *y);
+
 void feast_vec_zero(FeastVec *x);
 void feast_vec_copy(const FeastVec *x, FeastVec *y);                  /* y <- x */
 void feast_vec_axpy(double a, const FeastVec *x, FeastVec *y);        /* y <- y + a x */

@@ -121,6 +121,8 @@ static int linear_from_config(const FeastConfig *cfg, NsLinearParams *p) {
   FEAST_CALL(feast_config_get_real(cfg, "linear.rtol", &p->rtol));
   FEAST_CALL(get_int(cfg, "linear.max_iterations", &p->max_iterations));
   FEAST_CALL(get_int(cfg, "linear.restart", &p->restart));
+  FEAST_CALL(feast_config_get_enum(cfg, "linear.fgmres_basis", &v));
+  p->single_basis = v == 0;
   /* the caps grow only where the run leaves both at their defaults */
   p->grow = !feast_config_is_set(cfg, "linear.restart") && !feast_config_is_set(cfg, "linear.max_iterations");
   FEAST_CALL(get_int(cfg, "solver.residual_replacement", &p->residual_replacement));

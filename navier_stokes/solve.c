@@ -54,6 +54,7 @@ static void nonlinear_params(const NsProblem *ns, NonlinearParams *p) {
   p->linear.label = "linear";
   p->linear.replace_every = l->residual_replacement;
   p->linear.restart = l->restart;
+  p->linear.single_basis = l->single_basis;
   p->linear.replace_drop = l->residual_replacement_drop;
   p->grow = p->krylov == FEAST_KRYLOV_FGMRES && l->grow;
   snprintf(p->checkpoint, sizeof p->checkpoint, "%s", n->checkpoint);

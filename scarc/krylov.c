@@ -17,6 +17,8 @@ typedef struct {
   FeastVec *extra[NEXTRA];
   FeastVec **basis; /* fgmres: V_0..V_m, then Z_0..Z_m-1, made at the first use */
   int nbasis;
+  FeastVecSingle **single; /* fgmres with single_basis: V_0..V_m in single precision */
+  int nsingle;
 } Work;
 
 struct FeastKrylovWork {
@@ -63,6 +65,8 @@ void feast_krylov_work_destroy(FeastKrylovWork **wp) {
   for (int i = 0; i < NEXTRA; i++) feast_vec_destroy(&(*wp)->w.extra[i]);
   for (int i = 0; i < (*wp)->w.nbasis; i++) feast_vec_destroy(&(*wp)->w.basis[i]);
   free((*wp)->w.basis);
+  for (int i = 0; i < (*wp)->w.nsingle; i++) feast_vec_single_destroy(&(*wp)->w.single[i]);
+  free((*wp)->w.single);
   feast_free(wp);
 }
 
@@ -596,9 +600,29 @@ int feast_krylov_basis_vectors(FeastKrylovMethod method, int restart) {
   return method == FEAST_KRYLOV_FGMRES ? 2 * fgmres_restart(restart) + 1 : 0;
 }
 
-static int fgmres_basis(Solve *S, int m, FeastVec ***V, FeastVec ***Z) {
+/* the single-precision basis U_0..U_m (single_basis) */
+static int fgmres_single_basis(Work *w, int m, FeastVecSingle ***U) {
+  if (w->nsingle < m + 1) {
+    FeastVecSingle **b = realloc(w->single, (size_t)(m + 1) * sizeof *b);
+    FEAST_CHECK(b, FEAST_ERR_MEM, "fgmres: no memory for %d basis vectors", m + 1);
+    w->single = b;
+    for (int i = w->nsingle; i < m + 1; i++) {
+      w->single[i] = NULL;
+      w->nsingle = i + 1;
+      FEAST_CALL(feast_vec_single_create(w->dom, w->level, w->nb, &w->single[i]));
+    }
+  }
+  *U = w->single;
+  return 0;
+}
+
+/* V: the basis V_0..V_m in double, or with single_basis (U != NULL) two vectors that take
+ * turns as V_k and V_k+1 (the basis itself in *U); Z_0..Z_m-1 after them */
+static int fgmres_basis(Solve *S, int m, FeastVec ***V, FeastVec ***Z, FeastVecSingle ***U) {
   Work *w = S->w;
-  const int need = feast_krylov_basis_vectors(FEAST_KRYLOV_FGMRES, m);
+  const int nv = S->p->single_basis ? 2 : m + 1, need = nv + m;
+  *U = NULL;
+  if (S->p->single_basis) FEAST_CALL(fgmres_single_basis(w, m, U));
   if (w->nbasis < need) {
     FeastVec **b = realloc(w->basis, (size_t)need * sizeof *b);
     FEAST_CHECK(b, FEAST_ERR_MEM, "fgmres: no memory for %d basis vectors", need);
@@ -610,23 +634,26 @@ static int fgmres_basis(Solve *S, int m, FeastVec ***V, FeastVec ***Z) {
     }
   }
   *V = w->basis;
-  *Z = w->basis + m + 1;
+  *Z = w->basis + nv;
   return 0;
 }
 
-/* w -= sum_i h_i V_i with h = V^T w, twice (CGS2); h[0..j] the sum of both passes */
-static int fgmres_orthogonalise(FeastVec **V, int j, FeastVec *w, double *h) {
+/* w -= sum_i h_i V_i with h = V^T w, twice (CGS2); h[0..j] the sum of both passes; the
+ * basis in single precision where U is not NULL */
+static int fgmres_orthogonalise(FeastVec **V, FeastVecSingle **U, int j, FeastVec *w, double *h) {
   const FeastVec *ws[j + 1];
   double c[j + 1];
   for (int i = 0; i <= j; i++) ws[i] = w, h[i] = 0.0;
   for (int pass = 0; pass < 2; pass++) {
-    FEAST_CALL(feast_vec_dots(j + 1, (const FeastVec *const *)V, ws, c));
+    if (U) FEAST_CALL(feast_vec_single_dots(j + 1, (const FeastVecSingle *const *)U, w, c));
+    else FEAST_CALL(feast_vec_dots(j + 1, (const FeastVec *const *)V, ws, c));
     double minus_c[j + 1];
     for (int i = 0; i <= j; i++) {
       minus_c[i] = -c[i];
       h[i] += c[i];
     }
-    feast_vec_maxpy(j + 1, minus_c, (const FeastVec *const *)V, w);
+    if (U) feast_vec_single_maxpy(j + 1, minus_c, (const FeastVecSingle *const *)U, w);
+    else feast_vec_maxpy(j + 1, minus_c, (const FeastVec *const *)V, w);
   }
   return 0;
 }
@@ -664,11 +691,12 @@ static int fgmres(Solve *S) {
   NEED(w, &w->r);
   const int m = fgmres_restart(S->p->restart);
   FeastVec **V = NULL, **Z = NULL;
+  FeastVecSingle **U = NULL;
   double rnorm;
   int solved;
   FEAST_CALL(initial(S, w->r, &rnorm, &solved));
   if (solved) return 0;
-  FEAST_CALL(fgmres_basis(S, m, &V, &Z));
+  FEAST_CALL(fgmres_basis(S, m, &V, &Z, &U));
   double *H, *g, *cs, *sn;
   FEAST_CALL(FEAST_ALLOC((size_t)(m + 1) * (m + 4), &H));
   g = H + (size_t)m * (m + 1), cs = g + m + 1, sn = cs + m + 1;
@@ -677,14 +705,17 @@ static int fgmres(Solve *S) {
   for (;;) { /* one cycle of at most m iterations from r, ||r|| = rnorm */
     feast_vec_copy(w->r, V[0]);
     feast_vec_scale(1.0 / rnorm, V[0]);
+    if (U) feast_vec_single_store(V[0], U[0]);
     memset(g, 0, (size_t)(m + 1) * sizeof *g);
     g[0] = rnorm;
     int k = 0, stop = 0, broken = 0;
     while (k < m && !stop) {
       double *h = H + (size_t)k * (m + 1);
-      if ((st = apply_M(S, V[k], Z[k])) || (st = apply_A(S, Z[k], V[k + 1]))) break;
-      if ((st = fgmres_orthogonalise(V, k, V[k + 1], h)) || (st = feast_vec_norm(V[k + 1], &h[k + 1]))) break;
-      if (h[k + 1] > 0) feast_vec_scale(1.0 / h[k + 1], V[k + 1]);
+      FeastVec *vk = U ? V[k & 1] : V[k], *vnext = U ? V[(k + 1) & 1] : V[k + 1];
+      if ((st = apply_M(S, vk, Z[k])) || (st = apply_A(S, Z[k], vnext))) break;
+      if ((st = fgmres_orthogonalise(V, U, k, vnext, h)) || (st = feast_vec_norm(vnext, &h[k + 1]))) break;
+      if (h[k + 1] > 0) feast_vec_scale(1.0 / h[k + 1], vnext);
+      if (U) feast_vec_single_store(vnext, U[k + 1]);
       fgmres_rotate(h, k, cs, sn, g);
       k++;
       broken = !isfinite(g[k]) || h[k - 1] == 0.0; /* NaN, or a singular column: no update */

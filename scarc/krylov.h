@@ -51,6 +51,9 @@ typedef struct {
   int fixed_iterations;     /* > 0: run exactly this many iterations, no rtol test (richardson
                                from x = 0 with a linear M is then a linear operator of b) */
   int restart;              /* fgmres: iterations per cycle (basis size m; 0: 30) */
+  int single_basis;         /* fgmres: 1 = the orthonormal basis V stored in single precision
+                               (Gram-Schmidt reads half the memory; Z, the Hessenberg matrix,
+                               the update and the preconditioner's input stay double): 0 */
 } FeastSolveParams;
 /* the [solver] schema's defaults: rtol 1e-8, max_iterations 100, divergence_factor 1e4,
  * replace_drop sqrt(eps); everything else 0 (no monitor, no label, no replacement every
