@@ -157,6 +157,11 @@ static inline void dot_lanes(int nk, const double *const *x, const double *const
       for (int k = 0; k < nk; k++) s[k][l] += x[k][i] * y[k][i];
 }
 
+/* the lanes' partial sums added by the fixed tree */
+static inline double lanes_sum(const double s[DOT_LANES]) {
+  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
 /* nk <= DOT_MAX sums <x_k, y_k> over the owned nodes of local macro li (n nodes per block) */
 static void dot_macro(int nk, const FeastVec *const *x, const FeastVec *const *y, int li, long n,
                       const unsigned char *own, double *out) {
@@ -167,8 +172,7 @@ static void dot_macro(int nk, const FeastVec *const *x, const FeastVec *const *y
     if (nk == DOT_MAX) dot_lanes(DOT_MAX, xb, yb, own, n, s); /* inlined with the count known */
     else dot_lanes(nk, xb, yb, own, n, s);
   }
-  for (int k = 0; k < nk; k++)
-    out[k] = ((s[k][0] + s[k][1]) + (s[k][2] + s[k][3])) + ((s[k][4] + s[k][5]) + (s[k][6] + s[k][7]));
+  for (int k = 0; k < nk; k++) out[k] = lanes_sum(s[k]);
 }
 
 /* how many pairs from j on (at most DOT_MAX) have x[j]'s block count */
@@ -288,9 +292,7 @@ int feast_vec_single_dots(int k, const FeastVecSingle *const *x, const FeastVec 
         for (int i = 0; i < nk; i++) xb[i] = x[j + i]->v[b * y->nlocal + li];
         dot_lanes_single(nk, xb, feast_vec_block(y, b, li), lev->owned[li], n, s);
       }
-      for (int i = 0; i < nk; i++)
-        part[(j + i) * dom->nlocal + li] =
-            ((s[i][0] + s[i][1]) + (s[i][2] + s[i][3])) + ((s[i][4] + s[i][5]) + (s[i][6] + s[i][7]));
+      for (int i = 0; i < nk; i++) part[(j + i) * dom->nlocal + li] = lanes_sum(s[i]);
     }
   FeastMacroSum r;
   int st = feast_domain_sum_macros_begin(dom, k, part, 1, &r);
