@@ -183,15 +183,17 @@ static int navier_stokes_check(const FeastConfig *cfg, const FeastMesh *mesh) { 
 static int stokes_run(const FeastProblemContext *app) { return run(app, 1); }
 static int navier_stokes_run(const FeastProblemContext *app) { return run(app, 0); }
 
-/* the basis vectors of linear.krylov (fgmres: 2 restart + 1 with the restart a Newton run
- * grows to, ns_linear_restart_bound; auto as the problem resolves it) of the 3 fields */
+/* the basis vectors of linear.krylov (fgmres: 2 restart + 1, 1.5 restart + 2.5 with the
+ * single-precision basis, with the restart a Newton run grows to, ns_linear_restart_bound;
+ * auto as the problem resolves it) of the 3 fields */
 static double krylov_bytes(const FeastConfig *cfg, int stokes) {
   NsParams p;
   if (ns_params_from_config(cfg, &p)) return 0.0;
   const int restart = ns_linear_restart_bound(&p, stokes);
   const int stationary = p.time.scheme == NS_TIME_NONE; /* anderson.c: stationary runs only */
   const int anderson = stationary && p.nonlinear.anderson_depth > 0 ? 2 * p.nonlinear.anderson_depth + 2 : 0;
-  return (double)(feast_krylov_basis_vectors(ns_krylov_choice(&p, stokes), restart) + anderson) * 3 * sizeof(double);
+  return (feast_krylov_basis_vectors(ns_krylov_choice(&p, stokes), restart, p.linear.single_basis) + anderson) * 3 *
+         sizeof(double);
 }
 static double stokes_krylov_bytes(const FeastConfig *cfg) { return krylov_bytes(cfg, 1); }
 static double navier_stokes_krylov_bytes(const FeastConfig *cfg) { return krylov_bytes(cfg, 0); }

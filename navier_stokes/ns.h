@@ -158,7 +158,7 @@ typedef struct {
   double rtol;               /* per nonlinear step: 1e-2 */
   int max_iterations;        /* 100 */
   int restart;               /* fgmres: 60 */
-  int single_basis;          /* fgmres: the basis stored in single precision (FeastSolveParams): 0 */
+  int single_basis;          /* fgmres: the basis stored in single precision (FeastSolveParams): 1 */
   int grow;                  /* 1: fgmres stopped at its cap doubles max_iterations and restart for the
                                 steps after it, up to 400 (the config front end: neither key set): 1 */
   int residual_replacement;  /* ibicgstab, pipebicgsafe: every this many iterations (0: never): 0 */

@@ -596,8 +596,10 @@ enum { FGMRES_DEFAULT_RESTART = 30 };
 
 static int fgmres_restart(int restart) { return restart > 0 ? restart : FGMRES_DEFAULT_RESTART; }
 
-int feast_krylov_basis_vectors(FeastKrylovMethod method, int restart) {
-  return method == FEAST_KRYLOV_FGMRES ? 2 * fgmres_restart(restart) + 1 : 0;
+double feast_krylov_basis_vectors(FeastKrylovMethod method, int restart, int single_basis) {
+  if (method != FEAST_KRYLOV_FGMRES) return 0.0;
+  const int m = fgmres_restart(restart);
+  return single_basis ? m + 2 + 0.5 * (m + 1) : 2 * m + 1; /* fgmres_basis's vectors */
 }
 
 /* the single-precision basis U_0..U_m (single_basis) */

@@ -193,8 +193,9 @@ static void check_registry(void) {
   CHECK(m == FEAST_KRYLOV_RICHARDSON);
   CHECK_OK(scarc_method_from_name("bicgstab", &m));
   CHECK(m == FEAST_KRYLOV_BICGSTAB);
-  CHECK(feast_krylov_basis_vectors(FEAST_KRYLOV_FGMRES, 10) == 21);
-  CHECK(feast_krylov_basis_vectors(FEAST_KRYLOV_CG, 10) == 0);
+  CHECK(feast_krylov_basis_vectors(FEAST_KRYLOV_FGMRES, 10, 0) == 21.0);
+  CHECK(feast_krylov_basis_vectors(FEAST_KRYLOV_FGMRES, 10, 1) == 17.5); /* 12 double + 11 single */
+  CHECK(feast_krylov_basis_vectors(FEAST_KRYLOV_CG, 10, 1) == 0.0);
 }
 
 static int run(void) {
