@@ -165,6 +165,8 @@ typedef struct {
   double residual_replacement_drop; /* sqrt(eps) */
   NsFactorisation factorisation; /* of the block preconditioner: lower */
   NsLinearForcing forcing;   /* the tolerance per nonlinear step: fixed (rtol) */
+  double pcd_viscous_scale;  /* linear.schur = pcd, stationary: the factor of nu M_p^-1 (pcd.c): 1 */
+  double pcd_rotation;       /* linear.schur = pcd, stationary: sigma of the rotation term (pcd.c): 0 */
 } NsLinearParams;
 
 typedef struct {

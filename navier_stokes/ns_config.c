@@ -119,6 +119,8 @@ static int linear_from_config(const FeastConfig *cfg, NsLinearParams *p) {
   FEAST_CALL(feast_config_get_enum(cfg, "linear.schur", &v));
   p->schur = (NsSchurChoice)v;
   FEAST_CALL(feast_config_get_real(cfg, "linear.rtol", &p->rtol));
+  FEAST_CALL(feast_config_get_real(cfg, "linear.pcd_viscous_scale", &p->pcd_viscous_scale));
+  FEAST_CALL(feast_config_get_real(cfg, "linear.pcd_rotation", &p->pcd_rotation));
   FEAST_CALL(get_int(cfg, "linear.max_iterations", &p->max_iterations));
   FEAST_CALL(get_int(cfg, "linear.restart", &p->restart));
   FEAST_CALL(feast_config_get_enum(cfg, "linear.fgmres_basis", &v));

@@ -153,6 +153,19 @@ static FeastKeySpec keys[] = {
              "nu M_p^-1 + M_p^-1 N_p A_p^-1 (one more scalar ScaRC solve; for higher cell Reynolds "
              "numbers; needs a part where the flow enters, where A_p is zero, or an enclosed flow, where "
              "A_p has Neumann conditions and one pinned node)"),
+    REAL_KEY("linear", "pcd_viscous_scale", "1", 1e-3, 1e3,
+             "linear.schur = pcd, stationary solves: S^-1 ~ s nu M_p^-1 + M_p^-1 N_p A_p^-1 with this s; 2 "
+             "raises the smallest eigenvalues of S~^-1 S (closed streamlines, where N_p vanishes): the graded "
+             "cavity at L = 4 takes 327 instead of 374 FGMRES iterations at Re = 400, 731 instead of 914 at "
+             "Re = 1000 (navier_stokes/pcd.c)"),
+    REAL_KEY("linear", "pcd_rotation", "0", 0, 1e3,
+             "linear.schur = pcd, stationary solves: sigma > 0 adds sigma / nu A_p^-1 M_rot A_p^-1 to S~^-1, "
+             "M_rot the lumped mass weighted by max(0, det grad w) (the squared rotation rate of a vortex, 0 "
+             "in a shear): the Schur complement of an Oseen operator rotating at rate Omega has "
+             "S^-1 = nu + Omega^2 / (nu k^2) on pressures constant along closed streamlines, which N_p "
+             "misses (one more A_p solve; navier_stokes/pcd.c). 0.3 with pcd_viscous_scale = 2: the graded "
+             "cavity at L = 4 in 279 / 511 instead of 374 / 914 iterations at Re = 400 / 1000; from L = 5 "
+             "with pressure.rtol = 1e-2"),
     ENUM_KEY("linear", "factorisation", "lower", NULL /* ns_factorisation_name */,
              "block factors of K = [A B; BT C] = L D U, D = blockdiag(A, -S), that the preconditioner applies: "
              "lower = [A 0; BT -S] (the FEAST paper's), upper = [A B; 0 -S], full = L D U (two velocity "

@@ -104,6 +104,7 @@ struct NsProblem {
   FeastMask *pcd_time_mask;     /* a time step's A_p: Dirichlet where the velocity is free */
   struct NsInner *pcd_time_scarc; /* its solver (== pcd_scarc in an enclosed flow) */
   FeastVec *pcd_r, *pcd_z, *pcd_y; /* one-block work vectors */
+  FeastVec *pcd_rot, *pcd_s;    /* linear.pcd_rotation > 0: the lumped mass weighted by max(0, det grad w), work */
   /* the block preconditioner (schur.c): linear.factorisation = upper | full */
   FeastVec *upper_rhs;          /* d_u,v - B c_p, the right-hand side of their velocity solves */
   const struct NsSchurApprox *schur; /* S~ (linear.schur resolved) */

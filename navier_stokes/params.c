@@ -69,7 +69,8 @@ void ns_params_defaults(NsParams *p) {
   p->linear = (NsLinearParams){.krylov_auto = 1, .krylov = FEAST_KRYLOV_BICGSTAB, .schur = NS_SCHUR_AUTO,
                                .rtol = 1e-2, .max_iterations = 100, .restart = 60, .grow = 1,
                                .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08,
-                               .forcing = NS_FORCING_FIXED, .single_basis = 1};
+                               .forcing = NS_FORCING_FIXED, .single_basis = 1, .pcd_viscous_scale = 1.0,
+                               .pcd_rotation = 0.0};
   p->velocity = (NsVelocityParams){.method = FEAST_KRYLOV_RICHARDSON, .rtol = 0.1, .max_iterations = 2,
                                    .fixed_iterations = 0, .coarse_stabilisation_auto = 1};
   p->linear.factorisation = NS_FACTORISATION_LOWER;
