@@ -182,16 +182,15 @@ int ns_pcd_create(NsProblem *ns) {
   FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->pcd_r));
   FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->pcd_z));
   FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->pcd_y));
-  if (ns->pcd && ns->params.linear.pcd_rotation > 0.0) {
-    FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->pcd_rot));
-    FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->pcd_s));
-  }
   const int stationary_start = ns->time_dependent && ns->params.time.initial_stationary;
   unsigned char *parts;
   int count, st = FEAST_ALLOC(dom->mesh->nparts + 1, &parts);
   if (!st && ns->pcd && (!ns->time_dependent || stationary_start)) {
     st = ns_pcd_inflow_parts(&ns->params, dom->mesh, parts, &count);
     if (!st) st = laplace_solver(ns, parts, count, "stationary", &ns->pcd_mask, &ns->pcd_scarc);
+    if (!st && ns->params.linear.pcd_rotation > 0.0) /* the rotation term: stationary solves */
+      if (!(st = feast_vec_create(dom, ns->level, 1, &ns->pcd_rot)))
+        st = feast_vec_create(dom, ns->level, 1, &ns->pcd_s);
   }
   if (!st && ns->time_dependent) {
     outflow_parts(ns, parts, &count);
@@ -230,25 +229,30 @@ int ns_pcd_update(NsProblem *ns) {
     feast_band9_zero(A[0]);
     FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], convection_form, (void *)w, 2, 1, A, 0,
                                        NULL));
-    if (ns->pcd_rot) {
+    if (ns->pcd_rot && !ns->time.on) {
       double *rot[1] = {ns->pcd_rot->v[li]};
       memset(rot[0], 0, sizeof(double) * lev->N * lev->N);
       FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], rotation_form, (void *)w, 2, 0, NULL, 1,
                                          rot));
     }
   }
-  return ns->pcd_rot ? feast_vec_sum(ns->pcd_rot) : 0;
+  return ns->pcd_rot && !ns->time.on ? feast_vec_sum(ns->pcd_rot) : 0;
+}
+
+/* x <- A_p^-1 b by solver (A_p with mask's conditions), b (ns->pcd_r, overwritten) first
+ * made compatible: zero sum where A_p is pinned (Neumann), zero on its Dirichlet nodes */
+static int laplace_solve(NsProblem *ns, NsInner *solver, const FeastMask *mask, FeastVec *x) {
+  if (mask->pinned >= 0) FEAST_CALL(ns_zero_sum(ns, ns->pcd_r));
+  feast_vec_zero_fixed(ns->pcd_r, 0, mask);
+  FeastSolveResult res;
+  return ns_inner_solve(solver, ns->pcd_r, x, &res);
 }
 
 /* y <- theta N_p A_p^-1 r + mass M_p A_p^-1 r (r, y consistent one-block vectors) */
 int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
-  const FeastMask *mask = ns->time.on ? ns->pcd_time_mask : ns->pcd_mask;
-  NsInner *solver = ns->time.on ? ns->pcd_time_scarc : ns->pcd_scarc;
   feast_vec_copy(r, ns->pcd_r);
-  if (mask->pinned >= 0) FEAST_CALL(ns_zero_sum(ns, ns->pcd_r)); /* compatible with Neumann */
-  feast_vec_zero_fixed(ns->pcd_r, 0, mask);
-  FeastSolveResult res;
-  FEAST_CALL(ns_inner_solve(solver, ns->pcd_r, ns->pcd_z, &res));
+  if (ns->time.on) FEAST_CALL(laplace_solve(ns, ns->pcd_time_scarc, ns->pcd_time_mask, ns->pcd_z));
+  else FEAST_CALL(laplace_solve(ns, ns->pcd_scarc, ns->pcd_mask, ns->pcd_z));
   if (ns->pcd) {
     for (int li = 0; li < ns->dom->nlocal; li++) feast_band9_matvec(&ns->pcd_conv[li], ns->pcd_z->v[li], y->v[li]);
     FEAST_CALL(feast_vec_sum(y));
@@ -271,10 +275,7 @@ static int rotation_solve(NsProblem *ns) {
   const long n = (long)ns->pcd_z->N * ns->pcd_z->N;
   for (int li = 0; li < ns->dom->nlocal; li++)
     for (long i = 0; i < n; i++) ns->pcd_r->v[li][i] = ns->pcd_rot->v[li][i] * ns->pcd_z->v[li][i];
-  if (ns->pcd_mask->pinned >= 0) FEAST_CALL(ns_zero_sum(ns, ns->pcd_r)); /* compatible with Neumann */
-  feast_vec_zero_fixed(ns->pcd_r, 0, ns->pcd_mask);
-  FeastSolveResult res;
-  return ns_inner_solve(ns->pcd_scarc, ns->pcd_r, ns->pcd_s, &res);
+  return laplace_solve(ns, ns->pcd_scarc, ns->pcd_mask, ns->pcd_s);
 }
 
 /* the registry's entry (schur.c): S~^-1 r = (s nu r + N_p A_p^-1 r) / m + (sigma / nu) A_p^-1
@@ -283,7 +284,7 @@ static int rotation_solve(NsProblem *ns) {
 static int pcd_apply(NsProblem *ns, FeastVec *r) {
   const NsLinearParams *lp = &ns->params.linear;
   FEAST_CALL(ns_pcd_apply(ns, r, ns->pcd_y));
-  const int rotation = ns->pcd_rot && ns->pcd_scarc && !ns->time.on;
+  const int rotation = ns->pcd_rot && !ns->time.on; /* pcd_rot: with the stationary A_p only */
   if (rotation) FEAST_CALL(rotation_solve(ns));
   if (!ns->time.on && lp->pcd_viscous_scale != 1.0) feast_vec_scale(lp->pcd_viscous_scale, r);
   ns_schur_viscous(ns, ns->pcd_y, r);

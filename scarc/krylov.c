@@ -596,10 +596,14 @@ enum { FGMRES_DEFAULT_RESTART = 30 };
 
 static int fgmres_restart(int restart) { return restart > 0 ? restart : FGMRES_DEFAULT_RESTART; }
 
+/* fgmres_basis's double-precision vectors: V (m + 1, or 2 with the basis in single
+ * precision, which then adds m + 1 single vectors) and Z (m) */
+static int fgmres_double_vectors(int m, int single_basis) { return (single_basis ? 2 : m + 1) + m; }
+
 double feast_krylov_basis_vectors(FeastKrylovMethod method, int restart, int single_basis) {
   if (method != FEAST_KRYLOV_FGMRES) return 0.0;
   const int m = fgmres_restart(restart);
-  return single_basis ? m + 2 + 0.5 * (m + 1) : 2 * m + 1; /* fgmres_basis's vectors */
+  return fgmres_double_vectors(m, single_basis) + (single_basis ? 0.5 * (m + 1) : 0.0);
 }
 
 /* the single-precision basis U_0..U_m (single_basis) */
@@ -622,7 +626,7 @@ static int fgmres_single_basis(Work *w, int m, FeastVecSingle ***U) {
  * turns as V_k and V_k+1 (the basis itself in *U); Z_0..Z_m-1 after them */
 static int fgmres_basis(Solve *S, int m, FeastVec ***V, FeastVec ***Z, FeastVecSingle ***U) {
   Work *w = S->w;
-  const int nv = S->p->single_basis ? 2 : m + 1, need = nv + m;
+  const int need = fgmres_double_vectors(m, S->p->single_basis);
   *U = NULL;
   if (S->p->single_basis) FEAST_CALL(fgmres_single_basis(w, m, U));
   if (w->nbasis < need) {
@@ -636,7 +640,7 @@ static int fgmres_basis(Solve *S, int m, FeastVec ***V, FeastVec ***Z, FeastVecS
     }
   }
   *V = w->basis;
-  *Z = w->basis + nv;
+  *Z = w->basis + (need - m);
   return 0;
 }
 
