@@ -14,8 +14,15 @@ NsForm ns_form_steady(double nu, int newton, const double *w1, const double *w2,
                   .stab = {.supg_scale = 1.0, .pspg_scale = 1.0, .viscous_residual = 0}};
 }
 
-double ns_cell_laplacian(const FeastQ1Cell *c, const double *u) {
-  const long N = c->node[3] - c->node[0], i = c->i, j = c->j;
+/* a, b, d of J^T J = [a b; b d] at the centre: the metric of ns_cell_laplacian */
+static void cell_metric(const FeastQ1Cell *c, double m[3]) {
+  m[0] = c->jac[0][0] * c->jac[0][0] + c->jac[1][0] * c->jac[1][0];
+  m[1] = c->jac[0][0] * c->jac[0][1] + c->jac[1][0] * c->jac[1][1];
+  m[2] = c->jac[0][1] * c->jac[0][1] + c->jac[1][1] * c->jac[1][1];
+}
+
+/* ns_cell_laplacian of cell (i, j) of an N x N macro with the metric m (cell_metric) */
+static double laplacian(long N, long i, long j, const double m[3], const double *u) {
   if (N < 3) return 0.0;
   double hss = 0.0, htt = 0.0;
   for (int r = 0; r < 2; r++)
@@ -27,10 +34,30 @@ double ns_cell_laplacian(const FeastQ1Cell *c, const double *u) {
     }
   const double hst = u[(j + 1) * N + i + 1] - u[j * N + i + 1] - u[(j + 1) * N + i] + u[j * N + i];
   /* (J^T J)^-1 = [d -b; -b a] / (a d - b^2) */
-  const double a = c->jac[0][0] * c->jac[0][0] + c->jac[1][0] * c->jac[1][0];
-  const double b = c->jac[0][0] * c->jac[0][1] + c->jac[1][0] * c->jac[1][1];
-  const double d = c->jac[0][1] * c->jac[0][1] + c->jac[1][1] * c->jac[1][1];
+  const double a = m[0], b = m[1], d = m[2];
   return (hss * d - 2.0 * hst * b + htt * a) / (a * d - b * b);
+}
+
+double ns_cell_laplacian(const FeastQ1Cell *c, const double *u) {
+  double m[3];
+  cell_metric(c, m);
+  return laplacian(c->node[3] - c->node[0], c->i, c->j, m, u);
+}
+
+void ns_viscous_derivative_apply(int N, const NsViscousCell *cells, const double *x1, const double *x2,
+                                 const unsigned char *const fixed[3], double *y1, double *y2, double *yp) {
+  static const int di[4] = {0, 1, 1, 0}, dj[4] = {0, 0, 1, 1}; /* feast/q1.c's local node order */
+  for (long j = 0; j + 1 < N; j++)
+    for (long i = 0; i + 1 < N; i++) {
+      const NsViscousCell *v = &cells[j * (N - 1) + i];
+      const double l1 = laplacian(N, i, j, v->metric, x1), l2 = laplacian(N, i, j, v->metric, x2);
+      for (int a = 0; a < 4; a++) {
+        const long n = (j + dj[a]) * N + i + di[a];
+        if (!fixed || !fixed[0][n]) y1[n] += v->mom[a] * l1;
+        if (!fixed || !fixed[1][n]) y2[n] += v->mom[a] * l2;
+        if (!fixed || !fixed[2][n]) yp[n] += v->cont[0][a] * l1 + v->cont[1][a] * l2;
+      }
+    }
 }
 
 /* tau of ns_tau and, where dtau is not NULL, its gradient in the cell-centre velocity w:
@@ -200,6 +227,27 @@ static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const dou
   }
 }
 
+/* Newton with the viscous residual: the derivative of its lagged terms (forms.h) on cell c,
+ * whose Laplacian of a trial velocity is constant on the cell: per unit Lap x_i, momentum
+ * row a of component i gets -theta tau_s nu (w.grad phi_a, 1), continuity row a
+ * tau_p nu (d_i psi_a, 1) */
+static void viscous_derivative_cell(const NsForm *f, const FeastQ1Cell *c, const CellStab *st, NsViscousCell *v) {
+  cell_metric(c, v->metric);
+  memset(v->mom, 0, sizeof v->mom);
+  memset(v->cont, 0, sizeof v->cont);
+  for (int q = 0; q < c->nq; q++) {
+    const FeastQ1Point *p = &c->q[q];
+    double w[2], gw[2][2];
+    field_at(c, p, f->w1, &w[0], gw[0]);
+    field_at(c, p, f->w2, &w[1], gw[1]);
+    for (int a = 0; a < 4; a++) {
+      v->mom[a] -= p->weight * f->theta * st->supg * f->nu * (w[0] * p->dphi[a][0] + w[1] * p->dphi[a][1]);
+      v->cont[0][a] += p->weight * st->pspg * f->nu * p->dphi[a][0];
+      v->cont[1][a] += p->weight * st->pspg * f->nu * p->dphi[a][1];
+    }
+  }
+}
+
 void ns_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4]) {
   NsForm *f = ctx;
   const CellStab st = cell_stabilisation(f, c);
@@ -214,6 +262,8 @@ void ns_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4])
     point(f, &c->q[q], w, gw, sq, gp, &st, &ti, A, b);
   }
   if (st.tau_derivative) tau_derivative_terms(&st, &ti, st.wc, A, b);
+  if (f->viscous_cells && f->newton && f->stab.viscous_residual && f->w1 && f->w2)
+    viscous_derivative_cell(f, c, &st, &f->viscous_cells[(long)c->j * (c->node[3] - c->node[0] - 1) + c->i]);
 }
 
 /* b[r][a] += the residual of one quadrature point (weight W) at the iterate (x, p) with

@@ -43,9 +43,15 @@
  * (and J_tau w on the right-hand side): without it Newton converged linearly, at 0.22-0.29
  * per step with exact inner solves (BENCHMARKS.md, "Newton at Re 1000"); with it J is the
  * derivative of the defect (tests/unit/test_ns_jacobian.c, finite differences, 1e-8).
- * Where tau is frozen (NsForm.tau_frozen) it has no derivative; the lagged viscous
- * residual has none either, and the preconditioner's velocity blocks (velocity_blocks)
- * leave tau's derivative out with the reaction term.
+ * Where tau is frozen (NsForm.tau_frozen) it has no derivative, and the preconditioner's
+ * velocity blocks (velocity_blocks) leave tau's derivative out with the reaction term.
+ * The lagged viscous residual's derivative, -theta tau_s (nu Lap x_i, w.grad phi_a) in the
+ * momentum rows and +tau_p (nu Lap x, grad psi_a) in the continuity rows, couples a node
+ * to its neighbours' neighbours (Lap x on a cell reads a ring of nodes around it), beyond
+ * the 9 bands: ns_form stores it per cell (NsForm.viscous_cells) and Newton's Krylov
+ * operator adds it matrix-free (ns_viscous_derivative_apply); the preconditioner does
+ * without it. Without it Newton converged linearly where the viscous residual is on, at
+ * 0.35 per step (the graded cavity at Re = 400, L = 5; BENCHMARKS.md).
  *
  * A time step (navier_stokes/timestep.c) approximates du/dt by mass u + s (mass =
  * alpha_0/dt, s from the old levels: backward Euler, BDF2, a theta-step) and weights the
@@ -67,6 +73,14 @@ enum { NS_A11, NS_A12, NS_A21, NS_A22, NS_B1, NS_B2, NS_BT1, NS_BT2, NS_C, NS_NB
 enum { NS_V11 = NS_NBLOCKS, NS_V21, NS_V22, NS_NMATRICES };
 enum { NS_F1, NS_F2, NS_G, NS_NRHS };
 
+/* Newton with stabilisation.viscous_residual = on: the derivative of the lagged viscous
+ * residual on one cell (ns_form), applied by ns_viscous_derivative_apply */
+typedef struct {
+  double metric[3];  /* a, b, d of J^T J at the cell centre (ns_cell_laplacian's) */
+  double mom[4];     /* momentum row a of either component, per unit Lap x_i: -theta tau_s nu (w.grad phi_a, 1) */
+  double cont[2][4]; /* continuity row a per unit Lap x_i: tau_p nu (d_i psi_a, 1) */
+} NsViscousCell;
+
 typedef struct {
   double nu;              /* kinematic viscosity */
   int newton;             /* add the Newton terms (A12, A21 become nonzero) */
@@ -85,6 +99,8 @@ typedef struct {
   int velocity_blocks;    /* Newton: also the preconditioner's velocity blocks (velocity.newton_reaction = off),
                              A11, A21, A22 without the reaction term ((. grad) w, phi_a + tau_s w.grad phi_a),
                              into matrices NS_V11, NS_V21, NS_V22 in the same pass (ns_form): 0 */
+  NsViscousCell *viscous_cells; /* Newton with the viscous residual: ns_form writes cell (i, j)'s derivative of the
+                                   lagged term to viscous_cells[j (N - 1) + i] ((N-1)^2 cells): NULL = not stored */
 } NsForm;
 
 /* the form of the stationary problem */
@@ -111,6 +127,12 @@ double ns_tau(const FeastQ1Cell *cell, const double w[2], double nu, double mass
  * its edge rows); on curved macros it misses the mapping's second derivatives. 0 when the
  * macro has fewer than 3 x 3 nodes. */
 double ns_cell_laplacian(const FeastQ1Cell *c, const double *u);
+/* y += L x on one N x N macro, L the derivative of the lagged viscous residual (forms.h)
+ * from the cells ns_form stored: y1, y2 (momentum rows) from x1, x2's Laplacians, yp
+ * (continuity rows) from both; rows where fixed[f] is set (Dirichlet rows, fields u, v, p)
+ * are left alone (fixed NULL: none) */
+void ns_viscous_derivative_apply(int N, const NsViscousCell *cells, const double *x1, const double *x2,
+                                 const unsigned char *const fixed[3], double *y1, double *y2, double *yp);
 /* the cell form (ctx: NsForm): matrices in the NS_* order (NS_NBLOCKS of them; with
  * velocity_blocks NS_NMATRICES), vectors NS_F1, NS_F2, NS_G. Newton's terms of A_ij per
  * quadrature point: A_ij += r_ij + s_ij (r: the reaction term, s: tau_s (R_i, phi_b d_j

@@ -59,8 +59,8 @@ static FeastKeySpec keys[] = {
     /* ---- the nonlinear solver ---- */
     ENUM_KEY("solver", "nonlinear", "fixed-point", NULL /* ns_nonlinear_name */,
              "navier-stokes: fixed-point defect correction (the convection linearised at the last "
-             "iterate) or Newton (adds the derivative of the Galerkin convection; the "
-             "stabilisation is linearised as in fixed point); auto = fixed point until the defect "
+             "iterate) or Newton (the derivative of every term: the convection, the SUPG/PSPG terms, "
+             "tau, the viscous residual; navier_stokes/forms.h); auto = fixed point until the defect "
              "falls below solver.nonlinear_switch times the first one, then Newton"),
     REAL_KEY("solver", "nonlinear_switch", "1e-2", 1e-16, 1,
              "navier-stokes, solver.nonlinear = auto: the relative nonlinear defect at which the "

@@ -71,6 +71,8 @@ struct NsProblem {
   FeastExpr *force[2], *exact[NS_NFIELDS];
   FeastBand9 *blk[NS_NBLOCKS];  /* blk[k][li]; A12, A21 only with Newton; A22 A11's storage where ns_a22_shared */
   FeastBand9 *vblk[NS_NBLOCKS]; /* ns_velocity_blocks_apart: the preconditioner's A11, A21, A22 (system.c) */
+  NsViscousCell **viscous_cells; /* ns_viscous_derivative_on: per local macro, the cells of the lagged viscous
+                                    residual's derivative in Newton's operator (system.c) */
   FeastVec *h;                  /* right-hand side, consistent, Dirichlet values at fixed nodes */
   FeastVec *v;                  /* the iterate (u, v, p) */
   FeastVec *d, *c, *t;          /* defect, correction, work of the preconditioner */
@@ -234,6 +236,12 @@ int ns_system_assemble(NsProblem *ns, const FeastVec *w);
 int ns_system_residual(NsProblem *ns, const FeastVec *w, const FeastVec *x, FeastVec *d);
 /* y <- K x (x, y consistent 3-block vectors) */
 int ns_system_apply(NsProblem *ns, const FeastVec *x, FeastVec *y);
+/* 1 if Newton's operator has a part beyond the blocks: the derivative of the lagged
+ * viscous residual (Newton with stabilisation.viscous_residual = on; forms.h) */
+int ns_viscous_derivative_on(const NsProblem *ns);
+/* y <- J x, the linear solve's operator: K x, and with ns_viscous_derivative_on the
+ * viscous residual's derivative (matrix-free, ns_viscous_derivative_apply) */
+int ns_jacobian_apply(NsProblem *ns, const FeastVec *x, FeastVec *y);
 /* p <- p - (sum_i p_i / n) 1: a consistent one-block pressure vector of zero sum */
 int ns_zero_sum(const NsProblem *ns, FeastVec *p);
 /* remove the constant pressure mode: from a residual (Euclidean mean of the continuity

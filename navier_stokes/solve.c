@@ -65,10 +65,10 @@ static void nonlinear_params(const NsProblem *ns, NonlinearParams *p) {
   p->newton_switch = ns->newton_auto ? n->newton_switch : -1.0;
 }
 
-/* the saddle-point operator on the complement of the pressure null space */
+/* the saddle-point operator (Newton's: the Jacobian) on the complement of the pressure null space */
 static int apply_system(void *ctx, const FeastVec *x, FeastVec *y) {
   NsProblem *ns = ctx;
-  FEAST_CALL(ns_system_apply(ns, x, y));
+  FEAST_CALL(ns_jacobian_apply(ns, x, y));
   return ns_project_residual(ns, y);
 }
 

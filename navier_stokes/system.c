@@ -76,6 +76,8 @@ void ns_system_destroy(NsProblem *ns) {
     feast_free(&ns->blk[k]);
     feast_free(&ns->vblk[k]);
   }
+  for (int li = 0; ns->viscous_cells && li < ns->dom->nlocal; li++) feast_free(&ns->viscous_cells[li]);
+  feast_free(&ns->viscous_cells);
   FeastVec **vecs[] = {&ns->h,      &ns->v,          &ns->d,        &ns->c,        &ns->t,      &ns->v_old,
                        &ns->mass,   &ns->ones,       &ns->time.s,   &ns->time.r_old, &ns->time.u1, &ns->time.u2};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) feast_vec_destroy(vecs[i]);
@@ -146,6 +148,7 @@ static int assemble_macro(NsProblem *ns, const FeastVec *w, int li) {
   for (int k = 0; k < NS_NBLOCKS; k++) /* A22 where it is A11's storage: A11's values, stored once */
     A[k] = ns->blk[k] && !(k == NS_A22 && ns_a22_shared(ns, li)) ? &ns->blk[k][li] : NULL;
   for (int i = 0; i < 3 && form.velocity_blocks; i++) A[NS_V11 + i] = &ns->vblk[velocity_blocks[i]][li];
+  if (ns_viscous_derivative_on(ns)) form.viscous_cells = ns->viscous_cells[li];
   for (int k = 0; k < NS_NMATRICES; k++)
     if (A[k]) feast_band9_zero(A[k]);
   double *b[NS_NRHS];
@@ -174,11 +177,26 @@ static int create_velocity_blocks(NsProblem *ns) {
   return 0;
 }
 
+int ns_viscous_derivative_on(const NsProblem *ns) {
+  return ns->newton && !ns->stokes && ns->params.stabilisation.viscous_residual;
+}
+
+/* ns_viscous_derivative_on: the cells of every local macro, created at the first Newton step */
+static int create_viscous_cells(NsProblem *ns) {
+  const FeastDomain *dom = ns->dom;
+  const long cells = (long)(dom->levels[ns->level].N - 1) * (dom->levels[ns->level].N - 1);
+  if (ns->viscous_cells) return 0;
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->viscous_cells));
+  for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(FEAST_ALLOC(cells, &ns->viscous_cells[li]));
+  return 0;
+}
+
 int ns_system_assemble(NsProblem *ns, const FeastVec *w) {
   const FeastDomain *dom = ns->dom;
   feast_timer_start(FEAST_T_ASSEMBLY);
   const int apart = ns_velocity_blocks_apart(ns);
   int st = apart ? create_velocity_blocks(ns) : 0;
+  if (!st && ns_viscous_derivative_on(ns)) st = create_viscous_cells(ns);
   for (int li = 0; li < dom->nlocal && !st; li++) st = assemble_macro(ns, w, li);
   if (!st) st = feast_vec_sum(ns->h);
   if (!st) subtract_explicit_part(ns, ns->h);
@@ -236,10 +254,11 @@ int ns_system_residual(NsProblem *ns, const FeastVec *w, const FeastVec *x, Feas
   return st;
 }
 
-int ns_system_apply(NsProblem *ns, const FeastVec *x, FeastVec *y) {
+/* y <- K x, with_viscous: + L x, L the viscous residual's derivative (ns_jacobian_apply) */
+static int apply(NsProblem *ns, const FeastVec *x, FeastVec *y, int with_viscous) {
   const FeastDomain *dom = ns->dom;
-  for (int f = 0; f < NS_NFIELDS; f++)
-    for (int li = 0; li < dom->nlocal; li++) {
+  for (int li = 0; li < dom->nlocal; li++) {
+    for (int f = 0; f < NS_NFIELDS; f++) {
       double *yf = feast_vec_block(y, f, li);
       memset(yf, 0, sizeof(double) * x->N * x->N);
       for (int col = 0; col < NS_NFIELDS; col++) {
@@ -247,7 +266,21 @@ int ns_system_apply(NsProblem *ns, const FeastVec *x, FeastVec *y) {
         if (A) feast_band9_matvec_add(&A[li], feast_vec_block(x, col, li), yf);
       }
     }
+    if (with_viscous) {
+      const unsigned char *fixed[NS_NFIELDS];
+      for (int f = 0; f < NS_NFIELDS; f++) fixed[f] = ns->mask[f]->fixed[ns->level][li];
+      ns_viscous_derivative_apply(x->N, ns->viscous_cells[li], feast_vec_block(x, NS_U, li),
+                                  feast_vec_block(x, NS_V, li), fixed, feast_vec_block(y, NS_U, li),
+                                  feast_vec_block(y, NS_V, li), feast_vec_block(y, NS_P, li));
+    }
+  }
   return feast_vec_sum(y);
+}
+
+int ns_system_apply(NsProblem *ns, const FeastVec *x, FeastVec *y) { return apply(ns, x, y, 0); }
+
+int ns_jacobian_apply(NsProblem *ns, const FeastVec *x, FeastVec *y) {
+  return apply(ns, x, y, ns_viscous_derivative_on(ns) && ns->viscous_cells);
 }
 
 int ns_zero_sum(const NsProblem *ns, FeastVec *p) {

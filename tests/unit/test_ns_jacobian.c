@@ -31,6 +31,11 @@
  *     ((phi_c d_j w_i), phi_a + tau w.grad phi_a), integrated here by a form of its own (tau
  *     frozen), to 1e-14 of |R| + |J_ij| (round-off), in A11, A21 and A22; J's blocks and the
  *     right-hand side are the bits of a pass without the velocity blocks.
+ *  5. with the viscous residual (stabilisation.viscous_residual = on: -nu Lap u, per cell,
+ *     in both residuals, lagged in the fixed point's form) and tau from ns_tau, J d plus
+ *     the derivative of the lagged term (ns_viscous_derivative_apply, from the cells
+ *     ns_form stored) is the derivative of F: gap < 1e-6 at nu = 1e-2 and 1; without that
+ *     term (Newton before 2026-11-27 there) the gap is > 1e-3.
  */
 #include "feast/error.h"
 #include "feast/expr.h"
@@ -48,6 +53,8 @@ static const int row_blocks[NF][NF] = {{NS_A11, NS_A12, NS_B1}, {NS_A21, NS_A22,
 static double xy[2 * NN];
 static double tau_frozen; /* > 0: check 2's frozen tau (NsForm.tau_frozen) */
 static int velocity_blocks; /* check 4: NsForm.velocity_blocks */
+static int viscous;         /* check 5: stabilisation.viscous_residual = on */
+static NsViscousCell viscous_cells[(N - 1) * (N - 1)]; /* check 5: Newton's cells of the lagged term */
 
 /* a general quadrilateral macro with jittered interior nodes */
 static void make_macro(void) { feast_test_jittered_macro(N, 777u, xy); }
@@ -74,6 +81,8 @@ static void assemble(System *s, double nu, int newton, const double w[NF][NN], F
   form.wp = w[2];
   form.tau_frozen = tau_frozen;
   form.velocity_blocks = velocity_blocks;
+  form.stab.viscous_residual = viscous;
+  form.viscous_cells = viscous && newton ? viscous_cells : NULL;
   CHECK_OK(feast_q1_assemble_cells(N, xy, 0, ns_form, &form, 3, velocity_blocks ? NS_NMATRICES : NS_NBLOCKS, A,
                                    NS_NRHS, b));
   CHECK(form.status == 0);
@@ -136,6 +145,8 @@ typedef struct {
   double gap;        /* |D - J d| / |J d| */
   double newton;     /* |J d - K d| / |J d|: the size of Newton's terms */
   double transposed; /* |D - J^T-variant d| / |J d|: a Newton term with grad w transposed */
+  double blocks;     /* |D - J_blocks d| / |J d - K d|: the blocks alone, without the lagged viscous term's
+                        derivative (= gap where the viscous residual is off) */
 } FdResult;
 
 /* J d (Newton at u), K d (fixed point at u), the central difference of F, and the Newton
@@ -155,6 +166,8 @@ static FdResult fd_check(double nu, FeastExpr *const *force, double eps) {
     for (int n = 0; n < NN; n++) D[f][n] = (Fp[f][n] - Fm[f][n]) / (2.0 * eps);
   assemble(&s, nu, 1, x, force);
   apply(&s, d, 0, Jd);
+  const double blocks_gap = dist(D, Jd);
+  if (viscous) ns_viscous_derivative_apply(N, viscous_cells, d[0], d[1], NULL, Jd[0], Jd[1], Jd[2]);
   /* a wrong Newton term: A12 and A21 exchanged, i.e. the velocity gradient transposed */
   {
     FeastBand9 tmp = s.A[NS_A12];
@@ -168,7 +181,7 @@ static FdResult fd_check(double nu, FeastExpr *const *force, double eps) {
   assemble(&s, nu, 0, x, force);
   apply(&s, d, 0, Kd);
   const double nt = dist(Jd, Kd);
-  FdResult r = {dist(D, Jd) / nt, nt / norm(Jd), dist(D, Td) / nt};
+  FdResult r = {dist(D, Jd) / nt, nt / norm(Jd), dist(D, Td) / nt, blocks_gap / nt};
   system_destroy(&s);
   return r;
 }
@@ -290,6 +303,16 @@ static int run(void) {
   printf("nu = 1e2:  gap %.3e  newton terms %.3e  transposed %.3e\n", r1.gap, r1.newton, r1.transposed);
   printf("nu = 1e3:  gap %.3e  newton terms %.3e  transposed %.3e\n", r2.gap, r2.newton, r2.transposed);
   printf("nu = 1e-2: gap %.3e  newton terms %.3e  transposed %.3e\n", r3.gap, r3.newton, r3.transposed);
+  /* 5: the viscous residual */
+  viscous = 1;
+  for (double nu = 1e-2; nu < 2.0; nu *= 100.0) {
+    const FdResult r = fd_check(nu, force, eps);
+    printf("viscous residual, nu = %g: gap %.3e  without its derivative %.3e  newton terms %.3e\n", nu, r.gap,
+           r.blocks, r.newton);
+    CHECK(r.gap < 1e-6);
+    CHECK(r.blocks > 1e-3);
+  }
+  viscous = 0;
   feast_expr_destroy(&force[0]);
   feast_expr_destroy(&force[1]);
   return 0;
