@@ -99,6 +99,16 @@ int ns_inner_solve(NsInner *s, const FeastVec *b, FeastVec *x, FeastSolveResult 
   return 0;
 }
 
+int ns_inner_solve_capped(NsInner *s, int max_iterations, const FeastVec *b, FeastVec *x, FeastSolveResult *res) {
+  if (s->kind != NS_INNER_SCARC || max_iterations <= 0 || max_iterations >= s->sp->max_iterations)
+    return ns_inner_solve(s, b, x, res);
+  FeastSolveParams sp = *s->sp;
+  sp.max_iterations = max_iterations;
+  if (sp.fixed_iterations > max_iterations) sp.fixed_iterations = max_iterations;
+  feast_vec_zero(x);
+  return scarc_solve(s->scarc, s->method, &sp, b, x, res);
+}
+
 int ns_inner_solve_many(NsInner *s, int n, const FeastVec *const *b, FeastVec *const *x, FeastSolveResult *res) {
   if (s->kind != NS_INNER_SCARC || s->method != FEAST_KRYLOV_RICHARDSON || n > SCARC_MAX_RHS) {
     for (int k = 0; k < n; k++) FEAST_CALL(ns_inner_solve(s, b[k], x[k], &res[k]));

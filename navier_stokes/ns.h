@@ -49,7 +49,8 @@ const char *ns_time_scheme_name(NsTimeScheme s); /* none|backward-euler|crank-ni
  * allowed values are built from (ns_keys.c) */
 typedef enum { NS_SCHUR_AUTO, NS_SCHUR_MASS, NS_SCHUR_PCD, NS_SCHUR_NCHOICES } NsSchurChoice; /* auto|mass|pcd */
 /* auto: fixed point until the defect has fallen below solver.nonlinear_switch times the
- * first one, then Newton (solve.c) */
+ * first one, then Newton (solve.c), where ns_defaults finds Newton suited (NsDefaults.newton);
+ * elsewhere the fixed point throughout */
 typedef enum { NS_NONLINEAR_FIXED_POINT, NS_NONLINEAR_NEWTON, NS_NONLINEAR_AUTO, NS_NONLINEAR_NCHOICES } NsNonlinearMethod; /* fixed-point|newton|auto */
 typedef enum { NS_LINE_SEARCH_BACKTRACKING, NS_LINE_SEARCH_NONE, NS_LINE_SEARCH_NCHOICES } NsLineSearch; /* backtracking|none */
 /* solver.continuation (continuation.c): auto = a stationary navier-stokes solve whose direct
@@ -128,7 +129,7 @@ typedef struct {
 enum { NS_ANDERSON_MAX = 10 }; /* solver.anderson_depth at most */
 
 typedef struct {
-  NsNonlinearMethod method;  /* fixed-point (Newton: navier-stokes only) */
+  NsNonlinearMethod method;  /* auto (Newton: navier-stokes only; ns_defaults decides where auto switches) */
   double rtol;               /* stop at this reduction of the nonlinear defect: 1e-8 */
   int max_iterations;        /* 100 */
   double damping;            /* the first step length tried: 1 */
@@ -164,9 +165,9 @@ typedef struct {
   int residual_replacement;  /* ibicgstab, pipebicgsafe: every this many iterations (0: never): 0 */
   double residual_replacement_drop; /* sqrt(eps) */
   NsFactorisation factorisation; /* of the block preconditioner: lower */
-  NsLinearForcing forcing;   /* the tolerance per nonlinear step: fixed (rtol) */
+  NsLinearForcing forcing;   /* the tolerance per nonlinear step: eisenstat-walker (in Newton's steps) */
   double pcd_viscous_scale;  /* linear.schur = pcd, stationary: the factor of nu M_p^-1 (pcd.c): 1 */
-  double pcd_rotation;       /* linear.schur = pcd, stationary: sigma of the rotation term (pcd.c): 0 */
+  double pcd_rotation;       /* linear.schur = pcd, stationary, enclosed: sigma of the rotation term (pcd.c), 0 = off: 0.3 */
 } NsLinearParams;
 
 typedef struct {
@@ -212,19 +213,22 @@ double ns_viscosity_at(const NsPhysicsParams *p, double re);
 /* part `name` with u, v, p (NULL: natural): sets the next boundary entry */
 int ns_params_boundary(NsParams *p, const char *part, const char *u, const char *v, const char *p_value, int priority);
 
-/* The problem-dependent defaults: the `auto` values of linear.schur, linear.krylov and
- * solver.coarse_stabilisation resolved from the parameters and the coarse mesh alone (every
+/* The problem-dependent defaults: the `auto` values of linear.schur, linear.krylov,
+ * solver.coarse_stabilisation and solver.nonlinear (and whether pcd's rotation term applies) resolved from the parameters and the coarse mesh alone (every
  * rank, rank count and phase decides the same; problem.c states the rules). Stokes and
  * time-dependent runs resolve to the paper's choices (mass, bicgstab, none). */
 typedef struct {
   int pcd;                      /* linear.schur: 1 = pcd, 0 = mass */
+  int rotation;                 /* pcd's rotation term on: linear.pcd_rotation > 0, an enclosed flow */
+  int newton;                   /* solver.nonlinear = auto switches to Newton: a stationary run with the
+                                   rotation term (else the fixed point throughout) */
   FeastKrylovMethod krylov;     /* linear.krylov */
   int upwind;                   /* solver.coarse_stabilisation: 1 = upwind */
-  int schur_auto, krylov_auto, upwind_auto; /* 1: the value was auto */
+  int schur_auto, krylov_auto, upwind_auto, nonlinear_auto; /* 1: the value was auto */
   int pcd_applicable;           /* an inflow part or an enclosed flow */
   double re_domain;             /* U D / nu, D the larger side of the mesh's bounding box */
   double peclet;                /* U H / (2 nu), H the longest edge of the coarse mesh */
-  char schur_why[160], krylov_why[160], upwind_why[160];
+  char schur_why[160], krylov_why[160], upwind_why[160], nonlinear_why[160];
 } NsDefaults;
 /* enclosed: the velocity given on every part, the pressure nowhere */
 int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclosed, NsDefaults *d);

@@ -57,11 +57,15 @@ static FeastKeySpec keys[] = {
                "unset: the pressure is free there)"),
 
     /* ---- the nonlinear solver ---- */
-    ENUM_KEY("solver", "nonlinear", "fixed-point", NULL /* ns_nonlinear_name */,
+    ENUM_KEY("solver", "nonlinear", "auto", NULL /* ns_nonlinear_name */,
              "navier-stokes: fixed-point defect correction (the convection linearised at the last "
              "iterate) or Newton (the derivative of every term: the convection, the SUPG/PSPG terms, "
              "tau, the viscous residual; navier_stokes/forms.h); auto = fixed point until the defect "
-             "falls below solver.nonlinear_switch times the first one, then Newton"),
+             "falls below solver.nonlinear_switch times the first one, then Newton, where Newton's "
+             "linear systems suit the preconditioner: a stationary enclosed flow with PCD and its "
+             "rotation term (linear.pcd_rotation; the cavity at Re = 1000, L = 6 1.8x faster than the "
+             "fixed point); elsewhere the fixed point throughout (the DFG channel at Re = 100: Newton's "
+             "steps need twice the iterations, 2.5x slower); printed at verbosity 1"),
     REAL_KEY("solver", "nonlinear_switch", "1e-2", 1e-16, 1,
              "navier-stokes, solver.nonlinear = auto: the relative nonlinear defect at which the "
              "fixed point hands over to Newton (logged)"),
@@ -115,14 +119,14 @@ static FeastKeySpec keys[] = {
              "first defect (tiny after the extrapolated start); update = first-defect, or the last update "
              "of the velocity <= rtol x its norm. Stationary runs: first-defect"),
 
-    ENUM_KEY("solver", "linear_forcing", "fixed", NULL /* ns_linear_forcing_name */,
+    ENUM_KEY("solver", "linear_forcing", "eisenstat-walker", NULL /* ns_linear_forcing_name */,
              "stokes/navier-stokes: the tolerance of each nonlinear step's linear solve: fixed = "
              "linear.rtol; eisenstat-walker = in Newton's steps (solver.nonlinear = newton, and auto "
              "after its switch) Eisenstat & Walker's choice 2, eta_k = 0.9 (r_k / r_k-1)^2 with their "
              "safeguard (not below 0.9 eta_k-1^2 when that exceeds 0.1), at most 0.9, linear.rtol in "
              "the first step, and not below 0.5 x the nonlinear target / r_k (no oversolving in the "
              "last step); the fixed point's steps keep linear.rtol (with them it stalled at Re = 1000; "
-             "auto at Re = 1000, L = 6: 33 s instead of 46 s with fixed)"),
+             "auto at Re = 1000, L = 6: 33 s instead of 46 s with fixed; BENCHMARKS.md)"),
 
     /* ---- the linear solver of every nonlinear step ---- */
     ENUM_KEY("linear", "krylov", "auto", NULL /* auto, the Krylov registry's saddle-point methods */,
@@ -154,18 +158,18 @@ static FeastKeySpec keys[] = {
              "numbers; needs a part where the flow enters, where A_p is zero, or an enclosed flow, where "
              "A_p has Neumann conditions and one pinned node)"),
     REAL_KEY("linear", "pcd_viscous_scale", "1", 1e-3, 1e3,
-             "linear.schur = pcd, stationary solves: S^-1 ~ s nu M_p^-1 + M_p^-1 N_p A_p^-1 with this s; 2 "
-             "raises the smallest eigenvalues of S~^-1 S (closed streamlines, where N_p vanishes): the graded "
-             "cavity at L = 4 takes 327 instead of 374 FGMRES iterations at Re = 400, 731 instead of 914 at "
-             "Re = 1000 (navier_stokes/pcd.c)"),
-    REAL_KEY("linear", "pcd_rotation", "0", 0, 1e3,
-             "linear.schur = pcd, stationary solves: sigma > 0 adds sigma / nu A_p^-1 M_rot A_p^-1 to S~^-1, "
-             "M_rot the lumped mass weighted by max(0, det grad w) (the squared rotation rate of a vortex, 0 "
-             "in a shear): the Schur complement of an Oseen operator rotating at rate Omega has "
-             "S^-1 = nu + Omega^2 / (nu k^2) on pressures constant along closed streamlines, which N_p "
-             "misses (one more A_p solve; navier_stokes/pcd.c). 0.3 with pcd_viscous_scale = 2: the graded "
-             "cavity at L = 4 in 279 / 511 instead of 374 / 914 iterations at Re = 400 / 1000; from L = 5 "
-             "with pressure.rtol = 1e-2"),
+             "linear.schur = pcd, stationary solves: S^-1 ~ s nu M_p^-1 + M_p^-1 N_p A_p^-1 with this s "
+             "(the rotation term adds one more nu M_p^-1; navier_stokes/pcd.c)"),
+    REAL_KEY("linear", "pcd_rotation", "0.3", 0, 1e3,
+             "linear.schur = pcd, stationary solves of an enclosed flow (A_p with Neumann conditions; with "
+             "an inflow the term is off: the DFG channel 1.4x slower with it): sigma > 0 adds the rotation "
+             "term nu M_p^-1 + sigma / nu A_p^-1 M_rot A_p^-1 to S~^-1, M_rot the lumped mass weighted by "
+             "max(0, det grad w) (the squared rotation rate of a vortex, 0 in a shear): the Schur "
+             "complement of an Oseen operator rotating at rate Omega has S^-1 = nu + Omega^2 / (nu k^2) on "
+             "pressures constant along closed streamlines, which N_p misses; its A_p solve runs at most 2 "
+             "cycles (navier_stokes/pcd.c). The cavity at Re = 1000, L = 6: 615 instead of 955 FGMRES "
+             "iterations, and Newton's Jacobian fits it (solver.nonlinear = auto); 0 = off (printed at "
+             "verbosity 1)"),
     ENUM_KEY("linear", "factorisation", "lower", NULL /* ns_factorisation_name */,
              "block factors of K = [A B; BT C] = L D U, D = blockdiag(A, -S), that the preconditioner applies: "
              "lower = [A 0; BT -S] (the FEAST paper's), upper = [A B; 0 -S], full = L D U (two velocity "

@@ -142,6 +142,9 @@ int ns_inner_create(NsInnerSolver kind, const char *prefix, const FeastDomain *d
 int ns_inner_set_operator(NsInner *s, const FeastBand9 *A);
 /* x <- approx A^-1 b from zero (consistent one-block vectors) */
 int ns_inner_solve(NsInner *s, const FeastVec *b, FeastVec *x, FeastSolveResult *res);
+/* ns_inner_solve with scarc's cycles capped at max_iterations (<= 0, or above the solver's
+ * own cap: ns_inner_solve) */
+int ns_inner_solve_capped(NsInner *s, int max_iterations, const FeastVec *b, FeastVec *x, FeastSolveResult *res);
 /* x_k <- approx A^-1 b_k, k < n, bitwise as n calls of ns_inner_solve; scarc with mg:
  * in lockstep with one coarse-grid solve per V cycle for all (scarc_solve_mg_many) */
 int ns_inner_solve_many(NsInner *s, int n, const FeastVec *const *b, FeastVec *const *x, FeastSolveResult *res);

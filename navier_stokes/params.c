@@ -59,7 +59,7 @@ void ns_params_defaults(NsParams *p) {
   p->physics.reference_velocity = 1.0;
   p->physics.reference_length = 1.0;
   p->stabilisation = (NsStabilisationParams){.supg_scale = 1.0, .pspg_scale = 1.0, .viscous_residual = 0};
-  p->nonlinear = (NsNonlinearParams){.method = NS_NONLINEAR_FIXED_POINT, .rtol = 1e-8, .max_iterations = 100,
+  p->nonlinear = (NsNonlinearParams){.method = NS_NONLINEAR_AUTO, .rtol = 1e-8, .max_iterations = 100,
                                      .damping = 1.0, .line_search = NS_LINE_SEARCH_BACKTRACKING,
                                      .divergence_factor = 1e4, .initial_guess = NS_START_ZERO,
                                      .checkpoint_interval = 1, .step_reference = NS_STEP_REFERENCE_RHS,
@@ -69,8 +69,8 @@ void ns_params_defaults(NsParams *p) {
   p->linear = (NsLinearParams){.krylov_auto = 1, .krylov = FEAST_KRYLOV_BICGSTAB, .schur = NS_SCHUR_AUTO,
                                .rtol = 1e-2, .max_iterations = 100, .restart = 60, .grow = 1,
                                .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08,
-                               .forcing = NS_FORCING_FIXED, .single_basis = 1, .pcd_viscous_scale = 1.0,
-                               .pcd_rotation = 0.0};
+                               .forcing = NS_FORCING_EISENSTAT_WALKER, .single_basis = 1, .pcd_viscous_scale = 1.0,
+                               .pcd_rotation = 0.3};
   p->velocity = (NsVelocityParams){.method = FEAST_KRYLOV_RICHARDSON, .rtol = 0.1, .max_iterations = 2,
                                    .fixed_iterations = 0, .coarse_stabilisation_auto = 1};
   p->linear.factorisation = NS_FACTORISATION_LOWER;

@@ -25,9 +25,10 @@
  * Q1/Q1 makes this cheap here: pressure and velocity live on the same grid, so A_p and
  * N_p are 9-band matrices of the same structure and A_p's solver is a scalar ScaRC.
  * The PSPG block C is left out of the approximation, as in the mass variant.
- * Two optional terms for recirculating flows (stationary solves; linear.pcd_viscous_scale,
- * linear.pcd_rotation; both off by default):
- *   S^-1 ~ s nu M_p^-1 + M_p^-1 N_p A_p^-1 + (sigma / nu) A_p^-1 M_rot A_p^-1,
+ * The rotation term of recirculating flows (stationary solves of an enclosed flow, where
+ * A_p has Neumann conditions: linear.pcd_rotation = sigma, 0.3 by default, 0 = off), and
+ * the factor s of the viscous term (linear.pcd_viscous_scale, 1):
+ *   S^-1 ~ s nu M_p^-1 + M_p^-1 N_p A_p^-1 [+ nu M_p^-1 + (sigma / nu) A_p^-1 M_rot A_p^-1],
  *   M_rot = (max(0, det grad w) psi_b, psi_a) lumped.
  * Where streamlines close (the cavity's vortices) N_p vanishes on pressures constant along
  * them, and PCD takes S ~ M_p / nu there; the Oseen operator of a flow rotating at rate Omega
@@ -37,7 +38,11 @@
  * Re = 1000 (graded cavity, L = 3), located at the vortex centre. det grad w = Omega^2 for a
  * solid-body rotation and 0 for a shear (the lid's boundary layer); the term is exact for
  * those pressures and too large for pressures that vary along the streamlines (Omega^2 /
- * (k^2 (nu k^2 + i Omega m)) there), hence sigma < 1: 0.3 measured best, with s = 2.
+ * (k^2 (nu k^2 + i Omega m)) there), hence sigma < 1: 0.3 measured best, with the viscous
+ * term doubled (0.2 / 0.4 and 1.5 / 3 times it within ~5 %). Its A_p solve runs at most
+ * ROTATION_CYCLES cycles: its right-hand side M_rot A_p^-1 r is rougher than r, and toward
+ * pressure.rtol it took 8 cycles for no fewer iterations (BENCHMARKS.md, "The FGMRES plateau
+ * explained"). With an inflow it is off: the DFG channel took as many iterations, 1.4x the time.
  * Inflow parts are found from the data, not named: the parts whose Dirichlet velocity
  * flows into the domain (int u.n ds < 0 over the part's coarse edges, from the config's
  * expressions: the same decision on every rank, rank count and level; checked in the
@@ -188,7 +193,7 @@ int ns_pcd_create(NsProblem *ns) {
   if (!st && ns->pcd && (!ns->time_dependent || stationary_start)) {
     st = ns_pcd_inflow_parts(&ns->params, dom->mesh, parts, &count);
     if (!st) st = laplace_solver(ns, parts, count, "stationary", &ns->pcd_mask, &ns->pcd_scarc);
-    if (!st && ns->params.linear.pcd_rotation > 0.0) /* the rotation term: stationary solves */
+    if (!st && ns->defaults.rotation) /* the rotation term: stationary solves of an enclosed flow */
       if (!(st = feast_vec_create(dom, ns->level, 1, &ns->pcd_rot)))
         st = feast_vec_create(dom, ns->level, 1, &ns->pcd_s);
   }
@@ -239,20 +244,21 @@ int ns_pcd_update(NsProblem *ns) {
   return ns->pcd_rot && !ns->time.on ? feast_vec_sum(ns->pcd_rot) : 0;
 }
 
-/* x <- A_p^-1 b by solver (A_p with mask's conditions), b (ns->pcd_r, overwritten) first
- * made compatible: zero sum where A_p is pinned (Neumann), zero on its Dirichlet nodes */
-static int laplace_solve(NsProblem *ns, NsInner *solver, const FeastMask *mask, FeastVec *x) {
+/* x <- A_p^-1 b by solver (A_p with mask's conditions) in at most max_cycles cycles (0:
+ * pressure.max_iterations), b (ns->pcd_r, overwritten) first made compatible: zero sum where
+ * A_p is pinned (Neumann), zero on its Dirichlet nodes */
+static int laplace_solve(NsProblem *ns, NsInner *solver, const FeastMask *mask, int max_cycles, FeastVec *x) {
   if (mask->pinned >= 0) FEAST_CALL(ns_zero_sum(ns, ns->pcd_r));
   feast_vec_zero_fixed(ns->pcd_r, 0, mask);
   FeastSolveResult res;
-  return ns_inner_solve(solver, ns->pcd_r, x, &res);
+  return ns_inner_solve_capped(solver, max_cycles, ns->pcd_r, x, &res);
 }
 
 /* y <- theta N_p A_p^-1 r + mass M_p A_p^-1 r (r, y consistent one-block vectors) */
 int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
   feast_vec_copy(r, ns->pcd_r);
-  if (ns->time.on) FEAST_CALL(laplace_solve(ns, ns->pcd_time_scarc, ns->pcd_time_mask, ns->pcd_z));
-  else FEAST_CALL(laplace_solve(ns, ns->pcd_scarc, ns->pcd_mask, ns->pcd_z));
+  if (ns->time.on) FEAST_CALL(laplace_solve(ns, ns->pcd_time_scarc, ns->pcd_time_mask, 0, ns->pcd_z));
+  else FEAST_CALL(laplace_solve(ns, ns->pcd_scarc, ns->pcd_mask, 0, ns->pcd_z));
   if (ns->pcd) {
     for (int li = 0; li < ns->dom->nlocal; li++) feast_band9_matvec(&ns->pcd_conv[li], ns->pcd_z->v[li], y->v[li]);
     FEAST_CALL(feast_vec_sum(y));
@@ -270,23 +276,28 @@ int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
   return 0;
 }
 
-/* s <- A_p^-1 M_rot z, z = A_p^-1 r of ns_pcd_apply (in ns->pcd_z): the rotation term */
+enum { ROTATION_CYCLES = 2 };
+
+/* s <- A_p^-1 M_rot z, z = A_p^-1 r of ns_pcd_apply (in ns->pcd_z): the rotation term, its
+ * solve capped at ROTATION_CYCLES */
 static int rotation_solve(NsProblem *ns) {
   const long n = (long)ns->pcd_z->N * ns->pcd_z->N;
   for (int li = 0; li < ns->dom->nlocal; li++)
     for (long i = 0; i < n; i++) ns->pcd_r->v[li][i] = ns->pcd_rot->v[li][i] * ns->pcd_z->v[li][i];
-  return laplace_solve(ns, ns->pcd_scarc, ns->pcd_mask, ns->pcd_s);
+  return laplace_solve(ns, ns->pcd_scarc, ns->pcd_mask, ROTATION_CYCLES, ns->pcd_s);
 }
 
-/* the registry's entry (schur.c): S~^-1 r = (s nu r + N_p A_p^-1 r) / m + (sigma / nu) A_p^-1
- * M_rot A_p^-1 r (s, sigma: linear.pcd_viscous_scale, linear.pcd_rotation, stationary solves
- * only), in a time step with theta and the Cahouet-Chabard mass term (ns_pcd_apply) */
+/* the registry's entry (schur.c): S~^-1 r = (s nu r + N_p A_p^-1 r) / m, with the rotation
+ * term + nu r / m + (sigma / nu) A_p^-1 M_rot A_p^-1 r (s, sigma: linear.pcd_viscous_scale,
+ * linear.pcd_rotation, stationary solves only), in a time step with theta and the
+ * Cahouet-Chabard mass term (ns_pcd_apply) */
 static int pcd_apply(NsProblem *ns, FeastVec *r) {
   const NsLinearParams *lp = &ns->params.linear;
   FEAST_CALL(ns_pcd_apply(ns, r, ns->pcd_y));
   const int rotation = ns->pcd_rot && !ns->time.on; /* pcd_rot: with the stationary A_p only */
   if (rotation) FEAST_CALL(rotation_solve(ns));
-  if (!ns->time.on && lp->pcd_viscous_scale != 1.0) feast_vec_scale(lp->pcd_viscous_scale, r);
+  const double s = lp->pcd_viscous_scale + (rotation ? 1.0 : 0.0);
+  if (!ns->time.on && s != 1.0) feast_vec_scale(s, r);
   ns_schur_viscous(ns, ns->pcd_y, r);
   if (rotation) feast_vec_axpy(lp->pcd_rotation / ns->nu, ns->pcd_s, r);
   return 0;

@@ -120,6 +120,15 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
              d->re_domain, d->pcd ? ">=" : "<", RE_PCD);
   }
 
+  d->rotation = d->pcd && enclosed && p->linear.pcd_rotation > 0.0;
+  d->nonlinear_auto = !stokes && p->nonlinear.method == NS_NONLINEAR_AUTO;
+  d->newton = d->nonlinear_auto && d->rotation && !time_dependent;
+  if (d->nonlinear_auto)
+    snprintf(d->nonlinear_why, sizeof d->nonlinear_why, "%s",
+             d->newton         ? "a stationary enclosed flow with PCD and its rotation term"
+             : time_dependent ? "a time-dependent run"
+                              : "no PCD rotation term: Newton's linear systems would need far more iterations");
+
   d->krylov_auto = p->linear.krylov_auto;
   d->krylov = ns_krylov_choice(p, stokes);
   if (d->krylov_auto)
@@ -139,6 +148,10 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
 
 static void log_defaults(const NsDefaults *d) {
   if (d->schur_auto) feast_log(1, "  linear.schur = auto: %s (%s)\n", d->pcd ? "pcd" : "mass", d->schur_why);
+  if (d->pcd) feast_log(1, "  linear.pcd_rotation: the rotation term %s\n", d->rotation ? "on (an enclosed flow)" : "off");
+  if (d->nonlinear_auto)
+    feast_log(1, "  solver.nonlinear = auto: %s (%s)\n", d->newton ? "fixed point, then Newton" : "fixed point",
+              d->nonlinear_why);
   if (d->krylov_auto) feast_log(1, "  linear.krylov = auto: %s (%s)\n", feast_krylov_method_name(d->krylov), d->krylov_why);
   if (d->upwind_auto)
     feast_log(1, "  solver.coarse_stabilisation = auto: %s (%s)\n", d->upwind ? "upwind" : "none", d->upwind_why);
@@ -203,6 +216,7 @@ int ns_create_with_params(const NsParams *p, const FeastDomain *dom, int stokes,
   ns_set_time(ns, p->time.start);
   FEAST_CALL(ns_defaults(p, dom->mesh, stokes, ns->nullspace, &ns->defaults));
   log_defaults(&ns->defaults);
+  if (ns->newton_auto && !ns->defaults.newton) ns->newton = ns->newton_auto = 0; /* auto: the fixed point here */
   FEAST_CALL(ns_system_create(ns));
   return ns_schur_create(ns);
 }

@@ -15,7 +15,8 @@
  *    kappa one constant (the projection to int c_p = 0; d's pressure block is not
  *    projected, so kappa != 0): r_i nu / m_i has spread <= 1e-10 |d| and int c_p = 0.
  * Together these determine c uniquely (A11, A22 regular): the inverse of the factor.
- * With linear.schur = pcd (pcd.c) the pressure step is S~^-1 = nu M_p^-1 + M_p^-1 N_p A_p^-1:
+ * With linear.schur = pcd (pcd.c) the pressure step is S~^-1 = nu M_p^-1 + M_p^-1 N_p A_p^-1
+ * (the enclosed flow without the rotation term: linear.pcd_rotation = 0):
  *  - m c_p - nu r = N_p z (+ m kappa with the null space) to 1e-12 |d| (1e-10 enclosed),
  *    with N_p = (w . grad psi_b, psi_a) assembled here anew (3 x 3 Gauss; pcd.c uses
  *    2 x 2, exact too), z the PCD solver's A_p^-1 r';
@@ -36,7 +37,7 @@ static const char *outflow = "[problem]\nre = 10\n"
 static const char *enclosed = "[problem]\nre = 10\n"
                               "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
                               "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                              "[solver]\nnonlinear = %s\n[linear]\nschur = %s\nfactorisation = %s\n"
+                              "[solver]\nnonlinear = %s\n[linear]\nschur = %s\nfactorisation = %s\npcd_rotation = 0\n"
                               "[velocity]\nrtol = 1e-13\nmax_iterations = 200\n";
 
 enum { LEVEL = 3 };

@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # Robust defaults (issue #26, item 4): the cavity at Re = 1000 converges with no key but
 # problem.re and grid.level, and the choices made for it (linear.schur,
-# linear.krylov, solver.coarse_stabilisation = auto) are printed at verbosity 1:
-# - Re = 1000, L = 4: pcd (enclosed flow, U D / nu = 1000), fgmres, upwind (coarse-mesh
-#   Peclet number U H / (2 nu) = 250 >= 150); converged;
-# - Re = 3200, L = 4: converges too: its linear solves stop at linear.max_iterations = 100,
-#   which then grows to 200 and 400 (linear.restart to 100 and 200; both keys unset);
-# - Re = 3200, L = 3: the stall test stops the direct attempt and every stage at the
-#   target (plateaus), the continuation's last resort (the target from the closest
-#   converged stage without the stall test) converges (the stages failed before);
-# - Re = 100, L = 4: mass (U D / nu = 100 < 200), fgmres, none (coarse-mesh Peclet number 25);
+# linear.krylov, solver.coarse_stabilisation, solver.nonlinear = auto, PCD's rotation term)
+# are printed at verbosity 1:
+# - Re = 1000, L = 4: pcd (enclosed flow, U D / nu = 1000) with the rotation term, fgmres,
+#   upwind (coarse-mesh Peclet number U H / (2 nu) = 250 >= 150), fixed point then Newton;
+#   converged;
+# - Re = 3200, L = 4 and 3: converge too (L = 3 by continuation: the direct attempt
+#   stalls). With the defaults before 2026-11-27 (the fixed point throughout, no rotation
+#   term; OLD below), which exercise two more mechanisms: at L = 4 the linear solves stop at
+#   linear.max_iterations = 100, which then grows to 200 and 400 (linear.restart to 100 and
+#   200; both keys unset); at L = 3 the stall test stops the direct attempt and every stage
+#   at the target (plateaus), and the continuation's last resort (the target from the
+#   closest converged stage without the stall test) converges;
+# - Re = 100, L = 4: mass (U D / nu = 100 < 200), fgmres, none (coarse-mesh Peclet number
+#   25), the fixed point throughout (no rotation term without PCD);
 # - stokes: the paper's mass / bicgstab / none, bitwise the run with those keys given;
 # - a key given explicitly is not overridden and not printed as auto;
 # - a run that cannot converge names a cause and a key to try (here FGMRES restarted
-#   every 30 iterations, linear.restart; a key set explicitly: no growth).
+#   every 30 iterations, linear.restart; a key set explicitly: no growth; OLD keys).
 . "$(dirname "$0")/lib.sh"
 cfg="$FEAST_SRC/config/cavity.ini"
 # run1 OUT ARGS...: feastc on one rank at verbosity 1, stdout+stderr in $TMP/OUT, rc in $rc
@@ -25,6 +30,7 @@ run1() {
   grep -e "= auto" -e "^feastc:" "$TMP/$out" | sed 's/^/    /'
 }
 has() { grep -c -- "$2" "$TMP/$1"; }
+OLD=(solver.nonlinear=fixed-point linear.pcd_rotation=0)
 
 run1 re1000 "$cfg" problem.re=1000 grid.level=4
 check "Re=1000 L=4: exit 0 (got $rc), converged" "$rc == 0 and '$(json converged)' == 'true'"
@@ -32,20 +38,29 @@ check "Re=1000: linear.schur = auto: pcd printed" "$(has re1000 'linear.schur = 
 check "Re=1000: linear.krylov = auto: fgmres printed" "$(has re1000 'linear.krylov = auto: fgmres') == 1"
 check "Re=1000: solver.coarse_stabilisation = auto: upwind printed" \
   "$(has re1000 'solver.coarse_stabilisation = auto: upwind (coarse-mesh Peclet') == 1"
+check "Re=1000: the rotation term on, solver.nonlinear = auto: fixed point, then Newton printed" \
+  "$(has re1000 'rotation term on (an enclosed flow)') == 1 and $(has re1000 'solver.nonlinear = auto: fixed point, then Newton') == 1"
 
 run1 re3200 "$cfg" problem.re=3200 grid.level=4
 check "Re=3200 L=4 with no other key: exit 0 (got $rc), converged" "$rc == 0 and '$(json converged)' == 'true'"
-check "Re=3200: the linear solves stopped at their cap, and the caps grew (logged)" \
-  "$(has re3200 'stopped at its cap: linear.max_iterations = 400, linear.restart = 200') == 1"
+run1 re3200old "$cfg" problem.re=3200 grid.level=4 "${OLD[@]}"
+check "Re=3200 L=4, OLD: converged (got $rc)" "$rc == 0 and '$(json converged)' == 'true'"
+check "Re=3200, OLD: the linear solves stopped at their cap, and the caps grew (logged)" \
+  "$(has re3200old 'stopped at its cap: linear.max_iterations = 400, linear.restart = 200') == 1"
 
 run1 re3200l3 "$cfg" problem.re=3200 grid.level=3
 check "Re=3200 L=3 with no other key: exit 0 (got $rc), converged" "$rc == 0 and '$(json converged)' == 'true'"
-check "Re=3200 L=3: by the continuation's last resort (logged)" "$(has re3200l3 'continuation: the last resort, Re = 3200') == 1"
+run1 re3200l3old "$cfg" problem.re=3200 grid.level=3 "${OLD[@]}"
+check "Re=3200 L=3, OLD: exit 0 (got $rc), converged" "$rc == 0 and '$(json converged)' == 'true'"
+check "Re=3200 L=3, OLD: by the continuation's last resort (logged)" \
+  "$(has re3200l3old 'continuation: the last resort, Re = 3200') == 1"
 
 run1 re100 "$cfg" problem.re=100 grid.level=4
 check "Re=100 L=4: converged" "$rc == 0 and '$(json converged)' == 'true'"
 check "Re=100: mass, fgmres, none" \
   "$(has re100 'linear.schur = auto: mass') == 1 and $(has re100 'krylov = auto: fgmres') == 1 and $(has re100 'stabilisation = auto: none') == 1"
+check "Re=100: solver.nonlinear = auto: the fixed point throughout" \
+  "$(has re100 'solver.nonlinear = auto: fixed point (no PCD rotation term') == 1 and $(has re100 'Newton from') == 0"
 
 st="$FEAST_SRC/config/stokes.ini"
 run1 stokes "$st" grid.level=4
@@ -57,7 +72,8 @@ check "stokes: the same bits as with the paper's keys given" \
   "'$(json kinetic_energy)' == '$ke' and $(json linear_iterations) == $li"
 check "explicit keys: nothing printed as auto" "$(has stokes_explicit '= auto') == 0"
 
-run1 restart30 "$cfg" problem.re=1000 grid.level=4 linear.restart=30 solver.nonlinear_max_iterations=20 solver.continuation=off
+run1 restart30 "$cfg" problem.re=1000 grid.level=4 linear.restart=30 solver.nonlinear_max_iterations=20 solver.continuation=off \
+  "${OLD[@]}"
 check "Re=1000 linear.restart=30: not converged (exit 2, got $rc)" "$rc == 2"
 check "the message names the key to try (linear.restart)" "$(grep '^feastc:' "$TMP/restart30" | grep -c 'try linear.restart')  == 1"
 finish
