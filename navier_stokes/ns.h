@@ -228,7 +228,7 @@ typedef struct {
   int pcd_applicable;           /* an inflow part or an enclosed flow */
   double re_domain;             /* U D / nu, D the larger side of the mesh's bounding box */
   double peclet;                /* U H / (2 nu), H the longest edge of the coarse mesh */
-  char schur_why[160], krylov_why[160], upwind_why[160], nonlinear_why[160];
+  char schur_why[160], krylov_why[160], upwind_why[160], nonlinear_why[160], rotation_why[160];
 } NsDefaults;
 /* enclosed: the velocity given on every part, the pressure nowhere */
 int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclosed, NsDefaults *d);
