@@ -64,7 +64,7 @@ static FeastKeySpec keys[] = {
     ENUM_KEY("solver", "coarse_stabilisation", "auto", NULL /* auto, scarc_stabilisation_name */,
              "multigrid levels below the finest (global and local): auto = none, except where the "
              "problem decides (stationary navier-stokes: upwind when the coarse mesh's Peclet number "
-             "U H / (2 nu), H its longest edge, is >= 150; printed at verbosity 1); none = plain Galerkin products "
+             "U H / (2 nu), H its longest edge, is >= 90; printed at verbosity 1); none = plain Galerkin products "
              "P^T A P; upwind = every pair of coupled nodes of a coarse matrix gets the diffusion "
              "min(|a_ij - a_ji|/2, max(0, a_ij, a_ji)) (discrete upwinding of the convective, "
              "skew-symmetric part; symmetric matrices are unchanged), for convection-dominated "
