@@ -154,7 +154,7 @@ static int q1_for_cells(int N, const double *xy, int macro, int order, Q1Visit v
       Q1Cell c;
       q1_cell(N, xy, i, j, &c);
       cell.i = i, cell.j = j;
-      for (int a = 0; a < 4; a++) cell.node[a] = (long)(j + q1_dj[a]) * N + i + q1_di[a];
+      feast_q1_cell_nodes(N, i, j, cell.node);
       for (int q = 0; q < r.nq; q++) {
         q1_point(&r, q, &c, &cell.q[q]);
         cell.q[q].macro = macro, cell.q[q].cell_i = i, cell.q[q].cell_j = j;
@@ -298,7 +298,7 @@ static int assemble_laplace(int N, const double *xy, int macro, int order, Feast
       else
         laplace_general(&r, &c, K);
       long node[4];
-      for (int a = 0; a < 4; a++) node[a] = (long)(j + q1_dj[a]) * N + i + q1_di[a];
+      feast_q1_cell_nodes(N, i, j, node);
       scatter_matrix(band, node, K);
     }
   return 0;
@@ -326,6 +326,10 @@ typedef struct {
 } Q1Row;
 
 typedef void (*Q1RowVisit)(const Q1Row *row, const Q1Rule *r, void *ctx);
+
+void feast_q1_cell_nodes(long N, long i, long j, long node[4]) {
+  for (int a = 0; a < 4; a++) node[a] = (j + q1_dj[a]) * N + i + q1_di[a];
+}
 
 /* node a of cell i of the row */
 static inline long q1_row_node(const Q1Row *row, int i, int a) {

@@ -29,6 +29,10 @@ typedef struct {
   double jac[2][2];     /* the Jacobian at the centre: jac[d][0] = dx_d/ds, jac[d][1] = dx_d/dt */
 } FeastQ1Cell;
 
+/* the grid indices of cell (i, j)'s nodes on an N x N macro in the local basis order of
+ * FeastQ1Cell.node: (i, j), (i+1, j), (i+1, j+1), (i, j+1) */
+void feast_q1_cell_nodes(long N, long i, long j, long node[4]);
+
 /* element-level form over several coupled blocks in one pass: Aloc[k][a][b] += entry of
  * matrix k (test a, trial b), bloc[r][a] += entry of vector r; both zeroed per cell */
 typedef void (*FeastQ1CellForm)(const FeastQ1Cell *c, void *ctx, double (*Aloc)[4][4], double (*bloc)[4]);

@@ -46,13 +46,14 @@ double ns_cell_laplacian(const FeastQ1Cell *c, const double *u) {
 
 void ns_viscous_derivative_apply(int N, const NsViscousCell *cells, const double *x1, const double *x2,
                                  const unsigned char *const fixed[3], double *y1, double *y2, double *yp) {
-  static const int di[4] = {0, 1, 1, 0}, dj[4] = {0, 0, 1, 1}; /* feast/q1.c's local node order */
   for (long j = 0; j + 1 < N; j++)
     for (long i = 0; i + 1 < N; i++) {
       const NsViscousCell *v = &cells[j * (N - 1) + i];
       const double l1 = laplacian(N, i, j, v->metric, x1), l2 = laplacian(N, i, j, v->metric, x2);
+      long node[4];
+      feast_q1_cell_nodes(N, i, j, node);
       for (int a = 0; a < 4; a++) {
-        const long n = (j + dj[a]) * N + i + di[a];
+        const long n = node[a];
         if (!fixed || !fixed[0][n]) y1[n] += v->mom[a] * l1;
         if (!fixed || !fixed[1][n]) y2[n] += v->mom[a] * l2;
         if (!fixed || !fixed[2][n]) yp[n] += v->cont[0][a] * l1 + v->cont[1][a] * l2;
@@ -230,21 +231,24 @@ static void point(NsForm *f, const FeastQ1Point *p, const double w[2], const dou
 /* Newton with the viscous residual: the derivative of its lagged terms (forms.h) on cell c,
  * whose Laplacian of a trial velocity is constant on the cell: per unit Lap x_i, momentum
  * row a of component i gets -theta tau_s nu (w.grad phi_a, 1), continuity row a
- * tau_p nu (d_i psi_a, 1) */
-static void viscous_derivative_cell(const NsForm *f, const FeastQ1Cell *c, const CellStab *st, NsViscousCell *v) {
+ * tau_p nu (d_i psi_a, 1). The cell's entry of NsForm.viscous_cells, its metric set and
+ * its integrals zeroed (viscous_derivative_add sums them); NULL where none is stored */
+static NsViscousCell *viscous_derivative_cell(const NsForm *f, const FeastQ1Cell *c) {
+  if (!f->viscous_cells || !f->newton || !f->stab.viscous_residual || !f->w1 || !f->w2) return NULL;
+  NsViscousCell *v = &f->viscous_cells[(long)c->j * (c->node[3] - c->node[0] - 1) + c->i];
   cell_metric(c, v->metric);
   memset(v->mom, 0, sizeof v->mom);
   memset(v->cont, 0, sizeof v->cont);
-  for (int q = 0; q < c->nq; q++) {
-    const FeastQ1Point *p = &c->q[q];
-    double w[2], gw[2][2];
-    field_at(c, p, f->w1, &w[0], gw[0]);
-    field_at(c, p, f->w2, &w[1], gw[1]);
-    for (int a = 0; a < 4; a++) {
-      v->mom[a] -= p->weight * f->theta * st->supg * f->nu * (w[0] * p->dphi[a][0] + w[1] * p->dphi[a][1]);
-      v->cont[0][a] += p->weight * st->pspg * f->nu * p->dphi[a][0];
-      v->cont[1][a] += p->weight * st->pspg * f->nu * p->dphi[a][1];
-    }
+  return v;
+}
+
+/* v += quadrature point p's part of the cell's integrals (viscous_derivative_cell), w there */
+static void viscous_derivative_add(const NsForm *f, const FeastQ1Point *p, const double w[2], const CellStab *st,
+                                   NsViscousCell *v) {
+  for (int a = 0; a < 4; a++) {
+    v->mom[a] -= p->weight * f->theta * st->supg * f->nu * (w[0] * p->dphi[a][0] + w[1] * p->dphi[a][1]);
+    v->cont[0][a] += p->weight * st->pspg * f->nu * p->dphi[a][0];
+    v->cont[1][a] += p->weight * st->pspg * f->nu * p->dphi[a][1];
   }
 }
 
@@ -252,6 +256,7 @@ void ns_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4])
   NsForm *f = ctx;
   const CellStab st = cell_stabilisation(f, c);
   TauIntegrals ti = {{{0.0}}, {0.0}};
+  NsViscousCell *vc = viscous_derivative_cell(f, c);
   for (int q = 0; q < c->nq; q++) {
     double w[2], gw[2][2], sq[2], gs[2], pw, gp[2];
     field_at(c, &c->q[q], f->w1, &w[0], gw[0]);
@@ -260,10 +265,9 @@ void ns_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4])
     field_at(c, &c->q[q], f->s2, &sq[1], gs);
     field_at(c, &c->q[q], f->newton ? f->wp : NULL, &pw, gp);
     point(f, &c->q[q], w, gw, sq, gp, &st, &ti, A, b);
+    if (vc) viscous_derivative_add(f, &c->q[q], w, &st, vc);
   }
   if (st.tau_derivative) tau_derivative_terms(&st, &ti, st.wc, A, b);
-  if (f->viscous_cells && f->newton && f->stab.viscous_residual && f->w1 && f->w2)
-    viscous_derivative_cell(f, c, &st, &f->viscous_cells[(long)c->j * (c->node[3] - c->node[0] - 1) + c->i]);
 }
 
 /* b[r][a] += the residual of one quadrature point (weight W) at the iterate (x, p) with

@@ -85,10 +85,15 @@ int ns_inner_set_operator(NsInner *s, const FeastBand9 *A) {
   return s->kind == NS_INNER_DIRECT ? direct_set_operator(s, A) : jacobi_set_operator(s, A);
 }
 
-int ns_inner_solve(NsInner *s, const FeastVec *b, FeastVec *x, FeastSolveResult *res) {
+int ns_inner_solve_capped(NsInner *s, int max_iterations, const FeastVec *b, FeastVec *x, FeastSolveResult *res) {
   if (s->kind == NS_INNER_SCARC) {
+    FeastSolveParams sp = *s->sp;
+    if (max_iterations > 0 && max_iterations < sp.max_iterations) { /* capped */
+      sp.max_iterations = max_iterations;
+      if (sp.fixed_iterations > max_iterations) sp.fixed_iterations = max_iterations;
+    }
     feast_vec_zero(x);
-    return scarc_solve(s->scarc, s->method, s->sp, b, x, res);
+    return scarc_solve(s->scarc, s->method, &sp, b, x, res);
   }
   memset(res, 0, sizeof *res);
   res->converged = 1, res->iterations = 1;
@@ -99,14 +104,8 @@ int ns_inner_solve(NsInner *s, const FeastVec *b, FeastVec *x, FeastSolveResult 
   return 0;
 }
 
-int ns_inner_solve_capped(NsInner *s, int max_iterations, const FeastVec *b, FeastVec *x, FeastSolveResult *res) {
-  if (s->kind != NS_INNER_SCARC || max_iterations <= 0 || max_iterations >= s->sp->max_iterations)
-    return ns_inner_solve(s, b, x, res);
-  FeastSolveParams sp = *s->sp;
-  sp.max_iterations = max_iterations;
-  if (sp.fixed_iterations > max_iterations) sp.fixed_iterations = max_iterations;
-  feast_vec_zero(x);
-  return scarc_solve(s->scarc, s->method, &sp, b, x, res);
+int ns_inner_solve(NsInner *s, const FeastVec *b, FeastVec *x, FeastSolveResult *res) {
+  return ns_inner_solve_capped(s, 0, b, x, res);
 }
 
 int ns_inner_solve_many(NsInner *s, int n, const FeastVec *const *b, FeastVec *const *x, FeastSolveResult *res) {

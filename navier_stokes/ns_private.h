@@ -143,7 +143,7 @@ int ns_inner_set_operator(NsInner *s, const FeastBand9 *A);
 /* x <- approx A^-1 b from zero (consistent one-block vectors) */
 int ns_inner_solve(NsInner *s, const FeastVec *b, FeastVec *x, FeastSolveResult *res);
 /* ns_inner_solve with scarc's cycles capped at max_iterations (<= 0, or above the solver's
- * own cap: ns_inner_solve) */
+ * own cap: uncapped, what ns_inner_solve does) */
 int ns_inner_solve_capped(NsInner *s, int max_iterations, const FeastVec *b, FeastVec *x, FeastSolveResult *res);
 /* x_k <- approx A^-1 b_k, k < n, bitwise as n calls of ns_inner_solve; scarc with mg:
  * in lockstep with one coarse-grid solve per V cycle for all (scarc_solve_mg_many) */
