@@ -15,9 +15,11 @@ typedef struct {
   int level, nb;
   FeastVec *r, *z, *p, *q, *t, *rhat, *y;
   FeastVec *extra[NEXTRA];
-  FeastVec **basis; /* fgmres: V_0..V_m, then Z_0..Z_m-1, made at the first use */
+  FeastVec **basis; /* fgmres: V_0..V_k+1 (two with single_basis), made at the first use */
   int nbasis;
-  FeastVecSingle **single; /* fgmres with single_basis: V_0..V_m in single precision */
+  FeastVec **dirs; /* fgmres: Z_0..Z_k, made at the first use */
+  int ndirs;
+  FeastVecSingle **single; /* fgmres with single_basis: V_0..V_k+1 in single precision */
   int nsingle;
 } Work;
 
@@ -65,6 +67,8 @@ void feast_krylov_work_destroy(FeastKrylovWork **wp) {
   for (int i = 0; i < NEXTRA; i++) feast_vec_destroy(&(*wp)->w.extra[i]);
   for (int i = 0; i < (*wp)->w.nbasis; i++) feast_vec_destroy(&(*wp)->w.basis[i]);
   free((*wp)->w.basis);
+  for (int i = 0; i < (*wp)->w.ndirs; i++) feast_vec_destroy(&(*wp)->w.dirs[i]);
+  free((*wp)->w.dirs);
   for (int i = 0; i < (*wp)->w.nsingle; i++) feast_vec_single_destroy(&(*wp)->w.single[i]);
   free((*wp)->w.single);
   feast_free(wp);
@@ -596,8 +600,8 @@ enum { FGMRES_DEFAULT_RESTART = 30 };
 
 static int fgmres_restart(int restart) { return restart > 0 ? restart : FGMRES_DEFAULT_RESTART; }
 
-/* fgmres_basis's double-precision vectors: V (m + 1, or 2 with the basis in single
- * precision, which then adds m + 1 single vectors) and Z (m) */
+/* the double-precision vectors of FGMRES(m) at most: V (m + 1, or 2 with the basis in
+ * single precision, which then adds m + 1 single vectors) and Z (m) */
 static int fgmres_double_vectors(int m, int single_basis) { return (single_basis ? 2 : m + 1) + m; }
 
 double feast_krylov_basis_vectors(FeastKrylovMethod method, int restart, int single_basis) {
@@ -606,41 +610,47 @@ double feast_krylov_basis_vectors(FeastKrylovMethod method, int restart, int sin
   return fgmres_double_vectors(m, single_basis) + (single_basis ? 0.5 * (m + 1) : 0.0);
 }
 
-/* the single-precision basis U_0..U_m (single_basis) */
-static int fgmres_single_basis(Work *w, int m, FeastVecSingle ***U) {
-  if (w->nsingle < m + 1) {
-    FeastVecSingle **b = realloc(w->single, (size_t)(m + 1) * sizeof *b);
-    FEAST_CHECK(b, FEAST_ERR_MEM, "fgmres: no memory for %d basis vectors", m + 1);
-    w->single = b;
-    for (int i = w->nsingle; i < m + 1; i++) {
-      w->single[i] = NULL;
-      w->nsingle = i + 1;
-      FEAST_CALL(feast_vec_single_create(w->dom, w->level, w->nb, &w->single[i]));
-    }
+/* (*vecs)[0..need) of w's shape, those beyond *n made now */
+static int grow_vecs(Work *w, FeastVec ***vecs, int *n, int need) {
+  if (*n >= need) return 0;
+  FeastVec **b = realloc(*vecs, (size_t)need * sizeof *b);
+  FEAST_CHECK(b, FEAST_ERR_MEM, "fgmres: no memory for %d basis vectors", need);
+  *vecs = b;
+  for (int i = *n; i < need; i++) {
+    b[i] = NULL;
+    *n = i + 1;
+    FEAST_CALL(feast_vec_create(w->dom, w->level, w->nb, &b[i]));
   }
-  *U = w->single;
   return 0;
 }
 
-/* V: the basis V_0..V_m in double, or with single_basis (U != NULL) two vectors that take
- * turns as V_k and V_k+1 (the basis itself in *U); Z_0..Z_m-1 after them */
-static int fgmres_basis(Solve *S, int m, FeastVec ***V, FeastVec ***Z, FeastVecSingle ***U) {
-  Work *w = S->w;
-  const int need = fgmres_double_vectors(m, S->p->single_basis);
-  *U = NULL;
-  if (S->p->single_basis) FEAST_CALL(fgmres_single_basis(w, m, U));
-  if (w->nbasis < need) {
-    FeastVec **b = realloc(w->basis, (size_t)need * sizeof *b);
-    FEAST_CHECK(b, FEAST_ERR_MEM, "fgmres: no memory for %d basis vectors", need);
-    w->basis = b;
-    for (int i = w->nbasis; i < need; i++) {
-      w->basis[i] = NULL;
-      w->nbasis = i + 1;
-      FEAST_CALL(feast_vec_create(w->dom, w->level, w->nb, &w->basis[i]));
-    }
+/* the single-precision basis U_0..U_need-1 (single_basis) */
+static int grow_single(Work *w, int need) {
+  if (w->nsingle >= need) return 0;
+  FeastVecSingle **b = realloc(w->single, (size_t)need * sizeof *b);
+  FEAST_CHECK(b, FEAST_ERR_MEM, "fgmres: no memory for %d basis vectors", need);
+  w->single = b;
+  for (int i = w->nsingle; i < need; i++) {
+    b[i] = NULL;
+    w->nsingle = i + 1;
+    FEAST_CALL(feast_vec_single_create(w->dom, w->level, w->nb, &b[i]));
   }
+  return 0;
+}
+
+/* the vectors iteration k of a cycle uses, made at their first use (a solve of j
+ * iterations holds j + 1 directions and basis vectors, not the restart length's; the
+ * pointers change as they grow): V_0..V_k+1 (with single_basis two double vectors that
+ * take turns as V_k and V_k+1, the basis itself in *U), Z_0..Z_k */
+static int fgmres_vectors(Solve *S, int k, FeastVec ***V, FeastVec ***Z, FeastVecSingle ***U) {
+  Work *w = S->w;
+  const int single = S->p->single_basis;
+  FEAST_CALL(grow_vecs(w, &w->basis, &w->nbasis, single ? 2 : k + 2));
+  FEAST_CALL(grow_vecs(w, &w->dirs, &w->ndirs, k + 1));
+  if (single) FEAST_CALL(grow_single(w, k + 2));
   *V = w->basis;
-  *Z = w->basis + (need - m);
+  *Z = w->dirs;
+  *U = single ? w->single : NULL;
   return 0;
 }
 
@@ -702,7 +712,7 @@ static int fgmres(Solve *S) {
   int solved;
   FEAST_CALL(initial(S, w->r, &rnorm, &solved));
   if (solved) return 0;
-  FEAST_CALL(fgmres_basis(S, m, &V, &Z, &U));
+  FEAST_CALL(fgmres_vectors(S, 0, &V, &Z, &U));
   double *H, *g, *cs, *sn;
   FEAST_CALL(FEAST_ALLOC((size_t)(m + 1) * (m + 4), &H));
   g = H + (size_t)m * (m + 1), cs = g + m + 1, sn = cs + m + 1;
@@ -717,6 +727,7 @@ static int fgmres(Solve *S) {
     int k = 0, stop = 0, broken = 0;
     while (k < m && !stop) {
       double *h = H + (size_t)k * (m + 1);
+      if ((st = fgmres_vectors(S, k, &V, &Z, &U))) break;
       FeastVec *vk = U ? V[k & 1] : V[k], *vnext = U ? V[(k + 1) & 1] : V[k + 1];
       if ((st = apply_M(S, vk, Z[k])) || (st = apply_A(S, Z[k], vnext))) break;
       if ((st = fgmres_orthogonalise(V, U, k, vnext, h)) || (st = feast_vec_norm(vnext, &h[k + 1]))) break;

@@ -135,7 +135,8 @@ int feast_krylov_needs_linear_preconditioner(FeastKrylovMethod method);
 /* the basis vectors a method keeps besides the common work vectors, in double-precision
  * vectors' worth of memory, for a solve with FeastSolveParams.restart = restart and
  * .single_basis = single_basis (fgmres: 2 m + 1; with the single-precision basis m + 2
- * double vectors and m + 1 single ones, 1.5 m + 2.5; the others: 0) */
+ * double vectors and m + 1 single ones, 1.5 m + 2.5; the others: 0). The most they hold:
+ * fgmres makes its vectors as its iterations first need them. */
 double feast_krylov_basis_vectors(FeastKrylovMethod method, int restart, int single_basis);
 /* what a method serves for (a column of the registry; the schema's allowed values of the
  * keys that name methods come from it) */
