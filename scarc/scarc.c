@@ -48,7 +48,7 @@ void scarc_params_defaults(ScarcParams *p) {
       .smoother_damping = 1.0,
       .smoother_step = SCARC_STEP_AUTO,
       .overlap = 0,
-      .coarse_max_dofs = 5000,
+      .coarse_max_dofs = 2500,
       .coarse_solver = SCARC_COARSE_KLU,
       .coarse_stabilisation = SCARC_STABILISATION_NONE,
       .target = SCARC_TARGET_CPU,

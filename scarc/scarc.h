@@ -40,7 +40,7 @@ typedef struct {
                                         makes it FIXED; ADAPTIVE, FIXED: as named */
   int overlap;                       /* 1: matvec interiors while the interface exchange runs
                                         (bitwise the same results): 0 */
-  long coarse_max_dofs;              /* global coarse level: the finest with fewer unknowns: 5000 */
+  long coarse_max_dofs;              /* global coarse level: the finest with fewer unknowns: 2500 */
   ScarcCoarseSolver coarse_solver;   /* its direct solver: KLU */
   ScarcCoarseStabilisation coarse_stabilisation; /* levels below the finest (global and
                                         local): NONE (plain Galerkin products) or UPWIND */

@@ -58,9 +58,11 @@ static FeastKeySpec keys[] = {
              "ScaRC matrix-vector product: on = compute the macros' boundary rows, start the interface "
              "exchange, compute the interior rows meanwhile, then finish it (bitwise the same result as "
              "off)"),
-    INT_KEY("solver", "coarse_max_dofs", "5000", 1, 100000000,
-            "global coarse grid: the finest level with fewer unknowns than this, solved "
-            "directly (solver.coarse_solver) on rank 0"),
+    INT_KEY("solver", "coarse_max_dofs", "2500", 1, 100000000,
+            "global coarse grid: the finest level with fewer unknowns (nodes of one field) than "
+            "this, solved directly (solver.coarse_solver) on rank 0 (2500: 4 x 4 macros' 4,225 "
+            "nodes at L = 4 made an L = 5 run two-level, its direct solves 23 % of the run; "
+            "BENCHMARKS.md)"),
     ENUM_KEY("solver", "coarse_stabilisation", "auto", NULL /* auto, scarc_stabilisation_name */,
              "multigrid levels below the finest (global and local): auto = none, except where the "
              "problem decides (stationary navier-stokes: upwind when the coarse mesh's Peclet number "

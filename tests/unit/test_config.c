@@ -327,7 +327,7 @@ static void test_values(void) {
   CHECK_OK(feast_config_get_real(cfg, "solver.local_jacobi_damping", &r));
   CHECK(r == 0.7);
   CHECK_OK(feast_config_get_int(cfg, "solver.coarse_max_dofs", &i));
-  CHECK(i == 5000);
+  CHECK(i == 2500);
   CHECK_OK(feast_config_get_enum(cfg, "solver.local_precision", &e));
   CHECK(e == 0);
   CHECK(!strcmp(feast_config_origin(cfg, "solver.local_precision"), "default"));
