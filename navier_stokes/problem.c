@@ -165,13 +165,18 @@ static void log_defaults(const NsDefaults *d) {
     feast_log(1, "  solver.coarse_stabilisation = auto: %s (%s)\n", d->upwind ? "upwind" : "none", d->upwind_why);
 }
 
+/* Newton or the fixed point, from solver.nonlinear and what ns_defaults resolved auto to:
+ * auto that switches has Newton's structures (blocks A12, A21, the second velocity solver)
+ * from the start, its linearisation from the switch on (solve.c) */
+static void choose_nonlinear(NsProblem *ns) {
+  const NsNonlinearMethod m = ns->params.nonlinear.method;
+  ns->newton_auto = m == NS_NONLINEAR_AUTO && ns->defaults.newton;
+  ns->newton = !ns->stokes && (m == NS_NONLINEAR_NEWTON || ns->newton_auto);
+}
+
 static int read_params(NsProblem *ns) {
   const NsParams *p = &ns->params;
   ns->nu = ns_params_viscosity(p);
-  /* auto: Newton's structures (blocks A12, A21, the second velocity solver) from the start,
-   * its linearisation from the switch on (solve.c) */
-  ns->newton = !ns->stokes && p->nonlinear.method != NS_NONLINEAR_FIXED_POINT;
-  ns->newton_auto = ns->newton && p->nonlinear.method == NS_NONLINEAR_AUTO;
   ns->time_dependent = p->time.scheme != NS_TIME_NONE;
   FEAST_CALL(optional_expr(p->physics.force[0], "problem.force_x", 1, &ns->force[0]));
   FEAST_CALL(optional_expr(p->physics.force[1], "problem.force_y", 1, &ns->force[1]));
@@ -224,7 +229,7 @@ int ns_create_with_params(const NsParams *p, const FeastDomain *dom, int stokes,
   ns_set_time(ns, p->time.start);
   FEAST_CALL(ns_defaults(p, dom->mesh, stokes, ns->nullspace, &ns->defaults));
   log_defaults(&ns->defaults);
-  if (ns->newton_auto && !ns->defaults.newton) ns->newton = ns->newton_auto = 0; /* auto: the fixed point here */
+  choose_nonlinear(ns);
   FEAST_CALL(ns_system_create(ns));
   return ns_schur_create(ns);
 }

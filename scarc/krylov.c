@@ -639,7 +639,7 @@ static int grow_single(Work *w, int need) {
 }
 
 /* the vectors iteration k of a cycle uses, made at their first use (a solve of j
- * iterations holds j + 1 directions and basis vectors, not the restart length's; the
+ * iterations holds j directions and j + 1 basis vectors, not the restart length's; the
  * pointers change as they grow): V_0..V_k+1 (with single_basis two double vectors that
  * take turns as V_k and V_k+1, the basis itself in *U), Z_0..Z_k */
 static int fgmres_vectors(Solve *S, int k, FeastVec ***V, FeastVec ***Z, FeastVecSingle ***U) {
