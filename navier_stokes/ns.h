@@ -174,6 +174,9 @@ typedef struct {
   FeastKrylovMethod method;  /* ScaRC's solver of a velocity block: richardson = global multigrid (mg) */
   double rtol;               /* 0.1 */
   int max_iterations;        /* 2 */
+  int max_iterations_auto;   /* 1: max_iterations not chosen (the config key unset): 1 cycle where pcd's
+                                rotation term is on (ns_defaults), else max_iterations; a caller that
+                                sets max_iterations clears it (as the config adapter does): 1 */
   int fixed_iterations;      /* > 0: exactly this many cycles: 0 */
   ScarcParams scarc;         /* the [solver] keys (scarc_params_defaults) */
   int coarse_stabilisation_auto; /* 1: scarc.coarse_stabilisation from the coarse-mesh Peclet number: 1 */
@@ -214,7 +217,8 @@ double ns_viscosity_at(const NsPhysicsParams *p, double re);
 int ns_params_boundary(NsParams *p, const char *part, const char *u, const char *v, const char *p_value, int priority);
 
 /* The problem-dependent defaults: the `auto` values of linear.schur, linear.krylov,
- * solver.coarse_stabilisation and solver.nonlinear (and whether pcd's rotation term applies) resolved from the parameters and the coarse mesh alone (every
+ * solver.coarse_stabilisation and solver.nonlinear (and whether pcd's rotation term applies,
+ * and velocity.max_iterations where unset) resolved from the parameters and the coarse mesh alone (every
  * rank, rank count and phase decides the same; problem.c states the rules). Stokes and
  * time-dependent runs resolve to the paper's choices (mass, bicgstab, none). */
 typedef struct {
@@ -222,9 +226,12 @@ typedef struct {
   int rotation;                 /* pcd's rotation term on: linear.pcd_rotation > 0, an enclosed flow */
   int newton;                   /* solver.nonlinear = auto switches to Newton: a stationary run with the
                                    rotation term (else the fixed point throughout) */
+  int velocity_cycles;          /* velocity.max_iterations: 1 where unset and the rotation term is on in a
+                                   stationary run, else the key's value */
   FeastKrylovMethod krylov;     /* linear.krylov */
   int upwind;                   /* solver.coarse_stabilisation: 1 = upwind */
   int schur_auto, krylov_auto, upwind_auto, nonlinear_auto; /* 1: the value was auto */
+  int velocity_cycles_auto;     /* 1: velocity_cycles is the rule's 1 (velocity.max_iterations unset) */
   int pcd_applicable;           /* an inflow part or an enclosed flow */
   double re_domain;             /* U D / nu, D the larger side of the mesh's bounding box */
   double peclet;                /* U H / (2 nu), H the longest edge of the coarse mesh */

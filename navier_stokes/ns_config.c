@@ -141,6 +141,7 @@ static int velocity_from_config(const FeastConfig *cfg, NsVelocityParams *p) {
   FEAST_CALL(scarc_method_from_name(method, &p->method));
   FEAST_CALL(feast_config_get_real(cfg, "velocity.rtol", &p->rtol));
   FEAST_CALL(get_int(cfg, "velocity.max_iterations", &p->max_iterations));
+  p->max_iterations_auto = !feast_config_is_set(cfg, "velocity.max_iterations");
   FEAST_CALL(get_int(cfg, "velocity.fixed_iterations", &p->fixed_iterations));
   int solver;
   FEAST_CALL(feast_config_get_enum(cfg, "velocity.solver", &solver));

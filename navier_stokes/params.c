@@ -72,7 +72,7 @@ void ns_params_defaults(NsParams *p) {
                                .forcing = NS_FORCING_EISENSTAT_WALKER, .single_basis = 1, .pcd_viscous_scale = 1.0,
                                .pcd_rotation = 0.3};
   p->velocity = (NsVelocityParams){.method = FEAST_KRYLOV_RICHARDSON, .rtol = 0.1, .max_iterations = 2,
-                                   .fixed_iterations = 0, .coarse_stabilisation_auto = 1};
+                                   .max_iterations_auto = 1, .fixed_iterations = 0, .coarse_stabilisation_auto = 1};
   p->linear.factorisation = NS_FACTORISATION_LOWER;
   p->velocity.solver = NS_INNER_SCARC;
   p->pressure = (NsPressureParams){.solver = NS_INNER_SCARC, .rtol = 0.1, .max_iterations = 8};

@@ -137,6 +137,14 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
              : time_dependent ? "a time-dependent run"
                               : "no PCD rotation term: Newton's linear systems would need far more iterations");
 
+  /* velocity.max_iterations unset: one V cycle per velocity solve where the rotation term is
+   * on (a stationary enclosed flow), whose outer iterations follow the Schur approximation
+   * (a second cycle saves at most 13 % of them and costs more: 0-22 % faster with one, 7
+   * cases at Re = 400-3200, L = 4-6), two elsewhere (the channel: 45 % more iterations with
+   * one, 3-14 % slower; BENCHMARKS.md, "One velocity V cycle where the rotation term is on") */
+  d->velocity_cycles_auto = p->velocity.max_iterations_auto && d->rotation && !time_dependent;
+  d->velocity_cycles = d->velocity_cycles_auto ? 1 : p->velocity.max_iterations;
+
   d->krylov_auto = p->linear.krylov_auto;
   d->krylov = ns_krylov_choice(p, stokes);
   if (d->krylov_auto)
@@ -160,6 +168,9 @@ static void log_defaults(const NsDefaults *d) {
   if (d->nonlinear_auto)
     feast_log(1, "  solver.nonlinear = auto: %s (%s)\n", d->newton ? "fixed point, then Newton" : "fixed point",
               d->nonlinear_why);
+  if (d->velocity_cycles_auto)
+    feast_log(1, "  velocity.max_iterations: 1 (unset; an enclosed flow with the rotation term: its outer "
+                 "iterations follow the Schur approximation)\n");
   if (d->krylov_auto) feast_log(1, "  linear.krylov = auto: %s (%s)\n", feast_krylov_method_name(d->krylov), d->krylov_why);
   if (d->upwind_auto)
     feast_log(1, "  solver.coarse_stabilisation = auto: %s (%s)\n", d->upwind ? "upwind" : "none", d->upwind_why);

@@ -89,7 +89,7 @@ int ns_schur_create(NsProblem *ns) {
   ns->velocity_method = vp->method;
   memset(&ns->velocity_sp, 0, sizeof ns->velocity_sp);
   ns->velocity_sp.rtol = vp->rtol;
-  ns->velocity_sp.max_iterations = vp->max_iterations;
+  ns->velocity_sp.max_iterations = ns->defaults.velocity_cycles;
   ns->velocity_sp.fixed_iterations = vp->fixed_iterations;
   ns->velocity_sp.divergence_factor = ns->params.nonlinear.divergence_factor;
   ns->velocity_sp.label = "velocity";

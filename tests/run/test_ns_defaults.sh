@@ -16,6 +16,10 @@
 # - Re = 100, L = 4: mass (U D / nu = 100 < 200), fgmres, none (coarse-mesh Peclet number
 #   25), the fixed point throughout (no rotation term without PCD);
 # - stokes: the paper's mass / bicgstab / none, bitwise the run with those keys given;
+# - velocity.max_iterations unset: 1 V cycle per velocity solve where the rotation term is
+#   on (printed; the V cycles of 2 steps at Re = 1000, L = 4 with multigrid levels under the
+#   coarse grid: at most 2 per FGMRES iteration, u and v), the key's 2 when given (about 4),
+#   and not at Re = 100 (no rotation term);
 # - a key given explicitly is not overridden and not printed as auto;
 # - a run that cannot converge names a cause and a key to try (here FGMRES restarted
 #   every 30 iterations, linear.restart; a key set explicitly: no growth; OLD keys).
@@ -76,4 +80,18 @@ run1 restart30 "$cfg" problem.re=1000 grid.level=4 linear.restart=30 solver.nonl
   "${OLD[@]}"
 check "Re=1000 linear.restart=30: not converged (exit 2, got $rc)" "$rc == 2"
 check "the message names the key to try (linear.restart)" "$(grep '^feastc:' "$TMP/restart30" | grep -c 'try linear.restart')  == 1"
+
+# the velocity solves' V cycles: "(N linear iterations, M velocity V cycles)" of the last line
+cycles() { sed -n 's/.*(\([0-9]*\) linear iterations, \([0-9]*\) velocity V cycles).*/\1 \2/p' "$TMP/$1" | tail -n 1; }
+CYC=(problem.re=1000 grid.level=4 solver.coarse_max_dofs=300 solver.nonlinear_max_iterations=2 solver.continuation=off)
+run1 cyc1 "$cfg" "${CYC[@]}"
+read -r its1 vc1 <<<"$(cycles cyc1)"
+run1 cyc2 "$cfg" "${CYC[@]}" velocity.max_iterations=2
+read -r its2 vc2 <<<"$(cycles cyc2)"
+echo "velocity V cycles: unset $vc1 in $its1 iterations, velocity.max_iterations=2 $vc2 in $its2"
+check "Re=1000: velocity.max_iterations 1 printed" "$(has cyc1 'velocity.max_iterations: 1 (unset') == 1"
+check "Re=1000: one V cycle per velocity solve ($vc1 <= 2 x $its1 + 2)" "${its1:-0} > 0 and ${vc1:-0} <= 2 * $its1 + 2"
+check "velocity.max_iterations=2 given: not printed, up to two cycles ($vc2 > 3 x $its2)" \
+  "$(has cyc2 'velocity.max_iterations: 1') == 0 and ${its2:-0} > 0 and ${vc2:-0} > 3 * $its2"
+check "Re=100: velocity.max_iterations 1 not printed (no rotation term)" "$(has re100 'velocity.max_iterations: 1') == 0"
 finish
