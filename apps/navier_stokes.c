@@ -4,10 +4,12 @@
 #include "apps/problem.h"
 #include "feast/error.h"
 #include "feast/log.h"
+#include "feast/mask.h"
 #include "feast/signals.h"
 #include "navier_stokes/ns_config.h"
 #include "scarc/krylov.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int outputs(const FeastProblemContext *app, NsProblem *ns, int vtk) {
@@ -51,6 +53,37 @@ static int report_benchmark(const FeastProblemContext *app, const NsProblem *ns)
     feast_log(1, "  recirculation length behind (%g, %g): %.10f\n", from[0], from[1], len);
   }
   return 0;
+}
+
+/* the separation and reattachment points of boundary part q (output.wall_shear_zeros_on) */
+static int report_wall_zeros(const FeastProblemContext *app, const NsProblem *ns, const char *part) {
+  enum { MAX_POINTS = 64 };
+  double xy[2 * MAX_POINTS], x[MAX_POINTS];
+  int n;
+  FEAST_CALL(ns_wall_shear_zeros(ns, part, xy, MAX_POINTS, &n));
+  if (n > MAX_POINTS) n = MAX_POINTS;
+  feast_log(1, "  %s: the wall shear stress changes sign at %d point%s", part, n, n == 1 ? "" : "s");
+  for (int k = 0; k < n; k++) {
+    x[k] = xy[2 * k];
+    feast_log(1, "%s(%.6g, %.6g)", k ? ", " : " ", xy[2 * k], xy[2 * k + 1]);
+  }
+  feast_log(1, "\n");
+  char key[160];
+  snprintf(key, sizeof key, "wall_shear_zeros_%s", part);
+  return feast_summary_set_real_array(app->summary, key, x, n);
+}
+
+static int report_walls(const FeastProblemContext *app, const NsProblem *ns) {
+  const FeastMesh *mesh = app->mesh;
+  const char *list;
+  unsigned char *parts;
+  FEAST_CALL(feast_config_get_string(app->cfg, "output.wall_shear_zeros_on", &list));
+  FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &parts));
+  int st = feast_mask_parse_parts(mesh, list, "output.wall_shear_zeros_on", parts);
+  for (int q = 0; q < mesh->nparts && !st; q++)
+    if (parts[q]) st = report_wall_zeros(app, ns, mesh->parts[q].name);
+  free(parts);
+  return st;
 }
 
 static int report(const FeastProblemContext *app, const NsProblem *ns, const NsResult *r) {
@@ -141,6 +174,7 @@ static int run(const FeastProblemContext *app, int stokes) {
     return st;
   }
   if (!st) st = report_benchmark(app, ns);
+  if (!st) st = report_walls(app, ns);
   if (!st) st = outputs(app, ns, 1); /* the last iterate is written also when not converged */
   if (!st && !res.converged) {
     char hint[512];

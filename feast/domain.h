@@ -7,6 +7,7 @@
  * global value). feast_domain_sum turns partial into consistent. */
 #ifndef FEAST_DOMAIN_H
 #define FEAST_DOMAIN_H
+#include "feast/band9.h" /* feast_edge_node, feast_corner_node: the macro grid's numbering */
 #include "feast/exchange.h"
 #include "feast/mesh.h"
 #include <mpi.h>
@@ -38,18 +39,6 @@ int feast_domain_create(const FeastMesh *mesh, int finest, MPI_Comm comm, FeastD
 void feast_domain_destroy(FeastDomain **dom);
 /* partial -> consistent: v[m] (per local macro, level l) summed over shared nodes */
 int feast_domain_sum(const FeastDomain *dom, int level, double *const *v);
-/* node index of position p (0..N-1) along local edge le of a macro, in the direction
- * of the local edge (corner le -> corner le+1) */
-static inline long feast_edge_node(int le, int p, int N) {
-  switch (le) {
-  case 0: return p;
-  case 1: return (long)p * N + (N - 1);
-  case 2: return (long)(N - 1) * N + (N - 1 - p);
-  default: return (long)(N - 1 - p) * N;
-  }
-}
-/* node index of corner c (0..3, counter-clockwise from (0,0)) */
-static inline long feast_corner_node(int c, int N) { return feast_edge_node(c, 0, N); }
 
 
 /* k sums over all macros of values given per local macro (per_local[j*nlocal + li]),

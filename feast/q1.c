@@ -220,6 +220,33 @@ int feast_q1_assemble_cells(int N, const double *xy, int macro, FeastQ1CellForm 
   return q1_for_cells(N, xy, macro, order, scatter_cell, &as);
 }
 
+int feast_q1_assemble_edge(int N, const double *xy, int le, FeastQ1EdgeForm form, void *ctx, FeastBand9 *A) {
+  FEAST_CHECK(form != NULL && le >= 0 && le < 4, FEAST_ERR_ARG, "Q1 edge assembly: form NULL or local edge %d", le);
+  FEAST_CHECK(A->band[0] != NULL && A->N == N, FEAST_ERR_ARG, "Q1 edge assembly: matrix must have N = %d (has %d)", N,
+              A->N);
+  static const double gauss[2] = {0.21132486540518711775, 0.78867513459481288225}; /* (1 -+ 1/sqrt 3) / 2 */
+  for (int s = 0; s + 1 < N; s++) {
+    FeastQ1EdgePoint p;
+    p.node[0] = feast_edge_node(le, s, N), p.node[1] = feast_edge_node(le, s + 1, N);
+    const double *a = &xy[2 * p.node[0]], *b = &xy[2 * p.node[1]];
+    const double len = hypot(b[0] - a[0], b[1] - a[1]);
+    p.normal[0] = (b[1] - a[1]) / len, p.normal[1] = -(b[0] - a[0]) / len;
+    double K[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
+    for (int q = 0; q < 2; q++) {
+      const double t = gauss[q];
+      p.x = (1.0 - t) * a[0] + t * b[0], p.y = (1.0 - t) * a[1] + t * b[1];
+      p.weight = 0.5 * len, p.phi[0] = 1.0 - t, p.phi[1] = t;
+      form(&p, ctx, K);
+    }
+    for (int r = 0; r < 2; r++)
+      for (int c = 0; c < 2; c++) {
+        const int dx = (int)(p.node[c] % N - p.node[r] % N), dy = (int)(p.node[c] / N - p.node[r] / N);
+        A->band[feast_band_index(dx, dy)][p.node[r]] += K[r][c];
+      }
+  }
+  return 0;
+}
+
 /* a point form as a cell form: the sum over the cell's quadrature points */
 typedef struct {
   FeastQ1Form form;

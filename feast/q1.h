@@ -51,6 +51,21 @@ int feast_q1_assemble(int N, const double *xy, int macro, FeastQ1Form form, void
  * pass over its cells; a NULL A[k] or b[r] is computed by the form but not stored */
 int feast_q1_assemble_cells(int N, const double *xy, int macro, FeastQ1CellForm form, void *ctx, int order,
                             int nmat, FeastBand9 *const *A, int nvec, double *const *b);
+/* what a boundary form sees at one quadrature point of one segment (two neighbouring
+ * nodes) of a macro edge */
+typedef struct {
+  double x, y;      /* physical point */
+  double weight;    /* quadrature weight times the segment's length */
+  double normal[2]; /* the segment's outward unit normal (the macro lies on the left of its
+                     * local edge's direction, corner le -> le + 1) */
+  double phi[2];    /* the values of the segment's two nodal basis functions */
+  long node[2];     /* their grid indices (j N + i) */
+} FeastQ1EdgePoint;
+/* local 2 x 2 contribution at one point: Aloc[a][b] += form(test a, trial b) */
+typedef void (*FeastQ1EdgeForm)(const FeastQ1EdgePoint *p, void *ctx, double Aloc[2][2]);
+/* A += the integral of form along local edge le (0..3) of the macro: 2-point Gauss on each
+ * of its N - 1 straight segments (exact for cubic integrands on them) */
+int feast_q1_assemble_edge(int N, const double *xy, int le, FeastQ1EdgeForm form, void *ctx, FeastBand9 *A);
 /* b_i += int f phi_i (b padded or not, N*N values) */
 int feast_q1_assemble_rhs(int N, const double *xy, int macro, FeastQ1Function f, void *ctx,
                           int order, double *b);

@@ -55,7 +55,7 @@
 static const double FACTOR_MIN = 1.05; /* give up when the step factor falls below this */
 
 /* acc += the counters of attempt r (its per-step iterations appended) */
-static int accumulate(NsProblem *ns, NsResult *acc, const NsResult *r) {
+int ns_result_accumulate(NsProblem *ns, NsResult *acc, const NsResult *r) {
   const int n = acc->nonlinear_iterations + r->nonlinear_iterations;
   double *per = realloc(ns->continuation_per_step, (size_t)(n > 0 ? n : 1) * sizeof *per);
   FEAST_CHECK(per, FEAST_ERR_MEM, "continuation: out of memory");
@@ -92,7 +92,7 @@ static int run_stage(NsProblem *ns, NsResult *res, double re, const FeastVec *go
   if (re_good > 0.0) snprintf(from, sizeof from, "the solution at Re = %.6g", re_good);
   feast_log(1, "  continuation stage %d: Re = %.6g from %s\n", k + 1, re, from);
   FEAST_CALL(ns_solve_attempt(ns, a, r));
-  FEAST_CALL(accumulate(ns, res, r));
+  FEAST_CALL(ns_result_accumulate(ns, res, r));
   res->continuation_re[k] = re;
   res->continuation_iterations[k] = r->nonlinear_iterations;
   res->continuation_reason[k] = r->reason;
@@ -123,7 +123,7 @@ static int stages(NsProblem *ns, NsResult *res) {
   while (!st && res->continuation_stages < max_stages) {
     const int last = re >= target;
     if (last) re = target;
-    const NsAttempt a = {last ? n->rtol : stage_rtol, r0, last, n->stall_steps, n->stall_factor};
+    const NsAttempt a = {last ? n->rtol : stage_rtol, r0, last, n->stall_steps, n->stall_factor, 0};
     NsResult r;
     st = run_stage(ns, res, re, good, re_good, &a, &r);
     if (st) break;
@@ -160,7 +160,7 @@ static int stages(NsProblem *ns, NsResult *res) {
   if (!st && !done && target_stalled && res->reason != NS_INTERRUPTED) {
     feast_log(1, "  continuation: the last resort, Re = %.6g from the solution at Re = %.6g without the stall test\n",
               target, re_good);
-    const NsAttempt a = {n->rtol, r0, 1, 0, n->stall_factor};
+    const NsAttempt a = {n->rtol, r0, 1, 0, n->stall_factor, 0};
     NsResult r;
     st = run_stage(ns, res, target, good, re_good, &a, &r);
     done = !st && r.converged;
@@ -182,25 +182,53 @@ static int stages(NsProblem *ns, NsResult *res) {
   return st;
 }
 
+/* pseudo-time steps (pseudo_time.c) from the iterate in ns->v, then the nonlinear solver
+ * from theirs to solver.nonlinear_rtol x their first defect (no stall test); res: the
+ * counters so far (zero, or a failed direct attempt's from the same start) */
+static int pseudo_time_then_solve(NsProblem *ns, NsResult *res) {
+  const NsNonlinearParams *n = &ns->params.nonlinear;
+  FEAST_CALL(ns_pseudo_time(ns, res));
+  if (!isfinite(res->final_residual)) {
+    res->reason = NS_NAN;
+    return 0;
+  }
+  const NsAttempt final = {n->rtol, res->initial_residual, 1, 0, 0.0, 0};
+  NsResult r;
+  FEAST_CALL(ns_solve_attempt(ns, &final, &r));
+  return ns_result_accumulate(ns, res, &r);
+}
+
 int ns_solve(NsProblem *ns, NsResult *res) {
   const NsNonlinearParams *n = &ns->params.nonlinear;
   if (ns->stokes || n->continuation == NS_CONTINUATION_OFF) return ns_solve_attempt(ns, NULL, res);
-  const NsAttempt direct = {n->rtol, 0.0, 1, n->stall_steps, n->stall_factor};
+  if (n->continuation == NS_CONTINUATION_PSEUDO_TIME && !ns->restored) {
+    memset(res, 0, sizeof *res);
+    return pseudo_time_then_solve(ns, res);
+  }
+  const NsAttempt direct = {n->rtol, 0.0, 1, n->stall_steps, n->stall_factor, 0};
   FEAST_CALL(ns_solve_attempt(ns, &direct, res));
   res->direct_reason = res->reason;
   res->direct_iterations = res->nonlinear_iterations;
   if (res->converged || res->reason == NS_INTERRUPTED) return 0;
+  const int pseudo = ns->defaults.pseudo_time;
+  char next[96];
+  if (pseudo) snprintf(next, sizeof next, "pseudo-time steps from the zero start (an open flow)");
+  else snprintf(next, sizeof next, "stages from Re = %.6g", ns->params.physics.re / n->continuation_factor);
   feast_log(1, "  continuation: the direct attempt at Re = %.6g stopped (%s) after %d steps at defect %.3e (%.3e of "
-            "the first); solver.continuation = auto: stages from Re = %.6g\n",
+            "the first); solver.continuation = %s: %s\n",
             ns->params.physics.re, ns_status_name(res->reason), res->nonlinear_iterations, res->final_residual,
             res->initial_residual > 0 ? res->final_residual / res->initial_residual : 0.0,
-            ns->params.physics.re / n->continuation_factor);
+            ns_continuation_name(n->continuation), next);
   /* the direct attempt's per-step iterations into the problem's concatenated array */
   NsResult direct_res = *res;
   res->nonlinear_iterations = 0;
   res->linear_iterations = 0;
   res->linear_capped = 0;
   res->reductions_per_iteration = res->exchanges_per_iteration = 0.0;
-  FEAST_CALL(accumulate(ns, res, &direct_res));
-  return stages(ns, res);
+  FEAST_CALL(ns_result_accumulate(ns, res, &direct_res));
+  if (!pseudo) return stages(ns, res);
+  feast_vec_zero(ns->v); /* the zero start with the Dirichlet values, as a fresh run's */
+  FEAST_CALL(ns_boundary_values(ns, ns->v));
+  ns->restored = 0;
+  return pseudo_time_then_solve(ns, res);
 }

@@ -224,3 +224,78 @@ int ns_recirculation(const NsProblem *ns, const double from[2], double *length) 
   *length = first < HUGE_VAL ? first - from[0] : 0.0;
   return 0;
 }
+
+/* ---- separation and reattachment points on a wall ---- */
+
+/* the node one cell inward from position p of local edge le (feast_edge_node's numbering) */
+static long inward_node(int le, int p, int N) {
+  static const int step_i[4] = {0, -1, 0, 1}, step_j[4] = {1, 0, -1, 0};
+  const long k = feast_edge_node(le, p, N);
+  return k + step_j[le] * (long)N + step_i[le];
+}
+
+/* the sign changes of u.t along local edge le of local macro li (t: the edge's direction),
+ * appended to pts (2 per point; *n of them, room for cap) */
+static int edge_zeros(const NsProblem *ns, int li, int le, double **pts, int *n, int *cap) {
+  const FeastLevel *lev = &ns->dom->levels[ns->level];
+  const int N = lev->N;
+  const double *xy = lev->xy[li], *u = feast_vec_block(ns->v, NS_U, li), *v = feast_vec_block(ns->v, NS_V, li);
+  double prev = 0.0;
+  for (int p = 0; p < N; p++) {
+    const long k = feast_edge_node(le, p, N), k1 = feast_edge_node(le, p < N - 1 ? p + 1 : p - 1, N);
+    const double tx = (p < N - 1 ? 1.0 : -1.0) * (xy[2 * k1] - xy[2 * k]);
+    const double ty = (p < N - 1 ? 1.0 : -1.0) * (xy[2 * k1 + 1] - xy[2 * k + 1]);
+    const long in = inward_node(le, p, N);
+    const double ut = u[in] * tx + v[in] * ty;
+    if (p > 0 && prev * ut < 0.0) {
+      if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        double *grown = realloc(*pts, sizeof(double) * 2 * (size_t)*cap);
+        FEAST_CHECK(grown, FEAST_ERR_MEM, "ns_wall_shear_zeros: out of memory");
+        *pts = grown;
+      }
+      const long k0 = feast_edge_node(le, p - 1, N);
+      const double s = prev / (prev - ut);
+      (*pts)[2 * *n] = (1.0 - s) * xy[2 * k0] + s * xy[2 * k];
+      (*pts)[2 * *n + 1] = (1.0 - s) * xy[2 * k0 + 1] + s * xy[2 * k + 1];
+      (*n)++;
+    }
+    prev = ut;
+  }
+  return 0;
+}
+
+static int compare_points(const void *a, const void *b) {
+  const double *p = a, *q = b;
+  return p[0] < q[0] ? -1 : p[0] > q[0] ? 1 : p[1] < q[1] ? -1 : p[1] > q[1];
+}
+
+int ns_wall_shear_zeros(const NsProblem *ns, const char *part, double *xy, int max, int *count) {
+  const FeastDomain *dom = ns->dom;
+  const FeastMesh *mesh = dom->mesh;
+  const int q = feast_mesh_part_index(mesh, part);
+  FEAST_CHECK(q >= 0, FEAST_ERR_CONFIG, "wall shear: mesh %s has no boundary part '%s'", mesh->source, part);
+  double *mine = NULL;
+  int n = 0, cap = 0, st = 0;
+  for (int li = 0; li < dom->nlocal && !st; li++)
+    for (int le = 0; le < 4 && !st; le++)
+      if (mesh->edge_part[mesh->macro_edges[4 * dom->local[li] + le]] == q) st = edge_zeros(ns, li, le, &mine, &n, &cap);
+  int *counts = NULL, *displs = NULL, total = 0;
+  double *all = NULL;
+  if (!st) st = FEAST_ALLOC(dom->size, &counts);
+  if (!st) st = FEAST_ALLOC(dom->size, &displs);
+  const int two_n = 2 * n;
+  if (!st) st = MPI_Allgather(&two_n, 1, MPI_INT, counts, 1, MPI_INT, dom->comm) == MPI_SUCCESS ? 0 : FEAST_ERR_MPI;
+  for (int r = 0; !st && r < dom->size; r++) displs[r] = total, total += counts[r];
+  if (!st) st = FEAST_ALLOC(total + 1, &all);
+  if (!st)
+    st = MPI_Allgatherv(mine, two_n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, dom->comm) == MPI_SUCCESS ? 0
+                                                                                                          : FEAST_ERR_MPI;
+  if (!st) {
+    qsort(all, (size_t)total / 2, 2 * sizeof(double), compare_points);
+    *count = total / 2;
+    memcpy(xy, all, sizeof(double) * (size_t)(total / 2 < max ? total : 2 * max));
+  }
+  free(mine), free(counts), free(displs), free(all);
+  return st;
+}

@@ -56,7 +56,13 @@ typedef enum { NS_LINE_SEARCH_BACKTRACKING, NS_LINE_SEARCH_NONE, NS_LINE_SEARCH_
 /* solver.continuation (continuation.c): auto = a stationary navier-stokes solve whose direct
  * attempt at the target Re fails or stalls is done again by continuation in Re; off = the
  * direct attempt is the result */
-typedef enum { NS_CONTINUATION_AUTO, NS_CONTINUATION_OFF, NS_CONTINUATION_NCHOICES } NsContinuation; /* auto|off */
+typedef enum {
+  NS_CONTINUATION_AUTO,
+  NS_CONTINUATION_OFF,
+  NS_CONTINUATION_RE,
+  NS_CONTINUATION_PSEUDO_TIME,
+  NS_CONTINUATION_NCHOICES
+} NsContinuation; /* auto|off|re|pseudo-time */
 typedef enum { NS_START_ZERO, NS_START_RANDOM } NsInitialGuess; /* ScaRC's solver.initial_guess: zero|random */
 const char *ns_schur_name(NsSchurChoice c);
 const char *ns_nonlinear_name(NsNonlinearMethod m);
@@ -150,6 +156,10 @@ typedef struct {
   double continuation_factor; /* the first stage at Re / factor, each next one factor x the last: 4 */
   double continuation_rtol;  /* the stages below the target: defect <= this x the direct attempt's first: 1e-4 */
   int continuation_max_stages; /* stages tried (failed ones included), at most NS_MAX_STAGES: 8 */
+  /* pseudo-time stepping (pseudo_time.c states the rules) */
+  double pseudo_dt;          /* the first pseudo-time step in units of reference_length / reference_velocity: 1 */
+  double pseudo_switch;      /* pseudo-time steps until the defect <= this x the first, then the nonlinear solver: 1e-2 */
+  int pseudo_max_steps;      /* pseudo-time steps at most: 200 */
 } NsNonlinearParams;
 
 typedef struct {
@@ -168,6 +178,9 @@ typedef struct {
   NsLinearForcing forcing;   /* the tolerance per nonlinear step: eisenstat-walker (in Newton's steps) */
   double pcd_viscous_scale;  /* linear.schur = pcd, stationary: the factor of nu M_p^-1 (pcd.c): 1 */
   double pcd_rotation;       /* linear.schur = pcd, stationary, enclosed: sigma of the rotation term (pcd.c), 0 = off: 0.3 */
+  int pcd_inflow_dirichlet;  /* linear.schur = pcd, stationary, with an inflow: 1 = A_p zero on the inflow (Kay, Loghin
+                                & Wathen), 0 = zero on the outflow and N_p with the inflow's Robin term (Elman &
+                                Tuminaro 2009; pcd.c): 0 */
 } NsLinearParams;
 
 typedef struct {
@@ -233,6 +246,8 @@ typedef struct {
   int schur_auto, krylov_auto, upwind_auto, nonlinear_auto; /* 1: the value was auto */
   int velocity_cycles_auto;     /* 1: velocity_cycles is the rule's 1 (velocity.max_iterations unset) */
   int pcd_applicable;           /* an inflow part or an enclosed flow */
+  int pseudo_time;              /* solver.continuation = auto: after a failed direct attempt pseudo-time
+                                   steps (an open flow: not enclosed), else continuation in Re */
   double re_domain;             /* U D / nu, D the larger side of the mesh's bounding box */
   double peclet;                /* U H / (2 nu), H the longest edge of the coarse mesh */
   char schur_why[160], krylov_why[160], upwind_why[160], nonlinear_why[160], rotation_why[160];
@@ -413,4 +428,12 @@ int ns_pressure_at(const NsProblem *ns, const double p[2], const char *what, dou
  * sign from negative to >= 0 (the end of a recirculation zone behind a body), along the
  * finite element solution; 0 if there is none (collective) */
 int ns_recirculation(const NsProblem *ns, const double from[2], double *length);
+/* the points of boundary part `part` where the wall shear stress changes sign (separation
+ * and reattachment points of a no-slip wall): the tangential velocity u.t at the nodes one
+ * cell off the part changes sign between two neighbouring ones, at the linear
+ * interpolation of that change along the wall. xy[2 k], xy[2 k + 1] of point k, sorted by
+ * x (then y); at most max points, *count of them found (possibly more than max: only the
+ * first max stored); collective, rank-independent; FEAST_ERR_CONFIG if the mesh has no
+ * such part */
+int ns_wall_shear_zeros(const NsProblem *ns, const char *part, double *xy, int max, int *count);
 #endif

@@ -7,6 +7,7 @@
 #include "feast/error.h"
 #include "feast/expr.h"
 #include "feast/log.h"
+#include "feast/mask.h"
 #include "navier_stokes/ns_config.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
@@ -106,6 +107,9 @@ static int nonlinear_from_config(const FeastConfig *cfg, NsNonlinearParams *p) {
   FEAST_CALL(feast_config_get_real(cfg, "solver.continuation_factor", &p->continuation_factor));
   FEAST_CALL(feast_config_get_real(cfg, "solver.continuation_rtol", &p->continuation_rtol));
   FEAST_CALL(get_int(cfg, "solver.continuation_max_stages", &p->continuation_max_stages));
+  FEAST_CALL(feast_config_get_real(cfg, "solver.pseudo_dt", &p->pseudo_dt));
+  FEAST_CALL(feast_config_get_real(cfg, "solver.pseudo_switch", &p->pseudo_switch));
+  FEAST_CALL(get_int(cfg, "solver.pseudo_max_steps", &p->pseudo_max_steps));
   FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
   return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
 }
@@ -121,6 +125,8 @@ static int linear_from_config(const FeastConfig *cfg, NsLinearParams *p) {
   FEAST_CALL(feast_config_get_real(cfg, "linear.rtol", &p->rtol));
   FEAST_CALL(feast_config_get_real(cfg, "linear.pcd_viscous_scale", &p->pcd_viscous_scale));
   FEAST_CALL(feast_config_get_real(cfg, "linear.pcd_rotation", &p->pcd_rotation));
+  FEAST_CALL(feast_config_get_enum(cfg, "linear.pcd_boundary", &v));
+  p->pcd_inflow_dirichlet = v == 1;
   FEAST_CALL(get_int(cfg, "linear.max_iterations", &p->max_iterations));
   FEAST_CALL(get_int(cfg, "linear.restart", &p->restart));
   FEAST_CALL(feast_config_get_enum(cfg, "linear.fgmres_basis", &v));
@@ -332,6 +338,17 @@ static int check_centerlines(const FeastConfig *cfg, const FeastMesh *mesh, int 
   return 0;
 }
 
+/* output.wall_shear_zeros_on: every name a part of the mesh */
+static int check_wall_parts(const FeastConfig *cfg, const FeastMesh *mesh) {
+  const char *list;
+  unsigned char *parts;
+  FEAST_CALL(feast_config_get_string(cfg, "output.wall_shear_zeros_on", &list));
+  FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &parts));
+  const int st = feast_mask_parse_parts(mesh, list, "output.wall_shear_zeros_on", parts);
+  free(parts);
+  return st;
+}
+
 int ns_check_benchmark(const FeastConfig *cfg, const FeastMesh *mesh) {
   const char *part;
   char names[512];
@@ -366,6 +383,7 @@ int ns_check_benchmark(const FeastConfig *cfg, const FeastMesh *mesh) {
   }
   if (feast_config_is_set(cfg, "output.recirculation_from"))
     FEAST_CALL(check_point(cfg, mesh, check_level, "output.recirculation_from"));
+  FEAST_CALL(check_wall_parts(cfg, mesh));
   return level <= CHECK_MAX_LEVEL ? check_centerlines(cfg, mesh, check_level) : 0;
 }
 

@@ -95,6 +95,15 @@ static FeastKeySpec keys[] = {
              "x that first defect, the direct attempt's own test"),
     INT_KEY("solver", "continuation_max_stages", "8", 1, NS_MAX_STAGES,
             "navier-stokes, solver.continuation = auto: stages tried at most (failed ones included)"),
+    REAL_KEY("solver", "pseudo_dt", "1", 1e-6, 1e6,
+             "navier-stokes, solver.continuation = pseudo-time: the first pseudo-time step in units of "
+             "problem.reference_length / problem.reference_velocity; the next ones by switched evolution "
+             "relaxation, dt_k+1 = dt_k r_k / r_k+1 (navier_stokes/pseudo_time.c)"),
+    REAL_KEY("solver", "pseudo_switch", "1e-2", 1e-16, 1,
+             "navier-stokes, solver.continuation = pseudo-time: pseudo-time steps until the defect is <= this x "
+             "the first, then the nonlinear solver (solver.nonlinear) from there"),
+    INT_KEY("solver", "pseudo_max_steps", "200", 1, 100000,
+            "navier-stokes, solver.continuation = pseudo-time: pseudo-time steps at most"),
     REAL_KEY("solver", "nonlinear_rtol", "1e-8", 1e-16, 1,
              "stokes/navier-stokes: stop when the nonlinear defect is reduced by this factor"),
     INT_KEY("solver", "nonlinear_max_iterations", "100", 1, 100000,
@@ -160,6 +169,13 @@ static FeastKeySpec keys[] = {
     REAL_KEY("linear", "pcd_viscous_scale", "1", 1e-3, 1e3,
              "linear.schur = pcd, stationary solves: S^-1 ~ s nu M_p^-1 + M_p^-1 N_p A_p^-1 with this s "
              "(the rotation term adds one more nu M_p^-1; navier_stokes/pcd.c)"),
+    ENUM_KEY("linear", "pcd_boundary", "robin", "robin|inflow-dirichlet",
+             "linear.schur = pcd, stationary solves of a flow with an inflow: the boundary conditions of "
+             "PCD's pressure operators (navier_stokes/pcd.c): robin = A_p zero on the outflow (the parts "
+             "where the velocity is free; Neumann elsewhere) and N_p with the inflow's Robin term "
+             "-(w.n) p q ds (Elman & Tuminaro 2009: the commutator holds at the boundary; fit for "
+             "Newton's Jacobian); inflow-dirichlet = A_p zero on the inflow (Kay, Loghin & Wathen 2002; "
+             "feastc's choice until 2026-11-29)"),
     REAL_KEY("linear", "pcd_rotation", "0.3", 0, 1e3,
              "linear.schur = pcd, stationary solves of an enclosed flow (A_p with Neumann conditions; with "
              "an inflow the term is off: the DFG channel 1.4x slower with it): sigma > 0 adds the rotation "
@@ -233,6 +249,10 @@ static FeastKeySpec keys[] = {
     REAL2_KEY("output", "recirculation_from", NULL,
               "stokes/navier-stokes: point \"x y\" (the rear end of a body): recirculation_length in the summary "
               "is the distance along +x to where u changes sign from negative to >= 0 (0: no recirculation)"),
+    STRING_KEY("output", "wall_shear_zeros_on", "",
+               "stokes/navier-stokes: boundary parts (no-slip walls; names separated by spaces) whose separation "
+               "and reattachment points, where the wall shear stress changes sign, go into the summary "
+               "(wall_shear_zeros_NAME: their x coordinates, ascending) and the log (x, y); empty = none"),
     PATH_KEY("output", "checkpoint", "",
              "stokes/navier-stokes: checkpoint of the nonlinear solver (iterate in global node order, "
              "step and iteration counters, initial residual; of a time-dependent run: t, step, u_n and "

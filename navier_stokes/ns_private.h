@@ -36,6 +36,7 @@ typedef struct {
  * t_new with du/dt in the PSPG residual */
 typedef struct {
   int on;
+  int pseudo;             /* a pseudo-time step (pseudo_time.c): the stationary residual's operators */
   double t;               /* the time of the new level (of the boundary values and forces) */
   double theta;           /* weight of the implicit momentum terms */
   double explicit_weight; /* 1 - theta: weight of r_old (0: r_old unused) */
@@ -100,7 +101,8 @@ struct NsProblem {
    * always has A_p (Cahouet-Chabard: mass A_p^-1 in the pressure step), N_p only with pcd */
   int pcd;
   NsDefaults defaults;          /* the auto values resolved (problem.c) */
-  FeastMask *pcd_mask;          /* inflow nodes: zero Dirichlet values of the stationary A_p */
+  FeastMask *pcd_mask;          /* zero Dirichlet values of the stationary A_p: the outflow (or the inflow) */
+  unsigned char *pcd_robin;     /* per part: an inflow whose Robin term N_p carries (NULL: none) */
   FeastBand9 *pcd_lap, *pcd_conv; /* A_p, N_p per local macro */
   struct NsInner *pcd_scarc;    /* A_p^-1, stationary variant (Dirichlet on the inflow; pressure.solver) */
   FeastMask *pcd_time_mask;     /* a time step's A_p: Dirichlet where the velocity is free */
@@ -193,11 +195,22 @@ typedef struct {
   int checkpoints;  /* 0: none written (a stage below the target Re; a stop signal still stops) */
   int stall_steps;  /* > 0: reason NS_STALLED when the defect exceeds stall_factor x the one */
   double stall_factor; /* stall_steps steps of this attempt before */
+  int max_steps;    /* > 0: at most this many steps (else solver.nonlinear_max_iterations) */
 } NsAttempt;
 /* solve.c: the stationary nonlinear iteration at ns->nu from the iterate in ns->v (a
  * restored state first, ns->restored); a NULL attempt: the parameters' own tests (what
  * solver.continuation = off runs) */
 int ns_solve_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res);
+/* the same as an inner solve (no checkpoints or signals, progress at verbosity 2): a
+ * pseudo-time step's (pseudo_time.c) */
+int ns_solve_inner_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res);
+/* pseudo_time.c: pseudo-time steps from the iterate in ns->v until its defect is <=
+ * solver.pseudo_switch x the first (or the steps run out); res counts them */
+int ns_pseudo_time(NsProblem *ns, NsResult *res);
+/* continuation.c: acc += the counters of the attempt r (its per-step iterations appended) */
+int ns_result_accumulate(NsProblem *ns, NsResult *acc, const NsResult *r);
+/* the operators of the stationary problem: not in a (real) time step */
+static inline int ns_stationary_operators(const NsProblem *ns) { return !ns->time.on || ns->time.pseudo; }
 
 /* checkpoint.c: the state and the iterate (global node order, so any rank count can
  * continue it) into a checkpoint file, atomically; collective */

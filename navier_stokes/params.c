@@ -25,7 +25,9 @@ _Static_assert(sizeof step_reference_names / sizeof step_reference_names[0] == N
 static const char *const forcing_names[] = {[NS_FORCING_FIXED] = "fixed",
                                             [NS_FORCING_EISENSTAT_WALKER] = "eisenstat-walker"};
 _Static_assert(sizeof forcing_names / sizeof forcing_names[0] == NS_FORCING_NCHOICES, "one name per choice");
-static const char *const continuation_names[] = {[NS_CONTINUATION_AUTO] = "auto", [NS_CONTINUATION_OFF] = "off"};
+static const char *const continuation_names[] = {[NS_CONTINUATION_AUTO] = "auto", [NS_CONTINUATION_OFF] = "off",
+                                                 [NS_CONTINUATION_RE] = "re",
+                                                 [NS_CONTINUATION_PSEUDO_TIME] = "pseudo-time"};
 _Static_assert(sizeof continuation_names / sizeof continuation_names[0] == NS_CONTINUATION_NCHOICES,
                "one name per choice");
 _Static_assert(sizeof nonlinear_names / sizeof nonlinear_names[0] == NS_NONLINEAR_NCHOICES, "one name per choice");
@@ -65,7 +67,8 @@ void ns_params_defaults(NsParams *p) {
                                      .checkpoint_interval = 1, .step_reference = NS_STEP_REFERENCE_RHS,
                                      .newton_switch = 1e-2, .anderson_depth = 5, .continuation = NS_CONTINUATION_AUTO,
                                      .stall_steps = 10, .stall_factor = 0.5, .continuation_factor = 4.0,
-                                     .continuation_rtol = 1e-4, .continuation_max_stages = 8};
+                                     .continuation_rtol = 1e-4, .continuation_max_stages = 8,
+                                     .pseudo_dt = 1.0, .pseudo_switch = 1e-2, .pseudo_max_steps = 200};
   p->linear = (NsLinearParams){.krylov_auto = 1, .krylov = FEAST_KRYLOV_BICGSTAB, .schur = NS_SCHUR_AUTO,
                                .rtol = 1e-2, .max_iterations = 100, .restart = 60, .grow = 1,
                                .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08,

@@ -141,6 +141,28 @@ static void rotation_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], do
   }
 }
 
+/* the inflow's Robin term of F_p: A[a][b] -= (w.n) psi_b psi_a ds (w.n < 0 on an inflow) */
+static void robin_form(const FeastQ1EdgePoint *p, void *ctx, double A[2][2]) {
+  const double *const *w = ctx;
+  double wn = 0.0;
+  for (int c = 0; c < 2; c++) wn += (w[0][p->node[c]] * p->normal[0] + w[1][p->node[c]] * p->normal[1]) * p->phi[c];
+  for (int a = 0; a < 2; a++)
+    for (int b = 0; b < 2; b++) A[a][b] -= p->weight * wn * p->phi[a] * p->phi[b];
+}
+
+/* N_p += the Robin term on the macro's edges that lie on an inflow part (ns->pcd_robin) */
+static int add_robin(const NsProblem *ns, int li, const double *const *w) {
+  const FeastMesh *mesh = ns->dom->mesh;
+  const FeastLevel *lev = &ns->dom->levels[ns->level];
+  const int m = ns->dom->local[li];
+  for (int le = 0; le < 4; le++) {
+    const int q = mesh->edge_part[mesh->macro_edges[4 * m + le]];
+    if (q >= 0 && ns->pcd_robin[q])
+      FEAST_CALL(feast_q1_assemble_edge(lev->N, lev->xy[li], le, robin_form, (void *)w, &ns->pcd_conv[li]));
+  }
+  return 0;
+}
+
 /* the parts where the velocity is free (a natural outflow) or the pressure given: where
  * A_p of a time step has zero Dirichlet values */
 static void outflow_parts(const NsProblem *ns, unsigned char *flags, int *count) {
@@ -192,6 +214,11 @@ int ns_pcd_create(NsProblem *ns) {
   int count, st = FEAST_ALLOC(dom->mesh->nparts + 1, &parts);
   if (!st && ns->pcd && (!ns->time_dependent || stationary_start)) {
     st = ns_pcd_inflow_parts(&ns->params, dom->mesh, parts, &count);
+    if (!st && count > 0 && !ns->params.linear.pcd_inflow_dirichlet) { /* Elman & Tuminaro */
+      st = FEAST_ALLOC(dom->mesh->nparts + 1, &ns->pcd_robin);
+      if (!st) memcpy(ns->pcd_robin, parts, (size_t)dom->mesh->nparts);
+      if (!st) outflow_parts(ns, parts, &count);
+    }
     if (!st) st = laplace_solver(ns, parts, count, "stationary", &ns->pcd_mask, &ns->pcd_scarc);
     if (!st && ns->defaults.rotation) /* the rotation term: stationary solves of an enclosed flow */
       if (!(st = feast_vec_create(dom, ns->level, 1, &ns->pcd_rot)))
@@ -213,6 +240,7 @@ void ns_pcd_destroy(NsProblem *ns) {
   for (int li = 0; ns->pcd_conv && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->pcd_conv[li]);
   feast_free(&ns->pcd_lap);
   feast_free(&ns->pcd_conv);
+  feast_free(&ns->pcd_robin);
   feast_vec_destroy(&ns->pcd_r);
   feast_vec_destroy(&ns->pcd_z);
   feast_vec_destroy(&ns->pcd_y);
@@ -234,14 +262,15 @@ int ns_pcd_update(NsProblem *ns) {
     feast_band9_zero(A[0]);
     FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], convection_form, (void *)w, 2, 1, A, 0,
                                        NULL));
-    if (ns->pcd_rot && !ns->time.on) {
+    if (ns->pcd_robin && ns_stationary_operators(ns)) FEAST_CALL(add_robin(ns, li, w));
+    if (ns->pcd_rot && ns_stationary_operators(ns)) {
       double *rot[1] = {ns->pcd_rot->v[li]};
       memset(rot[0], 0, sizeof(double) * lev->N * lev->N);
       FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], rotation_form, (void *)w, 2, 0, NULL, 1,
                                          rot));
     }
   }
-  return ns->pcd_rot && !ns->time.on ? feast_vec_sum(ns->pcd_rot) : 0;
+  return ns->pcd_rot && ns_stationary_operators(ns) ? feast_vec_sum(ns->pcd_rot) : 0;
 }
 
 /* x <- A_p^-1 b by solver (A_p with mask's conditions) in at most max_cycles cycles (0:
@@ -257,8 +286,8 @@ static int laplace_solve(NsProblem *ns, NsInner *solver, const FeastMask *mask, 
 /* y <- theta N_p A_p^-1 r + mass M_p A_p^-1 r (r, y consistent one-block vectors) */
 int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
   feast_vec_copy(r, ns->pcd_r);
-  if (ns->time.on) FEAST_CALL(laplace_solve(ns, ns->pcd_time_scarc, ns->pcd_time_mask, 0, ns->pcd_z));
-  else FEAST_CALL(laplace_solve(ns, ns->pcd_scarc, ns->pcd_mask, 0, ns->pcd_z));
+  if (ns_stationary_operators(ns)) FEAST_CALL(laplace_solve(ns, ns->pcd_scarc, ns->pcd_mask, 0, ns->pcd_z));
+  else FEAST_CALL(laplace_solve(ns, ns->pcd_time_scarc, ns->pcd_time_mask, 0, ns->pcd_z));
   if (ns->pcd) {
     for (int li = 0; li < ns->dom->nlocal; li++) feast_band9_matvec(&ns->pcd_conv[li], ns->pcd_z->v[li], y->v[li]);
     FEAST_CALL(feast_vec_sum(y));
@@ -287,17 +316,42 @@ static int rotation_solve(NsProblem *ns) {
   return laplace_solve(ns, ns->pcd_scarc, ns->pcd_mask, ROTATION_CYCLES, ns->pcd_s);
 }
 
+/* the Robin variant of a stationary solve with an inflow (Elman & Tuminaro; Blechta's BRM2,
+ * the operators in the other order): S~^-1 r = s nu M_p^-1 r + A_p^-1 (N_p + R_in) M_p^-1 r,
+ * A_p zero on the outflow, R_in the inflow's Robin term (in ns->pcd_conv); in a pseudo-time
+ * step F_p has the mass term M_p / dt too, which adds A_p^-1 r / dt */
+static int robin_apply(NsProblem *ns, FeastVec *r) {
+  const long n = (long)r->N * r->N;
+  for (int li = 0; li < ns->dom->nlocal; li++) {
+    const double *m = ns->mass->v[li], *rl = r->v[li];
+    double *y = ns->pcd_y->v[li];
+    for (long i = 0; i < n; i++) y[i] = rl[i] / m[i];
+    feast_band9_matvec(&ns->pcd_conv[li], y, ns->pcd_r->v[li]);
+  }
+  FEAST_CALL(feast_vec_sum(ns->pcd_r));
+  if (ns->time.on) feast_vec_axpy(ns->time.mass, r, ns->pcd_r); /* a pseudo-time step's mass M_p / dt */
+  FEAST_CALL(laplace_solve(ns, ns->pcd_scarc, ns->pcd_mask, 0, ns->pcd_z));
+  const double s = ns->params.linear.pcd_viscous_scale * ns->nu;
+  for (int li = 0; li < ns->dom->nlocal; li++) {
+    double *rl = r->v[li];
+    const double *y = ns->pcd_y->v[li], *z = ns->pcd_z->v[li];
+    for (long i = 0; i < n; i++) rl[i] = s * y[i] + z[i];
+  }
+  return 0;
+}
+
 /* the registry's entry (schur.c): S~^-1 r = (s nu r + N_p A_p^-1 r) / m, with the rotation
  * term + nu r / m + (sigma / nu) A_p^-1 M_rot A_p^-1 r (s, sigma: linear.pcd_viscous_scale,
  * linear.pcd_rotation, stationary solves only), in a time step with theta and the
  * Cahouet-Chabard mass term (ns_pcd_apply) */
 static int pcd_apply(NsProblem *ns, FeastVec *r) {
   const NsLinearParams *lp = &ns->params.linear;
+  if (ns->pcd_robin && ns_stationary_operators(ns)) return robin_apply(ns, r);
   FEAST_CALL(ns_pcd_apply(ns, r, ns->pcd_y));
-  const int rotation = ns->pcd_rot && !ns->time.on; /* pcd_rot: with the stationary A_p only */
+  const int rotation = ns->pcd_rot && ns_stationary_operators(ns); /* pcd_rot: with the stationary A_p only */
   if (rotation) FEAST_CALL(rotation_solve(ns));
   const double s = lp->pcd_viscous_scale + (rotation ? 1.0 : 0.0);
-  if (!ns->time.on && s != 1.0) feast_vec_scale(s, r);
+  if (ns_stationary_operators(ns) && s != 1.0) feast_vec_scale(s, r);
   ns_schur_viscous(ns, ns->pcd_y, r);
   if (rotation) feast_vec_axpy(lp->pcd_rotation / ns->nu, ns->pcd_s, r);
   return 0;

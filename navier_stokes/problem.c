@@ -145,6 +145,12 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
   d->velocity_cycles_auto = p->velocity.max_iterations_auto && d->rotation && !time_dependent;
   d->velocity_cycles = d->velocity_cycles_auto ? 1 : p->velocity.max_iterations;
 
+  /* solver.continuation = auto: where the direct attempt fails, pseudo-time steps in an open
+   * flow (the backward-facing step at Re = 800, L = 4: 77 s against 1,364 s by continuation
+   * in Re, whose stages at the target stalled again and again), continuation in Re in an
+   * enclosed one (the cavity: its stages converge; BENCHMARKS.md) */
+  d->pseudo_time = !stokes && !time_dependent && !enclosed && p->nonlinear.continuation == NS_CONTINUATION_AUTO;
+
   d->krylov_auto = p->linear.krylov_auto;
   d->krylov = ns_krylov_choice(p, stokes);
   if (d->krylov_auto)
@@ -168,6 +174,8 @@ static void log_defaults(const NsDefaults *d) {
   if (d->nonlinear_auto)
     feast_log(1, "  solver.nonlinear = auto: %s (%s)\n", d->newton ? "fixed point, then Newton" : "fixed point",
               d->nonlinear_why);
+  if (d->pseudo_time)
+    feast_log(1, "  solver.continuation = auto: pseudo-time steps where the direct attempt fails (an open flow)\n");
   if (d->velocity_cycles_auto)
     feast_log(1, "  velocity.max_iterations: 1 (unset; an enclosed flow with the rotation term: its outer "
                  "iterations follow the Schur approximation)\n");

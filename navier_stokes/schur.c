@@ -234,8 +234,9 @@ void ns_schur_viscous(const NsProblem *ns, const FeastVec *y, FeastVec *r) {
 static int mass_setup(NsProblem *ns) { return ns->time_dependent ? ns_pcd_create(ns) : 0; }
 
 static int mass_apply(NsProblem *ns, FeastVec *r) {
-  if (ns->time.on) FEAST_CALL(ns_pcd_apply(ns, r, ns->pcd_y));
-  ns_schur_viscous(ns, ns->time.on ? ns->pcd_y : NULL, r);
+  const int cahouet_chabard = !ns_stationary_operators(ns); /* a time step (the pseudo-time steps: none) */
+  if (cahouet_chabard) FEAST_CALL(ns_pcd_apply(ns, r, ns->pcd_y));
+  ns_schur_viscous(ns, cahouet_chabard ? ns->pcd_y : NULL, r);
   return 0;
 }
 

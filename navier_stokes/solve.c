@@ -59,8 +59,9 @@ static void nonlinear_params(const NsProblem *ns, NonlinearParams *p) {
   p->grow = p->krylov == FEAST_KRYLOV_FGMRES && l->grow;
   snprintf(p->checkpoint, sizeof p->checkpoint, "%s", n->checkpoint);
   p->checkpoint_interval = n->checkpoint_interval;
-  p->rhs_reference = ns->time.on && n->step_reference == NS_STEP_REFERENCE_RHS;
-  p->update_test = ns->time.on && n->step_reference == NS_STEP_REFERENCE_UPDATE;
+  const int time_step = ns->time.on && !ns->time.pseudo;
+  p->rhs_reference = time_step && n->step_reference == NS_STEP_REFERENCE_RHS;
+  p->update_test = time_step && n->step_reference == NS_STEP_REFERENCE_UPDATE;
   p->forcing = l->forcing == NS_FORCING_EISENSTAT_WALKER;
   p->newton_switch = ns->newton_auto ? n->newton_switch : -1.0;
 }
@@ -338,6 +339,7 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
   p.inner = inner;
   if (a) {
     p.rtol = a->rtol;
+    if (a->max_steps > 0) p.max_steps = a->max_steps;
     if (!a->checkpoints) p.checkpoint[0] = 0;
   }
   if (ns->newton_auto) ns->newton = 0; /* every solve starts with the fixed point */
@@ -432,6 +434,7 @@ const char *ns_status_name(NsStatus s) {
 
 int ns_solve_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res) { return solve(ns, res, 0, a); }
 int ns_solve_step(NsProblem *ns, NsResult *res) { return solve(ns, res, 1, NULL); }
+int ns_solve_inner_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res) { return solve(ns, res, 1, a); }
 void ns_scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cycles) {
   scarc_totals(ns, vcycles, solves, cycles);
 }

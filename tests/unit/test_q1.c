@@ -57,6 +57,60 @@ static void apply(const FeastBand9 *A, const double *x, double *y) {
     }
 }
 
+/* boundary edge forms (feast_q1_assemble_edge): g psi_b psi_a with g = 1 and g = x + 2 y on
+ * each local edge of the distorted macro (straight edges: nodes on the chord, the edge's
+ * refined segments add up to it); sum of all entries = int g ds (exact: Gauss on linear g
+ * times the partition of unity), the entries only on the edge's rows and couplings along
+ * it, the normal outward (n . (centre - edge midpoint) < 0), A symmetric */
+typedef struct {
+  double gx, gy, c; /* g = gx x + gy y + c */
+  double centre[2];
+  int inward; /* normals that point into the macro */
+} EdgeCtx;
+
+static void edge_form(const FeastQ1EdgePoint *p, void *ctxp, double A[2][2]) {
+  EdgeCtx *ctx = ctxp;
+  const double g = ctx->gx * p->x + ctx->gy * p->y + ctx->c;
+  for (int a = 0; a < 2; a++)
+    for (int b = 0; b < 2; b++) A[a][b] += p->weight * g * p->phi[a] * p->phi[b];
+  ctx->inward += p->normal[0] * (ctx->centre[0] - p->x) + p->normal[1] * (ctx->centre[1] - p->y) > 0.0;
+}
+
+static void test_edge_assembly(void) {
+  const int N = 9;
+  double *xy = macro_xy(N, distorted, 0.0);
+  for (int le = 0; le < 4; le++) {
+    const double *a = distorted[le], *b = distorted[(le + 1) % 4];
+    const double len = hypot(b[0] - a[0], b[1] - a[1]);
+    for (int lin = 0; lin < 2; lin++) {
+      EdgeCtx ctx = {lin ? 1.0 : 0.0, lin ? 2.0 : 0.0, 1.0, {1.0, 0.7}, 0};
+      FeastBand9 A;
+      CHECK_OK(feast_band9_create(N, &A));
+      CHECK_OK(feast_q1_assemble_edge(N, xy, le, edge_form, &ctx, &A));
+      const double mid[2] = {0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1])};
+      const double exact = len * (ctx.gx * mid[0] + ctx.gy * mid[1] + ctx.c);
+      CHECK(fabs(sum_all(&A) - exact) <= 1e-13 * exact);
+      CHECK(ctx.inward == 0);
+      int off_edge = 0, asym = 0;
+      for (int n = 0; n < N * N; n++) {
+        int on = 0;
+        for (int p = 0; p < N; p++) on |= feast_edge_node(le, p, N) == n;
+        for (int k = 0; k < FEAST_NBANDS; k++) {
+          if (A.band[k][n] == 0.0) continue;
+          const long m = n + feast_band_offset(k, N);
+          int partner = 0;
+          for (int p = 0; p < N; p++) partner |= feast_edge_node(le, p, N) == m;
+          off_edge += !on || !partner;
+          asym += fabs(A.band[k][n] - A.band[FEAST_NBANDS - 1 - k][m]) > 1e-15;
+        }
+      }
+      CHECK(off_edge == 0 && asym == 0);
+      feast_band9_destroy(&A);
+    }
+  }
+  free(xy);
+}
+
 /* the Laplace form through the generic point-form path (a different pointer) */
 static void laplace_by_points(const FeastQ1Point *p, void *ctx, double Aloc[4][4]) {
   feast_q1_form_laplace(p, ctx, Aloc);
@@ -371,6 +425,7 @@ static int run(void) {
   test_rhs();
   test_rhs_is_mass_times_interpolant();
   test_l2_error();
+  test_edge_assembly();
   test_distorted();
   test_orientation();
   test_bad_input();
