@@ -52,6 +52,9 @@ static void check_defaults(void) {
         pn->stall_steps == dn->stall_steps && pn->stall_factor == dn->stall_factor &&
         pn->continuation_factor == dn->continuation_factor && pn->continuation_rtol == dn->continuation_rtol &&
         pn->continuation_max_stages == dn->continuation_max_stages);
+  CHECK(pn->pseudo_dt == dn->pseudo_dt && pn->pseudo_dt == 1.0 && pn->pseudo_switch == dn->pseudo_switch &&
+        pn->pseudo_max_steps == dn->pseudo_max_steps);
+  CHECK(p.linear.pcd_inflow_dirichlet == d.linear.pcd_inflow_dirichlet && !p.linear.pcd_inflow_dirichlet);
   const NsLinearParams *pl = &p.linear, *dl = &d.linear;
   CHECK(pl->krylov_auto == dl->krylov_auto && pl->schur == dl->schur && pl->rtol == dl->rtol &&
         pl->max_iterations == dl->max_iterations && pl->restart == dl->restart && pl->grow == dl->grow &&
@@ -160,7 +163,8 @@ static void check_names(void) {
               {"linear", "krylov", "auto|bicgstab|ibicgstab|pipebicgsafe|fgmres"},
               {"solver", "nonlinear", "fixed-point|newton|auto"},
               {"solver", "linear_forcing", "fixed|eisenstat-walker"},
-              {"solver", "continuation", "auto|off"},
+              {"solver", "continuation", "auto|off|re|pseudo-time"},
+              {"linear", "pcd_boundary", "robin|inflow-dirichlet"},
               {"solver", "nonlinear_step_reference", "rhs|first-defect|update"},
               {"solver", "nonlinear_line_search", "backtracking|none"},
               {"velocity", "scarc_solver", "mg|cg|bicgstab|ibicgstab|pipebicgsafe"},
