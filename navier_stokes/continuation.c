@@ -81,6 +81,15 @@ int ns_result_accumulate(NsProblem *ns, NsResult *acc, const NsResult *r) {
   return 0;
 }
 
+/* why an attempt of `steps` steps, `capped` of whose linear solves stopped at their cap,
+ * failed: the linear solves (at least half at their cap: the preconditioner does not reach
+ * the linear tolerance, and the steps are not descent directions), or the nonlinear
+ * iteration (its linear solves converged, and still the defect did not fall enough) */
+static const char *failure_cause(int steps, int capped) {
+  return steps > 0 && 2 * capped >= steps ? "the linear solves: at least half stopped at their cap"
+                                          : "the nonlinear iteration: its linear solves converged";
+}
+
 /* one stage: Re = re from `good` (the solution at re_good, or the zero start: re_good 0)
  * under attempt a, logged and recorded in res (its Re, steps and reason) */
 static int run_stage(NsProblem *ns, NsResult *res, double re, const FeastVec *good, double re_good, const NsAttempt *a,
@@ -102,8 +111,9 @@ static int run_stage(NsProblem *ns, NsResult *res, double re, const FeastVec *go
               "%g x %.3e)\n", k + 1, re, r->nonlinear_iterations, r->linear_iterations, r->final_residual, a->rtol,
               a->reference);
   else
-    feast_log(1, "  continuation stage %d: Re = %.6g stopped (%s) after %d steps, defect %.3e\n", k + 1, re,
-              ns_status_name(r->reason), r->nonlinear_iterations, r->final_residual);
+    feast_log(1, "  continuation stage %d: Re = %.6g stopped (%s) after %d steps, defect %.3e; the cause: %s (%d of %d)\n",
+              k + 1, re, ns_status_name(r->reason), r->nonlinear_iterations, r->final_residual,
+              failure_cause(r->nonlinear_iterations, r->linear_capped), r->linear_capped, r->nonlinear_iterations);
   return 0;
 }
 
@@ -215,10 +225,11 @@ int ns_solve(NsProblem *ns, NsResult *res) {
   if (pseudo) snprintf(next, sizeof next, "pseudo-time steps from the zero start (an open flow)");
   else snprintf(next, sizeof next, "stages from Re = %.6g", ns->params.physics.re / n->continuation_factor);
   feast_log(1, "  continuation: the direct attempt at Re = %.6g stopped (%s) after %d steps at defect %.3e (%.3e of "
-            "the first); solver.continuation = %s: %s\n",
+            "the first; the cause: %s, %d of %d); solver.continuation = %s: %s\n",
             ns->params.physics.re, ns_status_name(res->reason), res->nonlinear_iterations, res->final_residual,
             res->initial_residual > 0 ? res->final_residual / res->initial_residual : 0.0,
-            ns_continuation_name(n->continuation), next);
+            failure_cause(res->nonlinear_iterations, res->linear_capped), res->linear_capped,
+            res->nonlinear_iterations, ns_continuation_name(n->continuation), next);
   /* the direct attempt's per-step iterations into the problem's concatenated array */
   NsResult direct_res = *res;
   res->nonlinear_iterations = 0;
