@@ -133,7 +133,7 @@ static int stages(NsProblem *ns, NsResult *res) {
   while (!st && res->continuation_stages < max_stages) {
     const int last = re >= target;
     if (last) re = target;
-    const NsAttempt a = {last ? n->rtol : stage_rtol, r0, last, n->stall_steps, n->stall_factor, 0};
+    const NsAttempt a = {last ? n->rtol : stage_rtol, r0, last, n->stall_steps, n->stall_factor, 0, 0};
     NsResult r;
     st = run_stage(ns, res, re, good, re_good, &a, &r);
     if (st) break;
@@ -170,7 +170,7 @@ static int stages(NsProblem *ns, NsResult *res) {
   if (!st && !done && target_stalled && res->reason != NS_INTERRUPTED) {
     feast_log(1, "  continuation: the last resort, Re = %.6g from the solution at Re = %.6g without the stall test\n",
               target, re_good);
-    const NsAttempt a = {n->rtol, r0, 1, 0, n->stall_factor, 0};
+    const NsAttempt a = {n->rtol, r0, 1, 0, n->stall_factor, 0, 0};
     NsResult r;
     st = run_stage(ns, res, target, good, re_good, &a, &r);
     done = !st && r.converged;
@@ -202,7 +202,8 @@ static int pseudo_time_then_solve(NsProblem *ns, NsResult *res) {
     res->reason = NS_NAN;
     return 0;
   }
-  const NsAttempt final = {n->rtol, res->initial_residual, 1, 0, 0.0, 0};
+  const NsAttempt final = {n->rtol, res->initial_residual, 1, 0, 0.0, 0, ns->defaults.newton_after_pseudo_time};
+  if (final.newton_switch) feast_log(1, "  pseudo-time: the fixed point from here, Newton from solver.nonlinear_switch on\n");
   NsResult r;
   FEAST_CALL(ns_solve_attempt(ns, &final, &r));
   return ns_result_accumulate(ns, res, &r);
@@ -215,7 +216,7 @@ int ns_solve(NsProblem *ns, NsResult *res) {
     memset(res, 0, sizeof *res);
     return pseudo_time_then_solve(ns, res);
   }
-  const NsAttempt direct = {n->rtol, 0.0, 1, n->stall_steps, n->stall_factor, 0};
+  const NsAttempt direct = {n->rtol, 0.0, 1, n->stall_steps, n->stall_factor, 0, 0};
   FEAST_CALL(ns_solve_attempt(ns, &direct, res));
   res->direct_reason = res->reason;
   res->direct_iterations = res->nonlinear_iterations;

@@ -246,6 +246,8 @@ typedef struct {
   int schur_auto, krylov_auto, upwind_auto, nonlinear_auto; /* 1: the value was auto */
   int velocity_cycles_auto;     /* 1: velocity_cycles is the rule's 1 (velocity.max_iterations unset) */
   int pcd_applicable;           /* an inflow part or an enclosed flow */
+  int newton_after_pseudo_time; /* solver.nonlinear = auto: the attempt after pseudo-time steps switches
+                                   to Newton (an open flow with pcd; the fixed point before them) */
   int pseudo_time;              /* solver.continuation = auto: after a failed direct attempt pseudo-time
                                    steps (an open flow: not enclosed), else continuation in Re */
   double re_domain;             /* U D / nu, D the larger side of the mesh's bounding box */

@@ -196,6 +196,9 @@ typedef struct {
   int stall_steps;  /* > 0: reason NS_STALLED when the defect exceeds stall_factor x the one */
   double stall_factor; /* stall_steps steps of this attempt before */
   int max_steps;    /* > 0: at most this many steps (else solver.nonlinear_max_iterations) */
+  int newton_switch; /* solver.nonlinear = auto with Newton's structures: the fixed point switches to Newton at
+                        solver.nonlinear_switch x the attempt's first defect (where ns_defaults does not
+                        already switch every attempt) */
 } NsAttempt;
 /* solve.c: the stationary nonlinear iteration at ns->nu from the iterate in ns->v (a
  * restored state first, ns->restored); a NULL attempt: the parameters' own tests (what

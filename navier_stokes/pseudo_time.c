@@ -50,7 +50,7 @@ int ns_pseudo_time(NsProblem *ns, NsResult *res) {
   const double rate = ns->time.tau_rate, unit = ph->reference_length / ph->reference_velocity;
   ns->time.tau_rate = 0.0; /* the stationary problem's tau */
   double dt = n->pseudo_dt * unit, r0 = 0.0, r = 0.0;
-  const NsAttempt one = {1e-300, 0.0, 0, 0, 0.0, 1};
+  const NsAttempt one = {1e-300, 0.0, 0, 0, 0.0, 1, 0};
   int st = 0, k;
   for (k = 0; k < n->pseudo_max_steps && !st; k++) {
     double rk;

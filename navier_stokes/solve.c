@@ -63,7 +63,7 @@ static void nonlinear_params(const NsProblem *ns, NonlinearParams *p) {
   p->rhs_reference = time_step && n->step_reference == NS_STEP_REFERENCE_RHS;
   p->update_test = time_step && n->step_reference == NS_STEP_REFERENCE_UPDATE;
   p->forcing = l->forcing == NS_FORCING_EISENSTAT_WALKER;
-  p->newton_switch = ns->newton_auto ? n->newton_switch : -1.0;
+  p->newton_switch = ns->newton_auto && ns->defaults.newton ? n->newton_switch : -1.0;
 }
 
 /* the saddle-point operator (Newton's: the Jacobian) on the complement of the pressure null space */
@@ -343,6 +343,7 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
     if (!a->checkpoints) p.checkpoint[0] = 0;
   }
   if (ns->newton_auto) ns->newton = 0; /* every solve starts with the fixed point */
+  if (ns->newton_auto && a && a->newton_switch) p.newton_switch = ns->params.nonlinear.newton_switch;
   const int resuming = ns->restored && !inner; /* the state of ns_restore, Anderson's history included */
   if (!resuming) ns_anderson_reset(ns);
   double t0 = feast_wtime(), r, lambda = resuming ? ns->resume.lambda : 1.0;
