@@ -181,6 +181,8 @@ typedef struct {
   int pcd_inflow_dirichlet;  /* linear.schur = pcd, stationary, with an inflow: 1 = A_p zero on the inflow (Kay, Loghin
                                 & Wathen), 0 = zero on the outflow and N_p with the inflow's Robin term (Elman &
                                 Tuminaro 2009; pcd.c): 0 */
+  int pcd_supg;              /* linear.schur = pcd: 1 = F_p = nu A_p + N_p with the velocity's SUPG streamline
+                                diffusion tau_s (w . grad psi_b, w . grad psi_a) (pcd.c), 0 = without: 1 */
 } NsLinearParams;
 
 typedef struct {

@@ -127,6 +127,8 @@ static int linear_from_config(const FeastConfig *cfg, NsLinearParams *p) {
   FEAST_CALL(feast_config_get_real(cfg, "linear.pcd_rotation", &p->pcd_rotation));
   FEAST_CALL(feast_config_get_enum(cfg, "linear.pcd_boundary", &v));
   p->pcd_inflow_dirichlet = v == 1;
+  FEAST_CALL(feast_config_get_enum(cfg, "linear.pcd_supg", &v));
+  p->pcd_supg = v == 1;
   FEAST_CALL(get_int(cfg, "linear.max_iterations", &p->max_iterations));
   FEAST_CALL(get_int(cfg, "linear.restart", &p->restart));
   FEAST_CALL(feast_config_get_enum(cfg, "linear.fgmres_basis", &v));

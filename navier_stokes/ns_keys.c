@@ -169,6 +169,13 @@ static FeastKeySpec keys[] = {
     REAL_KEY("linear", "pcd_viscous_scale", "1", 1e-3, 1e3,
              "linear.schur = pcd, stationary solves: S^-1 ~ s nu M_p^-1 + M_p^-1 N_p A_p^-1 with this s "
              "(the rotation term adds one more nu M_p^-1; navier_stokes/pcd.c)"),
+    ENUM_KEY("linear", "pcd_supg", "on", "off|on",
+             "linear.schur = pcd: on = PCD's pressure convection-diffusion operator F_p = nu A_p + N_p "
+             "carries the streamline diffusion of the velocity's SUPG terms, tau_s (w.grad psi_b, w.grad "
+             "psi_a) with the velocity's own tau_s per cell (the discrete F_p then matches the discrete "
+             "F it stands for; navier_stokes/pcd.c): the backward-facing step at Re = 800, L = 3 near "
+             "the solution 116-126 FGMRES iterations to 1e-6 instead of 384-413 (fixed point), 210-234 "
+             "instead of 467-538 (Newton); off = N_p alone (feastc's choice until 2026-12-02)"),
     ENUM_KEY("linear", "pcd_boundary", "robin", "robin|inflow-dirichlet",
              "linear.schur = pcd, stationary solves of a flow with an inflow: the boundary conditions of "
              "PCD's pressure operators (navier_stokes/pcd.c): robin = A_p zero on the outflow (the parts "

@@ -73,7 +73,7 @@ void ns_params_defaults(NsParams *p) {
                                .rtol = 1e-2, .max_iterations = 100, .restart = 60, .grow = 1,
                                .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08,
                                .forcing = NS_FORCING_EISENSTAT_WALKER, .single_basis = 1, .pcd_viscous_scale = 1.0,
-                               .pcd_rotation = 0.3};
+                               .pcd_rotation = 0.3, .pcd_supg = 1};
   p->velocity = (NsVelocityParams){.method = FEAST_KRYLOV_RICHARDSON, .rtol = 0.1, .max_iterations = 2,
                                    .max_iterations_auto = 1, .fixed_iterations = 0, .coarse_stabilisation_auto = 1};
   p->linear.factorisation = NS_FACTORISATION_LOWER;

@@ -108,10 +108,24 @@ int ns_pcd_inflow_parts(const NsParams *p, const FeastMesh *mesh, unsigned char 
   return 0;
 }
 
-/* N_p: A[0][a][b] += (w . grad psi_b, psi_a) */
+/* what convection_form assembles: the linearisation velocity w and, where tau_scale > 0,
+ * the streamline diffusion of the velocity's SUPG terms (tau_scale x ns_tau, forms.h) */
+typedef struct {
+  const double *w[2];
+  double nu, rate, tau_scale;
+} ConvectionCtx;
+
+/* N_p: A[0][a][b] += (w . grad psi_b, psi_a) [+ tau_s (w . grad psi_b, w . grad psi_a)] */
 static void convection_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4]) {
-  const double *const *w = ctx;
+  const ConvectionCtx *cc = ctx;
+  const double *const *w = cc->w;
   (void)b;
+  double tau = 0.0;
+  if (cc->tau_scale > 0.0) {
+    double wc[2] = {0.0, 0.0};
+    for (int a = 0; a < 4; a++) wc[0] += 0.25 * w[0][c->node[a]], wc[1] += 0.25 * w[1][c->node[a]];
+    tau = cc->tau_scale * ns_tau(c, wc, cc->nu, cc->rate);
+  }
   for (int q = 0; q < c->nq; q++) {
     const FeastQ1Point *p = &c->q[q];
     double wq[2] = {0.0, 0.0};
@@ -119,8 +133,10 @@ static void convection_form(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], 
       wq[0] += w[0][c->node[a]] * p->phi[a];
       wq[1] += w[1][c->node[a]] * p->phi[a];
     }
+    double conv[4];
+    for (int k = 0; k < 4; k++) conv[k] = wq[0] * p->dphi[k][0] + wq[1] * p->dphi[k][1];
     for (int a = 0; a < 4; a++)
-      for (int k = 0; k < 4; k++) A[0][a][k] += p->weight * p->phi[a] * (wq[0] * p->dphi[k][0] + wq[1] * p->dphi[k][1]);
+      for (int k = 0; k < 4; k++) A[0][a][k] += p->weight * (p->phi[a] + tau * conv[a]) * conv[k];
   }
 }
 
@@ -260,7 +276,9 @@ int ns_pcd_update(NsProblem *ns) {
     const double *w[2] = {feast_vec_block(ns->v, NS_U, li), feast_vec_block(ns->v, NS_V, li)};
     FeastBand9 *A[1] = {&ns->pcd_conv[li]};
     feast_band9_zero(A[0]);
-    FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], convection_form, (void *)w, 2, 1, A, 0,
+    const double tau_scale = ns->params.linear.pcd_supg ? ns->params.stabilisation.supg_scale : 0.0;
+    const ConvectionCtx cc = {{w[0], w[1]}, ns->nu, ns->time.tau_rate, tau_scale};
+    FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], convection_form, (void *)&cc, 3, 1, A, 0,
                                        NULL));
     if (ns->pcd_robin && ns_stationary_operators(ns)) FEAST_CALL(add_robin(ns, li, w));
     if (ns->pcd_rot && ns_stationary_operators(ns)) {

@@ -55,6 +55,7 @@ static void check_defaults(void) {
   CHECK(pn->pseudo_dt == dn->pseudo_dt && pn->pseudo_dt == 1.0 && pn->pseudo_switch == dn->pseudo_switch &&
         pn->pseudo_max_steps == dn->pseudo_max_steps);
   CHECK(p.linear.pcd_inflow_dirichlet == d.linear.pcd_inflow_dirichlet && !p.linear.pcd_inflow_dirichlet);
+  CHECK(p.linear.pcd_supg == d.linear.pcd_supg && p.linear.pcd_supg == 1);
   const NsLinearParams *pl = &p.linear, *dl = &d.linear;
   CHECK(pl->krylov_auto == dl->krylov_auto && pl->schur == dl->schur && pl->rtol == dl->rtol &&
         pl->max_iterations == dl->max_iterations && pl->restart == dl->restart && pl->grow == dl->grow &&
@@ -165,6 +166,7 @@ static void check_names(void) {
               {"solver", "linear_forcing", "fixed|eisenstat-walker"},
               {"solver", "continuation", "auto|off|re|pseudo-time"},
               {"linear", "pcd_boundary", "robin|inflow-dirichlet"},
+              {"linear", "pcd_supg", "off|on"},
               {"solver", "nonlinear_step_reference", "rhs|first-defect|update"},
               {"solver", "nonlinear_line_search", "backtracking|none"},
               {"velocity", "scarc_solver", "mg|cg|bicgstab|ibicgstab|pipebicgsafe"},

@@ -80,18 +80,36 @@ static double block_norm(const FeastVec *x, int f) {
   return n;
 }
 
-/* N_p, written again: (w . grad psi_b, psi_a) at 3 x 3 Gauss points (pcd.c: 2 x 2, exact
- * as well for bilinear w on bilinear cells) */
+/* N_p + S_p, written again at 3 x 3 Gauss points: (w . grad psi_b, psi_a) and the SUPG
+ * streamline diffusion tau_s (w . grad psi_b, w . grad psi_a) of linear.pcd_supg = on, tau_s
+ * = supg_scale x ns_tau at the cell-centre velocity (the velocity's own, forms.c) */
+typedef struct {
+  const double *w[2];
+  double nu, tau_scale;
+} Convection;
+
 static void convection(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], double (*b)[4]) {
-  const double *const *w = ctx;
+  const Convection *cv = ctx;
+  const double *const *w = cv->w;
   (void)b;
+  double wc[2] = {0.0, 0.0};
+  for (int a = 0; a < 4; a++) wc[0] += 0.25 * w[0][c->node[a]], wc[1] += 0.25 * w[1][c->node[a]];
+  const double tau = cv->tau_scale * ns_tau(c, wc, cv->nu, 0.0);
   for (int q = 0; q < c->nq; q++) {
     const FeastQ1Point *p = &c->q[q];
     double w1 = 0.0, w2 = 0.0;
     for (int a = 0; a < 4; a++) w1 += w[0][c->node[a]] * p->phi[a], w2 += w[1][c->node[a]] * p->phi[a];
-    for (int a = 0; a < 4; a++)
-      for (int k = 0; k < 4; k++) A[0][a][k] += p->weight * p->phi[a] * (w1 * p->dphi[k][0] + w2 * p->dphi[k][1]);
+    for (int a = 0; a < 4; a++) {
+      const double test = p->phi[a] + tau * (w1 * p->dphi[a][0] + w2 * p->dphi[a][1]);
+      for (int k = 0; k < 4; k++) A[0][a][k] += p->weight * test * (w1 * p->dphi[k][0] + w2 * p->dphi[k][1]);
+    }
   }
+}
+
+/* the context of convection at local macro li: ns's velocity, nu and tau's factor */
+static Convection convection_at(const NsProblem *ns, int li) {
+  const double scale = ns->params.linear.pcd_supg ? ns->params.stabilisation.supg_scale : 0.0;
+  return (Convection){{feast_vec_block(ns->v, NS_U, li), feast_vec_block(ns->v, NS_V, li)}, ns->nu, scale};
 }
 
 /* R y added to t: the inflow's Robin term -(w.n psi_b, psi_a) on the left part (x = 0,
@@ -132,9 +150,9 @@ static void check_pcd_robin(NsProblem *ns, const FeastVec *r, const FeastVec *x,
     for (long i = 0; i < n; i++) y->v[li][i] = r->v[li][i] / ns->mass->v[li][i];
     FeastBand9 N;
     CHECK_OK(feast_band9_create(lev->N, &N));
-    const double *w[2] = {feast_vec_block(ns->v, NS_U, li), feast_vec_block(ns->v, NS_V, li)};
+    const Convection cv = convection_at(ns, li);
     FeastBand9 *A[1] = {&N};
-    CHECK_OK(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], convection, (void *)w, 3, 1, A, 0, NULL));
+    CHECK_OK(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], convection, (void *)&cv, 3, 1, A, 0, NULL));
     feast_band9_matvec(&N, y->v[li], t->v[li]);
     add_robin(ns, li, y->v[li], t->v[li]);
     feast_band9_matvec(&ns->pcd_lap[li], ns->pcd_z->v[li], az->v[li]);
@@ -189,9 +207,9 @@ static void check_pcd(NsProblem *ns, const FeastVec *ku, const FeastVec *kv, con
   for (int li = 0; li < dom->nlocal; li++) {
     FeastBand9 N;
     CHECK_OK(feast_band9_create(lev->N, &N));
-    const double *w[2] = {feast_vec_block(ns->v, NS_U, li), feast_vec_block(ns->v, NS_V, li)};
+    const Convection cv = convection_at(ns, li);
     FeastBand9 *A[1] = {&N};
-    CHECK_OK(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], convection, (void *)w, 3, 1, A, 0, NULL));
+    CHECK_OK(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], convection, (void *)&cv, 3, 1, A, 0, NULL));
     feast_band9_matvec(&N, ns->pcd_z->v[li], nz->v[li]);
     feast_band9_matvec(&ns->pcd_lap[li], ns->pcd_z->v[li], az->v[li]);
     feast_band9_destroy(&N);
