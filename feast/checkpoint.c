@@ -307,12 +307,15 @@ int feast_checkpoint_array(const FeastCheckpoint *ck, const char *name, int64_t 
 
 /* ------------------------------------------------------------------------ the run */
 
-/* sections whose values define the problem (a restart with others is another problem);
- * the others of RUN_SECTIONS only define how it is solved */
+/* sections whose values define the problem (a restart with others is another problem; the
+ * stabilisation's parameters change the discrete equations); the others of RUN_SECTIONS
+ * only define how it is solved */
 static int defines_problem(const char *section) {
-  return strcmp(section, "problem") == 0 || strcmp(section, "grid") == 0 || strncmp(section, "boundary.", 9) == 0;
+  return strcmp(section, "problem") == 0 || strcmp(section, "grid") == 0 || strncmp(section, "boundary.", 9) == 0 ||
+         strcmp(section, "stabilisation") == 0;
 }
-static const char *const RUN_SECTIONS[] = {"problem", "grid", "boundary.*", "solver", "linear", "velocity"};
+static const char *const RUN_SECTIONS[] = {"problem", "grid", "boundary.*", "stabilisation", "solver", "linear",
+                                           "velocity"};
 enum { NRUN_SECTIONS = sizeof RUN_SECTIONS / sizeof RUN_SECTIONS[0], VALUE_LEN = 1024 };
 
 /* the value in force as canonical text: numbers with 17 digits (1e2 and 100 agree) */

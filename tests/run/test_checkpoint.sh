@@ -144,6 +144,8 @@ bad "empty file" "not a feastc checkpoint" empty.bin
 bad "other level" "grid.level" term.bin grid.level=$((SIGNAL_LEVEL - 1))
 bad "other mesh" "another one" term.bin grid.file="$SRC/grids/distorted4x4.feast"
 bad "other Reynolds number" "problem.re" term.bin problem.re=200
+bad "other SUPG scale" "stabilisation.supg_scale = 2 (command line), but the checkpoint was written with 1" term.bin \
+  stabilisation.supg_scale=2
 reports=$(grep -cE 'Sanitizer|runtime error:' runs.log)
 check "no sanitizer report in any run ($reports)" "$reports == 0"
 finish
