@@ -4,7 +4,7 @@ magnitude with streamlines, the pressure and the vorticity, one panel each (one 
 the other for a long domain such as the DFG channel, side by side for a box such as the
 cavity).
 
-    tools/plot_flow.py P.pvtu OUT.png [--title TEXT] [--xlim X0 X1] [--dpi N]
+    tools/plot_flow.py P.pvtu OUT.png [--title TEXT] [--xlim X0 X1] [--ylim Y0 Y1] [--dpi N]
 
 Reads the .pvtu (all rank pieces) with VTK's Python module (Debian: python3-vtk9, which
 tools/deps.sh installs) and draws with matplotlib (Debian: python3-matplotlib, not
@@ -76,13 +76,14 @@ def main():
     ap.add_argument("png", help="picture to write")
     ap.add_argument("--title", default="", help="title above the panels")
     ap.add_argument("--xlim", type=float, nargs=2, help="x range to show (default: all)")
+    ap.add_argument("--ylim", type=float, nargs=2, help="y range to show (default: all)")
     ap.add_argument("--dpi", type=int, default=150)
     a = ap.parse_args()
     pts, tris, f = read(a.vtk)
     u, v = f["u"][:, 0], f["u"][:, 1]
     tri = mtri.Triangulation(pts[:, 0], pts[:, 1], tris)
     xlim = a.xlim or (pts[:, 0].min(), pts[:, 0].max())
-    ylim = (pts[:, 1].min(), pts[:, 1].max())
+    ylim = a.ylim or (pts[:, 1].min(), pts[:, 1].max())
     aspect = (xlim[1] - xlim[0]) / (ylim[1] - ylim[0])
     if aspect >= 2:  # a channel: the panels one above the other
         fig, axes = plt.subplots(3, 1, figsize=(11, 3 * 11 / aspect + 1.6), constrained_layout=True)

@@ -3,8 +3,9 @@
 # level 2: 2,169 nodes):
 # - PCD's Robin variant (linear.pcd_boundary = robin, the default: A_p zero on the outflow,
 #   N_p with the inflow's Robin term, Blechta's BRM2 order) against Kay-Loghin-Wathen's
-#   (inflow-dirichlet), Newton with exact inner solves at Re = 100: the same solution, and
-#   at most half the FGMRES iterations (measured at L = 3: 154 against 612);
+#   (inflow-dirichlet), Newton with exact inner solves at Re = 100 to a defect of 1e-10:
+#   the same solution, and at most half the FGMRES iterations (136 against 739 here, both
+#   with PCD's SUPG term, linear.pcd_supg = on; at L = 3 without it 154 against 612);
 # - pseudo-time stepping (solver.continuation = pseudo-time) at Re = 400 reaches the
 #   steady state Newton reaches from the pseudo-time iterate with the default tolerance
 #   (kinetic energy to 1e-7), and gives the same steps, iterations and bits on 1 and 3 ranks;
@@ -12,13 +13,17 @@
 #   steps from the zero start (logged), converged, no continuation stages (at level 2, a
 #   cell Reynolds number of 100, the fixed point after the pseudo-time steps stalls);
 # - output.wall_shear_zeros_on: the step's lower wall reattaches once, the upper wall has
-#   a separation zone (two sign changes) in the summary, at x within the channel.
+#   a separation zone (two sign changes) in the summary, at x within the channel;
+# - the cylinder in a wide domain (config/cylinder.ini) at Re = 40, level 3 (10,464 nodes)
+#   with the defaults: converged in at most 20 FGMRES iterations per step (13-23
+#   measured), the recirculation length behind it 2.1745 D (2.2434 at level 4, 2.2602 at
+#   level 5; Fornberg 2.24), c_D 1.5711 (blockage 1/30; unbounded 1.50-1.52), no lift.
 . "$(dirname "$0")/lib.sh"
 cfg="$FEAST_SRC/config/step.ini"
 log="$TMP/run.log"
 # one rank with the log at verbosity 1 in $log, summary in $TMP/last.json
 feastc_log() { rm -f "$TMP/last.json"; "$FEASTC" "$@" output.summary="$TMP/last.json" output.verbosity=1 >"$log" 2>&1; }
-exact=(grid.level=2 problem.re=100 solver.nonlinear=newton velocity.solver=direct pressure.solver=direct
+exact=(grid.level=2 problem.re=100 solver.nonlinear=newton solver.nonlinear_rtol=1e-10 velocity.solver=direct pressure.solver=direct
        solver.continuation=off linear.max_iterations=400 linear.restart=200)
 feastc_np 1 "$cfg" "${exact[@]}" || fail=$((fail+1))
 lr=$(json linear_iterations); kr=$(json kinetic_energy)
@@ -54,4 +59,12 @@ echo "wall shear zeros: lower $lower, upper $upper"
 check "lower wall: one reattachment, 5.59 at level 3 (Gartling: 6.10)" "len($lower) == 1 and abs($lower[0] - 5.59) < 0.05"
 check "upper wall: separation and reattachment, 5.08 and 9.79 (4.85, 10.48)" \
   "len($upper) == 2 and abs($upper[0] - 5.08) < 0.05 and abs($upper[1] - 9.79) < 0.05"
+feastc_np 1 "$FEAST_SRC/config/cylinder.ini" grid.level=3 || fail=$((fail+1))
+lw=$(json recirculation_length); cd_=$(json drag_coefficient); cl=$(json lift_coefficient)
+its=$(json linear_iterations); steps=$(json nonlinear_iterations)
+echo "cylinder, Re = 40, level 3: recirculation length $lw, c_D $cd_, c_L $cl, $steps steps, $its FGMRES iterations"
+check "cylinder: converged" "'$(json converged)' == 'true'"
+check "cylinder: at most 20 FGMRES iterations per step ($its in $steps)" "$its <= 20 * $steps"
+check "cylinder: recirculation length 2.1745 (Fornberg 2.24)" "abs($lw - 2.1745) < 0.005"
+check "cylinder: c_D 1.5711, no lift" "abs($cd_ - 1.5711) < 0.002 and abs($cl) < 1e-6"
 finish
