@@ -330,6 +330,34 @@ int ns_solve(NsProblem *ns, NsResult *res);
 /* buf <- for a run that did not converge: its likely cause and the key to try (one
  * clause, no newline); "" when converged */
 void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t size);
+
+/* ---- the solution and the start (problem.c) ----
+ * The problem holds one iterate: a 3-block FeastVec (feast/vector.h) on level
+ * ns_level(ns) of the domain the problem was made on. Block 0 is u, 1 is v, 2 is p
+ * (feast_vec_block(x, b, li): local macro li's N x N values, N = 2^level + 1, numbered
+ * linewise, at the coordinates dom->levels[level].xy[li]); a node on a macro edge or
+ * corner is stored on every macro that holds it, with the same value (consistent), so a
+ * reduction over nodes counts each once at its owner (dom->levels[level].owned). */
+/* the iterate, owned by the problem (valid until ns_destroy; every solve changes it): the
+ * start before ns_solve (zero with the Dirichlet values, or ns_set_initial_guess's); after
+ * it the last iterate (the solution where NsResult.converged); during and after
+ * ns_time_run the solution at ns_time(ns) (what a step monitor sees). Where the pressure
+ * is fixed only up to a constant (ns_pressure_nullspace) it has zero mean. */
+const FeastVec *ns_solution(const NsProblem *ns);
+/* the level of the problem's vectors: the domain's finest (FeastDomain.finest) */
+int ns_level(const NsProblem *ns);
+/* the start of the next ns_solve: the iterate <- x (3 blocks on ns_level(ns) of the
+ * problem's own domain, consistent), then the Dirichlet values of every field at the
+ * problem's current time and, where the pressure is fixed only up to a constant, the
+ * pressure shifted to zero mean; a state restored by ns_restore or ns_time_restore is
+ * dropped (ns_solve starts afresh, Anderson's history empty). Without it ns_solve starts
+ * from the iterate the problem holds: after ns_create_with_params zero with the Dirichlet
+ * values, after a solve its last iterate. ns_solve's direct attempt starts from it
+ * (solver.continuation = pseudo-time: its pseudo-time steps); continuation's fallbacks
+ * after a failed direct attempt (the stages in Re, or pseudo-time steps) start from the
+ * zero start, and ns_time_run from initial.u / v (it ignores the guess). FEAST_ERR_ARG
+ * for a vector of another domain, level or block count. Collective. */
+int ns_set_initial_guess(NsProblem *ns, const FeastVec *x);
 /* 1/2 int |u|^2 */
 int ns_kinetic_energy(const NsProblem *ns, double *ke);
 /* L2 errors against problem.exact_u/v (velocity) and exact_p (pressure, both with zero
@@ -362,8 +390,8 @@ typedef struct {
   int linear_capped;       /* its linear solves stopped at their cap */
 } NsStepInfo;
 
-/* called on every rank after every time step (ns->v holds the new solution); a nonzero
- * status stops the run with that status */
+/* called on every rank after every time step (ns_solution(ns) is the new solution); a
+ * nonzero status stops the run with that status */
 typedef int (*NsStepMonitor)(void *ctx, const NsProblem *ns, const NsStepInfo *info);
 
 /* why a time run stopped (ns_time_status_name: the name in summaries) */
@@ -379,7 +407,7 @@ typedef struct {
   NsTimeStatus reason;
   NsStatus nonlinear_reason; /* with NS_TIME_STEP_FAILED: the failed step's */
   long steps;              /* time steps done */
-  double t;                /* the time of the solution in ns->v (the last good one) */
+  double t;                /* the time of ns_solution(ns) (the last good one) */
   long nonlinear_iterations, linear_iterations; /* of all steps */
   long velocity_vcycles;
   int stop_signal;
@@ -388,21 +416,21 @@ typedef struct {
 
 /* the initial state (initial.u / v, or the stationary solution) and the time steps to
  * p->end; collective. A step whose nonlinear solve fails (NaN, divergence, no
- * convergence) ends the run with ns->v the last good solution. After ns_time_restore it
- * starts after the checkpoint's step instead. With p->checkpoint: a checkpoint after
- * every p->checkpoint_interval steps (after the monitor, so the hook sees the step) and
- * when a stop signal (SIGTERM/SIGINT) arrived on any rank, which then ends the run at the
- * end of that step with reason "interrupted". */
+ * convergence) ends the run with ns_solution(ns) the last good solution. After
+ * ns_time_restore it starts after the checkpoint's step instead. With p->checkpoint: a
+ * checkpoint after every p->checkpoint_interval steps (after the monitor, so the hook
+ * sees the step) and when a stop signal (SIGTERM/SIGINT) arrived on any rank, which then
+ * ends the run at the end of that step with reason "interrupted". */
 int ns_time_run(NsProblem *ns, const NsTimeParams *p, NsStepMonitor monitor, void *ctx, NsTimeResult *res);
-/* the time of the solution in ns->v */
+/* the time of ns_solution(ns) */
 double ns_time(const NsProblem *ns);
 /* the number of time steps from p->start to p->end */
 long ns_time_step_count(const NsTimeParams *p);
 
 /* ---- checkpoints of time runs (checkpoint.c) ----
  * A time run's checkpoint ("kind time") holds what the scheme carries from one step to
- * the next: the step number, t, the previous step (variable-step BDF2), u_n (ns->v, with
- * the pressure: the next step's first iterate) and the solution one step before
+ * the next: the step number, t, the previous step (variable-step BDF2), u_n (ns_solution,
+ * with the pressure: the next step's first iterate) and the solution one step before
  * (ns->time.u1: u_n-1 of BDF2), in global node order (any rank count continues it), the
  * counters of all steps, and what the caller adds with the hook (its monitor's series). */
 /* called on rank 0 while a time checkpoint is built: add the caller's state (header

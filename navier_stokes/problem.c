@@ -290,3 +290,20 @@ void ns_destroy(NsProblem **nsp) {
 int ns_pressure_nullspace(const NsProblem *ns) { return ns->nullspace; }
 double ns_viscosity(const NsProblem *ns) { return ns->nu; }
 const char *ns_local_precision(const NsProblem *ns) { return scarc_params_precision(&ns->scarc_params); }
+
+const FeastVec *ns_solution(const NsProblem *ns) { return ns->v; }
+int ns_level(const NsProblem *ns) { return ns->level; }
+
+int ns_set_initial_guess(NsProblem *ns, const FeastVec *x) {
+  FEAST_CHECK(ns && x, FEAST_ERR_ARG, "ns_set_initial_guess: NULL argument");
+  FEAST_CHECK(x->dom == ns->dom && x->level == ns->level && x->nb == NS_NFIELDS, FEAST_ERR_ARG,
+              "ns_set_initial_guess: a vector of %d blocks on level %d%s; the problem's has %d blocks on level %d "
+              "of its own domain", x->nb, x->level, x->dom == ns->dom ? "" : " of another domain", NS_NFIELDS,
+              ns->level);
+  feast_vec_copy(x, ns->v);
+  FEAST_CALL(ns_boundary_values(ns, ns->v));
+  FEAST_CALL(ns_project_solution(ns, ns->v));
+  ns->restored = 0; /* a fresh start: not the state of ns_restore / ns_time_restore */
+  ns->time.restored = 0;
+  return 0;
+}

@@ -14,6 +14,7 @@
  *  - restored with solver.anderson_depth = 2 (the newest 2 steps of the history) or 0 (the
  *    plain fixed point), the run goes on and its defect falls below the checkpoint's. */
 #include "feast/checkpoint.h"
+/* white-box (ns_testing.h includes ns_private.h): checks ns_restore's state, ns->restored and ns->resume */
 #include "ns_testing.h"
 
 static const char *cavity = "[problem]\nre = 50\n"
@@ -61,12 +62,12 @@ static void check_continued(MPI_Comm comm, const FeastCheckpoint *ck, const NsCa
   long differ = 0;
   /* compare on b's partition: b is on MPI_COMM_WORLD */
   if (comm == MPI_COMM_SELF) {
-    for (int f = 0; f < NS_NFIELDS; f++) differ += ns_count_bit_differences(b->ns->v, r.ns->v, f);
+    for (int f = 0; f < NS_NFIELDS; f++) differ += ns_count_bit_differences(ns_solution(b->ns), ns_solution(r.ns), f);
   } else {
     for (int li = 0; li < b->dom->nlocal; li++)
       for (int f = 0; f < NS_NFIELDS; f++)
-        differ += memcmp(feast_vec_block(b->ns->v, f, li), feast_vec_block(r.ns->v, f, li),
-                         sizeof(double) * (size_t)b->ns->v->N * b->ns->v->N) != 0;
+        differ += memcmp(feast_vec_block(ns_solution(b->ns), f, li), feast_vec_block(ns_solution(r.ns), f, li),
+                         sizeof(double) * (size_t)ns_solution(b->ns)->N * ns_solution(b->ns)->N) != 0;
   }
   CHECK(differ == 0);
   if (feast_test_rank() == 0)
@@ -111,7 +112,7 @@ static int run(void) {
     if (!ns_case_create(MESH, LEVEL, text, 0, MPI_COMM_SELF, &s)) {
       CHECK_OK(ns_restore(s.ns, ck));
       long differ = 0;
-      for (int f = 0; f < NS_NFIELDS; f++) differ += ns_count_bit_differences(a.ns->v, s.ns->v, f);
+      for (int f = 0; f < NS_NFIELDS; f++) differ += ns_count_bit_differences(ns_solution(a.ns), ns_solution(s.ns), f);
       CHECK(differ == 0);
       const NsState *st = &s.ns->resume;
       CHECK(s.ns->restored && st->steps == FIRST);

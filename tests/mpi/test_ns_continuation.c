@@ -27,6 +27,7 @@
  *    solve it 4 times) takes the same stages, steps and iterations, and its iterate is
  *    bitwise the distributed one (both gathered in global node order). */
 #include "feast/gather.h"
+/* white-box (ns_testing.h includes ns_private.h): checks the final defect with the system's operator */
 #include "ns_testing.h"
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +65,8 @@ static int solve_case(double re, const char *solver, MPI_Comm comm, Run *run) {
 static void check_same(const Run *a, const Run *b) {
   CHECK(a->r.nonlinear_iterations == b->r.nonlinear_iterations && a->r.linear_iterations == b->r.linear_iterations);
   CHECK(a->r.reason == b->r.reason && a->r.final_residual == b->r.final_residual);
-  for (int f = 0; f < NS_NFIELDS; f++) CHECK(ns_count_bit_differences(a->c.ns->v, b->c.ns->v, f) == 0);
+  for (int f = 0; f < NS_NFIELDS; f++)
+    CHECK(ns_count_bit_differences(ns_solution(a->c.ns), ns_solution(b->c.ns), f) == 0);
 }
 
 /* the distributed iterate of `dist` against `self`'s, the same problem solved on rank 0
@@ -73,15 +75,16 @@ static void check_same(const Run *a, const Run *b) {
  * on every rank */
 static long differences_on_root(const NsCase *dist, const NsCase *self) {
   const NsProblem *ns = dist->ns;
-  const int64_t n = dist->dom->levels[ns->level].nglobal;
+  const int64_t n = dist->dom->levels[ns_level(ns)].nglobal;
   const int root = feast_test_rank() == 0;
   double *a = root ? malloc((size_t)n * sizeof *a) : NULL, *b = root ? malloc((size_t)n * sizeof *b) : NULL;
   long d = root && (!self || !a || !b);
   for (int f = 0; f < NS_NFIELDS; f++) {
-    CHECK_OK(feast_gather_vector(dist->dom, ns->level, ns->v->v + f * ns->v->nlocal, 0, a));
+    const FeastVec *v = ns_solution(ns);
+    CHECK_OK(feast_gather_vector(dist->dom, ns_level(ns), v->v + f * v->nlocal, 0, a));
     if (!root || d) continue;
-    const FeastVec *x = self->ns->v;
-    CHECK_OK(feast_gather_vector(self->dom, self->ns->level, x->v + f * x->nlocal, 0, b));
+    const FeastVec *x = ns_solution(self->ns);
+    CHECK_OK(feast_gather_vector(self->dom, ns_level(self->ns), x->v + f * x->nlocal, 0, b));
     for (int64_t i = 0; i < n; i++) d += memcmp(&a[i], &b[i], sizeof *a) != 0;
   }
   free(a);
@@ -122,7 +125,7 @@ static int check_continuation(int size) {
   CHECK(its == (double)r->linear_iterations);
   CHECK(ns_viscosity(cont.c.ns) == 1.0 / RE);
   double defect, rhs;
-  CHECK_OK(ns_defect_at(cont.c.ns, cont.c.ns->v, &defect, &rhs));
+  CHECK_OK(ns_defect_at(cont.c.ns, ns_solution(cont.c.ns), &defect, &rhs));
   CHECK(defect <= RTOL * r->initial_residual);
   CHECK(r->final_residual <= RTOL * r->initial_residual);
   /* off: the first steps of the direct attempt, not converged, no stage */

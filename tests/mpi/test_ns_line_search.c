@@ -23,6 +23,7 @@
  * Not told apart by these cases: a test constant 1 + 1e-4 for 1 - 1e-4 (no defect lands
  * in between), and a fallback that takes the last length instead of the best (the best
  * is the last, 1/64, in the one fallback here). */
+/* white-box (ns_testing.h includes ns_private.h): checks the line search's state, ns->v_old and ns->c */
 #include "ns_testing.h"
 
 static const char *cavity = "[problem]\nre = %g\n"
@@ -87,8 +88,8 @@ static double check_step(double re, const char *ls, double damping, int k, int c
   }
   FeastVec *v = NULL, *vold = NULL, *dir = NULL, *trial = NULL;
   FeastVec **vecs[] = {&v, &vold, &dir, &trial};
-  for (int i = 0; i < 4; i++) CHECK_OK(feast_vec_create(c.dom, ns->level, NS_NFIELDS, vecs[i]));
-  feast_vec_copy(ns->v, v);
+  for (int i = 0; i < 4; i++) CHECK_OK(feast_vec_create(c.dom, ns_level(ns), NS_NFIELDS, vecs[i]));
+  feast_vec_copy(ns_solution(ns), v);
   feast_vec_copy(ns->v_old, vold);
   feast_vec_copy(ns->c, dir);
   /* the length taken */

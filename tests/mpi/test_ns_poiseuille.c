@@ -59,10 +59,10 @@ static Errors solve_level(int level, int stokes) {
   CHECK_OK(ns_solve(ns, &res));
   CHECK(res.converged);
   FeastVec *x = NULL;
-  CHECK_OK(feast_vec_create(c.dom, ns->level, NS_NFIELDS, &x));
+  CHECK_OK(feast_vec_create(c.dom, ns_level(ns), NS_NFIELDS, &x));
   ns_interpolate(ns, x, profile, NULL, pressure);
-  e.u = fmax(ns_max_diff(ns->v, x, NS_U), ns_max_diff(ns->v, x, NS_V));
-  e.p = ns_max_diff(ns->v, x, NS_P);
+  e.u = fmax(ns_max_diff(ns_solution(ns), x, NS_U), ns_max_diff(ns_solution(ns), x, NS_V));
+  e.p = ns_max_diff(ns_solution(ns), x, NS_P);
   double F[2];
   CHECK_OK(ns_force(ns, "bottom", F));
   e.force[0] = fabs(F[0] - 4.0 * nu * (1.0 - hy));

@@ -13,6 +13,7 @@
  *  - with a natural outflow (no null space) both leave the vector's bits alone;
  *  - on 1, 2, 4 ranks the projected vectors are the bits of the same projection of the
  *    same problem on MPI_COMM_SELF. */
+/* white-box (ns_testing.h includes ns_private.h): checks system.c's pressure projections */
 #include "ns_testing.h"
 
 static const char *enclosed = "[problem]\nre = 10\n"

@@ -20,6 +20,7 @@
  * the sums run in another order), the Dirichlet rows bitwise equal, and the residual
  * evaluation writes no block and no right-hand side (bitwise unchanged). At 1, 2, 4
  * ranks (the interface sums). */
+/* white-box (ns_testing.h includes ns_private.h): checks ns_system_residual against the assembled blocks */
 #include "ns_testing.h"
 
 #define CAVITY                                                                                                 \

@@ -33,6 +33,7 @@
  * dense copy is not needed. */
 #include "feast/q1.h"
 #include "navier_stokes/ns_keys.h"
+/* white-box (ns_testing.h includes ns_private.h): checks the Schur approximations' operators (PCD's A_p, N_p) */
 #include "ns_testing.h"
 
 static const char *outflow = "[problem]\nre = 10\n"
@@ -464,8 +465,8 @@ static void check_factorisation_solutions(const char *nonlinear) {
     CHECK(res.converged);
     double du = 0.0, dv = 0.0;
     if (t > 0) {
-      du = ns_max_diff(c[t].ns->v, c[0].ns->v, NS_U);
-      dv = ns_max_diff(c[t].ns->v, c[0].ns->v, NS_V);
+      du = ns_max_diff(ns_solution(c[t].ns), ns_solution(c[0].ns), NS_U);
+      dv = ns_max_diff(ns_solution(c[t].ns), ns_solution(c[0].ns), NS_V);
       CHECK(du <= 1e-6 && dv <= 1e-6);
     }
     if (feast_test_rank() == 0)

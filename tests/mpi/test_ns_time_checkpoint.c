@@ -11,6 +11,7 @@
  *  - with u_n-1 zeroed after the restore (a checkpoint without it), the continued
  *    solution is not A's: the check sees BDF2's second level. */
 #include "feast/checkpoint.h"
+/* white-box (ns_testing.h includes ns_private.h): checks ns_time_restore's state (ns->time) */
 #include "ns_testing.h"
 
 static const char *cavity = "[problem]\nre = 50\n"
@@ -41,13 +42,13 @@ static int run_time(NsCase *c, NsTimeResult *r) {
 static long differences(const NsCase *a, const NsCase *b, MPI_Comm comm) {
   long differ = 0;
   if (comm == MPI_COMM_SELF) {
-    for (int f = 0; f < NS_NFIELDS; f++) differ += ns_count_bit_differences(a->ns->v, b->ns->v, f);
+    for (int f = 0; f < NS_NFIELDS; f++) differ += ns_count_bit_differences(ns_solution(a->ns), ns_solution(b->ns), f);
     return differ;
   }
   for (int li = 0; li < a->dom->nlocal; li++)
     for (int f = 0; f < NS_NFIELDS; f++)
-      differ += memcmp(feast_vec_block(a->ns->v, f, li), feast_vec_block(b->ns->v, f, li),
-                       sizeof(double) * (size_t)a->ns->v->N * a->ns->v->N) != 0;
+      differ += memcmp(feast_vec_block(ns_solution(a->ns), f, li), feast_vec_block(ns_solution(b->ns), f, li),
+                       sizeof(double) * (size_t)ns_solution(a->ns)->N * ns_solution(a->ns)->N) != 0;
   long all = differ;
   MPI_Allreduce(&differ, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   return all;
