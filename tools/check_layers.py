@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Check the layering of feastc's sources by their #include lines (issue #45, item 1).
+
+The layers, lowest first, are the folders
+
+    feast (the core) < coproc (local multigrid backends) < scarc (solvers)
+                     < navier_stokes (the flow solver) < apps (the feastc program)
+
+and a file may include headers of its own layer and of the layers below it, never of a
+layer above (tests/, bench/, examples/ and tools/ stand above them all and are not
+checked). The header include graph must have no circle either (a.h includes b.h, which
+includes a.h, directly or through others).
+
+    tools/check_layers.py [ROOT]     (ROOT: the source tree, default the current folder)
+
+Prints one line per violation, "FILE:LINE: ..." and exits 1 if there is any, else prints
+a one-line summary and exits 0. Standard library only; tests/run/test_layers.sh runs it
+on the tree and on a copy with a planted upward include and a planted circle.
+"""
+import os
+import re
+import sys
+
+LAYERS = ["feast", "coproc", "scarc", "navier_stokes", "apps"]
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+SUFFIXES = (".c", ".h", ".cu", ".cuh", ".cpp")
+
+
+def sources(root):
+    """(layer, path relative to root) of every source file of the layers"""
+    for layer in LAYERS:
+        top = os.path.join(root, layer)
+        for folder, _, names in os.walk(top):
+            for name in sorted(names):
+                if name.endswith(SUFFIXES):
+                    yield layer, os.path.relpath(os.path.join(folder, name), root)
+
+
+def includes(root, path):
+    """(line number, included path) of the file's quoted includes"""
+    with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            m = INCLUDE.match(line)
+            if m:
+                yield number, m.group(1)
+
+
+def upward_includes(root, files):
+    errors = []
+    for layer, path in files:
+        for number, target in includes(root, path):
+            top = target.split("/", 1)[0]
+            if top in LAYERS and LAYERS.index(top) > LAYERS.index(layer):
+                errors.append(f"{path}:{number}: includes {target}: layer {top} is above {layer} "
+                              f"(order: {' < '.join(LAYERS)})")
+    return errors
+
+
+def include_circles(root, files):
+    """the circles of the graph header -> the headers it includes (paths from root)"""
+    headers = {path for _, path in files if path.endswith((".h", ".cuh"))}
+    graph = {h: [(n, t) for n, t in includes(root, h) if t in headers] for h in sorted(headers)}
+    errors, state = [], {}  # state: 1 on the current path, 2 done
+
+    def visit(h, path):
+        state[h] = 1
+        for number, t in graph[h]:
+            if state.get(t) == 1:
+                circle = path[path.index(t):] + [t]
+                errors.append(f"{h}:{number}: includes {t}: an include circle: {' -> '.join(circle)}")
+            elif t not in state:
+                visit(t, path + [t])
+        state[h] = 2
+
+    for h in graph:
+        if h not in state:
+            visit(h, [h])
+    return errors
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else "."
+    files = list(sources(root))
+    if not files:
+        print(f"check_layers: no sources of {', '.join(LAYERS)} under {root}", file=sys.stderr)
+        return 2
+    errors = upward_includes(root, files) + include_circles(root, files)
+    for e in errors:
+        print(e)
+    if errors:
+        return 1
+    print(f"check_layers: {len(files)} files of {len(LAYERS)} layers ({' < '.join(LAYERS)}): "
+          "no upward include, no include circle")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
