@@ -41,15 +41,7 @@ config=$(cd "$(dirname "${CONFIG:-$src/config/cavity.ini}")" && pwd)/$(basename 
 out=$(mktemp -d /tmp/feastc_peers_ns.XXXXXX)
 echo "# $(date -u '+%F %H:%M') UTC $(uname -n) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)," \
   "feastc $(git -C "$src" rev-parse --short HEAD), CPU $cpu, outputs in $out, config $config, keys: $*" >&2
-timed() { # timed PREFIX COMMAND...: stdout to PREFIX.json (the peer) or .out, stderr to
-  # PREFIX.log, the wall seconds to PREFIX.wall
-  local prefix=$1 t0 t1
-  shift
-  t0=$(date +%s.%N)
-  "$@" >"$prefix.out" 2>"$prefix.log" || echo "# exit $? of: $*" >&2
-  t1=$(date +%s.%N)
-  awk -v a="$t1" -v b="$t0" 'BEGIN { print a - b }' >"$prefix.wall"
-}
+. "$src/bench/peers_lib.sh" # timed PREFIX COMMAND...
 # the peer built (run.sh builds it when needed) and warm, then run directly as run.sh does:
 # one thread, pinned, without run.sh's make in the time
 "$peer/run.sh" 100 2 --quiet >/dev/null 2>"$out/peer_build.log" || { echo "peers_ns.sh: the peer does not build/run (see $out/peer_build.log)" >&2; exit 1; }

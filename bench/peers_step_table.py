@@ -19,32 +19,11 @@ run's raw numbers and the summary). Environment: RE, FEAST_LEVELS, PEER_LEVELS, 
 usage: peers_step_table.py OUTPUT_FOLDER"""
 import json, math, os, sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peers_ns_table import load, wall  # the same files: summaries, peer JSON lines, .wall
+
 GARTLING = {"lower reattachment": 6.10, "upper separation": 4.85, "upper reattachment": 10.48}
 NAMES = list(GARTLING)
-
-
-def load(path):
-    """a JSON file (feastc's summary), or the JSON last line of the peer's output"""
-    try:
-        with open(path) as f:
-            text = f.read().strip()
-    except OSError:
-        return None
-    for candidate in (text, text.splitlines()[-1] if text else ""):
-        try:
-            return json.loads(candidate)
-        except ValueError:
-            pass
-    return None
-
-
-def wall(prefix):
-    try:
-        with open(prefix + ".wall") as f:
-            return float(f.read())
-    except (OSError, ValueError):
-        return math.nan
-
 
 END = float(os.environ.get("END", "0.05"))
 CORNER_EDDY = float(os.environ.get("CORNER_EDDY", "0.5"))
