@@ -1,10 +1,10 @@
 #include "apps/app.h"
 #include "apps/problem.h"
-#include "feast/amdahl.h"
-#include "feast/error.h"
-#include "feast/log.h"
-#include "feast/signals.h"
-#include "feast/vtk.h"
+#include "feast/io/amdahl.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
+#include "feast/base/signals.h"
+#include "feast/io/vtk.h"
 #include "scarc/scarc.h"
 #include <math.h>
 #include <mpi.h>

@@ -3,10 +3,10 @@
  * by name. */
 #ifndef FEAST_APP_H
 #define FEAST_APP_H
-#include "feast/config.h"
-#include "feast/mesh.h"
+#include "feast/config/config.h"
+#include "feast/mesh/mesh.h"
 
-/* a config whose schema has every key feastc reads: the core's (feast/config_keys.c),
+/* a config whose schema has every key feastc reads: the core's (feast/config/config_keys.c),
  * ScaRC's (scarc/scarc_keys.c), the Navier-Stokes library's (navier_stokes/ns_keys.c)
  * and the application's (apps/app_keys.c: problem.type, whose choices are the problem
  * registry's names, and the Poisson problem's keys) */

@@ -4,8 +4,8 @@
  * schema feastc reads: the core's keys, these, ScaRC's and the Navier-Stokes library's. */
 #include "apps/app.h"
 #include "apps/problem.h"
-#include "feast/config_keys.h"
-#include "feast/error.h"
+#include "feast/config/config_keys.h"
+#include "feast/base/error.h"
 #include "navier_stokes/ns_keys.h"
 #include "scarc/scarc_keys.h"
 #include <stdio.h>

@@ -2,12 +2,12 @@
  * and the summary. */
 #include "apps/navier_stokes_time.h"
 #include "apps/problem.h"
-#include "feast/error.h"
-#include "feast/log.h"
-#include "feast/mask.h"
-#include "feast/signals.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
+#include "feast/la/mask.h"
+#include "feast/base/signals.h"
 #include "navier_stokes/ns_config.h"
-#include "scarc/krylov.h"
+#include "solvers/krylov.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -11,10 +11,10 @@
  * checkpoint, and the summary's series quantities (extrema, Strouhal number) are computed
  * from all steps, with or without output.timeseries. */
 #include "apps/navier_stokes_time.h"
-#include "feast/error.h"
-#include "feast/log.h"
-#include "feast/signals.h"
-#include "feast/vtk.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
+#include "feast/base/signals.h"
+#include "feast/io/vtk.h"
 #include "navier_stokes/ns_config.h"
 #include "navier_stokes/series.h"
 #include <errno.h>

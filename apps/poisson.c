@@ -3,14 +3,14 @@
  * a nonsymmetric convection-diffusion test), Dirichlet values from the exact solution, solved by ScaRC (standalone MG or as preconditioner
  * of CG/BiCGStab). Reports iterations, residuals and the L2 error. */
 #include "apps/problem.h"
-#include "feast/error.h"
-#include "feast/gather.h"
-#include "feast/log.h"
-#include "feast/mtx.h"
-#include "feast/q1.h"
-#include "feast/vecmath.h"
-#include "feast/vtk.h"
-#include "scarc/krylov.h"
+#include "feast/base/error.h"
+#include "feast/la/gather.h"
+#include "feast/base/log.h"
+#include "feast/io/mtx.h"
+#include "feast/fem/q1.h"
+#include "feast/base/vecmath.h"
+#include "feast/io/vtk.h"
+#include "solvers/krylov.h"
 #include "scarc/scarc.h"
 #include "scarc/scarc_config.h"
 #include <math.h>

@@ -4,12 +4,12 @@
  * adding a problem is a new file plus one line in apps/problems.c. */
 #ifndef FEAST_APPS_PROBLEM_H
 #define FEAST_APPS_PROBLEM_H
-#include "feast/checkpoint.h"
-#include "feast/config.h"
-#include "feast/domain.h"
-#include "feast/mesh.h"
-#include "feast/paths.h"
-#include "feast/summary.h"
+#include "feast/io/checkpoint.h"
+#include "feast/config/config.h"
+#include "feast/parallel/domain.h"
+#include "feast/mesh/mesh.h"
+#include "feast/base/paths.h"
+#include "feast/io/summary.h"
 
 typedef struct {
   const FeastConfig *cfg;
@@ -19,11 +19,11 @@ typedef struct {
   int rank, size;
   double start_time; /* wall time when the run started (MPI_Wtime) */
   /* --restart FILE: the checkpoint, read, verified and matched against config and mesh
-   * in the input phase (feast/checkpoint.h); NULL for a fresh run */
+   * in the input phase (feast/io/checkpoint.h); NULL for a fresh run */
   const FeastCheckpoint *restart;
-  /* The framework prints the timings and the Amdahl figures (feast/amdahl.h) after the
+  /* The framework prints the timings and the Amdahl figures (feast/io/amdahl.h) after the
    * run and writes them to the summary; a problem brackets its phases with the standard
-   * timers (feast/log.h: assembly, linear_solve; ScaRC times solver_setup, local_mg). */
+   * timers (feast/base/log.h: assembly, linear_solve; ScaRC times solver_setup, local_mg). */
 } FeastProblemContext;
 
 typedef struct {
@@ -43,7 +43,7 @@ typedef struct {
   int nonlinear;
   /* the files the problem writes besides the summary, output.vtk and output.checkpoint
    * (which the framework registers), registered for the clobber check of the input
-   * phase (feast/paths.h); NULL: none */
+   * phase (feast/base/paths.h); NULL: none */
   int (*outputs)(const FeastConfig *cfg, FeastPaths *paths);
   /* 1: the problem writes output.checkpoint, continues from --restart and stops at a
    * safe point on SIGTERM/SIGINT (FEAST_ERR_INTERRUPTED); 0: it rejects both */

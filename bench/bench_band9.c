@@ -15,12 +15,12 @@
  *        bench_band9 galerkin [L]     the Galerkin product of one macro, levels L -> L-1,
  *                                     L-2 -> L-3, ... (8), against a STREAM copy */
 #include "coproc/coproc.h"
-#include "feast/band9.h"
-#include "feast/band9_kernels.h"
-#include "feast/error.h"
-#include "feast/hd.h"
-#include "feast/mesh.h"
-#include "feast/transfer.h"
+#include "feast/la/band9.h"
+#include "feast/la/band9_kernels.h"
+#include "feast/base/error.h"
+#include "feast/base/hd.h"
+#include "feast/mesh/mesh.h"
+#include "feast/fem/transfer.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

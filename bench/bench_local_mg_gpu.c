@@ -13,8 +13,8 @@
  *   bytes, host time; on the emulator counts, not times).
  * usage: bench_local_mg_gpu [Lmin [Lmax [gpu_cycles [cpu_cycles]]]]   (4 11 20 2) */
 #include "coproc/coproc.h"
-#include "feast/band9.h"
-#include "feast/error.h"
+#include "feast/la/band9.h"
+#include "feast/base/error.h"
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,12 +11,12 @@
  * Prints one line per quantity. Built with -DBENCH_NO_RESIDUAL for a tree without
  * ns_system_residual (the "before" column). */
 #include "apps/app.h"
-#include "feast/config.h"
-#include "feast/domain.h"
-#include "feast/error.h"
-#include "feast/log.h"
-#include "feast/mesh.h"
-#include "feast/q1.h"
+#include "feast/config/config.h"
+#include "feast/parallel/domain.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
+#include "feast/mesh/mesh.h"
+#include "feast/fem/q1.h"
 #include "navier_stokes/ns_config.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>

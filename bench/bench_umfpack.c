@@ -2,8 +2,8 @@
  * the direct solver a user would otherwise pick. Prints one line:
  *   umfpack n nnz t_symbolic t_numeric t_solve t_total residual
  * usage: bench_umfpack MATRIX.mtx RHS.mtx */
-#include "feast/error.h"
-#include "feast/mtx.h"
+#include "feast/base/error.h"
+#include "feast/io/mtx.h"
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>

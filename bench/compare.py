@@ -4,7 +4,7 @@
 Runs feastc on CONFIG under setting C (the baseline: the paper's superscript C, by default
 solver.target=cpu) and setting G (the accelerated one: superscript G, by default
 solver.target=gpu) over a list of levels, REPEAT times each (alternating C and G), and
-prints, from the "amdahl" objects of the run summaries (feast/amdahl.h):
+prints, from the "amdahl" objects of the run summaries (feast/io/amdahl.h):
 
   stokes (Table 2):  L, T_lin^C, T_loc^C, T_lin^G, T_loc^G, R_acc, S_max, S_loc, S_tot
   ns     (Table 3):  Re, L, R_ass^C, R_lin^C, R_ass^G, R_lin^G, R_acc, S_tot, S_max

@@ -19,7 +19,7 @@
 #ifndef FEAST_COPROC_BACKEND_H
 #define FEAST_COPROC_BACKEND_H
 #include "coproc/coproc.h"
-#include "feast/mesh.h"
+#include "feast/mesh/mesh.h"
 
 /* one macro's hierarchy as the backends see it (built by the front end). Matrices,
  * masks and inverse live as long as the solver, at the same addresses from setup to

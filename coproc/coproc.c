@@ -2,10 +2,10 @@
  * checks, the local hierarchies (Galerkin levels, dense inverses of the coarsest
  * matrices) and the dispatch to the backend's ops. */
 #include "coproc/backend.h"
-#include "feast/dense.h"
-#include "feast/error.h"
-#include "feast/mesh.h"
-#include "feast/transfer.h"
+#include "feast/la/dense.h"
+#include "feast/base/error.h"
+#include "feast/mesh/mesh.h"
+#include "feast/fem/transfer.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

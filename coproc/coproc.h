@@ -9,7 +9,7 @@
  * ones into storage made once per setup; backends compute. */
 #ifndef FEAST_COPROC_H
 #define FEAST_COPROC_H
-#include "feast/band9.h"
+#include "feast/la/band9.h"
 
 /* the coarsest local level is solved with a dense inverse (n^2 values per macro): at
  * most this many nodes (33 x 33, level 5) */

@@ -1,11 +1,11 @@
 /* The CPU backends of the local multigrid, double and single precision: one code
  * (coproc/cpu_mg.h) instantiated twice (double uses the front end's matrices in place,
  * single converts them), running the per-point math of
- * feast/band9_kernels.h that the CUDA kernels run as well. */
+ * feast/la/band9_kernels.h that the CUDA kernels run as well. */
 #include "coproc/backend.h"
-#include "feast/band9_kernels.h"
-#include "feast/error.h"
-#include "feast/mesh.h"
+#include "feast/la/band9_kernels.h"
+#include "feast/base/error.h"
+#include "feast/mesh/mesh.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

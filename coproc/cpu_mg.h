@@ -1,6 +1,6 @@
 /* One precision of the CPU local multigrid, included by coproc/cpu.c with REAL (double
  * or float), SUF (d or f) and IN_PLACE defined; the algorithm is the one in
- * coproc/backend.h, the per-point math that of feast/band9_kernels.h. IN_PLACE = 1
+ * coproc/backend.h, the per-point math that of feast/la/band9_kernels.h. IN_PLACE = 1
  * (double): the matrices and inverses of the front end's hierarchy are used where they
  * are (it keeps them alive, see coproc/backend.h), so setup allocates only the work
  * vectors and an update has nothing to copy. IN_PLACE = 0 (float): converted copies. */

@@ -17,11 +17,11 @@
  * y = 0.4531). At Re = 100 it exits 1 unless the solve converged and u_min is within 1 % of
  * Botella & Peyret's value (measured at level 4: -0.04 %). ctest runs it as example_cavity
  * (examples/CMakeLists.txt). */
-#include "feast/domain.h"
-#include "feast/error.h"
-#include "feast/log.h"
-#include "feast/mesh.h"
-#include "feast/vector.h"
+#include "feast/parallel/domain.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
+#include "feast/mesh/mesh.h"
+#include "feast/la/vector.h"
 #include "navier_stokes/ns.h"
 #include <math.h>
 #include <mpi.h>

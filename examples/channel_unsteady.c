@@ -23,11 +23,11 @@
  * in 1.7 s on one core; level 2 is too coarse (+19 %), and at level 4 dt = 0.25 is too long
  * (step 15's nonlinear solve does not converge). ctest runs it as example_channel_unsteady
  * (examples/CMakeLists.txt). */
-#include "feast/domain.h"
-#include "feast/error.h"
-#include "feast/log.h"
-#include "feast/mesh.h"
-#include "feast/vector.h"
+#include "feast/parallel/domain.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
+#include "feast/mesh/mesh.h"
+#include "feast/la/vector.h"
 #include "navier_stokes/ns.h"
 #include <math.h>
 #include <mpi.h>

@@ -5,7 +5,7 @@
  * whose solution is u = sin(pi x) sin(pi y). The unit square is the coarse mesh
  * grids/unitsquare8.feast (4 x 2 macros), each macro refined to level 5 (8,385 unknowns);
  * the Q1 matrix and right-hand side are assembled macro by macro with the core's
- * functions (feast/q1.h), and ScaRC (scarc/scarc.h) solves the system as a standalone
+ * functions (feast/fem/q1.h), and ScaRC (scarc/scarc.h) solves the system as a standalone
  * global multigrid whose smoother runs a local multigrid on every macro.
  *
  * Build and run (from the source tree):
@@ -17,13 +17,13 @@
  * counts do not grow with the level) and the error is that of Q1 at this level
  * (<= 0.1 h^2, h = 2^-LEVEL: measured 0.080 h^2 at levels 3-6 on unitsquare8). ctest runs it as
  * example_poisson (examples/CMakeLists.txt). */
-#include "feast/domain.h"
-#include "feast/error.h"
-#include "feast/log.h"
-#include "feast/mask.h"
-#include "feast/mesh.h"
-#include "feast/q1.h"
-#include "feast/vector.h"
+#include "feast/parallel/domain.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
+#include "feast/la/mask.h"
+#include "feast/mesh/mesh.h"
+#include "feast/fem/q1.h"
+#include "feast/la/vector.h"
 #include "scarc/scarc.h"
 #include <math.h>
 #include <mpi.h>

@@ -20,7 +20,7 @@
  * start it afresh. A checkpoint holds it (checkpoint.c: ns_anderson_history,
  * ns_anderson_restore), so a restarted run takes the very steps of an uninterrupted one.
  * All products are global reductions, so the mixing is the same on any number of ranks. */
-#include "feast/error.h"
+#include "feast/base/error.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
 #include <stdlib.h>

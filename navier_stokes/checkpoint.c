@@ -1,4 +1,4 @@
-/* The nonlinear solver's state in a checkpoint file (feast/checkpoint.h), "kind
+/* The nonlinear solver's state in a checkpoint file (feast/io/checkpoint.h), "kind
  * stationary" (a file without a kind line is one too): the iterate
  * (u, v, p) in the global node numbering of the mesh (feast_mesh_node_gid), which does
  * not depend on the partition, so a checkpoint written on N ranks continues on any M
@@ -10,9 +10,9 @@
  * rank 0, which writes the file atomically.
  * A time run's checkpoint, "kind time" (ns.h): its time.* header values, the solution
  * (u, v, p), the one before (u1.u, u1.v, u1.p) and the caller's part (the hook). */
-#include "feast/error.h"
-#include "feast/gather.h"
-#include "feast/log.h"
+#include "feast/base/error.h"
+#include "feast/la/gather.h"
+#include "feast/base/log.h"
 #include "navier_stokes/ns_private.h"
 #include <inttypes.h>
 #include <math.h>

@@ -44,8 +44,8 @@
  *    initial_residual r0; the stages' Re, steps and reasons. When the stages give up, the
  *    last attempt's iterate stays and ns->nu is the target's again (the system
  *    reassembled at it). */
-#include "feast/error.h"
-#include "feast/log.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
 #include <stdio.h>

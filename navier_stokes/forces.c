@@ -24,8 +24,8 @@
  * vanishes only as the grid is refined. The form is linearised at the solution itself
  * (w = u), which for the nonlinear solution gives the nonlinear residual; with Newton the
  * extra terms cancel at w = u, so the fixed-point form serves both. */
-#include "feast/error.h"
-#include "feast/log.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
 #include <stdlib.h>

@@ -64,8 +64,8 @@
  * The pressure terms (B, C) keep weight 1: the pressure is fully implicit. */
 #ifndef FEAST_NS_FORMS_H
 #define FEAST_NS_FORMS_H
-#include "feast/expr.h"
-#include "feast/q1.h"
+#include "feast/config/expr.h"
+#include "feast/fem/q1.h"
 #include "navier_stokes/ns.h"
 
 enum { NS_A11, NS_A12, NS_A21, NS_A22, NS_B1, NS_B2, NS_BT1, NS_BT2, NS_C, NS_NBLOCKS };

@@ -4,13 +4,13 @@
  * (x <- approx A^-1 b, from zero):
  *   scarc  - two-layer ScaRC multigrid ([solver] keys) to the tolerance of its prefix;
  *   direct - the global sparse matrix (Dirichlet rows made identity) factored by the
- *            coarse-grid solver of scarc/coarse.h (KLU or UMFPACK on rank 0,
+ *            coarse-grid solver of solvers/direct.h (KLU or UMFPACK on rank 0,
  *            solver.coarse_solver), exact; for small systems and tests: refused above
  *            NS_DIRECT_MAX_NODES unknowns;
  *   jacobi - c = D^-1 d with D the assembled diagonal (one step; a weak baseline). */
-#include "feast/error.h"
+#include "feast/base/error.h"
 #include "navier_stokes/ns_private.h"
-#include "scarc/coarse.h"
+#include "solvers/direct.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +21,12 @@ struct NsInner {
   const FeastDomain *dom;
   int level;
   const FeastMask *mask;
-  ScarcCoarseSolver coarse_solver;
+  FeastDirectSolver coarse_solver;
   Scarc *scarc;                /* scarc */
   FeastKrylovMethod method;    /* scarc */
   const FeastSolveParams *sp;  /* scarc: the tolerances (owned by the problem) */
   FeastBand9 *A;               /* direct: a copy of the operator with identity Dirichlet rows */
-  ScarcCoarse *lu;             /* direct */
+  FeastDirect *lu;             /* direct */
   FeastVec *diag;              /* jacobi: the assembled diagonal */
 };
 
@@ -51,7 +51,7 @@ void ns_inner_destroy(NsInner **s) {
   NsInner *t = *s;
   if (!t) return;
   scarc_destroy(&t->scarc);
-  scarc_coarse_destroy(&t->lu);
+  feast_direct_destroy(&t->lu);
   for (int li = 0; t->A && li < t->dom->nlocal; li++) feast_band9_destroy(&t->A[li]);
   feast_free(&t->A);
   feast_vec_destroy(&t->diag);
@@ -68,8 +68,8 @@ static int direct_set_operator(NsInner *s, const FeastBand9 *A) {
         memcpy(s->A[li].band[k], A[li].band[k], sizeof(double) * A[li].N * A[li].N);
     feast_band9_fix_rows(&s->A[li], s->mask->fixed[s->level][li], s->dom->levels[s->level].owned[li]);
   }
-  if (s->lu) return scarc_coarse_refresh(s->lu, s->A);
-  return scarc_coarse_create(s->dom, s->level, s->A, s->coarse_solver, &s->lu);
+  if (s->lu) return feast_direct_refresh(s->lu, s->A);
+  return feast_direct_create(s->dom, s->level, s->A, s->coarse_solver, &s->lu);
 }
 
 /* jacobi: the consistent diagonal (partial sums added over the interfaces) */
@@ -97,7 +97,7 @@ int ns_inner_solve_capped(NsInner *s, int max_iterations, const FeastVec *b, Fea
   }
   memset(res, 0, sizeof *res);
   res->converged = 1, res->iterations = 1;
-  if (s->kind == NS_INNER_DIRECT) return scarc_coarse_solve(s->lu, b->v, x->v);
+  if (s->kind == NS_INNER_DIRECT) return feast_direct_solve(s->lu, b->v, x->v);
   const long n = (long)b->N * b->N;
   for (int li = 0; li < s->dom->nlocal; li++)
     for (long i = 0; i < n; i++) x->v[li][i] = b->v[li][i] / s->diag->v[li][i];

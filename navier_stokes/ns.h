@@ -7,17 +7,17 @@
  * whose velocity blocks are solved approximately by two-layer ScaRC (scarc/scarc.h:
  * where its local multigrids run is a config matter this library never sees).
  * Fields: u, v (velocity) and p, equation-wise blocks of one 3-block vector. Boundary
- * conditions per field from the config (boundary.NAME.u / v / p, feast/bc.h); where the
+ * conditions per field from the config (boundary.NAME.u / v / p, feast/fem/bc.h); where the
  * velocity is prescribed on the whole boundary and the pressure nowhere, the pressure is
  * fixed up to a constant: the Krylov method then works on the complement of that null
  * space and the pressure is reported with zero mean. Nothing here reads a config: the
  * config front end is navier_stokes/ns_config.h. */
 #ifndef FEAST_NS_H
 #define FEAST_NS_H
-#include "feast/checkpoint.h"
-#include "feast/domain.h"
-#include "feast/mesh.h"
-#include "scarc/krylov.h"
+#include "feast/io/checkpoint.h"
+#include "feast/parallel/domain.h"
+#include "feast/mesh/mesh.h"
+#include "solvers/krylov.h"
 #include "scarc/scarc.h"
 
 typedef struct NsProblem NsProblem;
@@ -332,7 +332,7 @@ int ns_solve(NsProblem *ns, NsResult *res);
 void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t size);
 
 /* ---- the solution and the start (problem.c) ----
- * The problem holds one iterate: a 3-block FeastVec (feast/vector.h) on level
+ * The problem holds one iterate: a 3-block FeastVec (feast/la/vector.h) on level
  * ns_level(ns) of the domain the problem was made on. Block 0 is u, 1 is v, 2 is p
  * (feast_vec_block(x, b, li): local macro li's N x N values, N = 2^level + 1, numbered
  * linewise, at the coordinates dom->levels[level].xy[li]); a node on a macro edge or

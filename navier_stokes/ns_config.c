@@ -3,11 +3,11 @@
  * the keys (navier_stokes/ns_keys.c, scarc/scarc_keys.c); ns_create is
  * ns_create_with_params on them; the checks of the input phase report bad values with the
  * file and line of their key. */
-#include "feast/bc.h"
-#include "feast/error.h"
-#include "feast/expr.h"
-#include "feast/log.h"
-#include "feast/mask.h"
+#include "feast/fem/bc.h"
+#include "feast/base/error.h"
+#include "feast/config/expr.h"
+#include "feast/base/log.h"
+#include "feast/la/mask.h"
 #include "navier_stokes/ns_config.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>

@@ -4,7 +4,7 @@
  * messages name the keys with their file and line. The library itself takes parameters. */
 #ifndef FEAST_NS_CONFIG_H
 #define FEAST_NS_CONFIG_H
-#include "feast/config.h"
+#include "feast/config/config.h"
 #include "navier_stokes/ns.h"
 
 /* the adapter : every key of the problem, [boundary.*], the nonlinear and

@@ -2,9 +2,9 @@
  * body force, exact solutions), the field values on boundary parts ([boundary.NAME] u, v,
  * p), the nonlinear solver, the linear solver of each nonlinear step ([linear]), the
  * velocity block solves ([velocity]) and the flow outputs (benchmark quantities, centre
- * lines, checkpoints). The application adds this table to the schema (feast/config.h). */
+ * lines, checkpoints). The application adds this table to the schema (feast/config/config.h). */
 #include "navier_stokes/ns_keys.h"
-#include "feast/config_keys.h"
+#include "feast/config/config_keys.h"
 #include "navier_stokes/ns.h"
 #include "scarc/scarc_keys.h"
 

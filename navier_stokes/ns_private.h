@@ -3,11 +3,11 @@
  * post.c: quantities and outputs). */
 #ifndef FEAST_NS_PRIVATE_H
 #define FEAST_NS_PRIVATE_H
-#include "feast/bc.h"
-#include "feast/expr.h"
+#include "feast/fem/bc.h"
+#include "feast/config/expr.h"
 #include "navier_stokes/forms.h"
 #include "navier_stokes/ns.h"
-#include "scarc/krylov.h"
+#include "solvers/krylov.h"
 #include "scarc/scarc.h"
 #include "scarc/scarc_config.h"
 

@@ -1,7 +1,7 @@
 /* The typed parameters of the Navier-Stokes library: their defaults (the schema's, key by
  * key: navier_stokes/ns_keys.c, scarc/scarc_keys.c) and the one name table of every
  * choice, from which the schema's allowed values are built. */
-#include "feast/error.h"
+#include "feast/base/error.h"
 #include "navier_stokes/ns_private.h"
 #include <string.h>
 

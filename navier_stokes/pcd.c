@@ -47,8 +47,8 @@
  * flows into the domain (int u.n ds < 0 over the part's coarse edges, from the config's
  * expressions: the same decision on every rank, rank count and level; checked in the
  * input phase). */
-#include "feast/error.h"
-#include "feast/log.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
 #include "navier_stokes/ns_private.h"
 #include <stdlib.h>
 #include <string.h>

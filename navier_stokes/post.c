@@ -1,9 +1,9 @@
 /* Quantities and outputs of a solution: kinetic energy, errors against an exact
  * solution, vorticity, VTK and the centre-line profiles. */
-#include "feast/atomic.h"
-#include "feast/error.h"
-#include "feast/log.h"
-#include "feast/vtk.h"
+#include "feast/base/atomic.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
+#include "feast/io/vtk.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
 #include <stdlib.h>

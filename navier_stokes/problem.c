@@ -1,7 +1,7 @@
 /* The problem's life cycle from its parameters: boundary conditions, masks, the
  * problem-dependent defaults. */
-#include "feast/error.h"
-#include "feast/log.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
 #include <stdio.h>

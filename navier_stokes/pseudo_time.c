@@ -13,8 +13,8 @@
  * falling defect lengthens the steps toward Newton's or the fixed point's, a rising one
  * shortens them. The steps stop when r <= solver.pseudo_switch r_0; the nonlinear solver
  * then runs from there (continuation.c), with r_0 as the reference of its stopping test. */
-#include "feast/error.h"
-#include "feast/log.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
 

@@ -16,8 +16,8 @@
  *   S~^-1: an entry of the registry of Schur complement approximations (NsSchurApprox,
  *         chosen by linear.schur): nu M_p^L^-1 (lumped pressure mass, "mass", here) or
  *         the pressure convection-diffusion approximation ("pcd", pcd.c). */
-#include "feast/error.h"
-#include "feast/log.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
 #include <stdio.h>

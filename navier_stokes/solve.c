@@ -1,8 +1,8 @@
 /* The nonlinear iteration (fixed-point defect correction or Newton) and the linear solve
  * of each step, and the problem's life cycle. */
-#include "feast/error.h"
-#include "feast/log.h"
-#include "feast/signals.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
+#include "feast/base/signals.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* The block operator of the saddle-point system: assembly of all blocks in one pass,
  * the Dirichlet rows of each field, and the product y = K x. */
-#include "feast/error.h"
-#include "feast/log.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
 #include "navier_stokes/ns_private.h"
 #include <stdlib.h>
 #include <string.h>

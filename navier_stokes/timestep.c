@@ -25,9 +25,9 @@
  * boundary values: its defect is O(dt^2) instead of O(dt), so a relative nonlinear
  * tolerance gives a solution closer to the step's exact one. r_old = A(u_n) u_n - f(t_n) (momentum rows, no pressure) is assembled once
  * per theta-(sub)step with theta < 1. */
-#include "feast/error.h"
-#include "feast/log.h"
-#include "feast/signals.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
+#include "feast/base/signals.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 #include "scarc/scarc.h"
 #include "coproc/coproc.h"
-#include "feast/error.h"
-#include "feast/exchange.h"
-#include "feast/log.h"
-#include "feast/transfer.h"
-#include "scarc/coarse.h"
+#include "feast/base/error.h"
+#include "feast/parallel/exchange.h"
+#include "feast/base/log.h"
+#include "feast/fem/transfer.h"
+#include "solvers/direct.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +35,7 @@ struct Scarc {
   unsigned char **nomask;      /* per local macro: zeros of the finest size (raw Galerkin products) */
   FeastBand9 *exported;        /* the finest partial matrices in full, made by scarc_matrices */
   void *exported_block;
-  ScarcCoarse *coarse_solver;
+  FeastDirect *coarse_solver;
   int nrhs_made;               /* right-hand sides the levels' x, b hold (1, then up to SCARC_MAX_RHS) */
   FeastKrylovWork *work[SCARC_MAX_RHS]; /* of scarc_solve(_many), made at their first call */
   ScarcStats stats;
@@ -49,7 +49,7 @@ void scarc_params_defaults(ScarcParams *p) {
       .smoother_step = SCARC_STEP_AUTO,
       .overlap = 0,
       .coarse_max_dofs = 2500,
-      .coarse_solver = SCARC_COARSE_KLU,
+      .coarse_solver = FEAST_DIRECT_KLU,
       .coarse_stabilisation = SCARC_STABILISATION_NONE,
       .target = SCARC_TARGET_CPU,
       .local_precision = SCARC_PRECISION_AUTO,
@@ -86,21 +86,18 @@ void scarc_params_make_linear(ScarcParams *p, const char *why) {
 static const char *const target_names[] = {[SCARC_TARGET_CPU] = "cpu", [SCARC_TARGET_GPU] = "gpu"};
 static const char *const precision_names[] = {[SCARC_PRECISION_AUTO] = "auto", [SCARC_PRECISION_DOUBLE] = "double",
                                               [SCARC_PRECISION_SINGLE] = "single"};
-static const char *const coarse_solver_names[] = {[SCARC_COARSE_KLU] = "klu", [SCARC_COARSE_UMFPACK] = "umfpack"};
 static const char *const step_names[] = {[SCARC_STEP_AUTO] = "auto", [SCARC_STEP_ADAPTIVE] = "adaptive",
                                          [SCARC_STEP_FIXED] = "fixed"};
 static const char *const stabilisation_names[] = {[SCARC_STABILISATION_NONE] = "none",
                                                   [SCARC_STABILISATION_UPWIND] = "upwind"};
 _Static_assert(sizeof target_names / sizeof *target_names == SCARC_TARGET_NCHOICES, "one name per choice");
 _Static_assert(sizeof precision_names / sizeof *precision_names == SCARC_PRECISION_NCHOICES, "one name per choice");
-_Static_assert(sizeof coarse_solver_names / sizeof *coarse_solver_names == SCARC_COARSE_NCHOICES, "one name per choice");
 _Static_assert(sizeof step_names / sizeof *step_names == SCARC_STEP_NCHOICES, "one name per choice");
 _Static_assert(sizeof stabilisation_names / sizeof *stabilisation_names == SCARC_STABILISATION_NCHOICES,
                "one name per choice");
 #define NAME_OF(table, i) ((unsigned)(i) < sizeof(table) / sizeof *(table) ? (table)[i] : "?")
 const char *scarc_target_name(ScarcTarget t) { return NAME_OF(target_names, t); }
 const char *scarc_precision_name(ScarcPrecision p) { return NAME_OF(precision_names, p); }
-const char *scarc_coarse_solver_name(ScarcCoarseSolver c) { return NAME_OF(coarse_solver_names, c); }
 const char *scarc_step_name(ScarcSmootherStep s) { return NAME_OF(step_names, s); }
 const char *scarc_stabilisation_name(ScarcCoarseStabilisation s) { return NAME_OF(stabilisation_names, s); }
 
@@ -217,7 +214,7 @@ void scarc_destroy(Scarc **sp) {
   feast_free_coloured(s->exported_block);
   free(s->exported);
   free(s->lv);
-  scarc_coarse_destroy(&s->coarse_solver);
+  feast_direct_destroy(&s->coarse_solver);
   for (int k = 0; k < SCARC_MAX_RHS; k++) feast_krylov_work_destroy(&s->work[k]);
   feast_free(sp);
 }
@@ -332,8 +329,8 @@ static int set_operator(Scarc *s, const FeastBand9 *A) {
     for (int li = 0; li < s->dom->nlocal; li++) copy_values(&A[li], &own[li]);
   for (int l = s->finest; l >= s->coarse; l--) FEAST_CALL(build_level(s, l));
   FEAST_CALL(setup_local_solvers(s));
-  if (s->coarse_solver) return scarc_coarse_refresh(s->coarse_solver, s->lv[s->coarse].A);
-  return scarc_coarse_create(s->dom, s->coarse, s->lv[s->coarse].A, s->p.coarse_solver, &s->coarse_solver);
+  if (s->coarse_solver) return feast_direct_refresh(s->coarse_solver, s->lv[s->coarse].A);
+  return feast_direct_create(s->dom, s->coarse, s->lv[s->coarse].A, s->p.coarse_solver, &s->coarse_solver);
 }
 
 int scarc_set_operator(Scarc *s, const FeastBand9 *A) {
@@ -504,7 +501,7 @@ static int vcycle(Scarc *s, int l, int nrhs, const FeastVec *const *b, FeastVec 
   if (l == s->coarse) {
     double *const *bv[SCARC_MAX_RHS], *const *xv[SCARC_MAX_RHS];
     for (int k = 0; k < nrhs; k++) bv[k] = b[k]->v, xv[k] = x[k]->v;
-    return scarc_coarse_solve_many(s->coarse_solver, nrhs, bv, xv);
+    return feast_direct_solve_many(s->coarse_solver, nrhs, bv, xv);
   }
   ScarcLevel *lv = &s->lv[l], *lc = &s->lv[l - 1];
   for (int k = 0; k < nrhs; k++) {

@@ -9,17 +9,17 @@
  * scarc/scarc_config.h fills them from a config ([solver] keys, or another prefix). */
 #ifndef FEAST_SCARC_H
 #define FEAST_SCARC_H
-#include "feast/band9.h"
-#include "feast/domain.h"
-#include "feast/mask.h"
-#include "feast/vector.h"
-#include "scarc/krylov.h"
+#include "feast/la/band9.h"
+#include "feast/parallel/domain.h"
+#include "feast/la/mask.h"
+#include "feast/la/vector.h"
+#include "solvers/direct.h"
+#include "solvers/krylov.h"
 
 /* The parameters of one ScaRC solver: a plain struct; scarc_params_defaults gives the
  * defaults below (those of the config schema's [solver] keys, named after each field: the
  * field mg_pre_smooth is solver.mg_pre_smooth). Choices are enums, their values in the
  * schema's order. The solver copies them at scarc_create. */
-typedef enum { SCARC_COARSE_KLU, SCARC_COARSE_UMFPACK, SCARC_COARSE_NCHOICES } ScarcCoarseSolver; /* klu|umfpack */
 typedef enum { SCARC_STEP_AUTO, SCARC_STEP_ADAPTIVE, SCARC_STEP_FIXED, SCARC_STEP_NCHOICES } ScarcSmootherStep;
                                                                       /* auto|adaptive|fixed */
 typedef enum { SCARC_TARGET_CPU, SCARC_TARGET_GPU, SCARC_TARGET_NCHOICES } ScarcTarget; /* cpu|gpu */
@@ -41,7 +41,7 @@ typedef struct {
   int overlap;                       /* 1: matvec interiors while the interface exchange runs
                                         (bitwise the same results): 0 */
   long coarse_max_dofs;              /* global coarse level: the finest with fewer unknowns: 2500 */
-  ScarcCoarseSolver coarse_solver;   /* its direct solver: KLU */
+  FeastDirectSolver coarse_solver;   /* its direct solver: KLU */
   ScarcCoarseStabilisation coarse_stabilisation; /* levels below the finest (global and
                                         local): NONE (plain Galerkin products) or UPWIND */
   /* the local multigrids of the macros */
@@ -73,7 +73,6 @@ void scarc_params_make_linear(ScarcParams *p, const char *why);
  * (scarc_config.c) are built from; "?" outside the enum */
 const char *scarc_target_name(ScarcTarget t);
 const char *scarc_precision_name(ScarcPrecision p);
-const char *scarc_coarse_solver_name(ScarcCoarseSolver c);
 const char *scarc_step_name(ScarcSmootherStep s);
 const char *scarc_stabilisation_name(ScarcCoarseStabilisation s);
 
@@ -109,8 +108,9 @@ int scarc_precondition(Scarc *s, const FeastVec *b, FeastVec *x);
  * nrhs calls of scarc_precondition give, with one coarse-grid solve for all of them at
  * the bottom (the second right-hand side's level vectors are made at its first use) */
 enum { SCARC_MAX_RHS = FEAST_KRYLOV_MAX_SYSTEMS };
+_Static_assert((int)SCARC_MAX_RHS <= (int)FEAST_DIRECT_MAX_RHS, "one coarse solve for all right-hand sides");
 int scarc_precondition_many(Scarc *s, int nrhs, const FeastVec *const *b, FeastVec *const *x);
-/* the operator and the V cycle as linear operators for scarc/krylov.h */
+/* the operator and the V cycle as linear operators for solvers/krylov.h */
 FeastLinOp scarc_operator(Scarc *s);
 FeastLinOp scarc_preconditioner(Scarc *s);
 /* the solve with a Krylov method and the V cycle as its preconditioner (RICHARDSON: the

@@ -1,8 +1,8 @@
 /* The config adapter of scarc/: the only file of the layer that reads a FeastConfig
  * (scarc/scarc_config.h). */
 #include "scarc/scarc_config.h"
-#include "feast/commstat.h"
-#include "feast/error.h"
+#include "feast/base/commstat.h"
+#include "feast/base/error.h"
 #include <stdio.h>
 #include <string.h>
 

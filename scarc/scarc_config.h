@@ -1,7 +1,7 @@
 /* The config front end of scarc/ (the one file of the layer that reads a FeastConfig,
  * scarc/scarc_config.c): typed parameters from the config's keys, and the checks of
  * combinations that are config errors naming the keys. The library itself
- * (scarc/scarc.h, scarc/krylov.h) takes only parameters.
+ * (scarc/scarc.h, solvers/krylov.h) takes only parameters.
  *
  * Prefixes, as PETSc's options prefixes: scarc_params_from_config(cfg, "velocity.", p)
  * reads each ScaRC key K as velocity.K where that key is set (in the file or on the
@@ -11,8 +11,8 @@
  * pressure.mg_pre_smooth, a config can tune that solver apart without touching the code. */
 #ifndef FEAST_SCARC_CONFIG_H
 #define FEAST_SCARC_CONFIG_H
-#include "feast/config.h"
-#include "scarc/krylov.h"
+#include "feast/config/config.h"
+#include "solvers/krylov.h"
 #include "scarc/scarc.h"
 
 /* *p <- the ScaRC parameters under prefix ("solver.", "velocity.", ...; see above).

@@ -1,10 +1,10 @@
 /* ScaRC's config keys ([solver]): the backend switch, the outer ScaRC solver and its
  * Krylov settings (shared by the problems' linear solves), the global multigrid, the
  * additive Schwarz smoother, the coarse grid solver and the local multigrids. The
- * application adds this table to the schema (feast/config.h); scarc/ reads the keys. */
+ * application adds this table to the schema (feast/config/config.h); scarc/ reads the keys. */
 #include "scarc/scarc_keys.h"
-#include "feast/config_keys.h"
-#include "scarc/krylov.h"
+#include "feast/config/config_keys.h"
+#include "solvers/krylov.h"
 #include "scarc/scarc.h"
 
 static FeastKeySpec keys[] = {
@@ -72,7 +72,7 @@ static FeastKeySpec keys[] = {
              "skew-symmetric part; symmetric matrices are unchanged), for convection-dominated "
              "velocity blocks whose Galerkin coarse levels lose the fine grid's SUPG (the cavity at "
              "Re = 1000 from L = 6 needs it; at Re = 400, L = 6 it costs 14 % time, BENCHMARKS.md)"),
-    ENUM_KEY("solver", "coarse_solver", "klu", NULL /* scarc_coarse_solver_name */,
+    ENUM_KEY("solver", "coarse_solver", "klu", NULL /* feast_direct_solver_name */,
              "direct solver of the global coarse grid (SuiteSparse; both analyse the pattern "
              "once): klu = sparse LU with AMD ordering, refactored in place with the first "
              "factorisation's pivot order when the values change (a nonlinear step), afresh "
@@ -120,7 +120,7 @@ static const char *target_name(int i) { return scarc_target_name((ScarcTarget)i)
 static const char *precision_name(int i) { return scarc_precision_name((ScarcPrecision)i); }
 static const char *step_name(int i) { return scarc_step_name((ScarcSmootherStep)i); }
 static const char *stabilisation_name(int i) { return scarc_stabilisation_name((ScarcCoarseStabilisation)i); }
-static const char *coarse_solver_name(int i) { return scarc_coarse_solver_name((ScarcCoarseSolver)i); }
+static const char *coarse_solver_name(int i) { return feast_direct_solver_name((FeastDirectSolver)i); }
 
 #define SET_CHOICES(key, choices) feast_key_set_choices(keys, FEAST_NKEYS(keys), "solver", key, choices)
 
@@ -137,7 +137,7 @@ const FeastKeyTable *scarc_config_keys(void) {
     SET_CHOICES("coarse_stabilisation", feast_key_choices("auto", stabilisation_name, SCARC_STABILISATION_NCHOICES,
                                                           stabilisation, sizeof stabilisation));
     SET_CHOICES("coarse_solver",
-                feast_key_choices(NULL, coarse_solver_name, SCARC_COARSE_NCHOICES, coarse_solver, sizeof coarse_solver));
+                feast_key_choices(NULL, coarse_solver_name, FEAST_DIRECT_NCHOICES, coarse_solver, sizeof coarse_solver));
     SET_CHOICES("scarc_solver", scarc_solver_choices());
   }
   return &table;

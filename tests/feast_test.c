@@ -1,6 +1,6 @@
 #include "feast_test.h"
-#include "feast/error.h"
-#include "feast/transfer.h"
+#include "feast/base/error.h"
+#include "feast/fem/transfer.h"
 #include <math.h>
 #include <mpi.h>
 #include <stdlib.h>

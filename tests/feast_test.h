@@ -64,7 +64,7 @@ int feast_test_main(int argc, char **argv, int (*run)(void), const char *name);
  * Q1 Laplace (8/3 centre, -1/3 neighbours inside the grid) plus first-order upwind
  * convection h (bx, by).grad and a reaction h^2 k on the diagonal (k < 0: a Newton-like
  * term); identity rows at the nodes with fixed[node] != 0 */
-#include "feast/band9.h"
+#include "feast/la/band9.h"
 void feast_test_stencil(FeastBand9 *A, const unsigned char *fixed, double bx, double by, double k);
 /* A "global" hierarchy G[0..L] for the insides of a local problem whose finest matrix is
  * A (level L): G[L] is A with 1 + rnd() added to the diagonal in its three outer rings

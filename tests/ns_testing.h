@@ -6,12 +6,12 @@
 #define FEAST_NS_TESTING_H
 #define _XOPEN_SOURCE 700 /* mkstemp, fdopen, realpath */
 #include "apps/app.h"
-#include "feast/config.h"
-#include "feast/domain.h"
-#include "feast/error.h"
-#include "feast/log.h"
-#include "feast/mesh.h"
-#include "feast/vector.h"
+#include "feast/config/config.h"
+#include "feast/parallel/domain.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
+#include "feast/mesh/mesh.h"
+#include "feast/la/vector.h"
 #include "feast_test.h"
 #include "navier_stokes/ns_config.h"
 #include "navier_stokes/ns_private.h"

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Check the layering of feastc's sources by their #include lines (issue #45, item 1).
 
-The layers, lowest first, are the folders
+The layers, lowest first, are folders, each one static library (CMakeLists.txt):
 
-    feast (the core) < coproc (local multigrid backends) < scarc (solvers)
-                     < navier_stokes (the flow solver) < apps (the feastc program)
+    the core's floors  feast/base < feast/config < feast/mesh < feast/parallel < feast/la
+                       < feast/fem < feast/io
+    then               solvers (Krylov methods, sparse direct solves) < coproc (local
+                       multigrid backends) < scarc < navier_stokes (the flow solver)
+                       < apps (the feastc program)
 
 and a file may include headers of its own layer and of the layers below it, never of a
 layer above (tests/, bench/, examples/ and tools/ stand above them all and are not
@@ -21,7 +24,8 @@ import os
 import re
 import sys
 
-LAYERS = ["feast", "coproc", "scarc", "navier_stokes", "apps"]
+LAYERS = ["feast/base", "feast/config", "feast/mesh", "feast/parallel", "feast/la", "feast/fem", "feast/io",
+          "solvers", "coproc", "scarc", "navier_stokes", "apps"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 SUFFIXES = (".c", ".h", ".cu", ".cuh", ".cpp")
 
@@ -36,6 +40,19 @@ def sources(root):
                     yield layer, os.path.relpath(os.path.join(folder, name), root)
 
 
+def strays(root):
+    """the source files in a layer's parent folder (feast/) that lie in no layer (floor)"""
+    errors = []
+    for parent in sorted({layer.split("/")[0] for layer in LAYERS if "/" in layer}):
+        for folder, _, names in os.walk(os.path.join(root, parent)):
+            for name in sorted(names):
+                path = os.path.relpath(os.path.join(folder, name), root)
+                if name.endswith(SUFFIXES) and layer_of(path) is None:
+                    errors.append(f"{path}: in no layer (the floors of {parent}/: "
+                                  f"{', '.join(l for l in LAYERS if l.startswith(parent + '/'))})")
+    return errors
+
+
 def includes(root, path):
     """(line number, included path) of the file's quoted includes"""
     with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
@@ -45,12 +62,20 @@ def includes(root, path):
                 yield number, m.group(1)
 
 
+def layer_of(path):
+    """the layer a path (relative to the root) lies in, or None"""
+    for layer in LAYERS:
+        if path.startswith(layer + "/"):
+            return layer
+    return None
+
+
 def upward_includes(root, files):
     errors = []
     for layer, path in files:
         for number, target in includes(root, path):
-            top = target.split("/", 1)[0]
-            if top in LAYERS and LAYERS.index(top) > LAYERS.index(layer):
+            top = layer_of(target)
+            if top is not None and LAYERS.index(top) > LAYERS.index(layer):
                 errors.append(f"{path}:{number}: includes {target}: layer {top} is above {layer} "
                               f"(order: {' < '.join(LAYERS)})")
     return errors
@@ -84,7 +109,7 @@ def main():
     if not files:
         print(f"check_layers: no sources of {', '.join(LAYERS)} under {root}", file=sys.stderr)
         return 2
-    errors = upward_includes(root, files) + include_circles(root, files)
+    errors = strays(root) + upward_includes(root, files) + include_circles(root, files)
     for e in errors:
         print(e)
     if errors:

@@ -8,8 +8,8 @@
  * first, so the matrix CG sees is symmetric. Prints one line:
  *   boomeramg n nnz setup solve total iterations relres
  * usage: bench_boomeramg MATRIX.mtx RHS.mtx   (built when libhypre-dev is installed) */
-#include "feast/error.h"
-#include "feast/mtx.h"
+#include "feast/base/error.h"
+#include "feast/io/mtx.h"
 #include <HYPRE.h>
 #include <HYPRE_IJ_mv.h>
 #include <HYPRE_parcsr_ls.h>

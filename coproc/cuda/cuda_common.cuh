@@ -14,9 +14,9 @@
 
 extern "C" {
 #include "coproc/backend.h"
-#include "feast/error.h"
+#include "feast/base/error.h"
 }
-#include "feast/band9_kernels.h"
+#include "feast/la/band9_kernels.h"
 
 /* threads per block of every kernel (a power of two: the block reductions halve it) */
 #ifndef FEAST_CUDA_BLOCK

@@ -1,7 +1,7 @@
 /* Device kernels of the CUDA local multigrid. Every launch covers all macros of the batch:
  * blockIdx.y = macro m, blockIdx.x (x threadIdx.x) = node of the macro's grid. Kernels of
  * the V cycle skip macros whose `active` flag is 0 (block-uniform early return). The
- * per-point arithmetic is the FEAST_HD code of feast/band9_kernels.h, which the CPU
+ * per-point arithmetic is the FEAST_HD code of feast/la/band9_kernels.h, which the CPU
  * backends run too.
  * Storage of one level (see LevelView): bands band-major per macro, padded grid vectors
  * (pad >= N+1 zeros before and after the N*N values; kernels never write the padding). */

@@ -25,9 +25,9 @@
 #ifndef MPICH_SKIP_MPICXX
 #define MPICH_SKIP_MPICXX 1
 #endif
-#include <mpi.h> /* before feast/log.h's C linkage block */
+#include <mpi.h> /* before feast/base/log.h's C linkage block */
 extern "C" {
-#include "feast/log.h"
+#include "feast/base/log.h"
 }
 #include <stdlib.h>
 #include <string.h>

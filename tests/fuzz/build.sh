@@ -27,7 +27,7 @@ cflags="${FEAST_FUZZ_CFLAGS:-} -std=c11 -D_DEFAULT_SOURCE -DFEAST_VERSION=\"fuzz
 # along: the archive links only what a harness needs); a file that does not compile is
 # only fatal if the harnesses need it (the link says so)
 objs=()
-for c in "$src"/feast/*.c "$src"/coproc/*.c "$src"/scarc/*.c "$src"/navier_stokes/*.c; do
+for c in "$src"/feast/*/*.c "$src"/solvers/*.c "$src"/coproc/*.c "$src"/scarc/*.c "$src"/navier_stokes/*.c; do
   o=$out/obj/$(basename "${c%.c}").o
   if "$CC" $cflags -fsanitize=fuzzer-no-link -c "$c" -o "$o" 2>"$o.log"; then
     objs+=("$o")

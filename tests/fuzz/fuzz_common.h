@@ -2,8 +2,8 @@
  * every input is written to a private temporary file first. */
 #ifndef FEAST_FUZZ_COMMON_H
 #define FEAST_FUZZ_COMMON_H
-#include "feast/error.h"
-#include "feast/log.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

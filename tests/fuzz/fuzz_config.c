@@ -3,7 +3,7 @@
  * the schema (the core's, ScaRC's and the Navier-Stokes library's; not the application's
  * problem.type, whose choices come from the problem registry) is read back with its
  * getter, as feastc does. */
-#include "feast/config.h"
+#include "feast/config/config.h"
 #include "navier_stokes/ns_keys.h"
 #include "scarc/scarc_keys.h"
 #include "fuzz_common.h"

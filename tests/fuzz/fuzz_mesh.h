@@ -1,7 +1,7 @@
 /* Shared body of the mesh reader harnesses: read, then use the mesh the way feastc does
  * (node counts, refined coordinates, Jacobians), which must be safe for any mesh the
  * reader accepted. */
-#include "feast/mesh.h"
+#include "feast/mesh/mesh.h"
 #include "fuzz_common.h"
 
 static void fuzz_use_mesh(const FeastMesh *m) {

@@ -1,10 +1,10 @@
 /* Distributed data on unitsquare8 and dfg24: interface sums, ownership, global ids,
  * reductions; the same answers on every number of ranks. */
-#include "feast/domain.h"
-#include "feast/error.h"
-#include "feast/mask.h"
-#include "feast/mesh.h"
-#include "feast/vector.h"
+#include "feast/parallel/domain.h"
+#include "feast/base/error.h"
+#include "feast/la/mask.h"
+#include "feast/mesh/mesh.h"
+#include "feast/la/vector.h"
 #include "feast_test.h"
 #include <stdlib.h>
 

@@ -13,13 +13,13 @@
  * against GMRES by its definition (minimal residual over the Krylov space) and with a
  * preconditioner that changes at every application. An operator or preconditioner that
  * fails makes every method return its error. */
-#include "feast/commstat.h"
-#include "feast/domain.h"
-#include "feast/error.h"
-#include "feast/mesh.h"
-#include "feast/vector.h"
+#include "feast/base/commstat.h"
+#include "feast/parallel/domain.h"
+#include "feast/base/error.h"
+#include "feast/mesh/mesh.h"
+#include "feast/la/vector.h"
 #include "feast_test.h"
-#include "scarc/krylov.h"
+#include "solvers/krylov.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

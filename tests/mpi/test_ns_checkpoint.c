@@ -13,7 +13,7 @@
  *    from a problem on MPI_COMM_WORLD;
  *  - restored with solver.anderson_depth = 2 (the newest 2 steps of the history) or 0 (the
  *    plain fixed point), the run goes on and its defect falls below the checkpoint's. */
-#include "feast/checkpoint.h"
+#include "feast/io/checkpoint.h"
 /* white-box (ns_testing.h includes ns_private.h): checks ns_restore's state, ns->restored and ns->resume */
 #include "ns_testing.h"
 

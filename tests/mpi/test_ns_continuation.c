@@ -26,7 +26,7 @@
  *    macros; the other ranks wait, so that 4 oversubscribed ranks on a busy machine do not
  *    solve it 4 times) takes the same stages, steps and iterations, and its iterate is
  *    bitwise the distributed one (both gathered in global node order). */
-#include "feast/gather.h"
+#include "feast/la/gather.h"
 /* white-box (ns_testing.h includes ns_private.h): checks the final defect with the system's operator */
 #include "ns_testing.h"
 #include <stdlib.h>

@@ -31,7 +31,7 @@
  *  - |A_p z - (N_p + R) (r / m)| <= 1e-10 |(N_p + R) (r / m)| off them.
  * K_s is checked on the operator blocks the problem assembled (ns_system_apply), so a
  * dense copy is not needed. */
-#include "feast/q1.h"
+#include "feast/fem/q1.h"
 #include "navier_stokes/ns_keys.h"
 /* white-box (ns_testing.h includes ns_private.h): checks the Schur approximations' operators (PCD's A_p, N_p) */
 #include "ns_testing.h"

@@ -10,7 +10,7 @@
  *    for bit, A's step, nonlinear and linear iteration counts;
  *  - with u_n-1 zeroed after the restore (a checkpoint without it), the continued
  *    solution is not A's: the check sees BDF2's second level. */
-#include "feast/checkpoint.h"
+#include "feast/io/checkpoint.h"
 /* white-box (ns_testing.h includes ns_private.h): checks ns_time_restore's state (ns->time) */
 #include "ns_testing.h"
 

@@ -1,10 +1,10 @@
 /* The additive layer is local: the matrix each macro's local solver sees is exactly the
  * restriction of the fully assembled global matrix to that macro's nodes (interface
  * rows consistent), and a macro's local correction depends only on its own defect. */
-#include "feast/error.h"
-#include "feast/gather.h"
-#include "feast/mesh.h"
-#include "feast/q1.h"
+#include "feast/base/error.h"
+#include "feast/la/gather.h"
+#include "feast/mesh/mesh.h"
+#include "feast/fem/q1.h"
 #include "feast_test.h"
 #include "scarc/scarc.h"
 #include "scarc/scarc_config.h"

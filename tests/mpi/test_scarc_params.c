@@ -8,11 +8,11 @@
  * keys it does not set, scarc_linear_required refuses an explicit adaptive step; and the
  * Krylov registry: names and enums both ways, the method list built from it; the Krylov
  * defaults (feast_solve_params_defaults) are the schema's. */
-#include "feast/config.h"
-#include "feast/error.h"
-#include "feast/mask.h"
-#include "feast/mesh.h"
-#include "feast/q1.h"
+#include "feast/config/config.h"
+#include "feast/base/error.h"
+#include "feast/la/mask.h"
+#include "feast/mesh/mesh.h"
+#include "feast/fem/q1.h"
 #include "feast_test.h"
 #include "scarc/scarc.h"
 #include "scarc/scarc_config.h"
@@ -155,7 +155,7 @@ static void check_adapter(const FeastMesh *mesh) {
   CHECK_OK(feast_config_override(cfg, "solver.coarse_solver=umfpack"));
   CHECK_OK(feast_config_override(cfg, "solver.local_precision=single"));
   CHECK_OK(scarc_params_from_config(cfg, "velocity.", &p));
-  CHECK(p.mg_pre_smooth == 2 && p.coarse_solver == SCARC_COARSE_UMFPACK);
+  CHECK(p.mg_pre_smooth == 2 && p.coarse_solver == FEAST_DIRECT_UMFPACK);
   CHECK(p.local_precision == SCARC_PRECISION_SINGLE);
   CHECK(p.local_rtol == def.local_rtol && p.smoother_step == SCARC_STEP_AUTO);
   /* linear preconditioner: auto becomes fixed with 2 local cycles; adaptive is refused */

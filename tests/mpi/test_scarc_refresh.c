@@ -12,12 +12,12 @@
  * reasons and residuals of two solves one after the other, also when one system stops
  * iterations before the other or at once (a zero right-hand side), in both precisions and
  * with either coarse grid solver. */
-#include "feast/error.h"
-#include "feast/mask.h"
-#include "feast/mesh.h"
-#include "feast/q1.h"
+#include "feast/base/error.h"
+#include "feast/la/mask.h"
+#include "feast/mesh/mesh.h"
+#include "feast/fem/q1.h"
 #include "feast_test.h"
-#include "scarc/coarse.h"
+#include "solvers/direct.h"
 #include "scarc/scarc.h"
 #include "scarc/scarc_keys.h"
 #include <math.h>
@@ -71,7 +71,7 @@ static void solve(Scarc *s, const FeastDomain *dom, const FeastMask *mask, Feast
 }
 
 /* the solver parameters of these tests: global coarse grid of at most 100 unknowns */
-static ScarcParams make_params(ScarcPrecision precision, ScarcCoarseSolver coarse_solver) {
+static ScarcParams make_params(ScarcPrecision precision, FeastDirectSolver coarse_solver) {
   ScarcParams p;
   scarc_params_defaults(&p);
   p.coarse_max_dofs = 100;
@@ -98,7 +98,7 @@ static long count_nonzeros(const FeastDomain *dom, const FeastBand9 *A) {
 
 /* assembled in place (twice: first values, then the refresh's) against a copied matrix */
 static void check_in_place(const FeastDomain *dom, const FeastMask *mask) {
-  const ScarcParams params = make_params(SCARC_PRECISION_DOUBLE, SCARC_COARSE_KLU), *p = &params;
+  const ScarcParams params = make_params(SCARC_PRECISION_DOUBLE, FEAST_DIRECT_KLU), *p = &params;
   FeastBand9 *A2 = assemble(dom, 0.02), *own = NULL;
   Scarc *copied = NULL, *in_place = NULL;
   FeastVec *x1 = NULL, *x2 = NULL;
@@ -135,7 +135,7 @@ static void check_in_place(const FeastDomain *dom, const FeastMask *mask) {
 }
 
 static void check_precision(const FeastDomain *dom, const FeastMask *mask, ScarcPrecision precision,
-                            ScarcCoarseSolver coarse_solver) {
+                            FeastDirectSolver coarse_solver) {
   const ScarcParams params = make_params(precision, coarse_solver), *p = &params;
   FeastBand9 *A1 = assemble(dom, 1.0), *A2 = assemble(dom, 0.02);
   Scarc *refreshed = NULL, *fresh = NULL;
@@ -154,7 +154,7 @@ static void check_precision(const FeastDomain *dom, const FeastMask *mask, Scarc
   CHECK(differ == 0);
   if (differ)
     fprintf(stderr, "%s, %s: %ld values differ between the refreshed and the fresh solver\n",
-            scarc_precision_name(precision), coarse_solver == SCARC_COARSE_KLU ? "klu" : "umfpack", differ);
+            scarc_precision_name(precision), coarse_solver == FEAST_DIRECT_KLU ? "klu" : "umfpack", differ);
   scarc_destroy(&refreshed);
   scarc_destroy(&fresh);
   feast_vec_destroy(&x1);
@@ -164,14 +164,14 @@ static void check_precision(const FeastDomain *dom, const FeastMask *mask, Scarc
 }
 
 /* x <- A^-1 b on level l (b = 1 at every node) by the coarse grid solver c */
-static void coarse_solve(ScarcCoarse *c, const FeastDomain *dom, int l, double **x) {
+static void coarse_solve(FeastDirect *c, const FeastDomain *dom, int l, double **x) {
   const long n = (long)dom->levels[l].N * dom->levels[l].N;
   double **b = calloc((size_t)dom->nlocal + 1, sizeof *b);
   for (int li = 0; li < dom->nlocal; li++) {
     b[li] = malloc(sizeof(double) * (size_t)n);
     for (long i = 0; i < n; i++) b[li][i] = 1.0;
   }
-  CHECK_OK(scarc_coarse_solve(c, b, x));
+  CHECK_OK(feast_direct_solve(c, b, x));
   for (int li = 0; li < dom->nlocal; li++) free(b[li]);
   free(b);
 }
@@ -205,27 +205,27 @@ static void check_coarse_solvers(const FeastDomain *dom, const FeastMask *mask) 
     x[k] = calloc((size_t)dom->nlocal + 1, sizeof *x[k]);
     for (int li = 0; li < dom->nlocal; li++) x[k][li] = calloc((size_t)n, sizeof(double));
   }
-  ScarcCoarse *klu = NULL, *umf = NULL;
+  FeastDirect *klu = NULL, *umf = NULL;
   for (int k = 0; k < 2; k++) {
-    if (k == 0) CHECK_OK(scarc_coarse_create(dom, l, A[0], SCARC_COARSE_KLU, &klu));
-    else CHECK_OK(scarc_coarse_refresh(klu, A[1]));
-    CHECK_OK(scarc_coarse_create(dom, l, A[k], SCARC_COARSE_UMFPACK, &umf));
+    if (k == 0) CHECK_OK(feast_direct_create(dom, l, A[0], FEAST_DIRECT_KLU, &klu));
+    else CHECK_OK(feast_direct_refresh(klu, A[1]));
+    CHECK_OK(feast_direct_create(dom, l, A[k], FEAST_DIRECT_UMFPACK, &umf));
     coarse_solve(klu, dom, l, x[0]);
     coarse_solve(umf, dom, l, x[1]);
     const double diff = relative_difference(dom, n, x[0], x[1]);
     CHECK(diff < 1e-9);
     if (!(diff < 1e-9)) fprintf(stderr, "eps %g: KLU and UMFPACK differ by %.3e\n", k ? 1e-6 : 1.0, diff);
-    scarc_coarse_destroy(&umf);
+    feast_direct_destroy(&umf);
   }
-  ScarcCoarse *fresh = NULL;
-  CHECK_OK(scarc_coarse_create(dom, l, A[1], SCARC_COARSE_KLU, &fresh));
+  FeastDirect *fresh = NULL;
+  CHECK_OK(feast_direct_create(dom, l, A[1], FEAST_DIRECT_KLU, &fresh));
   coarse_solve(fresh, dom, l, x[1]);
   long differ = 0;
   for (int li = 0; li < dom->nlocal; li++)
     for (long i = 0; i < n; i++) differ += x[0][li][i] != x[1][li][i];
   CHECK(differ == 0);
-  scarc_coarse_destroy(&fresh);
-  scarc_coarse_destroy(&klu);
+  feast_direct_destroy(&fresh);
+  feast_direct_destroy(&klu);
   for (int k = 0; k < 2; k++) {
     for (int li = 0; li < dom->nlocal; li++) free(x[k][li]);
     free(x[k]);
@@ -247,7 +247,7 @@ static int same_result(const FeastSolveResult *a, const FeastSolveResult *b) {
 }
 
 static void check_paired(const FeastDomain *dom, const FeastMask *mask, ScarcPrecision precision,
-                         ScarcCoarseSolver coarse_solver, int kind0, int kind1) {
+                         FeastDirectSolver coarse_solver, int kind0, int kind1) {
   const ScarcParams params = make_params(precision, coarse_solver);
   FeastBand9 *A = assemble(dom, 0.02);
   Scarc *s = NULL;
@@ -294,15 +294,15 @@ static int run(void) {
   CHECK_OK(feast_mask_parse_parts(mesh, "all", "test", parts));
   CHECK_OK(feast_mask_create(dom, parts, &mask));
   if (!mask) return 1;
-  check_precision(dom, mask, SCARC_PRECISION_DOUBLE, SCARC_COARSE_KLU);
-  check_precision(dom, mask, SCARC_PRECISION_SINGLE, SCARC_COARSE_KLU);
-  check_precision(dom, mask, SCARC_PRECISION_DOUBLE, SCARC_COARSE_UMFPACK);
+  check_precision(dom, mask, SCARC_PRECISION_DOUBLE, FEAST_DIRECT_KLU);
+  check_precision(dom, mask, SCARC_PRECISION_SINGLE, FEAST_DIRECT_KLU);
+  check_precision(dom, mask, SCARC_PRECISION_DOUBLE, FEAST_DIRECT_UMFPACK);
   check_coarse_solvers(dom, mask);
   check_in_place(dom, mask);
-  check_paired(dom, mask, SCARC_PRECISION_DOUBLE, SCARC_COARSE_KLU, 0, 1);
-  check_paired(dom, mask, SCARC_PRECISION_SINGLE, SCARC_COARSE_KLU, 1, 0);
-  check_paired(dom, mask, SCARC_PRECISION_DOUBLE, SCARC_COARSE_UMFPACK, 0, 2);
-  check_paired(dom, mask, SCARC_PRECISION_SINGLE, SCARC_COARSE_KLU, 2, 1);
+  check_paired(dom, mask, SCARC_PRECISION_DOUBLE, FEAST_DIRECT_KLU, 0, 1);
+  check_paired(dom, mask, SCARC_PRECISION_SINGLE, FEAST_DIRECT_KLU, 1, 0);
+  check_paired(dom, mask, SCARC_PRECISION_DOUBLE, FEAST_DIRECT_UMFPACK, 0, 2);
+  check_paired(dom, mask, SCARC_PRECISION_SINGLE, FEAST_DIRECT_KLU, 2, 1);
   feast_mask_destroy(&mask);
   feast_domain_destroy(&dom);
   feast_mesh_destroy(&mesh);

@@ -3,9 +3,9 @@
  * the .pvtu's piece list, and collective errors. With an argument DIR the files are
  * written to DIR/field.* and kept (tests/run/test_vtk_read.sh reads them with VTK). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
-#include "feast/error.h"
-#include "feast/partition.h"
-#include "feast/vtk.h"
+#include "feast/base/error.h"
+#include "feast/mesh/partition.h"
+#include "feast/io/vtk.h"
 #include "feast_test.h"
 #include <mpi.h>
 #include <stdint.h>

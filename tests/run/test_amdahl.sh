@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The summary's "amdahl" object (feast/amdahl.h) recomputed from the raw timers of real
+# The summary's "amdahl" object (feast/io/amdahl.h) recomputed from the raw timers of real
 # runs at 2 ranks: T_* are the "timings" (maxima over ranks), R_acc = T_loc / T_lin for
 # the linear problems (poisson, stokes) and T_loc / T_tot for navier-stokes, R_ass =
 # T_ass / T_tot, R_lin = T_lin / T_tot, S_max = 1 / (1 - R_acc); every R in [0, 1];

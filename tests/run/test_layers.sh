@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The layering by #include (issue #45, item 1; tools/check_layers.py): feast < coproc <
-# scarc < navier_stokes < apps, no file including a header of a layer above its own, no
-# include circle among the headers. The tree passes; a copy of the layers with one planted
-# upward include (feast/vector.c including scarc/scarc.h) fails with one line naming the
-# file, the line and both layers; a copy with a planted circle (feast/error.h including
-# feast/log.h, which includes feast/error.h) fails naming the circle.
+# The layering by #include (issue #45, item 1; tools/check_layers.py): the core's floors
+# feast/base < config < mesh < parallel < la < fem < io, then solvers < coproc < scarc <
+# navier_stokes < apps; no file including a header of a layer above its own, no include
+# circle among the headers, no source file in feast/ outside a floor. The tree passes; a
+# copy of the layers with one planted upward include (feast/la/vector.c including
+# scarc/scarc.h) fails with one line naming the file, the line and both layers, as does
+# one between floors (feast/mesh/refine.c including feast/la/vector.h); a copy with a
+# planted circle (feast/base/error.h including feast/base/log.h, which includes
+# feast/base/error.h) fails naming the circle; a file dropped into feast/ itself is named.
 . "$(dirname "$0")/lib.sh"
 check_layers() { "$PY" "$FEAST_SRC/tools/check_layers.py" "$1" >"$TMP/out.txt" 2>&1; rc=$?; cat "$TMP/out.txt"; }
 
@@ -14,19 +17,32 @@ check "the tree: exit 0 (got $rc), no upward include, no circle" \
 
 copy() { # a fresh copy of the layers' folders in $TMP/tree
   rm -rf "$TMP/tree" && mkdir -p "$TMP/tree"
-  for d in feast coproc scarc navier_stokes apps; do cp -r "$FEAST_SRC/$d" "$TMP/tree/"; done
+  for d in feast solvers coproc scarc navier_stokes apps; do cp -r "$FEAST_SRC/$d" "$TMP/tree/"; done
 }
 copy
-sed -i '1i #include "scarc/scarc.h"' "$TMP/tree/feast/vector.c"
+sed -i '1i #include "scarc/scarc.h"' "$TMP/tree/feast/la/vector.c"
 check_layers "$TMP/tree"
-check "a planted upward include: exit 1 (got $rc), one line naming feast/vector.c:1 and both layers" \
+check "a planted upward include: exit 1 (got $rc), one line naming feast/la/vector.c:1 and both layers" \
   "$rc == 1 and $(grep -c '' "$TMP/out.txt") == 1 and \
-   $(grep -c '^feast/vector.c:1: includes scarc/scarc.h: layer scarc is above feast' "$TMP/out.txt") == 1"
+   $(grep -c '^feast/la/vector.c:1: includes scarc/scarc.h: layer scarc is above feast/la' "$TMP/out.txt") == 1"
 
 copy
-grep -q '#include "feast/error.h"' "$TMP/tree/feast/log.h" || sed -i '1i #include "feast/error.h"' "$TMP/tree/feast/log.h"
-sed -i '1i #include "feast/log.h"' "$TMP/tree/feast/error.h"
+sed -i '1i #include "feast/la/vector.h"' "$TMP/tree/feast/mesh/refine.c"
+check_layers "$TMP/tree"
+check "a planted include of a floor above: exit 1 (got $rc), one line naming feast/mesh/refine.c:1" \
+  "$rc == 1 and $(grep -c '' "$TMP/out.txt") == 1 and \
+   $(grep -c '^feast/mesh/refine.c:1: includes feast/la/vector.h: layer feast/la is above feast/mesh' "$TMP/out.txt") == 1"
+
+copy
+echo 'int stray;' >"$TMP/tree/feast/stray.c"
+check_layers "$TMP/tree"
+check "a file in feast/ outside the floors: exit 1 (got $rc), named" \
+  "$rc == 1 and $(grep -c '^feast/stray.c: in no layer' "$TMP/out.txt") == 1"
+
+copy
+grep -q '#include "feast/base/error.h"' "$TMP/tree/feast/base/log.h" || sed -i '1i #include "feast/base/error.h"' "$TMP/tree/feast/base/log.h"
+sed -i '1i #include "feast/base/log.h"' "$TMP/tree/feast/base/error.h"
 check_layers "$TMP/tree"
 check "a planted include circle: exit 1 (got $rc), the circle named" \
-  "$rc == 1 and $(grep -c 'an include circle: .*feast/error.h.*feast/log.h' "$TMP/out.txt") >= 1"
+  "$rc == 1 and $(grep -c 'an include circle: .*feast/base/error.h.*feast/base/log.h' "$TMP/out.txt") >= 1"
 finish

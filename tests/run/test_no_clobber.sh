@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Outputs never clobber inputs (feast/paths.c): every output key (output.summary, .vtk,
+# Outputs never clobber inputs (feast/base/paths.c): every output key (output.summary, .vtk,
 # .matrix_market, .centerlines, .checkpoint) pointed at an input (config file, mesh,
 # restart checkpoint) by the same path, a symlink, a hard link, ./ and ../ spellings, or
 # by the temporary file of an atomic write, and two outputs on one file, existing or not: exit 1 with one message naming the key

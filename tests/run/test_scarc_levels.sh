@@ -46,7 +46,7 @@ done
 # a coarse grid of level 0: levels 1..5 are smoothed by local hierarchies, level 4 of
 # the finest one framed and swept) with plain Galerkin coarse levels (the default). With
 # their upwind stabilisation a framed level's rows next to its frame keep the global
-# level's stabilisation (feast/transfer.h), so the cavity is then the same to solver
+# level's stabilisation (feast/fem/transfer.h), so the cavity is then the same to solver
 # tolerance: kinetic energy to 1e-8, linear iterations within 10 %.
 for prec in double single; do
   res=()

@@ -1,9 +1,9 @@
-/* feast/checkpoint.c and feast/paths.c: a checkpoint file round trip (header values and
+/* feast/io/checkpoint.c and feast/base/paths.c: a checkpoint file round trip (header values and
  * arrays bit for bit), every damage detected (each byte flipped in turn, every
  * truncation), and the file-identity rules of the outputs-versus-inputs check. */
-#include "feast/checkpoint.h"
-#include "feast/error.h"
-#include "feast/paths.h"
+#include "feast/io/checkpoint.h"
+#include "feast/base/error.h"
+#include "feast/base/paths.h"
 #include "feast_test.h"
 #include <stdint.h>
 #include <stdio.h>

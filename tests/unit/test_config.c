@@ -4,11 +4,11 @@
 #include "apps/app.h"
 #include "apps/problem.h"
 #include "navier_stokes/ns_keys.h"
-#include "scarc/krylov.h"
+#include "solvers/krylov.h"
 #include "scarc/scarc.h"
 #include "scarc/scarc_keys.h"
-#include "feast/config.h"
-#include "feast/error.h"
+#include "feast/config/config.h"
+#include "feast/base/error.h"
 #include "feast_test.h"
 #include "scarc/scarc_config.h"
 #include <limits.h>
@@ -210,7 +210,7 @@ static void test_layers(void) {
     if (*c == ' ') *c = '|';
   CHECK(type && type->choices && !strcmp(type->choices, want));
   CHECK(!strcmp(want, "poisson|stokes|navier-stokes"));
-  /* the Krylov choices are methods of scarc/krylov.c's registry (ScaRC's "mg" is its
+  /* the Krylov choices are methods of solvers/krylov.c's registry (ScaRC's "mg" is its
    * richardson: scarc_method_from_name; linear.krylov's auto the problem resolves); the tables
    * keep the subsets each place supports */
   const char *krylov_keys[][2] = {{"solver", "scarc_solver"}, {"velocity", "scarc_solver"}, {"linear", "krylov"}};
@@ -230,7 +230,7 @@ static void test_layers(void) {
       /* linear.krylov = auto: resolved to a method by the problem (ns_krylov_choice) */
       if (!strstr(all, padded) && strcmp(method, "auto") != 0) {
         feast_test_failures++;
-        fprintf(stderr, "%s.%s: choice '%s' is no method of scarc/krylov.c (%s)\n", k->section, k->key, method,
+        fprintf(stderr, "%s.%s: choice '%s' is no method of solvers/krylov.c (%s)\n", k->section, k->key, method,
                 feast_krylov_methods());
       }
       c += len + (c[len] == '|');

@@ -9,10 +9,10 @@
  * levels of a matrix that differs only near the edges (ScaRC's global levels) solve
  * bitwise as the full products; the copied values are used. */
 #include "coproc/coproc.h"
-#include "feast/band9_kernels.h"
-#include "feast/error.h"
-#include "feast/mesh.h"
-#include "feast/transfer.h"
+#include "feast/la/band9_kernels.h"
+#include "feast/base/error.h"
+#include "feast/mesh/mesh.h"
+#include "feast/fem/transfer.h"
 #include "feast_test.h"
 #include <stdlib.h>
 #include <string.h>

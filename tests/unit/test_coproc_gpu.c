@@ -21,9 +21,9 @@
  * corrections of the default shuffled order; the emulator's seed is printed on failure. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "coproc/coproc.h"
-#include "feast/band9.h"
-#include "feast/error.h"
-#include "feast/transfer.h"
+#include "feast/la/band9.h"
+#include "feast/base/error.h"
+#include "feast/fem/transfer.h"
 #include "feast_test.h"
 #include <math.h>
 #include <stdlib.h>

@@ -2,9 +2,9 @@
  * 9-band matrices, with weak diagonals so that partial pivoting swaps rows, the inverse
  * times A is the identity and agrees with A^-1 e_j from the solve, column by column; a
  * matrix with an empty column is reported singular at that column. */
-#include "feast/band9.h"
-#include "feast/dense.h"
-#include "feast/error.h"
+#include "feast/la/band9.h"
+#include "feast/la/dense.h"
+#include "feast/base/error.h"
 #include "feast_test.h"
 #include <math.h>
 #include <stdlib.h>

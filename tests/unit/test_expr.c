@@ -1,10 +1,10 @@
-/* Expressions f(x, y) (feast/expr.h, muparser): values against C math, constants, every
+/* Expressions f(x, y) (feast/config/expr.h, muparser): values against C math, constants, every
  * error class with its message (what, text, reason, position), non-finite values, the
  * config origin file:line in messages. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
-#include "feast/config.h"
-#include "feast/error.h"
-#include "feast/expr.h"
+#include "feast/config/config.h"
+#include "feast/base/error.h"
+#include "feast/config/expr.h"
 #include "feast_test.h"
 #include <stdlib.h>
 #include <string.h>

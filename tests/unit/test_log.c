@@ -1,10 +1,10 @@
-/* Named timers and first-touch accounting (feast/log.h): nested brackets count once;
+/* Named timers and first-touch accounting (feast/base/log.h): nested brackets count once;
  * fresh memory from feast_calloc (and the coloured blocks) is charged to every running
  * timer T as "T.first_touch", with its bytes, and to no timer that is not running;
  * blocks below 128 KiB are not prefaulted, so not charged. */
-#include "feast/band9.h"
-#include "feast/error.h"
-#include "feast/log.h"
+#include "feast/la/band9.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
 #include "feast_test.h"
 #include <stdlib.h>
 

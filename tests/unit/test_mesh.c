@@ -2,9 +2,9 @@
  * topology; curved parts from the config; in-memory meshes through feast_mesh_finish;
  * and every malformed input is an error naming file:line (and the offending token),
  * never a crash. Run from the source tree (ctest does). */
-#include "feast/config.h"
-#include "feast/error.h"
-#include "feast/mesh.h"
+#include "feast/config/config.h"
+#include "feast/base/error.h"
+#include "feast/mesh/mesh.h"
 #include "feast_test.h"
 #include <stdlib.h>
 #include <string.h>

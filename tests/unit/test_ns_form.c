@@ -14,8 +14,8 @@
  *    rectangle): exact for a quadratic in every cell, the macro's edge cells (one-sided)
  *    included (1e-10); the Q1 field x y of the reference bilinear term has Laplacian
  *    2 g^st there (nonzero: Q1's Laplacian vanishes on rectangles only). */
-#include "feast/error.h"
-#include "feast/q1.h"
+#include "feast/base/error.h"
+#include "feast/fem/q1.h"
 #include "feast_test.h"
 #include "navier_stokes/forms.h"
 #include <math.h>

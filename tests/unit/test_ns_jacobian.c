@@ -37,9 +37,9 @@
  *     ns_form stored) is the derivative of F: gap < 1e-6 at nu = 1e-2 and 1; without that
  *     term (Newton before 2026-11-27 there) the gap is > 1e-3.
  */
-#include "feast/error.h"
-#include "feast/expr.h"
-#include "feast/q1.h"
+#include "feast/base/error.h"
+#include "feast/config/expr.h"
+#include "feast/fem/q1.h"
 #include "feast_test.h"
 #include "navier_stokes/forms.h"
 #include <math.h>

@@ -1,6 +1,6 @@
 /* Partition: contiguous split sizes, METIS validity and determinism, input errors. */
-#include "feast/error.h"
-#include "feast/partition.h"
+#include "feast/base/error.h"
+#include "feast/mesh/partition.h"
 #include "feast_test.h"
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Q1 element: stencils, sums, right-hand side, L2 error and its convergence order,
  * assembly on a distorted macro, orientation of non-symmetric forms, bad input. */
-#include "feast/error.h"
-#include "feast/q1.h"
+#include "feast/base/error.h"
+#include "feast/fem/q1.h"
 #include "feast_test.h"
 #include <math.h>
 #include <stdlib.h>

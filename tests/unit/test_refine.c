@@ -1,8 +1,8 @@
 /* Refinement: node counts and their limits, refined coordinates (shared nodes bitwise
  * identical, curved boundary nodes on the circle, uniform grids exact), global node ids
  * (a bijection onto [0, nodes), same id = same point) and positive Jacobians. */
-#include "feast/error.h"
-#include "feast/mesh.h"
+#include "feast/base/error.h"
+#include "feast/mesh/mesh.h"
 #include "feast_test.h"
 #include <limits.h>
 #include <stdlib.h>

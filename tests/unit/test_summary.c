@@ -1,8 +1,8 @@
 /* JSON summary: values round-trip through a file, non-finite reals become null,
  * sections and replacement, unwritable paths are errors that name the path. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
-#include "feast/error.h"
-#include "feast/summary.h"
+#include "feast/base/error.h"
+#include "feast/io/summary.h"
 #include "feast_test.h"
 #include <cjson/cJSON.h>
 #include <stdlib.h>

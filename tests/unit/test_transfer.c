@@ -7,9 +7,9 @@
  * the edges (ScaRC's local hierarchies) is bitwise the full product, over two levels.
  * The coarse-level stabilisation (feast_band9_upwind and its frame variant): symmetric
  * matrices unchanged, row sums kept, the diffusion of every pair as specified. */
-#include "feast/band9.h"
-#include "feast/error.h"
-#include "feast/transfer.h"
+#include "feast/la/band9.h"
+#include "feast/base/error.h"
+#include "feast/fem/transfer.h"
 #include "feast_test.h"
 #include <math.h>
 #include <stdlib.h>

@@ -1,0 +1,94 @@
+/* Run configuration: INI files ([section] key = value, '#' or ';' comments) plus
+ * command-line overrides "section.key=value". Every key is declared once in the schema
+ * (a key table of the layer that reads it, see FeastKeyTable) with its type, default,
+ * range and help text; reading a file
+ * rejects unknown sections/keys (naming the closest valid one), duplicate keys, and
+ * values of the wrong type or out of range, always naming file:line, key and value.
+ *
+ * Includes: lines "include = FILE" before the first [section] of a file read FILE
+ * (relative to the including file's folder) at that point, so the including file's own
+ * values replace the included ones (no duplicate error; a key twice in one file still
+ * is one). Includes nest (at most 16 deep); a cycle, or a file that cannot be read, is
+ * an error naming the include line (and the chain); an error inside an included file
+ * names that file:line and "(included from a.ini:1)"; relative PATH values resolve
+ * against the folder of the file that set them. Command-line overrides win over all. */
+#ifndef FEAST_CONFIG_H
+#define FEAST_CONFIG_H
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum {
+  FEAST_KEY_INT,    /* integer in [min, max] */
+  FEAST_KEY_REAL,   /* finite real in [min, max] */
+  FEAST_KEY_STRING, /* free text (may be empty) */
+  FEAST_KEY_ENUM,   /* one of choices "a|b|c" */
+  FEAST_KEY_PATH,   /* file path; relative paths resolve against the folder of the config
+                       file that set it (the working directory for command-line overrides);
+                       "" = unset */
+  FEAST_KEY_REAL2   /* two finite reals "x y" or "x, y" */
+} FeastKeyType;
+
+typedef struct {
+  const char *section;       /* "solver"; "boundary.*" matches any "boundary.<name>" */
+  const char *key;
+  FeastKeyType type;
+  const char *default_value; /* NULL: no default (required where it is used) */
+  double min, max;           /* INT/REAL range, inclusive */
+  const char *choices;       /* ENUM: "cpu|gpu" */
+  const char *help;
+} FeastKeySpec;
+
+/* The schema is composed per config object from key tables: the core's own keys
+ * (feast/config/config_keys.c: grid, boundary shapes, output, run, debug) are always there;
+ * each layer above declares its keys in a table in its own folder (scarc/scarc_keys.c,
+ * navier_stokes/ns_keys.c, apps/app_keys.c), and whoever creates the config adds the
+ * tables of the layers it uses (feastc: feast_app_config_create in apps/app.h) before
+ * reading. No global state: two configs may have different schemas. */
+typedef struct {
+  const char *layer; /* "feast", "scarc", ...: for messages */
+  const FeastKeySpec *keys;
+  int nkeys;
+} FeastKeyTable;
+
+extern const FeastKeyTable feast_core_keys;
+
+typedef struct FeastConfig FeastConfig;
+
+/* a config whose schema holds the core's keys */
+int feast_config_create(FeastConfig **cfg);
+void feast_config_destroy(FeastConfig **cfg);
+/* add a layer's keys to the schema, before any value is read or set; adding a table
+ * again does nothing; a key (or a section.key pattern) that the schema already has
+ * from another table is an error */
+int feast_config_add_keys(FeastConfig *cfg, const FeastKeyTable *table);
+/* the schema: keys 0 .. count-1 (the core's first, then each table's in order added) */
+int feast_config_key_count(const FeastConfig *cfg);
+const FeastKeySpec *feast_config_key_spec(const FeastConfig *cfg, int k); /* NULL if out of range */
+/* parse and validate a file (and the files it includes); once per config object */
+int feast_config_read(FeastConfig *cfg, const char *path);
+/* "section.key=value" from the command line; replaces a value read from the file */
+int feast_config_override(FeastConfig *cfg, const char *assignment);
+
+/* Getters take "section.key". An unset key gives the schema default; asking for a key
+ * the schema lacks, or one without default that is unset, is an error naming it. */
+int feast_config_get_int(const FeastConfig *cfg, const char *name, long *value);
+int feast_config_get_real(const FeastConfig *cfg, const char *name, double *value);
+int feast_config_get_string(const FeastConfig *cfg, const char *name, const char **value);
+int feast_config_get_enum(const FeastConfig *cfg, const char *name, int *index); /* index in choices */
+int feast_config_get_path(const FeastConfig *cfg, const char *name, char *buf, size_t size);
+int feast_config_get_real2(const FeastConfig *cfg, const char *name, double value[2]);
+int feast_config_is_set(const FeastConfig *cfg, const char *name); /* 1 if file/override set it */
+/* where a value came from, for messages: "run.ini:12" or "command line" or "default" */
+const char *feast_config_origin(const FeastConfig *cfg, const char *name);
+/* names of the sections present that start with prefix (e.g. "boundary."), in file order */
+int feast_config_sections(const FeastConfig *cfg, const char *prefix, int *count,
+                          const char *const **names);
+const char *feast_config_path(const FeastConfig *cfg); /* the file read, "" if none */
+
+/* the values set (by the files or the command line), one "section.key = value  (origin)"
+ * line each, sections in file order; PATH values resolved (feastc --dry-run at verbosity 2) */
+int feast_config_write_values(const FeastConfig *cfg, FILE *out);
+
+/* the schema as a Markdown table (README), grouped by section in order of first appearance */
+void feast_config_write_markdown(const FeastConfig *cfg, FILE *out);
+#endif

@@ -1,0 +1,384 @@
+#include "feast/la/vector.h"
+#include "feast/la/band9.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the record of a vector without its storage */
+static int vec_record(const FeastDomain *dom, int level, int nb, FeastVec **xp) {
+  FeastVec *x;
+  FEAST_CALL(FEAST_ALLOC(1, &x));
+  *xp = x;
+  x->dom = dom;
+  x->level = level;
+  x->N = dom->levels[level].N;
+  x->nb = nb;
+  x->nlocal = dom->nlocal;
+  return FEAST_ALLOC(nb * dom->nlocal + 1, &x->v);
+}
+
+int feast_vec_create_set(const FeastDomain *dom, int level, int nb, int count, FeastVec **const *vecs) {
+  for (int i = 0; i < count; i++) FEAST_CALL(vec_record(dom, level, nb, vecs[i]));
+  const int arrays = nb * dom->nlocal;
+  if (!arrays || count < 1) return 0;
+  /* one zeroed block for all arrays (huge pages once it reaches 2 MiB: one page fault per
+   * 2 MiB instead of one per 4 KiB), each padded like feast_grid_alloc and starting on
+   * the colour after the nine bands of a matrix (feast_alloc_coloured) */
+  char **all;
+  FEAST_CALL(FEAST_ALLOC((size_t)count * arrays, &all));
+  const int N = dom->levels[level].N;
+  const size_t pad = FEAST_PAD(N);
+  const int rc = feast_alloc_coloured_groups(count * arrays, 1, (size_t)N * N + 2 * pad, sizeof(double), pad,
+                                             FEAST_NBANDS, all, &(*vecs[0])->block);
+  for (int i = 0; i < count && !rc; i++) memcpy((*vecs[i])->v, all + (size_t)i * arrays, sizeof(char *) * arrays);
+  free(all);
+  return rc;
+}
+
+int feast_vec_create(const FeastDomain *dom, int level, int nb, FeastVec **xp) {
+  FeastVec **one[] = {xp};
+  return feast_vec_create_set(dom, level, nb, 1, one);
+}
+
+void feast_vec_destroy(FeastVec **xp) {
+  FeastVec *x = *xp;
+  if (!x) return;
+  if (x->view) {
+    *xp = NULL;
+    return;
+  }
+  feast_free_coloured(x->block);
+  free(x->v);
+  feast_free(xp);
+}
+
+void feast_vec_view(const FeastVec *x, int b, FeastVec *view) {
+  *view = *x;
+  view->nb = 1;
+  view->v = x->v + (long)b * x->nlocal;
+  view->view = 1;
+}
+
+#define FOR_ARRAYS(x, body)                                                                    \
+  do {                                                                                         \
+    const long n_ = (long)(x)->N * (x)->N;                                                     \
+    for (int a_ = 0; a_ < (x)->nb * (x)->nlocal; a_++) {                                       \
+      body                                                                                     \
+    }                                                                                          \
+  } while (0)
+
+void feast_vec_zero(FeastVec *x) { FOR_ARRAYS(x, memset(x->v[a_], 0, sizeof(double) * n_);); }
+
+void feast_vec_copy(const FeastVec *x, FeastVec *y) {
+  FOR_ARRAYS(x, memcpy(y->v[a_], x->v[a_], sizeof(double) * n_););
+}
+
+void feast_vec_axpy(double a, const FeastVec *x, FeastVec *y) {
+  FOR_ARRAYS(x, {
+    const double *restrict xs = x->v[a_];
+    double *restrict ys = y->v[a_];
+    for (long i = 0; i < n_; i++) ys[i] += a * xs[i];
+  });
+}
+
+/* chunks of this many values: y's chunk stays in L1 while every x_i passes over it */
+enum { MAXPY_CHUNK = 512 };
+
+void feast_vec_maxpy(int k, const double *a, const FeastVec *const *x, FeastVec *y) {
+  FOR_ARRAYS(y, {
+    double *restrict ys = y->v[a_];
+    for (long c = 0; c < n_; c += MAXPY_CHUNK) {
+      const long end = c + MAXPY_CHUNK < n_ ? c + MAXPY_CHUNK : n_;
+      for (int j = 0; j < k; j++) {
+        const double *restrict xs = x[j]->v[a_];
+        const double aj = a[j];
+        for (long i = c; i < end; i++) ys[i] += aj * xs[i];
+      }
+    }
+  });
+}
+
+void feast_vec_aypx(double a, const FeastVec *x, FeastVec *y) {
+  FOR_ARRAYS(x, {
+    const double *restrict xs = x->v[a_];
+    double *restrict ys = y->v[a_];
+    for (long i = 0; i < n_; i++) ys[i] = xs[i] + a * ys[i];
+  });
+}
+
+void feast_vec_scale(double a, FeastVec *x) {
+  FOR_ARRAYS(x, {
+    double *restrict xs = x->v[a_];
+    for (long i = 0; i < n_; i++) xs[i] *= a;
+  });
+}
+
+/* The products of a macro's owned nodes are summed in DOT_LANES interleaved partial sums
+ * (node i of a block into sum i mod DOT_LANES, the blocks one after the other) that a fixed
+ * tree then adds: an order set by the macro alone, so the same at every rank count, and
+ * SIMD-wide (AVX-512 where the compiler targets it, the same sums in plain C elsewhere).
+ * Summed in node order, one chain per product, the adder's latency bounded the loop
+ * (FGMRES's Gram-Schmidt: 10 % of the graded cavity at Re = 400, BENCHMARKS.md). */
+enum { DOT_LANES = 8, DOT_MAX = 4 };
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+#include <immintrin.h>
+#define DOT_AVX512 1
+#else
+#define DOT_AVX512 0
+#endif
+
+/* s[k][l] += x_k y_k over the owned nodes i < n of one block with i mod DOT_LANES = l, k < nk */
+static inline void dot_lanes(int nk, const double *const *x, const double *const *y, const unsigned char *own,
+                             long n, double (*s)[DOT_LANES]) {
+  long i = 0;
+#if DOT_AVX512
+  __m512d acc[DOT_MAX];
+  for (int k = 0; k < nk; k++) acc[k] = _mm512_loadu_pd(s[k]);
+  for (; i + DOT_LANES <= n; i += DOT_LANES) {
+    const __m128i o = _mm_loadl_epi64((const __m128i *)(own + i));
+    const __mmask8 m = (__mmask8)_mm_test_epi8_mask(o, o);
+    for (int k = 0; k < nk; k++) {
+      const __m512d p = _mm512_mul_pd(_mm512_loadu_pd(x[k] + i), _mm512_loadu_pd(y[k] + i));
+      acc[k] = _mm512_mask_add_pd(acc[k], m, acc[k], p);
+    }
+  }
+  for (int k = 0; k < nk; k++) _mm512_storeu_pd(s[k], acc[k]);
+#else
+  for (; i + DOT_LANES <= n; i += DOT_LANES)
+    for (int l = 0; l < DOT_LANES; l++)
+      if (own[i + l])
+        for (int k = 0; k < nk; k++) s[k][l] += x[k][i + l] * y[k][i + l];
+#endif
+  for (int l = 0; i < n; i++, l++)
+    if (own[i])
+      for (int k = 0; k < nk; k++) s[k][l] += x[k][i] * y[k][i];
+}
+
+/* the lanes' partial sums added by the fixed tree */
+static inline double lanes_sum(const double s[DOT_LANES]) {
+  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
+/* nk <= DOT_MAX sums <x_k, y_k> over the owned nodes of local macro li (n nodes per block) */
+static void dot_macro(int nk, const FeastVec *const *x, const FeastVec *const *y, int li, long n,
+                      const unsigned char *own, double *out) {
+  double s[DOT_MAX][DOT_LANES] = {{0}};
+  for (int b = 0; b < x[0]->nb; b++) {
+    const double *xb[DOT_MAX], *yb[DOT_MAX];
+    for (int k = 0; k < nk; k++) xb[k] = feast_vec_block(x[k], b, li), yb[k] = feast_vec_block(y[k], b, li);
+    if (nk == DOT_MAX) dot_lanes(DOT_MAX, xb, yb, own, n, s); /* inlined with the count known */
+    else dot_lanes(nk, xb, yb, own, n, s);
+  }
+  for (int k = 0; k < nk; k++) out[k] = lanes_sum(s[k]);
+}
+
+/* how many pairs from j on (at most DOT_MAX) have x[j]'s block count */
+static int alike(int k, const FeastVec *const *x, int j) {
+  int m = 1;
+  while (m < DOT_MAX && j + m < k && x[j + m]->nb == x[j]->nb) m++;
+  return m;
+}
+
+/* per macro and product: sum over owned nodes (summed over macros in order by the caller);
+ * DOT_MAX products of the same block count at a time (one pass over the mask) */
+static void dot_partials(int k, const FeastVec *const *x, const FeastVec *const *y, double *part) {
+  const FeastDomain *dom = x[0]->dom;
+  const FeastLevel *lev = &dom->levels[x[0]->level];
+  const long n = (long)x[0]->N * x[0]->N;
+  for (int li = 0; li < dom->nlocal; li++)
+    for (int j = 0; j < k;) {
+      const int nk = alike(k, x, j);
+      double s[DOT_MAX];
+      dot_macro(nk, x + j, y + j, li, n, lev->owned[li], s);
+      for (int i = 0; i < nk; i++) part[(j + i) * dom->nlocal + li] = s[i];
+      j += nk;
+    }
+}
+
+int feast_vec_dots_begin(int k, const FeastVec *const *x, const FeastVec *const *y, int blocking, FeastMacroSum *r) {
+  const FeastDomain *dom = x[0]->dom;
+  double *part;
+  FEAST_CALL(FEAST_ALLOC((size_t)k * dom->nlocal + 1, &part));
+  dot_partials(k, x, y, part);
+  int st = feast_domain_sum_macros_begin(dom, k, part, blocking, r);
+  free(part);
+  return st;
+}
+
+int feast_vec_dots_end(FeastMacroSum *r, double *out) { return feast_domain_sum_macros_end(r, out); }
+
+int feast_vec_dots(int k, const FeastVec *const *x, const FeastVec *const *y, double *out) {
+  FeastMacroSum r;
+  FEAST_CALL(feast_vec_dots_begin(k, x, y, 1, &r));
+  return feast_vec_dots_end(&r, out);
+}
+
+/* ---- single-precision copies (FeastVecSingle) ---- */
+
+int feast_vec_single_create(const FeastDomain *dom, int level, int nb, FeastVecSingle **xp) {
+  FeastVecSingle *x;
+  FEAST_CALL(FEAST_ALLOC(1, &x));
+  *xp = x;
+  *x = (FeastVecSingle){dom, level, dom->levels[level].N, nb, dom->nlocal, NULL, NULL};
+  const long n = (long)x->N * x->N, stride = (n + 15) / 16 * 16; /* 64-byte multiples */
+  const int arrays = nb * dom->nlocal;
+  FEAST_CALL(FEAST_ALLOC(arrays + 1, &x->v));
+  float *block;
+  FEAST_CALL(FEAST_ALLOC((size_t)arrays * stride + 1, &block));
+  x->block = block;
+  for (int a = 0; a < arrays; a++) x->v[a] = block + (size_t)a * stride;
+  return 0;
+}
+
+void feast_vec_single_destroy(FeastVecSingle **xp) {
+  if (!*xp) return;
+  free((*xp)->block);
+  free((*xp)->v);
+  feast_free(xp);
+}
+
+void feast_vec_single_store(const FeastVec *x, FeastVecSingle *y) {
+  FOR_ARRAYS(x, {
+    const double *restrict xs = x->v[a_];
+    float *restrict ys = y->v[a_];
+    for (long i = 0; i < n_; i++) ys[i] = (float)xs[i];
+  });
+}
+
+/* s[k][l] += x_k y over the owned nodes i < n of one block with i mod DOT_LANES = l, k <
+ * nk (x_k single, widened exactly): dot_lanes' sums for the pairs (x_k, y) */
+static inline void dot_lanes_single(int nk, const float *const *x, const double *y, const unsigned char *own, long n,
+                                    double (*s)[DOT_LANES]) {
+  long i = 0;
+#if DOT_AVX512
+  __m512d acc[DOT_MAX];
+  for (int k = 0; k < nk; k++) acc[k] = _mm512_loadu_pd(s[k]);
+  for (; i + DOT_LANES <= n; i += DOT_LANES) {
+    const __m128i o = _mm_loadl_epi64((const __m128i *)(own + i));
+    const __mmask8 m = (__mmask8)_mm_test_epi8_mask(o, o);
+    const __m512d yv = _mm512_loadu_pd(y + i);
+    for (int k = 0; k < nk; k++) {
+      const __m512d p = _mm512_mul_pd(_mm512_cvtps_pd(_mm256_loadu_ps(x[k] + i)), yv);
+      acc[k] = _mm512_mask_add_pd(acc[k], m, acc[k], p);
+    }
+  }
+  for (int k = 0; k < nk; k++) _mm512_storeu_pd(s[k], acc[k]);
+#else
+  for (; i + DOT_LANES <= n; i += DOT_LANES)
+    for (int l = 0; l < DOT_LANES; l++)
+      if (own[i + l])
+        for (int k = 0; k < nk; k++) s[k][l] += (double)x[k][i + l] * y[i + l];
+#endif
+  for (int l = 0; i < n; i++, l++)
+    if (own[i])
+      for (int k = 0; k < nk; k++) s[k][l] += (double)x[k][i] * y[i];
+}
+
+int feast_vec_single_dots(int k, const FeastVecSingle *const *x, const FeastVec *y, double *out) {
+  const FeastDomain *dom = y->dom;
+  const FeastLevel *lev = &dom->levels[y->level];
+  const long n = (long)y->N * y->N;
+  double *part;
+  FEAST_CALL(FEAST_ALLOC((size_t)k * dom->nlocal + 1, &part));
+  for (int li = 0; li < dom->nlocal; li++)
+    for (int j = 0; j < k; j += DOT_MAX) {
+      const int nk = k - j < DOT_MAX ? k - j : DOT_MAX;
+      double s[DOT_MAX][DOT_LANES] = {{0}};
+      for (int b = 0; b < y->nb; b++) {
+        const float *xb[DOT_MAX];
+        for (int i = 0; i < nk; i++) xb[i] = x[j + i]->v[b * y->nlocal + li];
+        dot_lanes_single(nk, xb, feast_vec_block(y, b, li), lev->owned[li], n, s);
+      }
+      for (int i = 0; i < nk; i++) part[(j + i) * dom->nlocal + li] = lanes_sum(s[i]);
+    }
+  FeastMacroSum r;
+  int st = feast_domain_sum_macros_begin(dom, k, part, 1, &r);
+  free(part);
+  return st ? st : feast_domain_sum_macros_end(&r, out);
+}
+
+void feast_vec_single_maxpy(int k, const double *a, const FeastVecSingle *const *x, FeastVec *y) {
+  FOR_ARRAYS(y, {
+    double *restrict ys = y->v[a_];
+    for (long c = 0; c < n_; c += MAXPY_CHUNK) {
+      const long end = c + MAXPY_CHUNK < n_ ? c + MAXPY_CHUNK : n_;
+      for (int j = 0; j < k; j++) {
+        const float *restrict xs = x[j]->v[a_];
+        const double aj = a[j];
+        for (long i = c; i < end; i++) ys[i] += aj * (double)xs[i];
+      }
+    }
+  });
+}
+
+int feast_vec_dot(const FeastVec *x, const FeastVec *y, double *out) {
+  return feast_vec_dots(1, &x, &y, out);
+}
+
+int feast_vec_norm(const FeastVec *x, double *out) {
+  double d;
+  FEAST_CALL(feast_vec_dot(x, x, &d));
+  *out = sqrt(d);
+  return 0;
+}
+
+int feast_vec_sum(FeastVec *x) {
+  for (int b = 0; b < x->nb; b++)
+    FEAST_CALL(feast_domain_sum(x->dom, x->level, x->v + b * x->nlocal));
+  return 0;
+}
+
+void feast_vec_to_partial(FeastVec *x) {
+  const FeastLevel *lev = &x->dom->levels[x->level];
+  FOR_ARRAYS(x, {
+    const unsigned char *own = lev->owned[a_ % x->nlocal];
+    double *xs = x->v[a_];
+    for (long i = 0; i < n_; i++)
+      if (!own[i]) xs[i] = 0.0;
+  });
+}
+
+void feast_vec_zero_fixed(FeastVec *x, int b, const FeastMask *mask) {
+  const long n = (long)x->N * x->N;
+  for (int li = 0; li < x->nlocal; li++) {
+    const unsigned char *fix = mask->fixed[x->level][li];
+    double *xs = feast_vec_block(x, b, li);
+    for (long i = 0; i < n; i++)
+      if (fix[i]) xs[i] = 0.0;
+  }
+}
+
+int feast_vec_finite(const FeastVec *x) {
+  int ok = 1;
+  FOR_ARRAYS(x, {
+    const double *xs = x->v[a_];
+    for (long i = 0; i < n_; i++) ok &= isfinite(xs[i]);
+  });
+  return ok;
+}
+
+/* splitmix64's finaliser */
+static uint64_t mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+void feast_vec_fill_hash(FeastVec *x) {
+  const FeastLevel *lev = &x->dom->levels[x->level];
+  const long n = (long)lev->N * lev->N;
+  for (int b = 0; b < x->nb; b++)
+    for (int li = 0; li < x->nlocal; li++) {
+      double *v = feast_vec_block(x, b, li);
+      const double *xy = lev->xy[li];
+      for (long i = 0; i < n; i++) {
+        const uint64_t ix = (uint64_t)(int64_t)llround(xy[2 * i] * 1073741824.0);
+        const uint64_t iy = (uint64_t)(int64_t)llround(xy[2 * i + 1] * 1073741824.0);
+        const uint64_t h = mix64(mix64(mix64(ix + 0x9e3779b97f4a7c15ULL) ^ iy) ^ (uint64_t)b);
+        v[i] = (double)(h >> 11) * 0x1.0p-52 - 1.0;
+      }
+    }
+}

@@ -1,0 +1,78 @@
+/* Distributed grid vectors on one level: nb blocks (fields), each stored per local
+ * macro as a padded grid vector (feast/la/band9.h). Unless a function says otherwise,
+ * vectors are consistent (every copy of a shared node holds the global value).
+ * Reductions count each node once (at its owning macro) and add the per-macro partial
+ * results in global macro order, so they are identical on any number of ranks. */
+#ifndef FEAST_VECTOR_H
+#define FEAST_VECTOR_H
+#include "feast/parallel/domain.h"
+#include "feast/la/mask.h"
+
+typedef struct {
+  const FeastDomain *dom;
+  int level, N, nb, nlocal;
+  double **v; /* v[b * nlocal + li]: block b on local macro li */
+  int view;   /* 1: storage belongs to another vector (feast_vec_view) */
+  void *block; /* the storage of all v[] (one block; NULL in the others of a set) */
+} FeastVec;
+
+/* zeroed; all arrays in one block (huge pages from 2 MiB on) */
+int feast_vec_create(const FeastDomain *dom, int level, int nb, FeastVec **x);
+/* count vectors of one level in one block (fewer page faults, less rounding to whole
+ * pages than count blocks): *vecs[i] for i < count. The block belongs to *vecs[0]:
+ * destroy them together. */
+int feast_vec_create_set(const FeastDomain *dom, int level, int nb, int count, FeastVec **const *vecs);
+void feast_vec_destroy(FeastVec **x); /* a view is only detached */
+/* *view <- a one-block vector that is block b of x, sharing its storage (no copy): every
+ * scalar operation and solver works on one field of a multi-field vector in place. Valid
+ * while x lives; needs no destroy. */
+void feast_vec_view(const FeastVec *x, int b, FeastVec *view);
+static inline double *feast_vec_block(const FeastVec *x, int b, int li) { return x->v[b * x->nlocal + li]; }
+
+/* A vector's values rounded to single precision, FeastVec's layout without the padding
+ * (v[b * nlocal + li], N*N values): a Krylov basis kept so that its Gram-Schmidt reads
+ * half the memory (FGMRES with FeastSolveParams.single_basis) */
+typedef struct {
+  const FeastDomain *dom;
+  int level, N, nb, nlocal;
+  float **v;
+  void *block;
+} FeastVecSingle;
+int feast_vec_single_create(const FeastDomain *dom, int level, int nb, FeastVecSingle **x); /* zeroed */
+void feast_vec_single_destroy(FeastVecSingle **x);
+void feast_vec_single_store(const FeastVec *x, FeastVecSingle *y); /* y <- x rounded to float */
+/* k products <x_i, y> (x_i widened exactly) with one global reduction, summed as
+ * feast_vec_dots sums (the same on any number of ranks) */
+int feast_vec_single_dots(int k, const FeastVecSingle *const *x, const FeastVec *y, double *out);
+/* y <- y + sum_i a_i x_i, one pass over y as feast_vec_maxpy */
+void feast_vec_single_maxpy(int k, const double *a, const FeastVecSingle *const *x, FeastVec *y);
+
+void feast_vec_zero(FeastVec *x);
+void feast_vec_copy(const FeastVec *x, FeastVec *y);                  /* y <- x */
+void feast_vec_axpy(double a, const FeastVec *x, FeastVec *y);        /* y <- y + a x */
+/* y <- y + sum_i a_i x_i (k vectors of y's shape), one pass over y: per value the additions
+ * in the order i = 0..k-1, so bitwise the same as k calls of feast_vec_axpy */
+void feast_vec_maxpy(int k, const double *a, const FeastVec *const *x, FeastVec *y);
+void feast_vec_aypx(double a, const FeastVec *x, FeastVec *y);        /* y <- x + a y */
+void feast_vec_scale(double a, FeastVec *x);                          /* x <- a x */
+/* k dot products <x_i, y_i> with one global reduction */
+int feast_vec_dots(int k, const FeastVec *const *x, const FeastVec *const *y, double *out);
+/* the same, split: begin computes the local parts and starts the reduction (blocking = 0:
+ * non-blocking, to overlap with work), end completes it (feast_domain_sum_macros_begin) */
+int feast_vec_dots_begin(int k, const FeastVec *const *x, const FeastVec *const *y, int blocking, FeastMacroSum *r);
+int feast_vec_dots_end(FeastMacroSum *r, double *out);
+int feast_vec_dot(const FeastVec *x, const FeastVec *y, double *out);
+int feast_vec_norm(const FeastVec *x, double *out); /* Euclidean norm over global nodes */
+/* partial -> consistent (sum over shared nodes), all blocks */
+int feast_vec_sum(FeastVec *x);
+/* consistent -> partial: keep values only at owned nodes */
+void feast_vec_to_partial(FeastVec *x);
+/* zero block b at the fixed (Dirichlet) nodes of mask */
+void feast_vec_zero_fixed(FeastVec *x, int b, const FeastMask *mask);
+/* 1 if every value is finite */
+int feast_vec_finite(const FeastVec *x);
+/* x <- a pseudo-random value in [-1, 1) at every node of every block, a hash of the
+ * node's coordinates (rounded to 2^-30) and the block: the same on every macro sharing a
+ * node and for every partition and rank count (a reproducible nonzero start) */
+void feast_vec_fill_hash(FeastVec *x);
+#endif

@@ -1,0 +1,75 @@
+/* Coarse mesh of macros (quadrilaterals, counter-clockwise) with named boundary parts
+ * and their parametrisation, plus the derived topology. Readers: the native format
+ * (see README "Mesh format") and Gmsh ASCII .msh 2.2/4.1. Every mesh is validated:
+ * positive areas (strictly convex quads), conforming edges, every boundary edge in a part. */
+#ifndef FEAST_MESH_H
+#define FEAST_MESH_H
+#include "feast/config/config.h"
+#include <stdint.h>
+
+typedef enum { FEAST_PART_LINE = 0, FEAST_PART_CIRCLE = 1 } FeastPartType;
+
+typedef struct {
+  char name[64];
+  FeastPartType type;
+  double center[2], radius; /* FEAST_PART_CIRCLE */
+  int nedges;
+  int *edges;               /* 2*nedges vertex ids */
+} FeastBoundaryPart;
+
+/* Local numbering of a macro: corners v0..v3 counter-clockwise; local edge k runs from
+ * corner k to corner (k+1)%4. Refined to level L it has N = 2^L+1 nodes per side,
+ * node (i,j) at index j*N+i, i along edge 0 (v0->v1), j along edge 3 reversed (v0->v3). */
+typedef struct {
+  int nvertices;
+  double *xy;       /* 2*nvertices */
+  int nmacros;
+  int *quads;       /* 4*nmacros vertex ids, counter-clockwise */
+  int nparts;
+  FeastBoundaryPart *parts;
+  char source[512]; /* file it was read from */
+
+  /* topology, built and checked by feast_mesh_finish() */
+  int nedges;
+  int *edge_vertices; /* 2*nedges, canonical direction: smaller vertex id first */
+  int *edge_macros;   /* 2*nedges, [1] = -1 on the boundary */
+  int *edge_part;     /* nedges, part index of boundary edges, -1 for interior */
+  int *macro_edges;   /* 4*nmacros, global edge of local edge k */
+  int *vertex_macro_ptr, *vertex_macros; /* CSR vertex -> macros (ascending ids) */
+} FeastMesh;
+
+/* Read by extension: ".msh" -> Gmsh (curved parts from cfg sections [boundary.NAME]),
+ * anything else -> native. cfg may be NULL. Validates and builds the topology. */
+int feast_mesh_read(const char *path, const FeastConfig *cfg, FeastMesh **mesh);
+int feast_mesh_read_native(const char *path, FeastMesh **mesh);
+int feast_mesh_read_gmsh(const char *path, const FeastConfig *cfg, FeastMesh **mesh);
+/* validate geometry and build topology of a mesh whose vertices/quads/parts are filled */
+int feast_mesh_finish(FeastMesh *mesh);
+void feast_mesh_destroy(FeastMesh **mesh);
+/* FNV-1a 64 of vertices, macros and boundary parts (names, shapes, edges): equal for the
+ * same mesh read again, whatever its file name (checkpoints name the mesh by it) */
+uint64_t feast_mesh_fingerprint(const FeastMesh *mesh);
+int feast_mesh_part_index(const FeastMesh *mesh, const char *name); /* -1 if absent */
+/* "bottom, right, top, left": the part names for messages (cut to fit size) */
+const char *feast_mesh_part_names(const FeastMesh *mesh, char *buf, size_t size);
+/* 1 if vertex v is an endpoint of a boundary edge of part p */
+int feast_mesh_vertex_on_part(const FeastMesh *mesh, int v, int p);
+
+/* ---- refinement (feast/mesh/refine.c) ---- */
+#define FEAST_MAX_LEVEL 16
+/* nodes per side of a macro at level L: 2^L + 1 */
+static inline int feast_level_n(int level) { return (1 << level) + 1; }
+/* global node count V + E(N-2) + M(N-2)^2, overflow-checked (FEAST_ERR_LIMIT) */
+int feast_mesh_count_nodes(const FeastMesh *mesh, int level, int64_t *nodes);
+/* coordinates (2*N*N, interleaved x,y) of macro m refined to level L: edge nodes are
+ * placed on the edge's curve (line or circle arc, evaluated from the canonical edge
+ * direction so shared nodes are bitwise identical), interior nodes by transfinite
+ * (Coons) interpolation of the four edge curves */
+int feast_mesh_macro_coords(const FeastMesh *mesh, int macro, int level, double *xy);
+/* global node id of local node (i,j) of macro m at level L:
+ * vertices [0,V), then edge e interior node k (1..N-2 from the canonical start) at
+ * V + e(N-2) + k-1, then macro interiors V + E(N-2) + m(N-2)^2 + (j-1)(N-2) + (i-1) */
+int64_t feast_mesh_node_gid(const FeastMesh *mesh, int level, int macro, int i, int j);
+/* smallest Jacobian determinant of the bilinear map over all cells (at cell corners) */
+int feast_mesh_min_jacobian(const FeastMesh *mesh, int level, double *minjac);
+#endif

@@ -1,0 +1,221 @@
+#include "feast/parallel/domain.h"
+#include "feast/mesh/macro_grid.h"
+#include "feast/base/commstat.h"
+#include "feast/base/error.h"
+#include "feast/base/log.h"
+#include "feast/mesh/partition.h"
+#include <stdlib.h>
+#include <string.h>
+
+static int local_edge_of(const FeastMesh *mesh, int m, int e) {
+  for (int le = 0; le < 4; le++)
+    if (mesh->macro_edges[4 * m + le] == e) return le;
+  return -1;
+}
+
+/* position along local edge le of macro m of the canonical parameter q of edge e */
+static int edge_param(const FeastMesh *mesh, int m, int le, int e, int q, int N) {
+  int aligned = mesh->quads[4 * m + le] == mesh->edge_vertices[2 * e];
+  return aligned ? q : N - 1 - q;
+}
+
+/* shared nodes: coarse vertices held by several macros, then interior edge nodes */
+static int build_node_exchange(const FeastDomain *dom, FeastLevel *lev) {
+  const FeastMesh *mesh = dom->mesh;
+  const int N = lev->N;
+  FeastExchangeBuilder *b;
+  FEAST_CALL(feast_exchange_builder_create(mesh->nmacros, dom->owner, dom->rank, &b));
+  for (int v = 0; v < mesh->nvertices; v++) {
+    int p0 = mesh->vertex_macro_ptr[v], p1 = mesh->vertex_macro_ptr[v + 1], here = 0;
+    for (int p = p0; p < p1; p++) here |= dom->owner[mesh->vertex_macros[p]] == dom->rank;
+    if (p1 - p0 < 2 || !here) continue;
+    FEAST_CALL(feast_exchange_builder_item(b));
+    for (int p = p0; p < p1; p++) {
+      int m = mesh->vertex_macros[p], c = 0;
+      while (c < 4 && mesh->quads[4 * m + c] != v) c++;
+      FEAST_CALL(feast_exchange_builder_slot(b, m, dom->local_of[m], feast_corner_node(c, N)));
+    }
+  }
+  for (int e = 0; e < mesh->nedges; e++) {
+    int m0 = mesh->edge_macros[2 * e], m1 = mesh->edge_macros[2 * e + 1];
+    if (m1 < 0 || (dom->owner[m0] != dom->rank && dom->owner[m1] != dom->rank)) continue;
+    int ms[2] = {m0 < m1 ? m0 : m1, m0 < m1 ? m1 : m0};
+    for (int q = 1; q < N - 1; q++) {
+      FEAST_CALL(feast_exchange_builder_item(b));
+      for (int s = 0; s < 2; s++) {
+        int m = ms[s], le = local_edge_of(mesh, m, e);
+        long node = feast_edge_node(le, edge_param(mesh, m, le, e, q, N), N);
+        FEAST_CALL(feast_exchange_builder_slot(b, m, dom->local_of[m], node));
+      }
+    }
+  }
+  return feast_exchange_create(&b, dom->comm, &lev->nodes);
+}
+
+/* couplings between consecutive nodes q, q+1 of a shared edge, both directions */
+static int build_link_exchange(const FeastDomain *dom, FeastLevel *lev) {
+  const FeastMesh *mesh = dom->mesh;
+  const int N = lev->N;
+  FeastExchangeBuilder *b;
+  FEAST_CALL(feast_exchange_builder_create(mesh->nmacros, dom->owner, dom->rank, &b));
+  for (int e = 0; e < mesh->nedges; e++) {
+    int m0 = mesh->edge_macros[2 * e], m1 = mesh->edge_macros[2 * e + 1];
+    if (m1 < 0 || (dom->owner[m0] != dom->rank && dom->owner[m1] != dom->rank)) continue;
+    int ms[2] = {m0 < m1 ? m0 : m1, m0 < m1 ? m1 : m0};
+    for (int q = 0; q < N - 1; q++)
+      for (int dir = 0; dir < 2; dir++) {
+        FEAST_CALL(feast_exchange_builder_item(b));
+        for (int s = 0; s < 2; s++) {
+          int m = ms[s], le = local_edge_of(mesh, m, e);
+          long a = feast_edge_node(le, edge_param(mesh, m, le, e, q + dir, N), N);
+          long c = feast_edge_node(le, edge_param(mesh, m, le, e, q + 1 - dir, N), N);
+          int dx = (int)(c % N - a % N), dy = (int)(c / N - a / N);
+          int li = dom->local_of[m];
+          FEAST_CALL(feast_exchange_builder_slot(b, m, li < 0 ? -1 : li * FEAST_NBANDS + feast_band_index(dx, dy), a));
+        }
+      }
+  }
+  return feast_exchange_create(&b, dom->comm, &lev->links);
+}
+
+typedef struct {
+  FeastLevel *lev;
+  const FeastDomain *dom;
+} SharedCtx;
+
+static void mark_shared(void *ctx, int array, long index, int holders, int owner_macro) {
+  SharedCtx *c = ctx;
+  c->lev->weight[array][index] = 1.0 / holders;
+  c->lev->owned[array][index] = c->dom->local[array] == owner_macro;
+}
+
+static int build_level(FeastDomain *dom, int l) {
+  FeastLevel *lev = &dom->levels[l];
+  const int N = feast_level_n(l);
+  const size_t n = (size_t)N * N;
+  lev->level = l;
+  lev->N = N;
+  FEAST_CALL(feast_mesh_count_nodes(dom->mesh, l, &lev->nglobal));
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal, &lev->xy));
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal, &lev->owned));
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal, &lev->weight));
+  for (int li = 0; li < dom->nlocal; li++) {
+    FEAST_CALL(FEAST_ALLOC(2 * n, &lev->xy[li]));
+    FEAST_CALL(feast_mesh_macro_coords(dom->mesh, dom->local[li], l, lev->xy[li]));
+    FEAST_CALL(FEAST_ALLOC(n, &lev->owned[li]));
+    FEAST_CALL(FEAST_ALLOC(n, &lev->weight[li]));
+    memset(lev->owned[li], 1, n);
+    for (size_t i = 0; i < n; i++) lev->weight[li][i] = 1.0;
+  }
+  FEAST_CALL(build_node_exchange(dom, lev));
+  FEAST_CALL(build_link_exchange(dom, lev));
+  SharedCtx ctx = {lev, dom};
+  feast_exchange_foreach_local(lev->nodes, mark_shared, &ctx);
+  return 0;
+}
+
+int feast_domain_create(const FeastMesh *mesh, int finest, MPI_Comm comm, FeastDomain **domp) {
+  FeastDomain *dom;
+  FEAST_CALL(FEAST_ALLOC(1, &dom));
+  *domp = dom;
+  dom->mesh = mesh;
+  dom->comm = comm;
+  dom->finest = finest;
+  MPI_Comm_rank(comm, &dom->rank);
+  MPI_Comm_size(comm, &dom->size);
+  FEAST_CALL(FEAST_ALLOC(mesh->nmacros, &dom->owner));
+  FEAST_CALL(FEAST_ALLOC(mesh->nmacros, &dom->local_of));
+  FEAST_CALL(feast_partition_macros(mesh, dom->size, dom->owner));
+  FEAST_CALL(feast_partition_local(dom->owner, mesh->nmacros, dom->rank, &dom->nlocal, &dom->local));
+  for (int m = 0; m < mesh->nmacros; m++) dom->local_of[m] = -1;
+  for (int li = 0; li < dom->nlocal; li++) dom->local_of[dom->local[li]] = li;
+  FEAST_CALL(FEAST_ALLOC(finest + 1, &dom->levels));
+  for (int l = 0; l <= finest; l++) FEAST_CALL(build_level(dom, l));
+  return 0;
+}
+
+static void free_arrays(void ***a, int n) {
+  if (!*a) return;
+  for (int i = 0; i < n; i++) free((*a)[i]);
+  feast_free(a);
+}
+
+void feast_domain_destroy(FeastDomain **domp) {
+  FeastDomain *dom = *domp;
+  if (!dom) return;
+  for (int l = 0; dom->levels && l <= dom->finest; l++) {
+    FeastLevel *lev = &dom->levels[l];
+    free_arrays((void ***)&lev->xy, dom->nlocal);
+    free_arrays((void ***)&lev->owned, dom->nlocal);
+    free_arrays((void ***)&lev->weight, dom->nlocal);
+    feast_exchange_destroy(&lev->nodes);
+    feast_exchange_destroy(&lev->links);
+  }
+  free(dom->levels);
+  free(dom->owner);
+  free(dom->local);
+  free(dom->local_of);
+  feast_free(domp);
+}
+
+int feast_domain_sum(const FeastDomain *dom, int level, double *const *v) {
+  return feast_exchange_sum(dom->levels[level].nodes, v);
+}
+
+/* table[j*M + m] <- the value of product j on macro m (zero for other ranks' macros):
+ * one contributor per entry, so the MPI sum is exact and the macro-order sum after it
+ * is the same on any number of ranks */
+static int macro_table(const FeastDomain *dom, int k, const double *per_local, double **table) {
+  const int M = dom->mesh->nmacros;
+  FEAST_CALL(FEAST_ALLOC((size_t)k * M, table));
+  for (int j = 0; j < k; j++)
+    for (int li = 0; li < dom->nlocal; li++) (*table)[(size_t)j * M + dom->local[li]] = per_local[j * dom->nlocal + li];
+  return 0;
+}
+
+int feast_domain_sum_macros_begin(const FeastDomain *dom, int k, const double *per_local, int blocking,
+                                  FeastMacroSum *r) {
+  memset(r, 0, sizeof *r);
+  r->dom = dom;
+  r->k = k;
+  FEAST_CALL(macro_table(dom, k, per_local, &r->table));
+  feast_comm_count_reduction();
+  feast_timer_start(FEAST_T_COMM);
+  feast_timer_start(FEAST_T_REDUCE_WAIT);
+  r->t0 = feast_wtime();
+  const int n = k * dom->mesh->nmacros;
+  int rc = blocking ? MPI_Allreduce(MPI_IN_PLACE, r->table, n, MPI_DOUBLE, MPI_SUM, dom->comm)
+                    : MPI_Iallreduce(MPI_IN_PLACE, r->table, n, MPI_DOUBLE, MPI_SUM, dom->comm, &r->req);
+  r->pending = !blocking;
+  feast_timer_stop(FEAST_T_REDUCE_WAIT);
+  feast_timer_stop(FEAST_T_COMM);
+  if (rc != MPI_SUCCESS) free(r->table), r->table = NULL;
+  FEAST_CHECK(rc == MPI_SUCCESS, FEAST_ERR_MPI, "MPI_%sallreduce failed summing over macros", blocking ? "A" : "Ia");
+  return 0;
+}
+
+int feast_domain_sum_macros_end(FeastMacroSum *r, double *sums) {
+  const int M = r->dom->mesh->nmacros;
+  feast_timer_start(FEAST_T_COMM);
+  feast_timer_start(FEAST_T_REDUCE_WAIT);
+  int rc = r->pending ? MPI_Wait(&r->req, MPI_STATUS_IGNORE) : MPI_SUCCESS;
+  feast_comm_wait_latency(r->t0);
+  feast_timer_stop(FEAST_T_REDUCE_WAIT);
+  feast_timer_stop(FEAST_T_COMM);
+  r->pending = 0;
+  for (int j = 0; j < r->k; j++) {
+    double s = 0.0;
+    for (int m = 0; m < M; m++) s += r->table[(size_t)j * M + m];
+    sums[j] = s;
+  }
+  free(r->table);
+  r->table = NULL;
+  FEAST_CHECK(rc == MPI_SUCCESS, FEAST_ERR_MPI, "MPI_Wait failed on a reduction over macros");
+  return 0;
+}
+
+int feast_domain_sum_macros(const FeastDomain *dom, int k, const double *per_local, double *sums) {
+  FeastMacroSum r;
+  FEAST_CALL(feast_domain_sum_macros_begin(dom, k, per_local, 1, &r));
+  return feast_domain_sum_macros_end(&r, sums);
+}

@@ -1,0 +1,60 @@
+/* The distributed discretisation: which macros this rank holds, and per level their
+ * refined coordinates, node ownership and the interface exchanges (boundary conditions
+ * are per field: feast/la/mask.h). Vectors and matrices are stored per local macro and level; a node on a
+ * macro edge or corner exists on every macro that touches it.
+ * Vector states: "partial" (each macro holds its own contribution, e.g. the result of
+ * a local matvec; the global value is the sum) and "consistent" (every copy holds the
+ * global value). feast_domain_sum turns partial into consistent. */
+#ifndef FEAST_DOMAIN_H
+#define FEAST_DOMAIN_H
+#include "feast/mesh/macro_grid.h"
+#include "feast/parallel/exchange.h"
+#include "feast/mesh/mesh.h"
+#include <mpi.h>
+#include <stdint.h>
+
+typedef struct {
+  int level, N;
+  double **xy;           /* per local macro: 2*N*N coordinates */
+  unsigned char **owned; /* per local macro: 1 where this macro owns the node (lowest id) */
+  double **weight;       /* per local macro: 1 / number of macros holding the node */
+  FeastExchange *nodes;  /* shared nodes; array id = local macro index */
+  FeastExchange *links;  /* matrix couplings along shared edges; array id = local*9 + band */
+  int64_t nglobal;       /* global number of nodes */
+} FeastLevel;
+
+typedef struct {
+  const FeastMesh *mesh;
+  MPI_Comm comm;
+  int rank, size;
+  int *owner;            /* nmacros: rank holding each macro */
+  int nlocal;
+  int *local;            /* local macro ids, ascending */
+  int *local_of;         /* nmacros: local index or -1 */
+  int finest;            /* levels 0..finest are built */
+  FeastLevel *levels;
+} FeastDomain;
+
+int feast_domain_create(const FeastMesh *mesh, int finest, MPI_Comm comm, FeastDomain **dom);
+void feast_domain_destroy(FeastDomain **dom);
+/* partial -> consistent: v[m] (per local macro, level l) summed over shared nodes */
+int feast_domain_sum(const FeastDomain *dom, int level, double *const *v);
+
+
+/* k sums over all macros of values given per local macro (per_local[j*nlocal + li]),
+ * added in global macro order, so identical on any number of ranks; one reduction */
+int feast_domain_sum_macros(const FeastDomain *dom, int k, const double *per_local, double *sums);
+/* the same in two halves: begin starts the reduction (blocking = 0: MPI_Iallreduce, to
+ * overlap with work before end; 1: MPI_Allreduce), end waits for it and sums in macro
+ * order. Between them the caller may compute, and may issue other collectives (every
+ * rank in the same order). */
+typedef struct {
+  const FeastDomain *dom;
+  int k, pending;
+  double *table, t0;
+  MPI_Request req;
+} FeastMacroSum;
+int feast_domain_sum_macros_begin(const FeastDomain *dom, int k, const double *per_local, int blocking,
+                                  FeastMacroSum *r);
+int feast_domain_sum_macros_end(FeastMacroSum *r, double *sums);
+#endif

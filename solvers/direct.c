@@ -1,0 +1,259 @@
+#include "solvers/direct.h"
+#include "feast/base/error.h"
+#include "feast/la/gather.h"
+#include "feast/base/log.h"
+#include <klu.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <umfpack.h>
+
+const char *feast_direct_solver_name(FeastDirectSolver s) {
+  return s == FEAST_DIRECT_KLU ? "klu" : s == FEAST_DIRECT_UMFPACK ? "umfpack" : "?";
+}
+
+/* The merged couplings arrive sorted by (row, col): the rows of A in compressed form,
+ * which both libraries read as the compressed columns of S = A^T. Factoring S and
+ * solving with its transpose (UMFPACK_At, klu_tsolve) solves A x = b without a
+ * conversion. */
+struct FeastDirect {
+  const FeastDomain *dom;
+  int level;
+  FeastDirectSolver method;
+  int64_t n;
+  SuiteSparse_long *Ap, *Ai, nnz; /* rank 0: the pattern, rows of A (UMFPACK) */
+  int *kAp, *kAi;                 /* rank 0: the same in KLU's 32-bit indices (a coarse grid
+                                     is far below 2^31 entries; the factors' triangular
+                                     solves then stream 12 bytes per entry instead of 16:
+                                     17 % less time at 4,225 unknowns) */
+  double *Ax;                     /* rank 0: the values of the pattern (same order) */
+  double *rhs, *sol;              /* rank 0: FEAST_DIRECT_MAX_RHS right-hand sides and
+                                     solutions, n apart */
+  FeastMatrixGather *gather;      /* the pattern: a refresh gathers values only */
+  FeastVecGather *vgather;        /* the right-hand side in, the solution out, ids once */
+  void *symbolic, *numeric;       /* UMFPACK */
+  klu_symbolic *ksym;             /* KLU: ordering (AMD) once per pattern */
+  klu_numeric *knum;              /* KLU: factors; a refresh keeps their pivot order */
+  klu_common kc;
+  double rcond_full;              /* KLU: rcond estimate of the last full factorisation */
+};
+
+/* OpenBLAS (Debian's default BLAS under UMFPACK) starts one thread per core in every
+ * process; with one MPI rank per core those threads oversubscribe the cores, and their
+ * spin-waiting made the coarse factorisation 3-7x slower on a busy 2-core machine.
+ * Each rank therefore uses one BLAS thread unless the user asked otherwise through
+ * OPENBLAS_NUM_THREADS or OMP_NUM_THREADS. A weak reference: a build against another
+ * BLAS links and skips this. */
+extern void openblas_set_num_threads(int) __attribute__((weak));
+
+static void blas_one_thread_per_rank(void) {
+  if (openblas_set_num_threads && !getenv("OPENBLAS_NUM_THREADS") && !getenv("OMP_NUM_THREADS"))
+    openblas_set_num_threads(1);
+}
+
+/* SuiteSparse's blocks (KLU's factors, UMFPACK's work) faulted in at once as ours are
+ * (feast_prefault): in this project's virtual machines the page faults of the first
+ * factorisation cost more than its arithmetic (KLU's first factorisation at level 4 of
+ * unitsquare8, 2145 unknowns: 7.5 ms, 4.0 ms with its blocks faulted in at once; a
+ * refactorisation into memory already touched takes 1.3 ms). The content is what
+ * malloc and calloc give; the choice is process-wide. */
+static void *prefaulted_malloc(size_t bytes) {
+  void *p = malloc(bytes);
+  if (p) feast_prefault(p, bytes);
+  return p;
+}
+
+static void *prefaulted_calloc(size_t count, size_t size) {
+  void *p = calloc(count, size);
+  if (p) feast_prefault(p, count * size);
+  return p;
+}
+
+static void suitesparse_prefaulted(void) {
+  SuiteSparse_config.malloc_func = prefaulted_malloc;
+  SuiteSparse_config.calloc_func = prefaulted_calloc;
+}
+
+static int singular(const FeastDirect *c) {
+  FEAST_ERROR(FEAST_ERR_SOLVER,
+              "the coarse grid matrix (level %d, %lld unknowns) is singular: check the boundary "
+              "conditions - a pure Neumann problem has no unique solution",
+              c->level, (long long)c->n);
+}
+
+/* rank 0, first call: the merged triplets (sorted by row, then column) as compressed
+ * rows with their values, and the symbolic analysis */
+static int analyse(FeastDirect *c, const FeastTriplets *t) {
+  const SuiteSparse_long n = (SuiteSparse_long)t->n, nnz = (SuiteSparse_long)t->nnz;
+  c->nnz = nnz;
+  FEAST_CALL(FEAST_ALLOC(n + 1, &c->Ap));
+  FEAST_CALL(FEAST_ALLOC(nnz + 1, &c->Ai));
+  FEAST_CALL(FEAST_ALLOC(nnz + 1, &c->Ax));
+  for (SuiteSparse_long k = 0; k < nnz; k++) {
+    c->Ap[t->row[k] + 1]++;
+    c->Ai[k] = t->col[k];
+  }
+  memcpy(c->Ax, t->val, sizeof(double) * (size_t)nnz);
+  for (SuiteSparse_long r = 0; r < n; r++) c->Ap[r + 1] += c->Ap[r];
+  if (c->method == FEAST_DIRECT_KLU) {
+    FEAST_CHECK(nnz < INT_MAX, FEAST_ERR_LIMIT,
+                "the coarse grid matrix (level %d) has %ld entries, more than KLU's 32-bit indices hold: "
+                "lower solver.coarse_max_dofs", c->level, (long)nnz);
+    FEAST_CALL(FEAST_ALLOC(n + 1, &c->kAp));
+    FEAST_CALL(FEAST_ALLOC(nnz + 1, &c->kAi));
+    for (SuiteSparse_long k = 0; k <= n; k++) c->kAp[k] = (int)c->Ap[k];
+    for (SuiteSparse_long k = 0; k < nnz; k++) c->kAi[k] = (int)c->Ai[k];
+    free(c->Ap), free(c->Ai); /* UMFPACK's */
+    c->Ap = c->Ai = NULL;
+    klu_defaults(&c->kc);
+    c->ksym = klu_analyze((int)n, c->kAp, c->kAi, &c->kc);
+    FEAST_CHECK(c->ksym, c->kc.status == KLU_OUT_OF_MEMORY ? FEAST_ERR_MEM : FEAST_ERR_SOLVER,
+                "KLU analysis of the coarse matrix (level %d, %ld unknowns) failed (status %d)", c->level, (long)n,
+                (int)c->kc.status);
+    return 0;
+  }
+  blas_one_thread_per_rank();
+  const SuiteSparse_long st = umfpack_dl_symbolic(n, n, c->Ap, c->Ai, c->Ax, &c->symbolic, NULL, NULL);
+  FEAST_CHECK(st == UMFPACK_OK, FEAST_ERR_SOLVER,
+              "UMFPACK symbolic factorisation of the coarse matrix (level %d, %ld unknowns) failed (status %ld)",
+              c->level, (long)n, (long)st);
+  return 0;
+}
+
+/* KLU with partial pivoting; rcond_full: its cheap reciprocal condition estimate */
+static int klu_full(FeastDirect *c) {
+  if (c->knum) klu_free_numeric(&c->knum, &c->kc);
+  c->knum = klu_factor(c->kAp, c->kAi, c->Ax, c->ksym, &c->kc);
+  if (!c->knum && c->kc.status == KLU_SINGULAR) return singular(c);
+  FEAST_CHECK(c->knum, c->kc.status == KLU_OUT_OF_MEMORY ? FEAST_ERR_MEM : FEAST_ERR_SOLVER,
+              "KLU factorisation of the coarse matrix failed (status %d%s)", (int)c->kc.status,
+              c->kc.status == KLU_TOO_LARGE ? ": its factors exceed 32-bit indices, lower solver.coarse_max_dofs" : "");
+  klu_rcond(c->ksym, c->knum, &c->kc);
+  c->rcond_full = c->kc.rcond;
+  return 0;
+}
+
+/* KLU with new values: the pivot order of the last full factorisation (no search, no
+ * allocation). Without pivoting a pivot may have become small: a refactorisation whose
+ * rcond estimate fell below 1e-3 of the full one's is replaced by a full factorisation. */
+static int klu_values(FeastDirect *c) {
+  if (!c->knum) return klu_full(c);
+  const int ok = klu_refactor(c->kAp, c->kAi, c->Ax, c->ksym, c->knum, &c->kc) && klu_rcond(c->ksym, c->knum, &c->kc);
+  if (ok && c->kc.rcond >= 1e-3 * c->rcond_full) return 0;
+  feast_log(2, "coarse grid: KLU refactorisation lost accuracy (rcond %.3g, was %.3g): full factorisation\n",
+            c->kc.rcond, c->rcond_full);
+  return klu_full(c);
+}
+
+static int umfpack_numeric(FeastDirect *c) {
+  if (c->numeric) umfpack_dl_free_numeric(&c->numeric);
+  const SuiteSparse_long st = umfpack_dl_numeric(c->Ap, c->Ai, c->Ax, c->symbolic, &c->numeric, NULL, NULL);
+  if (st == UMFPACK_WARNING_singular_matrix) return singular(c);
+  FEAST_CHECK(st == UMFPACK_OK, FEAST_ERR_SOLVER,
+              "UMFPACK numeric factorisation of the coarse matrix failed (status %ld)", (long)st);
+  return 0;
+}
+
+/* rank 0: numeric factorisation of the values in Ax */
+static int factor(FeastDirect *c) {
+  return c->method == FEAST_DIRECT_KLU ? klu_values(c) : umfpack_numeric(c);
+}
+
+/* every rank learns whether rank 0 succeeded (rank 0 keeps the message) */
+static int agree(const FeastDirect *c, int status) {
+  int global = status;
+  FEAST_MPI_CALL(MPI_Bcast(&global, 1, MPI_INT, 0, c->dom->comm));
+  if (global && c->dom->rank != 0) FEAST_ERROR(global, "the coarse grid factorisation failed on rank 0");
+  return global;
+}
+
+/* first call: gather the pattern and values on rank 0, analyse and factor there */
+static int gather_analyse_factor(FeastDirect *c, const FeastBand9 *A) {
+  FeastTriplets t;
+  int status = feast_matrix_gather_create(c->dom, c->level, A, 0, &t, &c->gather);
+  if (status) { /* a failed collective: every rank returns it, as from any MPI call */
+    feast_triplets_free(&t);
+    return status;
+  }
+  if (c->dom->rank == 0) status = analyse(c, &t);
+  if (!status && c->dom->rank == 0) status = factor(c);
+  feast_triplets_free(&t);
+  return agree(c, status);
+}
+
+int feast_direct_create(const FeastDomain *dom, int level, const FeastBand9 *A, FeastDirectSolver method,
+                        FeastDirect **cp) {
+  FeastDirect *c;
+  FEAST_CALL(FEAST_ALLOC(1, &c));
+  *cp = c;
+  c->dom = dom;
+  c->level = level;
+  c->method = method;
+  c->n = dom->levels[level].nglobal;
+  suitesparse_prefaulted();
+  FEAST_CALL(FEAST_ALLOC(FEAST_DIRECT_MAX_RHS * c->n, &c->rhs));
+  FEAST_CALL(FEAST_ALLOC(FEAST_DIRECT_MAX_RHS * c->n, &c->sol));
+  FEAST_CALL(feast_vec_gather_create(dom, level, 0, &c->vgather));
+  return gather_analyse_factor(c, A);
+}
+
+/* new values: gathered in pattern order (no sort, nothing allocated), numeric factorisation */
+int feast_direct_refresh(FeastDirect *c, const FeastBand9 *A) {
+  FEAST_CALL(feast_matrix_gather_values(c->gather, A, c->Ax));
+  return agree(c, c->dom->rank == 0 ? factor(c) : 0);
+}
+
+/* rank 0: sol <- A^{-1} rhs for nrhs right-hand sides n apart (the transpose solve of
+ * S = A^T). KLU solves them together, each column with the operations of a solve of its
+ * own (bitwise the same; the factors stream once for all: two cost ~1.2x one). */
+static int solve_rank0(FeastDirect *c, int nrhs) {
+  const size_t n = (size_t)c->n;
+  if (c->method == FEAST_DIRECT_KLU) {
+    memcpy(c->sol, c->rhs, sizeof(double) * n * (size_t)nrhs);
+    FEAST_CHECK(klu_tsolve(c->ksym, c->knum, (int)c->n, nrhs, c->sol, &c->kc), FEAST_ERR_SOLVER,
+                "KLU coarse solve failed (status %d)", (int)c->kc.status);
+    return 0;
+  }
+  for (int k = 0; k < nrhs; k++) {
+    const SuiteSparse_long st = umfpack_dl_solve(UMFPACK_At, c->Ap, c->Ai, c->Ax, c->sol + k * n, c->rhs + k * n,
+                                                 c->numeric, NULL, NULL);
+    FEAST_CHECK(st == UMFPACK_OK, FEAST_ERR_SOLVER, "UMFPACK coarse solve failed (status %ld)", (long)st);
+  }
+  return 0;
+}
+
+int feast_direct_solve_many(FeastDirect *c, int nrhs, double *const *const *b, double *const *const *x) {
+  FEAST_CHECK(nrhs >= 1 && nrhs <= FEAST_DIRECT_MAX_RHS, FEAST_ERR_ARG,
+              "feast_direct_solve_many: %d right-hand sides (1..%d)", nrhs, FEAST_DIRECT_MAX_RHS);
+  feast_timer_start(FEAST_T_COARSE);
+  for (int k = 0; k < nrhs; k++) FEAST_CALL(feast_vec_gather(c->vgather, b[k], c->rhs + k * c->n));
+  int status = c->dom->rank == 0 ? solve_rank0(c, nrhs) : 0;
+  FEAST_MPI_CALL(MPI_Bcast(&status, 1, MPI_INT, 0, c->dom->comm));
+  FEAST_CHECK(status == 0, status, "the coarse grid solve failed on rank 0");
+  for (int k = 0; k < nrhs; k++) FEAST_CALL(feast_vec_scatter(c->vgather, c->sol + k * c->n, x[k]));
+  feast_timer_stop(FEAST_T_COARSE);
+  return 0;
+}
+
+int feast_direct_solve(FeastDirect *c, double *const *b, double *const *x) {
+  return feast_direct_solve_many(c, 1, &b, &x);
+}
+
+void feast_direct_destroy(FeastDirect **cp) {
+  FeastDirect *c = *cp;
+  if (!c) return;
+  if (c->numeric) umfpack_dl_free_numeric(&c->numeric);
+  if (c->symbolic) umfpack_dl_free_symbolic(&c->symbolic);
+  if (c->knum) klu_free_numeric(&c->knum, &c->kc);
+  if (c->ksym) klu_free_symbolic(&c->ksym, &c->kc);
+  free(c->Ap);
+  free(c->Ai);
+  free(c->kAp);
+  free(c->kAi);
+  free(c->Ax);
+  feast_matrix_gather_destroy(&c->gather);
+  feast_vec_gather_destroy(&c->vgather);
+  free(c->rhs);
+  free(c->sol);
+  feast_free(cp);
+}
