@@ -1,6 +1,7 @@
-/* Private to the mesh readers (feast/mesh/mesh.c, feast/mesh/gmsh.c): a bounded line reader for
- * untrusted text files, number parsing whose errors name file:line and the token, and
- * mesh validation that reports the source line of the offending vertex, quad or part. */
+/* Private to the mesh readers (feast/mesh/mesh_native.c, feast/mesh/gmsh_parse.c, feast/mesh/gmsh.c):
+ * a bounded line reader for untrusted text files, number parsing whose errors name file:line and the
+ * token (mesh_reader.c), the empty mesh they fill (mesh.c), and mesh validation that reports the
+ * source line of the offending vertex, quad or part (mesh_validate.c). */
 #ifndef FEAST_MESH_IO_H
 #define FEAST_MESH_IO_H
 #include "feast/mesh/mesh.h"

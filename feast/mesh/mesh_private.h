@@ -1,0 +1,38 @@
+/* Private to the coarse mesh's validation and topology (feast/mesh/mesh.c, mesh_validate.c,
+ * mesh_topology.c, mesh_conform.c): the "file:line" of an item for messages, the edge
+ * lookup keys, and the steps of feast_mesh_finish_lines that live in other files. */
+#ifndef FEAST_MESH_PRIVATE_H
+#define FEAST_MESH_PRIVATE_H
+#include "feast/mesh/mesh_io.h"
+#include <stdint.h>
+
+/* "file:line" of item i when the line is known, else "file" (mesh_validate.c) */
+typedef struct {
+  char s[600];
+} FeastMeshLoc;
+FeastMeshLoc feast_mesh_loc(const FeastMesh *m, const int *lines, long i);
+
+/* an edge occurrence: key = smaller*nv + larger vertex id, idx = 4*macro + local edge */
+typedef struct {
+  int64_t key;
+  int idx;
+} FeastMeshEdgeRef;
+
+static inline int feast_mesh_edge_is_boundary(const FeastMesh *m, int e) { return m->edge_macros[2 * e + 1] < 0; }
+
+/* ---- mesh_topology.c */
+/* frees the topology arrays, nedges = 0 */
+void feast_mesh_free_topology(FeastMesh *m);
+/* edges numbered by first occurrence (macro order, local edge order), each shared by at
+ * most two quads in opposite directions; *keys = per edge (key, edge id) sorted by key,
+ * for feast_mesh_find_edge (the caller frees it) */
+int feast_mesh_build_edges(FeastMesh *m, const FeastMeshLines *ln, FeastMeshEdgeRef **keys);
+/* CSR vertex -> macros (ascending, as macros are visited in order); unused vertices are errors */
+int feast_mesh_build_vertex_macros(FeastMesh *m, const FeastMeshLines *ln);
+/* edge id of edge a-b (either direction), -1 if no quad has it */
+int feast_mesh_find_edge(const FeastMesh *m, const FeastMeshEdgeRef *keys, int a, int b);
+
+/* ---- mesh_conform.c */
+/* no boundary vertex on another boundary edge, no boundary edges crossing */
+int feast_mesh_check_conforming(const FeastMesh *m, const FeastMeshLines *ln);
+#endif
