@@ -344,6 +344,9 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
  * ns_time_run the solution at ns_time(ns) (what a step monitor sees). Where the pressure
  * is fixed only up to a constant (ns_pressure_nullspace) it has zero mean. */
 const FeastVec *ns_solution(const NsProblem *ns);
+/* the blocks of the iterate (and of every 3-block vector of the problem) */
+enum { NS_U, NS_V, NS_P, NS_NFIELDS };
+extern const char *const ns_field_names[NS_NFIELDS]; /* "u", "v", "p" (problem.c) */
 /* the level of the problem's vectors: the domain's finest (FeastDomain.finest) */
 int ns_level(const NsProblem *ns);
 /* the start of the next ns_solve: the iterate <- x (3 blocks on ns_level(ns) of the

@@ -11,8 +11,6 @@
 #include "scarc/scarc.h"
 #include "scarc/scarc_config.h"
 
-enum { NS_U, NS_V, NS_P, NS_NFIELDS };
-extern const char *const ns_field_names[NS_NFIELDS]; /* "u", "v", "p" (problem.c) */
 
 /* what the nonlinear iteration carries from step to step besides the iterate: with the
  * iterate it is the whole state of the run (checkpoint.c), so a continued run takes the

@@ -1,7 +1,7 @@
 /* The BiCGStab family: classical BiCGStab (van der Vorst), ibicgstab (one fused global
  * reduction per iteration) and pipebicgsafe (one non-blocking reduction overlapped with
  * the preconditioner and the operator) */
-#include "solvers/krylov_method.h"
+#include "solvers/krylov_private.h"
 #include "feast/base/error.h"
 #include <math.h>
 

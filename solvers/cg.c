@@ -1,5 +1,5 @@
 /* Flexible preconditioned conjugate gradients */
-#include "solvers/krylov_method.h"
+#include "solvers/krylov_private.h"
 #include "feast/base/error.h"
 #include <math.h>
 

@@ -1,5 +1,5 @@
 /* Flexible restarted GMRES (FGMRES(m), Saad 1993) */
-#include "solvers/krylov_method.h"
+#include "solvers/krylov_private.h"
 #include "feast/base/error.h"
 #include <stdlib.h>
 #include <string.h>

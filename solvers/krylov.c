@@ -2,7 +2,7 @@
  * (counted applications, the stopping test, the residual, the exit and restart tests of
  * the recurrence methods), the registry of the methods (richardson.c, cg.c, bicgstab.c,
  * fgmres.c), feast_krylov_solve and the lockstep Richardson of several systems. */
-#include "solvers/krylov_method.h"
+#include "solvers/krylov_private.h"
 #include "feast/base/error.h"
 #include "feast/base/log.h"
 #include <math.h>

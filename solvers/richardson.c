@@ -1,5 +1,5 @@
 /* Richardson iteration x += M (b - A x): with the ScaRC V cycle as M, standalone multigrid */
-#include "solvers/krylov_method.h"
+#include "solvers/krylov_private.h"
 #include "feast/base/error.h"
 #include <math.h>
 

@@ -1,7 +1,9 @@
-/* Helpers of the navier_stokes/ tests: a problem made in-process from a config text
- * (written to a temporary file, read as feastc reads one) on a mesh of grids/, nodal
- * interpolation of given fields, and comparisons of distributed vectors. Header only
- * (static functions): tests/ builds every tests/{unit,mpi}/test_*.c as its own program. */
+/* Helpers of the navier_stokes/ tests, on the public headers only: a problem made
+ * in-process from a config text (written to a temporary file, read as feastc reads one)
+ * on a mesh of grids/, nodal interpolation of given fields, and comparisons of
+ * distributed vectors. Header only (static functions): tests/ builds every
+ * tests/{unit,mpi}/test_*.c as its own program. A test that checks internals includes
+ * ns_testing_private.h instead (white-box: navier_stokes/ns_private.h and its helpers). */
 #ifndef FEAST_NS_TESTING_H
 #define FEAST_NS_TESTING_H
 #define _XOPEN_SOURCE 700 /* mkstemp, fdopen, realpath */
@@ -14,7 +16,7 @@
 #include "feast/la/vector.h"
 #include "feast_test.h"
 #include "navier_stokes/ns_config.h"
-#include "navier_stokes/ns_private.h"
+#include "navier_stokes/ns.h"
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -73,11 +75,11 @@ static inline void ns_case_destroy(NsCase *c) {
 typedef double (*NsField)(double x, double y);
 
 /* x <- the nodal interpolant of (u, v, p) (NULL: 0) on every copy of every node */
-static inline void ns_interpolate(const NsProblem *ns, FeastVec *x, NsField u, NsField v, NsField p) {
-  const FeastLevel *lev = &ns->dom->levels[ns->level];
+static inline void ns_interpolate(FeastVec *x, NsField u, NsField v, NsField p) {
+  const FeastLevel *lev = &x->dom->levels[x->level];
   const NsField f[NS_NFIELDS] = {u, v, p};
   for (int k = 0; k < NS_NFIELDS; k++)
-    for (int li = 0; li < ns->dom->nlocal; li++) {
+    for (int li = 0; li < x->dom->nlocal; li++) {
       double *xf = feast_vec_block(x, k, li);
       for (long i = 0; i < (long)lev->N * lev->N; i++)
         xf[i] = f[k] ? f[k](lev->xy[li][2 * i], lev->xy[li][2 * i + 1]) : 0.0;
@@ -108,14 +110,4 @@ static inline long ns_count_bit_differences(const FeastVec *x, const FeastVec *y
   return g;
 }
 
-/* |h - K x| after the projection of the constant pressure mode (ns_project_residual),
- * and |h|: the system assembled at x's velocity */
-static inline int ns_defect_at(NsProblem *ns, const FeastVec *x, double *defect, double *rhs) {
-  FEAST_CALL(ns_system_assemble(ns, x));
-  FEAST_CALL(ns_system_apply(ns, x, ns->d));
-  feast_vec_aypx(-1.0, ns->h, ns->d);
-  FEAST_CALL(ns_project_residual(ns, ns->d));
-  FEAST_CALL(feast_vec_norm(ns->d, defect));
-  return feast_vec_norm(ns->h, rhs);
-}
 #endif

@@ -14,8 +14,8 @@
  *  - restored with solver.anderson_depth = 2 (the newest 2 steps of the history) or 0 (the
  *    plain fixed point), the run goes on and its defect falls below the checkpoint's. */
 #include "feast/io/checkpoint.h"
-/* white-box (ns_testing.h includes ns_private.h): checks ns_restore's state, ns->restored and ns->resume */
-#include "ns_testing.h"
+/* white-box (ns_testing_private.h): checks ns_restore's state, ns->restored and ns->resume */
+#include "ns_testing_private.h"
 
 static const char *cavity = "[problem]\nre = 50\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"

@@ -27,8 +27,8 @@
  *    solve it 4 times) takes the same stages, steps and iterations, and its iterate is
  *    bitwise the distributed one (both gathered in global node order). */
 #include "feast/la/gather.h"
-/* white-box (ns_testing.h includes ns_private.h): checks the final defect with the system's operator */
-#include "ns_testing.h"
+/* white-box (ns_testing_private.h): checks the final defect with the system's operator */
+#include "ns_testing_private.h"
 #include <stdlib.h>
 #include <string.h>
 

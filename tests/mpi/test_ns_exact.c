@@ -18,8 +18,8 @@
  * value less the mean 3/2) to 1e-9; and the forces, these quantities and the solved
  * fields are the same bits as those of the same problem on MPI_COMM_SELF (all macros on
  * one rank). */
-/* white-box (ns_testing.h includes ns_private.h): checks the interpolant's defect with the system's operator */
-#include "ns_testing.h"
+/* white-box (ns_testing_private.h): checks the interpolant's defect with the system's operator */
+#include "ns_testing_private.h"
 
 static double lin_x(double x, double y) { return (void)y, x; }
 static double neg_y(double x, double y) { return (void)x, -y; }
@@ -44,8 +44,8 @@ enum { LEVEL = 2 };
 
 /* the exact discrete solution of a case: its interpolant, pressure projected where free */
 static void exact(NsProblem *ns, FeastVec *x, int stagn) {
-  if (stagn) ns_interpolate(ns, x, lin_x, neg_y, p_lin);
-  else ns_interpolate(ns, x, ident_y, NULL, NULL);
+  if (stagn) ns_interpolate(x, lin_x, neg_y, p_lin);
+  else ns_interpolate(x, ident_y, NULL, NULL);
   CHECK_OK(ns_project_solution(ns, x));
 }
 

@@ -10,8 +10,8 @@
  *    velocity solves count (with linear.rtol = 1e-6; at 1e-2 both need 33): exact ones
  *    (direct) need fewer outer iterations, and jacobi reaches the same solution.
  *  - direct is refused above NS_DIRECT_MAX_NODES unknowns with a message naming the key. */
-/* white-box (ns_testing.h includes ns_private.h): checks ns_inner_create's size limit with ns->scarc_params */
-#include "ns_testing.h"
+/* white-box (ns_testing_private.h): checks ns_inner_create's size limit with ns->scarc_params */
+#include "ns_testing_private.h"
 
 static const char *cavity = "[problem]\nre = %g\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"

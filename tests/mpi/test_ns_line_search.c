@@ -23,8 +23,8 @@
  * Not told apart by these cases: a test constant 1 + 1e-4 for 1 - 1e-4 (no defect lands
  * in between), and a fallback that takes the last length instead of the best (the best
  * is the last, 1/64, in the one fallback here). */
-/* white-box (ns_testing.h includes ns_private.h): checks the line search's state, ns->v_old and ns->c */
-#include "ns_testing.h"
+/* white-box (ns_testing_private.h): checks the line search's state, ns->v_old and ns->c */
+#include "ns_testing_private.h"
 
 static const char *cavity = "[problem]\nre = %g\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"

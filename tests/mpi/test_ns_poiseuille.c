@@ -60,7 +60,7 @@ static Errors solve_level(int level, int stokes) {
   CHECK(res.converged);
   FeastVec *x = NULL;
   CHECK_OK(feast_vec_create(c.dom, ns_level(ns), NS_NFIELDS, &x));
-  ns_interpolate(ns, x, profile, NULL, pressure);
+  ns_interpolate(x, profile, NULL, pressure);
   e.u = fmax(ns_max_diff(ns_solution(ns), x, NS_U), ns_max_diff(ns_solution(ns), x, NS_V));
   e.p = ns_max_diff(ns_solution(ns), x, NS_P);
   double F[2];

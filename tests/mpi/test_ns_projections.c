@@ -13,8 +13,8 @@
  *  - with a natural outflow (no null space) both leave the vector's bits alone;
  *  - on 1, 2, 4 ranks the projected vectors are the bits of the same projection of the
  *    same problem on MPI_COMM_SELF. */
-/* white-box (ns_testing.h includes ns_private.h): checks system.c's pressure projections */
-#include "ns_testing.h"
+/* white-box (ns_testing_private.h): checks system.c's pressure projections */
+#include "ns_testing_private.h"
 
 static const char *enclosed = "[problem]\nre = 10\n"
                               "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
@@ -125,8 +125,8 @@ static void check_enclosed(void) {
   check_projection(ns, ns_project_residual, 0, x, y);
   check_projection(ns, ns_project_solution, 1, x, y);
   /* int x = 1/2 */
-  ns_interpolate(ns, x, NULL, NULL, x_only);
-  ns_interpolate(ns, y, NULL, NULL, x_minus_half);
+  ns_interpolate(x, NULL, NULL, x_only);
+  ns_interpolate(y, NULL, NULL, x_minus_half);
   CHECK_OK(ns_project_solution(ns, x));
   CHECK(ns_max_diff(x, y, NS_P) <= 1e-14);
   /* the same bits as on one rank */

@@ -33,8 +33,8 @@
  * dense copy is not needed. */
 #include "feast/fem/q1.h"
 #include "navier_stokes/ns_keys.h"
-/* white-box (ns_testing.h includes ns_private.h): checks the Schur approximations' operators (PCD's A_p, N_p) */
-#include "ns_testing.h"
+/* white-box (ns_testing_private.h): checks the Schur approximations' operators (PCD's A_p, N_p) */
+#include "ns_testing_private.h"
 
 static const char *outflow = "[problem]\nre = 10\n"
                              "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 0\nv = 0\n"

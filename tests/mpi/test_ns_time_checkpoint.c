@@ -11,8 +11,8 @@
  *  - with u_n-1 zeroed after the restore (a checkpoint without it), the continued
  *    solution is not A's: the check sees BDF2's second level. */
 #include "feast/io/checkpoint.h"
-/* white-box (ns_testing.h includes ns_private.h): checks ns_time_restore's state (ns->time) */
-#include "ns_testing.h"
+/* white-box (ns_testing_private.h): checks ns_time_restore's state (ns->time) */
+#include "ns_testing_private.h"
 
 static const char *cavity = "[problem]\nre = 50\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"

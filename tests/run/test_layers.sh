@@ -8,6 +8,8 @@
 # one between floors (feast/mesh/refine.c including feast/la/vector.h); a copy with a
 # planted circle (feast/base/error.h including feast/base/log.h, which includes
 # feast/base/error.h) fails naming the circle; a file dropped into feast/ itself is named.
+# Tests reach a layer's internals (a *_private.h, or tests/ns_testing_private.h) only when
+# they say why in a "white-box" comment.
 . "$(dirname "$0")/lib.sh"
 check_layers() { "$PY" "$FEAST_SRC/tools/check_layers.py" "$1" >"$TMP/out.txt" 2>&1; rc=$?; cat "$TMP/out.txt"; }
 
@@ -45,4 +47,10 @@ sed -i '1i #include "feast/base/log.h"' "$TMP/tree/feast/base/error.h"
 check_layers "$TMP/tree"
 check "a planted include circle: exit 1 (got $rc), the circle named" \
   "$rc == 1 and $(grep -c 'an include circle: .*feast/base/error.h.*feast/base/log.h' "$TMP/out.txt") >= 1"
+unnamed=$(grep -lE '#include "([a-z_/]*_private[.]h|ns_testing_private[.]h)"' "$FEAST_SRC"/tests/unit/*.c \
+  "$FEAST_SRC"/tests/mpi/*.c | xargs -r grep -L 'white-box' | sed "s|$FEAST_SRC/||")
+public=$(grep -lE '#include "ns_testing[.]h"' "$FEAST_SRC"/tests/unit/*.c "$FEAST_SRC"/tests/mpi/*.c | wc -l)
+echo "tests on ns_testing.h (public headers only): $public; white-box tests without the word: ${unnamed:-none}"
+check "every test that includes a private header says white-box (unnamed: ${unnamed:-none})" "'${unnamed}' == ''"
+check "some flow tests use the public headers only ($public)" "$public >= 5"
 finish

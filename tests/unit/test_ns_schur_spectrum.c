@@ -67,7 +67,9 @@
  * term). Level 2 (2169 nodes; a minute, not run here), measured once without the term:
  * fixed point ratio 80 (robin) against 146, Newton S~^-1 S 100 against 13430.
  * ~6 s on one core (the dense K of 1815 unknowns, twelve 605 x 605 eigenvalue problems). */
-#include "ns_testing.h"
+/* white-box (ns_testing_private.h): the exact Schur complement and its approximations from the
+ * assembled blocks and the preconditioner's parts (ns_jacobian_apply, ns_schur_update) */
+#include "ns_testing_private.h"
 
 /* LAPACK and BLAS (the Fortran interface; the trailing size_t are gfortran's hidden
  * lengths of the character arguments) */

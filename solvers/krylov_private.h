@@ -2,8 +2,8 @@
  * (richardson.c, cg.c, bicgstab.c, fgmres.c): the work vectors, the state of one solve, and
  * the steps every method is made of (counted operator applications, the stopping test,
  * the residual). Private to solvers/. */
-#ifndef FEAST_KRYLOV_METHOD_H
-#define FEAST_KRYLOV_METHOD_H
+#ifndef FEAST_KRYLOV_PRIVATE_H
+#define FEAST_KRYLOV_PRIVATE_H
 #include "solvers/krylov.h"
 #include "feast/base/commstat.h"
 
