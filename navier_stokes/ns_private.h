@@ -54,6 +54,42 @@ typedef struct {
   long linear_capped;     /* linear solves of all steps done stopped at their cap */
 } NsTimeTerms;
 
+/* The PCD Schur approximation's operators (pcd.c), with linear.schur = pcd; a
+ * time-dependent run always has A_p (Cahouet-Chabard: mass A_p^-1 in the pressure step),
+ * N_p only with pcd */
+typedef struct {
+  FeastMask *mask;              /* zero Dirichlet values of the stationary A_p: the outflow (or the inflow) */
+  unsigned char *robin;         /* per part: an inflow whose Robin term N_p carries (NULL: none) */
+  FeastBand9 *lap, *conv;       /* A_p, N_p per local macro */
+  struct NsInner *solver;       /* A_p^-1, stationary variant (Dirichlet on the inflow; pressure.solver) */
+  FeastMask *time_mask;         /* a time step's A_p: Dirichlet where the velocity is free */
+  struct NsInner *time_solver;  /* its solver (== solver in an enclosed flow) */
+  FeastVec *r, *z, *y;          /* one-block work vectors */
+  FeastVec *rot, *s;            /* linear.pcd_rotation > 0: the lumped mass weighted by max(0, det grad w), work */
+} NsPcdOperators;
+
+/* The block preconditioner K_s of the saddle-point system (schur.c): velocity solves
+ * (inner.c) and a Schur approximation S~ (the registry in schur.c: mass, pcd.c) */
+typedef struct {
+  FeastLinOp op;                /* K_s (wrapped by the debug.inject hook) */
+  FeastFaultOp fault;           /* that hook */
+  /* the velocity blocks: ScaRC (or the solver velocity.solver names) per block */
+  ScarcParams scarc_params;
+  Scarc *scarc[2];              /* velocity blocks; scarc[1] == scarc[0] when shared */
+  FeastKrylovMethod velocity_method;
+  FeastSolveParams velocity_sp;
+  struct NsInner *velocity[2];  /* the inner solvers (inner.c): velocity[1] == velocity[0] when shared */
+  long velocity_solves;
+  FeastVec *upper_rhs;          /* d_u,v - B c_p, the right-hand side of their velocity solves
+                                   (linear.factorisation = upper | full) */
+  /* the Schur approximation */
+  const struct NsSchurApprox *schur; /* S~ (linear.schur resolved) */
+  int pcd;                      /* linear.schur = pcd (a time-dependent run always has A_p:
+                                   Cahouet-Chabard, mass A_p^-1 in the pressure step; N_p only with pcd) */
+  NsPcdOperators pcd_ops;       /* A_p, N_p, their masks, solvers and work (pcd.c) */
+  FeastSolveParams pressure_sp; /* A_p solves with pressure.solver = scarc */
+} NsPreconditioner;
+
 struct NsProblem {
   NsParams params;              /* as given to ns_create_with_params */
   const FeastConfig *describe;  /* the config front end's config, described in checkpoints (NULL: none) */
@@ -80,14 +116,7 @@ struct NsProblem {
   FeastKrylovWork *work;        /* of the linear solver */
   FeastVec *mass;               /* lumped pressure mass, consistent (one block) */
   FeastVec *ones;               /* 1 everywhere (one block) */
-  /* the preconditioner */
-  ScarcParams scarc_params;
-  Scarc *scarc[2];              /* velocity blocks; scarc[1] == scarc[0] when shared */
-  FeastKrylovMethod velocity_method;
-  FeastSolveParams velocity_sp;
-  FeastFaultOp fault;
-  FeastLinOp precond;           /* K_s (wrapped by the debug.inject hook) */
-  long velocity_solves;
+  NsPreconditioner prec;        /* K_s: the block preconditioner and its parts (schur.c) */
   double *linear_per_step;
   double *continuation_per_step; /* continuation.c: Krylov iterations of every step of every attempt */
   double *stall_history;        /* solve.c: the defects of an attempt's steps (the stall test) */
@@ -95,24 +124,7 @@ struct NsProblem {
    * objects of this process are added to it */
   int restored;
   NsState resume;
-  /* the PCD Schur approximation (pcd.c), with linear.schur = pcd; a time-dependent run
-   * always has A_p (Cahouet-Chabard: mass A_p^-1 in the pressure step), N_p only with pcd */
-  int pcd;
   NsDefaults defaults;          /* the auto values resolved (problem.c) */
-  FeastMask *pcd_mask;          /* zero Dirichlet values of the stationary A_p: the outflow (or the inflow) */
-  unsigned char *pcd_robin;     /* per part: an inflow whose Robin term N_p carries (NULL: none) */
-  FeastBand9 *pcd_lap, *pcd_conv; /* A_p, N_p per local macro */
-  struct NsInner *pcd_scarc;    /* A_p^-1, stationary variant (Dirichlet on the inflow; pressure.solver) */
-  FeastMask *pcd_time_mask;     /* a time step's A_p: Dirichlet where the velocity is free */
-  struct NsInner *pcd_time_scarc; /* its solver (== pcd_scarc in an enclosed flow) */
-  FeastVec *pcd_r, *pcd_z, *pcd_y; /* one-block work vectors */
-  FeastVec *pcd_rot, *pcd_s;    /* linear.pcd_rotation > 0: the lumped mass weighted by max(0, det grad w), work */
-  /* the block preconditioner (schur.c): linear.factorisation = upper | full */
-  FeastVec *upper_rhs;          /* d_u,v - B c_p, the right-hand side of their velocity solves */
-  const struct NsSchurApprox *schur; /* S~ (linear.schur resolved) */
-  /* the inner solvers (inner.c): velocity.solver, pressure.solver */
-  struct NsInner *velocity[2];  /* velocity blocks; velocity[1] == velocity[0] when shared */
-  FeastSolveParams pressure_sp; /* A_p solves with pressure.solver = scarc */
 };
 
 /* ---- anderson.c: Anderson acceleration of the fixed point (solver.anderson_depth) ---- */

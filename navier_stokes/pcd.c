@@ -166,15 +166,15 @@ static void robin_form(const FeastQ1EdgePoint *p, void *ctx, double A[2][2]) {
     for (int b = 0; b < 2; b++) A[a][b] -= p->weight * wn * p->phi[a] * p->phi[b];
 }
 
-/* N_p += the Robin term on the macro's edges that lie on an inflow part (ns->pcd_robin) */
+/* N_p += the Robin term on the macro's edges that lie on an inflow part (ns->prec.pcd_ops.robin) */
 static int add_robin(const NsProblem *ns, int li, const double *const *w) {
   const FeastMesh *mesh = ns->dom->mesh;
   const FeastLevel *lev = &ns->dom->levels[ns->level];
   const int m = ns->dom->local[li];
   for (int le = 0; le < 4; le++) {
     const int q = mesh->edge_part[mesh->macro_edges[4 * m + le]];
-    if (q >= 0 && ns->pcd_robin[q])
-      FEAST_CALL(feast_q1_assemble_edge(lev->N, lev->xy[li], le, robin_form, (void *)w, &ns->pcd_conv[li]));
+    if (q >= 0 && ns->prec.pcd_ops.robin[q])
+      FEAST_CALL(feast_q1_assemble_edge(lev->N, lev->xy[li], le, robin_form, (void *)w, &ns->prec.pcd_ops.conv[li]));
   }
   return 0;
 }
@@ -199,9 +199,9 @@ static int laplace_solver(NsProblem *ns, const unsigned char *parts, int count, 
     FEAST_CALL(feast_mask_pin(dom, dom->mesh->quads[0], *mask));
     feast_log(2, "  A_p (%s) with Neumann conditions, pinned at vertex %d\n", variant, dom->mesh->quads[0]);
   }
-  FEAST_CALL(ns_inner_create(ns->params.pressure.solver, "pressure", dom, ns->level, *mask, &ns->scarc_params,
-                             ns->velocity_method, &ns->pressure_sp, solver));
-  return ns_inner_set_operator(*solver, ns->pcd_lap);
+  FEAST_CALL(ns_inner_create(ns->params.pressure.solver, "pressure", dom, ns->level, *mask, &ns->prec.scarc_params,
+                             ns->prec.velocity_method, &ns->prec.pressure_sp, solver));
+  return ns_inner_set_operator(*solver, ns->prec.pcd_ops.lap);
 }
 
 /* A_p and its solvers: the stationary variant (Dirichlet on the inflow, for PCD's
@@ -214,59 +214,59 @@ static int laplace_solver(NsProblem *ns, const unsigned char *parts, int count, 
 int ns_pcd_create(NsProblem *ns) {
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
-  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->pcd_lap));
-  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->pcd_conv));
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->prec.pcd_ops.lap));
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->prec.pcd_ops.conv));
   for (int li = 0; li < dom->nlocal; li++) {
-    FEAST_CALL(feast_band9_create(lev->N, &ns->pcd_lap[li]));
-    if (ns->pcd) FEAST_CALL(feast_band9_create(lev->N, &ns->pcd_conv[li]));
+    FEAST_CALL(feast_band9_create(lev->N, &ns->prec.pcd_ops.lap[li]));
+    if (ns->prec.pcd) FEAST_CALL(feast_band9_create(lev->N, &ns->prec.pcd_ops.conv[li]));
     FEAST_CALL(feast_q1_assemble(lev->N, lev->xy[li], dom->local[li], feast_q1_form_laplace, NULL, 2,
-                                 &ns->pcd_lap[li]));
+                                 &ns->prec.pcd_ops.lap[li]));
   }
-  FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->pcd_r));
-  FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->pcd_z));
-  FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->pcd_y));
+  FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->prec.pcd_ops.r));
+  FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->prec.pcd_ops.z));
+  FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->prec.pcd_ops.y));
   const int stationary_start = ns->time_dependent && ns->params.time.initial_stationary;
   unsigned char *parts;
   int count, st = FEAST_ALLOC(dom->mesh->nparts + 1, &parts);
-  if (!st && ns->pcd && (!ns->time_dependent || stationary_start)) {
+  if (!st && ns->prec.pcd && (!ns->time_dependent || stationary_start)) {
     st = ns_pcd_inflow_parts(&ns->params, dom->mesh, parts, &count);
     if (!st && count > 0 && !ns->params.linear.pcd_inflow_dirichlet) { /* Elman & Tuminaro */
-      st = FEAST_ALLOC(dom->mesh->nparts + 1, &ns->pcd_robin);
-      if (!st) memcpy(ns->pcd_robin, parts, (size_t)dom->mesh->nparts);
+      st = FEAST_ALLOC(dom->mesh->nparts + 1, &ns->prec.pcd_ops.robin);
+      if (!st) memcpy(ns->prec.pcd_ops.robin, parts, (size_t)dom->mesh->nparts);
       if (!st) outflow_parts(ns, parts, &count);
     }
-    if (!st) st = laplace_solver(ns, parts, count, "stationary", &ns->pcd_mask, &ns->pcd_scarc);
+    if (!st) st = laplace_solver(ns, parts, count, "stationary", &ns->prec.pcd_ops.mask, &ns->prec.pcd_ops.solver);
     if (!st && ns->defaults.rotation) /* the rotation term: stationary solves of an enclosed flow */
-      if (!(st = feast_vec_create(dom, ns->level, 1, &ns->pcd_rot)))
-        st = feast_vec_create(dom, ns->level, 1, &ns->pcd_s);
+      if (!(st = feast_vec_create(dom, ns->level, 1, &ns->prec.pcd_ops.rot)))
+        st = feast_vec_create(dom, ns->level, 1, &ns->prec.pcd_ops.s);
   }
   if (!st && ns->time_dependent) {
     outflow_parts(ns, parts, &count);
-    if (count == 0 && ns->pcd_scarc) /* enclosed: the same pinned A_p */
-      ns->pcd_time_scarc = ns->pcd_scarc, ns->pcd_time_mask = ns->pcd_mask;
+    if (count == 0 && ns->prec.pcd_ops.solver) /* enclosed: the same pinned A_p */
+      ns->prec.pcd_ops.time_solver = ns->prec.pcd_ops.solver, ns->prec.pcd_ops.time_mask = ns->prec.pcd_ops.mask;
     else
-      st = laplace_solver(ns, parts, count, "time step", &ns->pcd_time_mask, &ns->pcd_time_scarc);
+      st = laplace_solver(ns, parts, count, "time step", &ns->prec.pcd_ops.time_mask, &ns->prec.pcd_ops.time_solver);
   }
   free(parts);
   return st;
 }
 
 void ns_pcd_destroy(NsProblem *ns) {
-  for (int li = 0; ns->pcd_lap && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->pcd_lap[li]);
-  for (int li = 0; ns->pcd_conv && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->pcd_conv[li]);
-  feast_free(&ns->pcd_lap);
-  feast_free(&ns->pcd_conv);
-  feast_free(&ns->pcd_robin);
-  feast_vec_destroy(&ns->pcd_r);
-  feast_vec_destroy(&ns->pcd_z);
-  feast_vec_destroy(&ns->pcd_y);
-  feast_vec_destroy(&ns->pcd_rot);
-  feast_vec_destroy(&ns->pcd_s);
-  if (ns->pcd_time_scarc == ns->pcd_scarc) ns->pcd_time_scarc = NULL, ns->pcd_time_mask = NULL;
-  ns_inner_destroy(&ns->pcd_scarc);
-  ns_inner_destroy(&ns->pcd_time_scarc);
-  feast_mask_destroy(&ns->pcd_mask);
-  feast_mask_destroy(&ns->pcd_time_mask);
+  for (int li = 0; ns->prec.pcd_ops.lap && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->prec.pcd_ops.lap[li]);
+  for (int li = 0; ns->prec.pcd_ops.conv && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->prec.pcd_ops.conv[li]);
+  feast_free(&ns->prec.pcd_ops.lap);
+  feast_free(&ns->prec.pcd_ops.conv);
+  feast_free(&ns->prec.pcd_ops.robin);
+  feast_vec_destroy(&ns->prec.pcd_ops.r);
+  feast_vec_destroy(&ns->prec.pcd_ops.z);
+  feast_vec_destroy(&ns->prec.pcd_ops.y);
+  feast_vec_destroy(&ns->prec.pcd_ops.rot);
+  feast_vec_destroy(&ns->prec.pcd_ops.s);
+  if (ns->prec.pcd_ops.time_solver == ns->prec.pcd_ops.solver) ns->prec.pcd_ops.time_solver = NULL, ns->prec.pcd_ops.time_mask = NULL;
+  ns_inner_destroy(&ns->prec.pcd_ops.solver);
+  ns_inner_destroy(&ns->prec.pcd_ops.time_solver);
+  feast_mask_destroy(&ns->prec.pcd_ops.mask);
+  feast_mask_destroy(&ns->prec.pcd_ops.time_mask);
 }
 
 int ns_pcd_update(NsProblem *ns) {
@@ -274,40 +274,40 @@ int ns_pcd_update(NsProblem *ns) {
   const FeastLevel *lev = &dom->levels[ns->level];
   for (int li = 0; li < dom->nlocal; li++) {
     const double *w[2] = {feast_vec_block(ns->v, NS_U, li), feast_vec_block(ns->v, NS_V, li)};
-    FeastBand9 *A[1] = {&ns->pcd_conv[li]};
+    FeastBand9 *A[1] = {&ns->prec.pcd_ops.conv[li]};
     feast_band9_zero(A[0]);
     const double tau_scale = ns->params.linear.pcd_supg ? ns->params.stabilisation.supg_scale : 0.0;
     const ConvectionCtx cc = {{w[0], w[1]}, ns->nu, ns->time.tau_rate, tau_scale};
     FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], convection_form, (void *)&cc, 3, 1, A, 0,
                                        NULL));
-    if (ns->pcd_robin && ns_stationary_operators(ns)) FEAST_CALL(add_robin(ns, li, w));
-    if (ns->pcd_rot && ns_stationary_operators(ns)) {
-      double *rot[1] = {ns->pcd_rot->v[li]};
+    if (ns->prec.pcd_ops.robin && ns_stationary_operators(ns)) FEAST_CALL(add_robin(ns, li, w));
+    if (ns->prec.pcd_ops.rot && ns_stationary_operators(ns)) {
+      double *rot[1] = {ns->prec.pcd_ops.rot->v[li]};
       memset(rot[0], 0, sizeof(double) * lev->N * lev->N);
       FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], rotation_form, (void *)w, 2, 0, NULL, 1,
                                          rot));
     }
   }
-  return ns->pcd_rot && ns_stationary_operators(ns) ? feast_vec_sum(ns->pcd_rot) : 0;
+  return ns->prec.pcd_ops.rot && ns_stationary_operators(ns) ? feast_vec_sum(ns->prec.pcd_ops.rot) : 0;
 }
 
 /* x <- A_p^-1 b by solver (A_p with mask's conditions) in at most max_cycles cycles (0:
- * pressure.max_iterations), b (ns->pcd_r, overwritten) first made compatible: zero sum where
+ * pressure.max_iterations), b (ns->prec.pcd_ops.r, overwritten) first made compatible: zero sum where
  * A_p is pinned (Neumann), zero on its Dirichlet nodes */
 static int laplace_solve(NsProblem *ns, NsInner *solver, const FeastMask *mask, int max_cycles, FeastVec *x) {
-  if (mask->pinned >= 0) FEAST_CALL(ns_zero_sum(ns, ns->pcd_r));
-  feast_vec_zero_fixed(ns->pcd_r, 0, mask);
+  if (mask->pinned >= 0) FEAST_CALL(ns_zero_sum(ns, ns->prec.pcd_ops.r));
+  feast_vec_zero_fixed(ns->prec.pcd_ops.r, 0, mask);
   FeastSolveResult res;
-  return ns_inner_solve_capped(solver, max_cycles, ns->pcd_r, x, &res);
+  return ns_inner_solve_capped(solver, max_cycles, ns->prec.pcd_ops.r, x, &res);
 }
 
 /* y <- theta N_p A_p^-1 r + mass M_p A_p^-1 r (r, y consistent one-block vectors) */
 int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
-  feast_vec_copy(r, ns->pcd_r);
-  if (ns_stationary_operators(ns)) FEAST_CALL(laplace_solve(ns, ns->pcd_scarc, ns->pcd_mask, 0, ns->pcd_z));
-  else FEAST_CALL(laplace_solve(ns, ns->pcd_time_scarc, ns->pcd_time_mask, 0, ns->pcd_z));
-  if (ns->pcd) {
-    for (int li = 0; li < ns->dom->nlocal; li++) feast_band9_matvec(&ns->pcd_conv[li], ns->pcd_z->v[li], y->v[li]);
+  feast_vec_copy(r, ns->prec.pcd_ops.r);
+  if (ns_stationary_operators(ns)) FEAST_CALL(laplace_solve(ns, ns->prec.pcd_ops.solver, ns->prec.pcd_ops.mask, 0, ns->prec.pcd_ops.z));
+  else FEAST_CALL(laplace_solve(ns, ns->prec.pcd_ops.time_solver, ns->prec.pcd_ops.time_mask, 0, ns->prec.pcd_ops.z));
+  if (ns->prec.pcd) {
+    for (int li = 0; li < ns->dom->nlocal; li++) feast_band9_matvec(&ns->prec.pcd_ops.conv[li], ns->prec.pcd_ops.z->v[li], y->v[li]);
     FEAST_CALL(feast_vec_sum(y));
     if (ns->time.on && ns->time.theta != 1.0) feast_vec_scale(ns->time.theta, y);
   } else {
@@ -317,7 +317,7 @@ int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
   const long n = (long)y->N * y->N;
   for (int li = 0; li < ns->dom->nlocal; li++) { /* y += mass m z */
     double *yl = y->v[li];
-    const double *m = ns->mass->v[li], *z = ns->pcd_z->v[li];
+    const double *m = ns->mass->v[li], *z = ns->prec.pcd_ops.z->v[li];
     for (long i = 0; i < n; i++) yl[i] += ns->time.mass * m[i] * z[i];
   }
   return 0;
@@ -325,34 +325,34 @@ int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
 
 enum { ROTATION_CYCLES = 2 };
 
-/* s <- A_p^-1 M_rot z, z = A_p^-1 r of ns_pcd_apply (in ns->pcd_z): the rotation term, its
+/* s <- A_p^-1 M_rot z, z = A_p^-1 r of ns_pcd_apply (in ns->prec.pcd_ops.z): the rotation term, its
  * solve capped at ROTATION_CYCLES */
 static int rotation_solve(NsProblem *ns) {
-  const long n = (long)ns->pcd_z->N * ns->pcd_z->N;
+  const long n = (long)ns->prec.pcd_ops.z->N * ns->prec.pcd_ops.z->N;
   for (int li = 0; li < ns->dom->nlocal; li++)
-    for (long i = 0; i < n; i++) ns->pcd_r->v[li][i] = ns->pcd_rot->v[li][i] * ns->pcd_z->v[li][i];
-  return laplace_solve(ns, ns->pcd_scarc, ns->pcd_mask, ROTATION_CYCLES, ns->pcd_s);
+    for (long i = 0; i < n; i++) ns->prec.pcd_ops.r->v[li][i] = ns->prec.pcd_ops.rot->v[li][i] * ns->prec.pcd_ops.z->v[li][i];
+  return laplace_solve(ns, ns->prec.pcd_ops.solver, ns->prec.pcd_ops.mask, ROTATION_CYCLES, ns->prec.pcd_ops.s);
 }
 
 /* the Robin variant of a stationary solve with an inflow (Elman & Tuminaro; Blechta's BRM2,
  * the operators in the other order): S~^-1 r = s nu M_p^-1 r + A_p^-1 (N_p + R_in) M_p^-1 r,
- * A_p zero on the outflow, R_in the inflow's Robin term (in ns->pcd_conv); in a pseudo-time
+ * A_p zero on the outflow, R_in the inflow's Robin term (in ns->prec.pcd_ops.conv); in a pseudo-time
  * step F_p has the mass term M_p / dt too, which adds A_p^-1 r / dt */
 static int robin_apply(NsProblem *ns, FeastVec *r) {
   const long n = (long)r->N * r->N;
   for (int li = 0; li < ns->dom->nlocal; li++) {
     const double *m = ns->mass->v[li], *rl = r->v[li];
-    double *y = ns->pcd_y->v[li];
+    double *y = ns->prec.pcd_ops.y->v[li];
     for (long i = 0; i < n; i++) y[i] = rl[i] / m[i];
-    feast_band9_matvec(&ns->pcd_conv[li], y, ns->pcd_r->v[li]);
+    feast_band9_matvec(&ns->prec.pcd_ops.conv[li], y, ns->prec.pcd_ops.r->v[li]);
   }
-  FEAST_CALL(feast_vec_sum(ns->pcd_r));
-  if (ns->time.on) feast_vec_axpy(ns->time.mass, r, ns->pcd_r); /* a pseudo-time step's mass M_p / dt */
-  FEAST_CALL(laplace_solve(ns, ns->pcd_scarc, ns->pcd_mask, 0, ns->pcd_z));
+  FEAST_CALL(feast_vec_sum(ns->prec.pcd_ops.r));
+  if (ns->time.on) feast_vec_axpy(ns->time.mass, r, ns->prec.pcd_ops.r); /* a pseudo-time step's mass M_p / dt */
+  FEAST_CALL(laplace_solve(ns, ns->prec.pcd_ops.solver, ns->prec.pcd_ops.mask, 0, ns->prec.pcd_ops.z));
   const double s = ns->params.linear.pcd_viscous_scale * ns->nu;
   for (int li = 0; li < ns->dom->nlocal; li++) {
     double *rl = r->v[li];
-    const double *y = ns->pcd_y->v[li], *z = ns->pcd_z->v[li];
+    const double *y = ns->prec.pcd_ops.y->v[li], *z = ns->prec.pcd_ops.z->v[li];
     for (long i = 0; i < n; i++) rl[i] = s * y[i] + z[i];
   }
   return 0;
@@ -364,14 +364,14 @@ static int robin_apply(NsProblem *ns, FeastVec *r) {
  * Cahouet-Chabard mass term (ns_pcd_apply) */
 static int pcd_apply(NsProblem *ns, FeastVec *r) {
   const NsLinearParams *lp = &ns->params.linear;
-  if (ns->pcd_robin && ns_stationary_operators(ns)) return robin_apply(ns, r);
-  FEAST_CALL(ns_pcd_apply(ns, r, ns->pcd_y));
-  const int rotation = ns->pcd_rot && ns_stationary_operators(ns); /* pcd_rot: with the stationary A_p only */
+  if (ns->prec.pcd_ops.robin && ns_stationary_operators(ns)) return robin_apply(ns, r);
+  FEAST_CALL(ns_pcd_apply(ns, r, ns->prec.pcd_ops.y));
+  const int rotation = ns->prec.pcd_ops.rot && ns_stationary_operators(ns); /* pcd_rot: with the stationary A_p only */
   if (rotation) FEAST_CALL(rotation_solve(ns));
   const double s = lp->pcd_viscous_scale + (rotation ? 1.0 : 0.0);
   if (ns_stationary_operators(ns) && s != 1.0) feast_vec_scale(s, r);
-  ns_schur_viscous(ns, ns->pcd_y, r);
-  if (rotation) feast_vec_axpy(lp->pcd_rotation / ns->nu, ns->pcd_s, r);
+  ns_schur_viscous(ns, ns->prec.pcd_ops.y, r);
+  if (rotation) feast_vec_axpy(lp->pcd_rotation / ns->nu, ns->prec.pcd_ops.s, r);
   return 0;
 }
 

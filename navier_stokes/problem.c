@@ -289,7 +289,7 @@ void ns_destroy(NsProblem **nsp) {
 
 int ns_pressure_nullspace(const NsProblem *ns) { return ns->nullspace; }
 double ns_viscosity(const NsProblem *ns) { return ns->nu; }
-const char *ns_local_precision(const NsProblem *ns) { return scarc_params_precision(&ns->scarc_params); }
+const char *ns_local_precision(const NsProblem *ns) { return scarc_params_precision(&ns->prec.scarc_params); }
 
 const FeastVec *ns_solution(const NsProblem *ns) { return ns->v; }
 int ns_level(const NsProblem *ns) { return ns->level; }

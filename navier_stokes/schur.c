@@ -50,80 +50,80 @@ static int make_linear(ScarcParams *p, const char *key, const char *name) {
 static int linear_preconditioner(NsProblem *ns) {
   const FeastKrylovMethod krylov = ns_krylov_choice(&ns->params, ns->stokes);
   const char *krylov_name = feast_krylov_method_name(krylov);
-  if (feast_krylov_needs_linear_preconditioner(ns->velocity_method))
-    FEAST_CALL(make_linear(&ns->scarc_params, "velocity.scarc_solver", velocity_solver_name(ns->velocity_method)));
+  if (feast_krylov_needs_linear_preconditioner(ns->prec.velocity_method))
+    FEAST_CALL(make_linear(&ns->prec.scarc_params, "velocity.scarc_solver", velocity_solver_name(ns->prec.velocity_method)));
   if (!feast_krylov_needs_linear_preconditioner(krylov)) return 0;
-  FEAST_CHECK(ns->velocity_method == FEAST_KRYLOV_RICHARDSON, FEAST_ERR_ARG,
+  FEAST_CHECK(ns->prec.velocity_method == FEAST_KRYLOV_RICHARDSON, FEAST_ERR_ARG,
               "velocity.scarc_solver = %s makes the Schur preconditioner a nonlinear map, which linear.krylov = %s "
-              "cannot be preconditioned with; use mg", velocity_solver_name(ns->velocity_method), krylov_name);
-  FEAST_CALL(make_linear(&ns->scarc_params, "linear.krylov", krylov_name));
-  if (ns->velocity_sp.fixed_iterations == 0) {
-    ns->velocity_sp.fixed_iterations = 2;
+              "cannot be preconditioned with; use mg", velocity_solver_name(ns->prec.velocity_method), krylov_name);
+  FEAST_CALL(make_linear(&ns->prec.scarc_params, "linear.krylov", krylov_name));
+  if (ns->prec.velocity_sp.fixed_iterations == 0) {
+    ns->prec.velocity_sp.fixed_iterations = 2;
     feast_log(1, "  velocity.fixed_iterations = 0: 2 multigrid cycles per velocity solve, as linear.krylov = %s "
                  "needs a linear preconditioner\n", krylov_name);
   }
   return 0;
 }
 
-/* the solver of velocity block f (velocity.solver); ns->scarc[f] its ScaRC (counters) */
+/* the solver of velocity block f (velocity.solver); ns->prec.scarc[f] its ScaRC (counters) */
 static int velocity_solver(NsProblem *ns, int f) {
-  FEAST_CALL(ns_inner_create(ns->params.velocity.solver, "velocity", ns->dom, ns->level, ns->mask[f], &ns->scarc_params,
-                             ns->velocity_method, &ns->velocity_sp, &ns->velocity[f]));
-  ns->scarc[f] = ns_inner_scarc(ns->velocity[f]);
+  FEAST_CALL(ns_inner_create(ns->params.velocity.solver, "velocity", ns->dom, ns->level, ns->mask[f], &ns->prec.scarc_params,
+                             ns->prec.velocity_method, &ns->prec.velocity_sp, &ns->prec.velocity[f]));
+  ns->prec.scarc[f] = ns_inner_scarc(ns->prec.velocity[f]);
   return 0;
 }
 
 /* the A_p solves' tolerances (pressure.*); the rest as the velocity solves' (method, fixed
  * iterations, divergence factor) */
 static void pressure_solve_params(NsProblem *ns) {
-  ns->pressure_sp = ns->velocity_sp;
-  ns->pressure_sp.rtol = ns->params.pressure.rtol;
-  ns->pressure_sp.max_iterations = ns->params.pressure.max_iterations;
-  if (ns->pressure_sp.max_iterations < ns->pressure_sp.fixed_iterations)
-    ns->pressure_sp.max_iterations = ns->pressure_sp.fixed_iterations;
-  ns->pressure_sp.label = "pressure";
+  ns->prec.pressure_sp = ns->prec.velocity_sp;
+  ns->prec.pressure_sp.rtol = ns->params.pressure.rtol;
+  ns->prec.pressure_sp.max_iterations = ns->params.pressure.max_iterations;
+  if (ns->prec.pressure_sp.max_iterations < ns->prec.pressure_sp.fixed_iterations)
+    ns->prec.pressure_sp.max_iterations = ns->prec.pressure_sp.fixed_iterations;
+  ns->prec.pressure_sp.label = "pressure";
 }
 
 int ns_schur_create(NsProblem *ns) {
   const NsVelocityParams *vp = &ns->params.velocity;
-  ns->velocity_method = vp->method;
-  memset(&ns->velocity_sp, 0, sizeof ns->velocity_sp);
-  ns->velocity_sp.rtol = vp->rtol;
-  ns->velocity_sp.max_iterations = ns->defaults.velocity_cycles;
-  ns->velocity_sp.fixed_iterations = vp->fixed_iterations;
-  ns->velocity_sp.divergence_factor = ns->params.nonlinear.divergence_factor;
-  ns->velocity_sp.label = "velocity";
+  ns->prec.velocity_method = vp->method;
+  memset(&ns->prec.velocity_sp, 0, sizeof ns->prec.velocity_sp);
+  ns->prec.velocity_sp.rtol = vp->rtol;
+  ns->prec.velocity_sp.max_iterations = ns->defaults.velocity_cycles;
+  ns->prec.velocity_sp.fixed_iterations = vp->fixed_iterations;
+  ns->prec.velocity_sp.divergence_factor = ns->params.nonlinear.divergence_factor;
+  ns->prec.velocity_sp.label = "velocity";
   /* the test hook debug.inject wraps the whole preconditioner */
-  FEAST_CALL(feast_fault_op(&ns->params.fault, ns->dom->rank, (FeastLinOp){apply, ns}, &ns->fault, &ns->precond));
-  ns->scarc_params = vp->scarc;
+  FEAST_CALL(feast_fault_op(&ns->params.fault, ns->dom->rank, (FeastLinOp){apply, ns}, &ns->prec.fault, &ns->prec.op));
+  ns->prec.scarc_params = vp->scarc;
   /* solver.coarse_stabilisation = auto resolved by the problem */
   if (ns->defaults.upwind_auto)
-    ns->scarc_params.coarse_stabilisation = ns->defaults.upwind ? SCARC_STABILISATION_UPWIND : SCARC_STABILISATION_NONE;
+    ns->prec.scarc_params.coarse_stabilisation = ns->defaults.upwind ? SCARC_STABILISATION_UPWIND : SCARC_STABILISATION_NONE;
   FEAST_CALL(linear_preconditioner(ns));
-  if (ns->velocity_sp.max_iterations < ns->velocity_sp.fixed_iterations)
-    ns->velocity_sp.max_iterations = ns->velocity_sp.fixed_iterations;
+  if (ns->prec.velocity_sp.max_iterations < ns->prec.velocity_sp.fixed_iterations)
+    ns->prec.velocity_sp.max_iterations = ns->prec.velocity_sp.fixed_iterations;
   pressure_solve_params(ns);
   FEAST_CALL(velocity_solver(ns, NS_U));
   const NsFactorisation type = ns->params.linear.factorisation;
   if (type == NS_FACTORISATION_UPPER || type == NS_FACTORISATION_FULL)
-    FEAST_CALL(feast_vec_create(ns->dom, ns->level, NS_NFIELDS, &ns->upper_rhs));
-  ns->pcd = ns->defaults.pcd;
-  ns->schur = ns_schur_approx(ns->pcd ? NS_SCHUR_PCD : NS_SCHUR_MASS);
-  FEAST_CALL(ns->schur->setup(ns));
+    FEAST_CALL(feast_vec_create(ns->dom, ns->level, NS_NFIELDS, &ns->prec.upper_rhs));
+  ns->prec.pcd = ns->defaults.pcd;
+  ns->prec.schur = ns_schur_approx(ns->prec.pcd ? NS_SCHUR_PCD : NS_SCHUR_MASS);
+  FEAST_CALL(ns->prec.schur->setup(ns));
   if (!ns->newton && feast_mask_same(ns->mask[NS_U], ns->mask[NS_V])) {
-    ns->velocity[1] = ns->velocity[0], ns->scarc[1] = ns->scarc[0];
+    ns->prec.velocity[1] = ns->prec.velocity[0], ns->prec.scarc[1] = ns->prec.scarc[0];
     return 0;
   }
   return velocity_solver(ns, NS_V);
 }
 
 void ns_schur_destroy(NsProblem *ns) {
-  if (ns->velocity[1] == ns->velocity[0]) ns->velocity[1] = NULL;
-  ns_inner_destroy(&ns->velocity[0]);
-  ns_inner_destroy(&ns->velocity[1]);
-  ns->scarc[0] = ns->scarc[1] = NULL;
-  if (ns->schur) ns->schur->destroy(ns);
-  feast_vec_destroy(&ns->upper_rhs);
+  if (ns->prec.velocity[1] == ns->prec.velocity[0]) ns->prec.velocity[1] = NULL;
+  ns_inner_destroy(&ns->prec.velocity[0]);
+  ns_inner_destroy(&ns->prec.velocity[1]);
+  ns->prec.scarc[0] = ns->prec.scarc[1] = NULL;
+  if (ns->prec.schur) ns->prec.schur->destroy(ns);
+  feast_vec_destroy(&ns->prec.upper_rhs);
 }
 
 /* The velocity ScaRC copies A11 (A22) into its own finest-level storage at every refresh
@@ -139,10 +139,10 @@ static FeastBand9 *const *velocity_blocks(const NsProblem *ns) {
 }
 
 int ns_schur_update(NsProblem *ns) {
-  FEAST_CALL(ns_inner_set_operator(ns->velocity[0], velocity_blocks(ns)[NS_A11]));
-  if (ns->velocity[1] != ns->velocity[0])
-    FEAST_CALL(ns_inner_set_operator(ns->velocity[1], velocity_blocks(ns)[NS_A22]));
-  return ns->schur->refresh ? ns->schur->refresh(ns) : 0;
+  FEAST_CALL(ns_inner_set_operator(ns->prec.velocity[0], velocity_blocks(ns)[NS_A11]));
+  if (ns->prec.velocity[1] != ns->prec.velocity[0])
+    FEAST_CALL(ns_inner_set_operator(ns->prec.velocity[1], velocity_blocks(ns)[NS_A22]));
+  return ns->prec.schur->refresh ? ns->prec.schur->refresh(ns) : 0;
 }
 
 /* a velocity solve that failed (NaN, breakdown) leaves a NaN in its result for the outer
@@ -157,8 +157,8 @@ static int velocity_solve(NsProblem *ns, int f, const FeastVec *d, FeastVec *c) 
   feast_vec_view(d, f, &df);
   feast_vec_view(c, f, &cf);
   FeastSolveResult res;
-  FEAST_CALL(ns_inner_solve(ns->velocity[f], &df, &cf, &res));
-  ns->velocity_solves++;
+  FEAST_CALL(ns_inner_solve(ns->prec.velocity[f], &df, &cf, &res));
+  ns->prec.velocity_solves++;
   mark_failure(&res, &cf);
   return 0;
 }
@@ -172,8 +172,8 @@ static int velocity_solve_pair(NsProblem *ns, const FeastVec *d, FeastVec *c) {
   const FeastVec *b[2] = {&df[NS_U], &df[NS_V]};
   FeastVec *x[2] = {&cf[NS_U], &cf[NS_V]};
   FeastSolveResult res[2];
-  FEAST_CALL(ns_inner_solve_many(ns->velocity[0], 2, b, x, res));
-  ns->velocity_solves += 2;
+  FEAST_CALL(ns_inner_solve_many(ns->prec.velocity[0], 2, b, x, res));
+  ns->prec.velocity_solves += 2;
   for (int f = NS_U; f <= NS_V; f++) mark_failure(&res[f], x[f]);
   return 0;
 }
@@ -207,7 +207,7 @@ static void uncoupled_pressure_rhs(const FeastVec *d, FeastVec *c) {
 static int schur_solve(NsProblem *ns, const FeastVec *d, FeastVec *c) {
   FeastVec cp;
   feast_vec_view(c, NS_P, &cp);
-  FEAST_CALL(ns->schur->apply(ns, &cp));
+  FEAST_CALL(ns->prec.schur->apply(ns, &cp));
   for (int li = 0; li < ns->dom->nlocal; li++) {
     double *p = feast_vec_block(c, NS_P, li);
     const double *dp = feast_vec_block(d, NS_P, li);
@@ -235,8 +235,8 @@ static int mass_setup(NsProblem *ns) { return ns->time_dependent ? ns_pcd_create
 
 static int mass_apply(NsProblem *ns, FeastVec *r) {
   const int cahouet_chabard = !ns_stationary_operators(ns); /* a time step (the pseudo-time steps: none) */
-  if (cahouet_chabard) FEAST_CALL(ns_pcd_apply(ns, r, ns->pcd_y));
-  ns_schur_viscous(ns, cahouet_chabard ? ns->pcd_y : NULL, r);
+  if (cahouet_chabard) FEAST_CALL(ns_pcd_apply(ns, r, ns->prec.pcd_ops.y));
+  ns_schur_viscous(ns, cahouet_chabard ? ns->prec.pcd_ops.y : NULL, r);
   return 0;
 }
 
@@ -271,7 +271,7 @@ static int coupled_defect(NsProblem *ns, const FeastVec *d, const FeastVec *c, F
 /* c_u, c_v <- A^-1 (r_u, r_v): one ScaRC solve per block; with Newton block Gauss-Seidel
  * on [A11 0; A21 A22] (r must not be ns->t) */
 static int velocity_solves(NsProblem *ns, const FeastVec *r, FeastVec *c) {
-  if (!ns->newton && ns->velocity[1] == ns->velocity[0]) return velocity_solve_pair(ns, r, c);
+  if (!ns->newton && ns->prec.velocity[1] == ns->prec.velocity[0]) return velocity_solve_pair(ns, r, c);
   FEAST_CALL(velocity_solve(ns, NS_U, r, c));
   if (!ns->newton) return velocity_solve(ns, NS_V, r, c);
   FEAST_CALL(coupled_defect(ns, r, c, ns->t));
@@ -307,6 +307,6 @@ static int apply(void *ctx, const FeastVec *d, FeastVec *c) {
   }
   FEAST_CALL(schur_solve(ns, d, c));
   if (type == NS_FACTORISATION_LOWER || type == NS_FACTORISATION_DIAGONAL) return 0;
-  FEAST_CALL(upper_velocity_rhs(ns, d, c, ns->upper_rhs));
-  return velocity_solves(ns, ns->upper_rhs, c);
+  FEAST_CALL(upper_velocity_rhs(ns, d, c, ns->prec.upper_rhs));
+  return velocity_solves(ns, ns->prec.upper_rhs, c);
 }

@@ -93,7 +93,7 @@ static int linear_solve(NsProblem *ns, const NonlinearParams *p, FeastSolveResul
   feast_timer_start(FEAST_T_LINEAR);
   int st = ns->work ? 0 : feast_krylov_work_create(ns->d, &ns->work);
   if (!st)
-    st = feast_krylov_solve(p->krylov, (FeastLinOp){apply_system, ns}, ns->precond, ns->d, ns->c, &p->linear, ns->work,
+    st = feast_krylov_solve(p->krylov, (FeastLinOp){apply_system, ns}, ns->prec.op, ns->d, ns->c, &p->linear, ns->work,
                             res);
   feast_timer_stop(FEAST_T_LINEAR);
   if (!st) st = ns_project_solution(ns, ns->c);
@@ -272,9 +272,9 @@ static int update(NsProblem *ns, const NonlinearParams *p, double *r, double *la
 /* the ScaRC counters of all steps: this process's and those of a restored run */
 static void scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cycles) {
   ScarcStats st[2];
-  scarc_stats(ns->scarc[0], &st[0]);
-  scarc_stats(ns->scarc[1], &st[1]);
-  const int shared = ns->scarc[1] == ns->scarc[0];
+  scarc_stats(ns->prec.scarc[0], &st[0]);
+  scarc_stats(ns->prec.scarc[1], &st[1]);
+  const int shared = ns->prec.scarc[1] == ns->prec.scarc[0];
   *vcycles = ns->resume.vcycles + st[0].vcycles + (shared ? 0 : st[1].vcycles);
   *solves = ns->resume.local_solves + st[0].local_solves + (shared ? 0 : st[1].local_solves);
   *cycles = ns->resume.local_cycles + st[0].local_cycles + (shared ? 0 : st[1].local_cycles);

@@ -10,7 +10,7 @@
  *    velocity solves count (with linear.rtol = 1e-6; at 1e-2 both need 33): exact ones
  *    (direct) need fewer outer iterations, and jacobi reaches the same solution.
  *  - direct is refused above NS_DIRECT_MAX_NODES unknowns with a message naming the key. */
-/* white-box (ns_testing_private.h): checks ns_inner_create's size limit with ns->scarc_params */
+/* white-box (ns_testing_private.h): checks ns_inner_create's size limit with ns->prec.scarc_params */
 #include "ns_testing_private.h"
 
 static const char *cavity = "[problem]\nre = %g\n"
@@ -89,8 +89,8 @@ static void check_size_limit(void) {
   CHECK_OK(feast_domain_create(c.mesh, 7, MPI_COMM_WORLD, &big));
   CHECK(big->levels[7].nglobal > NS_DIRECT_MAX_NODES);
   NsInner *s = NULL;
-  const int st = ns_inner_create(NS_INNER_DIRECT, "velocity", big, 7, NULL, &c.ns->scarc_params, FEAST_KRYLOV_RICHARDSON,
-                                 &c.ns->velocity_sp, &s);
+  const int st = ns_inner_create(NS_INNER_DIRECT, "velocity", big, 7, NULL, &c.ns->prec.scarc_params, FEAST_KRYLOV_RICHARDSON,
+                                 &c.ns->prec.velocity_sp, &s);
   CHECK(st == FEAST_ERR_CONFIG && s == NULL);
   CHECK(strstr(feast_error_message(), "velocity.solver = direct") != NULL);
   if (feast_test_rank() == 0) printf("refused: %s\n", feast_error_message());

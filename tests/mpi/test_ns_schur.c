@@ -156,15 +156,15 @@ static void check_pcd_robin(NsProblem *ns, const FeastVec *r, const FeastVec *x,
     CHECK_OK(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], convection, (void *)&cv, 3, 1, A, 0, NULL));
     feast_band9_matvec(&N, y->v[li], t->v[li]);
     add_robin(ns, li, y->v[li], t->v[li]);
-    feast_band9_matvec(&ns->pcd_lap[li], ns->pcd_z->v[li], az->v[li]);
+    feast_band9_matvec(&ns->prec.pcd_ops.lap[li], ns->prec.pcd_ops.z->v[li], az->v[li]);
     feast_band9_destroy(&N);
   }
   CHECK_OK(feast_vec_sum(t));
   CHECK_OK(feast_vec_sum(az));
   double l[4] = {0.0, 0.0, 0.0, 0.0}, g[4]; /* max |e|, max |A_p z - t| off fixed, max |t|, max |z| on fixed */
   for (int li = 0; li < dom->nlocal; li++) {
-    const unsigned char *fixed = ns->pcd_mask->fixed[ns->level][li];
-    const double *cp = feast_vec_block(x, NS_P, li), *z = ns->pcd_z->v[li];
+    const unsigned char *fixed = ns->prec.pcd_ops.mask->fixed[ns->level][li];
+    const double *cp = feast_vec_block(x, NS_P, li), *z = ns->prec.pcd_ops.z->v[li];
     for (long i = 0; i < n; i++) {
       l[0] = fmax(l[0], fabs(cp[i] - ns->nu * y->v[li][i] - z[i]));
       if (fixed[i]) l[3] = fmax(l[3], fabs(z[i]));
@@ -197,7 +197,7 @@ static void check_pcd(NsProblem *ns, const FeastVec *ku, const FeastVec *kv, con
     const double *bu = feast_vec_block(ku, NS_P, li), *bv = feast_vec_block(kv, NS_P, li), *dp = feast_vec_block(d, NS_P, li);
     for (long i = 0; i < n; i++) r->v[li][i] = bu[i] + bv[i] - dp[i];
   }
-  if (ns->pcd_robin) {
+  if (ns->prec.pcd_ops.robin) {
     *spread = 0.0;
     check_pcd_robin(ns, r, x, emax, lap_res);
     feast_vec_destroy(&r);
@@ -211,8 +211,8 @@ static void check_pcd(NsProblem *ns, const FeastVec *ku, const FeastVec *kv, con
     const Convection cv = convection_at(ns, li);
     FeastBand9 *A[1] = {&N};
     CHECK_OK(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], convection, (void *)&cv, 3, 1, A, 0, NULL));
-    feast_band9_matvec(&N, ns->pcd_z->v[li], nz->v[li]);
-    feast_band9_matvec(&ns->pcd_lap[li], ns->pcd_z->v[li], az->v[li]);
+    feast_band9_matvec(&N, ns->prec.pcd_ops.z->v[li], nz->v[li]);
+    feast_band9_matvec(&ns->prec.pcd_ops.lap[li], ns->prec.pcd_ops.z->v[li], az->v[li]);
     feast_band9_destroy(&N);
   }
   CHECK_OK(feast_vec_sum(nz));
@@ -221,16 +221,16 @@ static void check_pcd(NsProblem *ns, const FeastVec *ku, const FeastVec *kv, con
   FeastVec *rp = NULL;
   CHECK_OK(feast_vec_create(dom, ns->level, 1, &rp));
   feast_vec_copy(r, rp);
-  if (ns->pcd_mask->pinned >= 0) CHECK_OK(ns_zero_sum(ns, rp));
+  if (ns->prec.pcd_ops.mask->pinned >= 0) CHECK_OK(ns_zero_sum(ns, rp));
   double lo = HUGE_VAL, hi = -HUGE_VAL, amax = 0.0, rmax = 0.0, zfixed = 0.0;
   for (int li = 0; li < dom->nlocal; li++) {
-    const unsigned char *fixed = ns->pcd_mask->fixed[ns->level][li];
+    const unsigned char *fixed = ns->prec.pcd_ops.mask->fixed[ns->level][li];
     const double *cp = feast_vec_block(x, NS_P, li), *m = ns->mass->v[li];
     for (long i = 0; i < n; i++) {
       const double e = (m[i] * cp[i] - ns->nu * r->v[li][i] - nz->v[li][i]) / m[i];
       lo = fmin(lo, e), hi = fmax(hi, e);
       rmax = fmax(rmax, fabs(r->v[li][i]));
-      if (fixed[i]) zfixed = fmax(zfixed, fabs(ns->pcd_z->v[li][i]));
+      if (fixed[i]) zfixed = fmax(zfixed, fabs(ns->prec.pcd_ops.z->v[li][i]));
       else amax = fmax(amax, fabs(az->v[li][i] - rp->v[li][i]));
     }
   }
@@ -277,7 +277,7 @@ static void check_case(const char *fmt, const char *nonlinear, const char *schur
   FeastVec **vecs[] = {&d, &x, &tmp, &ku, &kv};
   for (int k = 0; k < 5; k++) CHECK_OK(feast_vec_create(c.dom, ns->level, NS_NFIELDS, vecs[k]));
   const double dnorm = linearise_at_hash(ns, d);
-  CHECK_OK(ns->precond.apply(ns->precond.ctx, d, x));
+  CHECK_OK(ns->prec.op.apply(ns->prec.op.ctx, d, x));
   /* K times the velocity columns of c */
   apply_column(ns, x, NS_U, tmp, ku);
   apply_column(ns, x, NS_V, tmp, kv);
@@ -320,8 +320,8 @@ static void check_case(const char *fmt, const char *nonlinear, const char *schur
     CHECK_OK(feast_vec_dot(&p, ns->mass, &integral));
   }
   const int pcd = strcmp(schur, "pcd") == 0;
-  CHECK(ns->pcd == pcd);
-  CHECK(strcmp(ns->schur->name, schur) == 0);
+  CHECK(ns->prec.pcd == pcd);
+  CHECK(strcmp(ns->prec.schur->name, schur) == 0);
   if (pcd) {
     double sp, emax, lap;
     check_pcd(ns, ku, kv, d, x, &sp, &emax, &lap);
@@ -332,8 +332,8 @@ static void check_case(const char *fmt, const char *nonlinear, const char *schur
     if (feast_test_rank() == 0)
       printf("%-8s %-11s pcd%s: |d| %.3e, row 1 %.2e, row 2 %.2e, (m c_p - nu r - N_p z)/m spread %.2e, |A_p z - r'|/|r| "
              "%.2e, int c_p %.2e\n",
-             nullspace ? "enclosed" : "outflow", nonlinear, ns->pcd_robin ? " (robin)" : "", dnorm, r1, r2,
-             ns->pcd_robin ? emax : sp, lap, integral);
+             nullspace ? "enclosed" : "outflow", nonlinear, ns->prec.pcd_ops.robin ? " (robin)" : "", dnorm, r1, r2,
+             ns->prec.pcd_ops.robin ? emax : sp, lap, integral);
   } else {
     if (nullspace) {
       CHECK(hi - lo <= 1e-10 * dnorm);
@@ -407,7 +407,7 @@ static void check_factorisations(const char *fmt, const char *nonlinear) {
   for (int t = 0; t < NS_FACTORISATION_NCHOICES; t++) {
     CHECK_OK(feast_vec_create(c.dom, ns->level, NS_NFIELDS, &x[t]));
     ns->params.linear.factorisation = (NsFactorisation)t;
-    CHECK_OK(ns->precond.apply(ns->precond.ctx, d, x[t]));
+    CHECK_OK(ns->prec.op.apply(ns->prec.op.ctx, d, x[t]));
   }
   for (int t = 0; t < NS_FACTORISATION_NCHOICES; t++) {
     /* kc <- the lower block triangle of K times (c_u, c_v): (A11 c_u, A21 c_u + A22 c_v,

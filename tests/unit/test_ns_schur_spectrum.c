@@ -20,8 +20,8 @@
  *    operator), and from its blocks [A B; BT C] S = BT A^-1 B - C (LAPACK dgesv): the Schur
  *    complement of the assembled operator in the sign convention of schur.c's factor
  *    [A 0; BT -S]. Fixed point: the Oseen operator; Newton: the whole Jacobian;
- *  - S~^-1 column by column by the approximation's own apply (ns->schur->apply);
- *  - Gp: the pressure block of P^-1 K, c = P^-1 K (0, 0, e_j) (ns->precond, as the Krylov
+ *  - S~^-1 column by column by the approximation's own apply (ns->prec.schur->apply);
+ *  - Gp: the pressure block of P^-1 K, c = P^-1 K (0, 0, e_j) (ns->prec.op, as the Krylov
  *    method applies it). With the lower factor P = [A~ 0; BT -S~] and zero velocity input,
  *    c_u = A~^-1 B e_j and c_p = S~^-1 (BT A~^-1 B - C) e_j. Under the fixed point A~ = A
  *    exactly (direct solves), so Gp = S~^-1 S: checked to 1e-12 against the product of the
@@ -233,7 +233,7 @@ static Spectrum spectrum(const char *label, int n, const double *G) {
 /* the dense matrices of one problem, linearised and refreshed (n x n, column-major) */
 typedef struct {
   double *S;    /* BT A^-1 B - C of the operator K */
-  double *Sinv; /* S~^-1 (ns->schur->apply) */
+  double *Sinv; /* S~^-1 (ns->prec.schur->apply) */
   double *Gp;   /* the pressure block of P^-1 K */
 } Dense;
 
@@ -276,7 +276,7 @@ static void probe(NsProblem *ns, const Numbering *num, Dense *D) {
     FeastVec xp;
     feast_vec_view(x, NS_P, &xp);
     feast_vec_copy(&xp, r);
-    CHECK_OK(ns->schur->apply(ns, r));
+    CHECK_OK(ns->prec.schur->apply(ns, r));
     gather(num, r, 0, D->Sinv + (size_t)k * n, &spread);
   }
   /* c = P^-1 K (0, 0, e_k): its pressure block */
@@ -284,7 +284,7 @@ static void probe(NsProblem *ns, const Numbering *num, Dense *D) {
   for (int k = 0; k < n; k++) {
     scatter_unit(num, x, NS_P, k);
     CHECK_OK(ns_jacobian_apply(ns, x, y));
-    CHECK_OK(ns->precond.apply(ns->precond.ctx, y, c));
+    CHECK_OK(ns->prec.op.apply(ns->prec.op.ctx, y, c));
     gather(num, c, NS_P, D->Gp + (size_t)k * n, &spread);
   }
   CHECK(spread == 0.0); /* every result consistent, and the numbering one node per value */
@@ -330,7 +330,7 @@ static int run(void) {
       }
       NsProblem *ns = c.ns;
       CHECK(ns->newton == (l == NEWTON));
-      CHECK(ns->pcd && (ns->pcd_robin != NULL) == (v != INFLOW_DIRICHLET));
+      CHECK(ns->prec.pcd && (ns->prec.pcd_ops.robin != NULL) == (v != INFLOW_DIRICHLET));
       CHECK(ns->params.linear.pcd_supg == (v == ROBIN));
       feast_vec_copy(sol.ns->v, ns->v);
       CHECK_OK(ns_system_assemble(ns, ns->v));
