@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Memory and UB checks: a second build tree with -DFEAST_SANITIZE=ON (ASan + UBSan, no
-# CUDA) in <build>/asan runs the unit and MPI tests (np 1, 2), a small Poisson solve on
+# CUDA) in <build>/asan runs the unit and MPI tests (np 1, 2; two left out, see below), a small Poisson solve on
 # 1 and 2 ranks (double/single, mg/bicgstab), the cavity (fixed point, Newton, single),
 # the DFG channel (PCD preconditioner, benchmark quantities, Gmsh mesh) and
 # a Stokes manufactured solution, injected NaN and rank failure, a dry run, checkpoint/
@@ -59,8 +59,17 @@ sanitizer_reports() { grep -cE 'ERROR: (Address|Leak)Sanitizer|runtime error:|SU
 
 # ---- unit and MPI tests of the sanitized tree (np 1 and 2) ----
 names=()
+# Left out, as the longest under ASan for code the others cover (measured 2026-12-02 on
+# the 2-core VM, busy: 273 s for the set with them): test_ns_continuation_np1 (99 s; its
+# np2 twin, 70 s, runs the same continuation paths and the exchanges besides) and
+# test_ns_schur_spectrum (23 s of dense LAPACK eigenvalue problems on operators that
+# test_ns_schur builds and checks under ASan too).
+skip=" test_ns_continuation_np1 test_ns_schur_spectrum "
 for f in "$src"/tests/unit/test_*.c; do [ -e "$f" ] && names+=("$(basename "${f%.c}")"); done
 for f in "$src"/tests/mpi/test_*.c; do [ -e "$f" ] && names+=("$(basename "${f%.c}")_np1" "$(basename "${f%.c}")_np2"); done
+kept=()
+for n in "${names[@]}"; do [[ $skip == *" $n "* ]] || kept+=("$n"); done
+names=("${kept[@]}")
 regex="^($(IFS='|'; echo "${names[*]}"))\$"
 stamp "ctest ${#names[@]} unit/MPI tests under ASan/UBSan"
 # 600 s a test (FEAST_TEST_TIMEOUT above): instrumented tests run several times slower
