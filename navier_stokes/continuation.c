@@ -54,33 +54,6 @@
 
 static const double FACTOR_MIN = 1.05; /* give up when the step factor falls below this */
 
-/* acc += the counters of attempt r (its per-step iterations appended) */
-int ns_result_accumulate(NsProblem *ns, NsResult *acc, const NsResult *r) {
-  const int n = acc->nonlinear_iterations + r->nonlinear_iterations;
-  double *per = realloc(ns->continuation_per_step, (size_t)(n > 0 ? n : 1) * sizeof *per);
-  FEAST_CHECK(per, FEAST_ERR_MEM, "continuation: out of memory");
-  ns->continuation_per_step = per;
-  memcpy(per + acc->nonlinear_iterations, r->linear_per_step, (size_t)r->nonlinear_iterations * sizeof *per);
-  const double w0 = (double)acc->linear_iterations, w1 = (double)r->linear_iterations;
-  if (w0 + w1 > 0) {
-    acc->reductions_per_iteration = (acc->reductions_per_iteration * w0 + r->reductions_per_iteration * w1) / (w0 + w1);
-    acc->exchanges_per_iteration = (acc->exchanges_per_iteration * w0 + r->exchanges_per_iteration * w1) / (w0 + w1);
-  }
-  acc->nonlinear_iterations = n;
-  acc->linear_iterations += r->linear_iterations;
-  acc->linear_capped += r->linear_capped;
-  acc->newton_given_up += r->newton_given_up;
-  acc->linear_per_step = per;
-  /* the ScaRC counters are cumulative over the problem's life: the last attempt's are all */
-  acc->velocity_vcycles = r->velocity_vcycles;
-  acc->local_cycles_per_solve = r->local_cycles_per_solve;
-  acc->converged = r->converged;
-  acc->reason = r->reason;
-  acc->final_residual = r->final_residual;
-  acc->stop_signal = r->stop_signal;
-  return 0;
-}
-
 /* why an attempt of `steps` steps, `capped` of whose linear solves stopped at their cap,
  * failed: the linear solves (at least half at their cap: the preconditioner does not reach
  * the linear tolerance, and the steps are not descent directions), or the nonlinear

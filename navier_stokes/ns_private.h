@@ -177,7 +177,7 @@ typedef struct NsSchurApprox {
 /* the approximation of choice c; NULL for NS_SCHUR_AUTO (resolved by ns_defaults) */
 const NsSchurApprox *ns_schur_approx(NsSchurChoice c);
 extern const NsSchurApprox ns_schur_pcd; /* pcd.c */
-/* schur.c: r <- (nu' r + y) / m (y NULL: 0), m the lumped pressure mass, nu' = theta nu in a
+/* pcd.c: r <- (nu' r + y) / m (y NULL: 0), m the lumped pressure mass, nu' = theta nu in a
  * time step: the viscous part every approximation shares */
 void ns_schur_viscous(const NsProblem *ns, const FeastVec *y, FeastVec *r);
 
@@ -220,7 +220,7 @@ int ns_solve_inner_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res);
 /* pseudo_time.c: pseudo-time steps from the iterate in ns->v until its defect is <=
  * solver.pseudo_switch x the first (or the steps run out); res counts them */
 int ns_pseudo_time(NsProblem *ns, NsResult *res);
-/* continuation.c: acc += the counters of the attempt r (its per-step iterations appended) */
+/* solve.c: acc += the counters of the attempt r (its per-step iterations appended) */
 int ns_result_accumulate(NsProblem *ns, NsResult *acc, const NsResult *r);
 /* the operators of the stationary problem: not in a (real) time step */
 static inline int ns_stationary_operators(const NsProblem *ns) { return !ns->time.on || ns->time.pseudo; }
@@ -231,9 +231,9 @@ int ns_checkpoint_write(const NsProblem *ns, const NsState *state, const char *p
 /* the state of a time run after ns->time.step steps (ns->time.t, dt_prev, counters in
  * ns->time; ns->v = u_n, ns->time.u1 = u_n-1), and the hook's part; collective */
 int ns_time_checkpoint_write(const NsProblem *ns, const char *path);
-/* timestep.c: the vectors of a time run (once) */
+/* problem.c: the vectors of a time run (once) */
 int ns_time_state_create(NsProblem *ns);
-/* solve.c: the ScaRC counters of all steps: this process's and those of a restored run
+/* schur.c: the ScaRC counters of all steps: this process's and those of a restored run
  * (ns->resume) */
 void ns_scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cycles);
 

@@ -211,6 +211,17 @@ static int laplace_solver(NsProblem *ns, const unsigned char *parts, int count, 
  * the outflow; at DFG 2D-3, L = 4, the first steps take 93 instead of 779 linear
  * iterations with it, and at L = 3, t in [2, 2.5], 1601 instead of 5908) in a time run;
  * one pinned Neumann A_p serves both in an enclosed flow */
+/* the Schur approximations' viscous part (see ns_private.h), mass and PCD alike */
+void ns_schur_viscous(const NsProblem *ns, const FeastVec *y, FeastVec *r) {
+  const long n = (long)r->N * r->N;
+  const double nu = ns->time.on ? ns->time.theta * ns->nu : ns->nu;
+  for (int li = 0; li < ns->dom->nlocal; li++) {
+    double *p = r->v[li];
+    const double *m = ns->mass->v[li], *yl = y ? y->v[li] : NULL;
+    for (long i = 0; i < n; i++) p[i] = (nu * p[i] + (yl ? yl[i] : 0.0)) / m[i];
+  }
+}
+
 int ns_pcd_create(NsProblem *ns) {
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];

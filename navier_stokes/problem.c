@@ -65,11 +65,6 @@ int ns_pressure_free(FeastBC *const bc[NS_NFIELDS], int nparts) {
 enum { RE_PCD = 200 };
 static const double PECLET_UPWIND = 90.0;
 
-FeastKrylovMethod ns_krylov_choice(const NsParams *p, int stokes) {
-  if (!p->linear.krylov_auto) return p->linear.krylov;
-  return stokes || p->time.scheme != NS_TIME_NONE ? FEAST_KRYLOV_BICGSTAB : FEAST_KRYLOV_FGMRES;
-}
-
 int ns_linear_restart_bound(const NsParams *p, int stokes) {
   const int grows = p->linear.grow && ns_krylov_choice(p, stokes) == FEAST_KRYLOV_FGMRES && !stokes &&
                     p->time.scheme == NS_TIME_NONE && p->nonlinear.method != NS_NONLINEAR_FIXED_POINT;
@@ -305,5 +300,13 @@ int ns_set_initial_guess(NsProblem *ns, const FeastVec *x) {
   FEAST_CALL(ns_project_solution(ns, ns->v));
   ns->restored = 0; /* a fresh start: not the state of ns_restore / ns_time_restore */
   ns->time.restored = 0;
+  return 0;
+}
+
+/* the vectors of a time run (made once: nothing is allocated per step) */
+int ns_time_state_create(NsProblem *ns) {
+  FeastVec **vecs[] = {&ns->time.s, &ns->time.r_old, &ns->time.u1, &ns->time.u2};
+  for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
+    if (!*vecs[i]) FEAST_CALL(feast_vec_create(ns->dom, ns->level, NS_NFIELDS, vecs[i]));
   return 0;
 }

@@ -218,16 +218,6 @@ static int schur_solve(NsProblem *ns, const FeastVec *d, FeastVec *c) {
   return ns_project_solution(ns, c);
 }
 
-void ns_schur_viscous(const NsProblem *ns, const FeastVec *y, FeastVec *r) {
-  const long n = (long)r->N * r->N;
-  const double nu = ns->time.on ? ns->time.theta * ns->nu : ns->nu;
-  for (int li = 0; li < ns->dom->nlocal; li++) {
-    double *p = r->v[li];
-    const double *m = ns->mass->v[li], *yl = y ? y->v[li] : NULL;
-    for (long i = 0; i < n; i++) p[i] = (nu * p[i] + (yl ? yl[i] : 0.0)) / m[i];
-  }
-}
-
 /* ---- linear.schur = mass: S~ = M_p^L / nu (the FEAST paper), in a time step with the
  * Cahouet-Chabard term: the velocity block mass M + theta (nu L + N) commuted past the
  * divergence, S~^-1 = theta nu M_p^-1 + mass A_p^-1 (pcd.c solves A_p; a time run only) ---- */
@@ -309,4 +299,15 @@ static int apply(void *ctx, const FeastVec *d, FeastVec *c) {
   if (type == NS_FACTORISATION_LOWER || type == NS_FACTORISATION_DIAGONAL) return 0;
   FEAST_CALL(upper_velocity_rhs(ns, d, c, ns->prec.upper_rhs));
   return velocity_solves(ns, ns->prec.upper_rhs, c);
+}
+
+/* the ScaRC counters of all steps: this process's and those of a restored run */
+void ns_scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cycles) {
+  ScarcStats st[2];
+  scarc_stats(ns->prec.scarc[0], &st[0]);
+  scarc_stats(ns->prec.scarc[1], &st[1]);
+  const int shared = ns->prec.scarc[1] == ns->prec.scarc[0];
+  *vcycles = ns->resume.vcycles + st[0].vcycles + (shared ? 0 : st[1].vcycles);
+  *solves = ns->resume.local_solves + st[0].local_solves + (shared ? 0 : st[1].local_solves);
+  *cycles = ns->resume.local_cycles + st[0].local_cycles + (shared ? 0 : st[1].local_cycles);
 }

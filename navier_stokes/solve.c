@@ -269,17 +269,6 @@ static int update(NsProblem *ns, const NonlinearParams *p, double *r, double *la
   return 0;
 }
 
-/* the ScaRC counters of all steps: this process's and those of a restored run */
-static void scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cycles) {
-  ScarcStats st[2];
-  scarc_stats(ns->prec.scarc[0], &st[0]);
-  scarc_stats(ns->prec.scarc[1], &st[1]);
-  const int shared = ns->prec.scarc[1] == ns->prec.scarc[0];
-  *vcycles = ns->resume.vcycles + st[0].vcycles + (shared ? 0 : st[1].vcycles);
-  *solves = ns->resume.local_solves + st[0].local_solves + (shared ? 0 : st[1].local_solves);
-  *cycles = ns->resume.local_cycles + st[0].local_cycles + (shared ? 0 : st[1].local_cycles);
-}
-
 /* after each step: a checkpoint every checkpoint_interval steps; a stop signal on any
  * rank (collective) writes one too and ends the iteration as "interrupted" */
 static int after_step(NsProblem *ns, const NonlinearParams *p, NsResult *res, double r, double lambda,
@@ -293,7 +282,7 @@ static int after_step(NsProblem *ns, const NonlinearParams *p, NsResult *res, do
      * whose reference is the direct attempt's first defect: a restart keeps its test) */
     NsState s = {steps, reference, r, lambda, res->linear_iterations, 0, 0, 0, ns->linear_per_step,
                  res->linear_capped};
-    scarc_totals(ns, &s.vcycles, &s.local_solves, &s.local_cycles);
+    ns_scarc_totals(ns, &s.vcycles, &s.local_solves, &s.local_cycles);
     FEAST_CALL(ns_checkpoint_write(ns, &s, p->checkpoint));
   }
   if (signal_number) {
@@ -420,7 +409,7 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
     res->exchanges_per_iteration /= its_here;
   }
   long solves, cycles;
-  scarc_totals(ns, &res->velocity_vcycles, &solves, &cycles);
+  ns_scarc_totals(ns, &res->velocity_vcycles, &solves, &cycles);
   res->local_cycles_per_solve = solves ? (double)cycles / solves : 0.0;
   return 0;
 }
@@ -436,10 +425,6 @@ const char *ns_status_name(NsStatus s) {
 int ns_solve_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res) { return solve(ns, res, 0, a); }
 int ns_solve_step(NsProblem *ns, NsResult *res) { return solve(ns, res, 1, NULL); }
 int ns_solve_inner_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res) { return solve(ns, res, 1, a); }
-void ns_scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cycles) {
-  scarc_totals(ns, vcycles, solves, cycles);
-}
-
 /* the largest Re at which a continuation stage converged (0: none) */
 static double stages_reached_re(const NsResult *res) {
   double re = 0.0;
@@ -498,4 +483,31 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
              : res->continuation_stages ? "more solver.continuation_max_stages, " : "");
   else if (res->reason == NS_NAN)
     snprintf(buf, size, "a NaN in the solution or preconditioner: try solver.local_precision = double");
+}
+
+/* acc += the counters of attempt r (its per-step iterations appended) */
+int ns_result_accumulate(NsProblem *ns, NsResult *acc, const NsResult *r) {
+  const int n = acc->nonlinear_iterations + r->nonlinear_iterations;
+  double *per = realloc(ns->continuation_per_step, (size_t)(n > 0 ? n : 1) * sizeof *per);
+  FEAST_CHECK(per, FEAST_ERR_MEM, "continuation: out of memory");
+  ns->continuation_per_step = per;
+  memcpy(per + acc->nonlinear_iterations, r->linear_per_step, (size_t)r->nonlinear_iterations * sizeof *per);
+  const double w0 = (double)acc->linear_iterations, w1 = (double)r->linear_iterations;
+  if (w0 + w1 > 0) {
+    acc->reductions_per_iteration = (acc->reductions_per_iteration * w0 + r->reductions_per_iteration * w1) / (w0 + w1);
+    acc->exchanges_per_iteration = (acc->exchanges_per_iteration * w0 + r->exchanges_per_iteration * w1) / (w0 + w1);
+  }
+  acc->nonlinear_iterations = n;
+  acc->linear_iterations += r->linear_iterations;
+  acc->linear_capped += r->linear_capped;
+  acc->newton_given_up += r->newton_given_up;
+  acc->linear_per_step = per;
+  /* the ScaRC counters are cumulative over the problem's life: the last attempt's are all */
+  acc->velocity_vcycles = r->velocity_vcycles;
+  acc->local_cycles_per_solve = r->local_cycles_per_solve;
+  acc->converged = r->converged;
+  acc->reason = r->reason;
+  acc->final_residual = r->final_residual;
+  acc->stop_signal = r->stop_signal;
+  return 0;
 }

@@ -43,14 +43,6 @@ long ns_time_step_count(const NsTimeParams *p) { return step_count(p->start, p->
 
 double ns_time(const NsProblem *ns) { return ns->time.t; }
 
-/* the vectors of a time run (made once: nothing is allocated per step) */
-int ns_time_state_create(NsProblem *ns) {
-  FeastVec **vecs[] = {&ns->time.s, &ns->time.r_old, &ns->time.u1, &ns->time.u2};
-  for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
-    if (!*vecs[i]) FEAST_CALL(feast_vec_create(ns->dom, ns->level, NS_NFIELDS, vecs[i]));
-  return 0;
-}
-
 /* v <- (initial.u, initial.v, 0) with the boundary values at `start` */
 static int initial_values(NsProblem *ns, double start) {
   const FeastDomain *dom = ns->dom;

@@ -1,4 +1,4 @@
-/* The Krylov methods' shared parts (solvers/krylov.c) as the methods' files see them
+/* The Krylov methods' shared parts (solvers/krylov_steps.c) as the methods' files see them
  * (richardson.c, cg.c, bicgstab.c, fgmres.c): the work vectors, the state of one solve, and
  * the steps every method is made of (counted operator applications, the stopping test,
  * the residual). Private to solvers/. */
@@ -56,6 +56,8 @@ typedef struct {
 
 typedef int (*Method)(Solve *S);
 
+/* acc += b - a (reductions and exchanges) */
+void krylov_counts_add(FeastCommCounts *acc, const FeastCommCounts *a, const FeastCommCounts *b);
 /* y <- A x, y <- M x, their communication counted while in the loop */
 int krylov_apply_A(Solve *S, const FeastVec *x, FeastVec *y);
 int krylov_apply_M(Solve *S, const FeastVec *x, FeastVec *y);

@@ -1,6 +1,7 @@
 /* The config object and its schema (see feast/config/config.h): creating and destroying
  * it, adding the key tables of the layers, looking a section.key up in the schema
- * ("boundary.*" patterns included), and the small text helpers the config's files share
+ * ("boundary.*" patterns included), a key's type and allowed values in words (for
+ * messages), and the small text helpers the config's files share
  * (quoting user text in messages, growing arrays, copying strings). The reader of INI
  * files is config_read.c, the values held config_values.c. */
 #include "feast/config/config_private.h"
@@ -158,4 +159,51 @@ void feast_config_destroy(FeastConfig **cfg) {
   free(c->path);
   free(c->base);
   feast_free(cfg);
+}
+
+/* a number as a person writes it: the shortest exact form (1e-16, 0.7, 1e300), integer
+ * ranges in plain digits (20000) */
+const char *config_fmt_num(double x, int integer, char buf[32]) {
+  char tmp[32];
+  if (integer) {
+    snprintf(buf, 32, "%.0f", x);
+    return buf;
+  }
+  for (int p = 1; p <= 17; p++) {
+    snprintf(tmp, sizeof tmp, "%.*g", p, x);
+    if (strtod(tmp, NULL) == x) break;
+  }
+  char *o = buf;
+  for (const char *p = tmp; *p; p++) { /* 1e+08 -> 1e8, 1e-06 -> 1e-6 */
+    *o++ = *p;
+    if (*p != 'e') continue;
+    if (p[1] == '+') p++;
+    else if (p[1] == '-') *o++ = *++p;
+    while (p[1] == '0' && p[2]) p++;
+  }
+  *o = 0;
+  return buf;
+}
+
+const char *config_type_name(FeastKeyType t) {
+  static const char *names[] = {"int", "real", "string", "enum", "path", "real2"};
+  return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
+}
+
+/* what key k accepts, for messages */
+const char *config_allowed(const FeastKeySpec *k, char *buf, size_t n) {
+  char lo[32], hi[32];
+  switch (k->type) {
+  case FEAST_KEY_INT:
+    snprintf(buf, n, "an integer in [%s, %s]", config_fmt_num(k->min, 1, lo), config_fmt_num(k->max, 1, hi));
+    break;
+  case FEAST_KEY_REAL:
+    snprintf(buf, n, "a real number in [%s, %s]", config_fmt_num(k->min, 0, lo), config_fmt_num(k->max, 0, hi));
+    break;
+  case FEAST_KEY_ENUM: snprintf(buf, n, "one of %s", k->choices); break;
+  case FEAST_KEY_REAL2: snprintf(buf, n, "two finite reals \"x y\" or \"x, y\""); break;
+  case FEAST_KEY_PATH: snprintf(buf, n, "a file path, empty = unset"); break;
+  default: snprintf(buf, n, "any text"); break;
+  }
+  return buf;
 }

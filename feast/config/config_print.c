@@ -1,57 +1,9 @@
-/* Keys and values in words: numbers as a person writes them, the type and the allowed
- * values of a key (for messages), the values set with their origins (feastc --dry-run)
- * and the schema as a Markdown table (README, --help-config). */
+/* Keys and values in words: the values set with their origins (feastc --dry-run) and the
+ * schema as a Markdown table (README, --help-config). */
 #include "feast/config/config_private.h"
 #include "feast/base/error.h"
 #include <stdlib.h>
 #include <string.h>
-
-/* a number as a person writes it: the shortest exact form (1e-16, 0.7, 1e300), integer
- * ranges in plain digits (20000) */
-static const char *fmt_num(double x, int integer, char buf[32]) {
-  char tmp[32];
-  if (integer) {
-    snprintf(buf, 32, "%.0f", x);
-    return buf;
-  }
-  for (int p = 1; p <= 17; p++) {
-    snprintf(tmp, sizeof tmp, "%.*g", p, x);
-    if (strtod(tmp, NULL) == x) break;
-  }
-  char *o = buf;
-  for (const char *p = tmp; *p; p++) { /* 1e+08 -> 1e8, 1e-06 -> 1e-6 */
-    *o++ = *p;
-    if (*p != 'e') continue;
-    if (p[1] == '+') p++;
-    else if (p[1] == '-') *o++ = *++p;
-    while (p[1] == '0' && p[2]) p++;
-  }
-  *o = 0;
-  return buf;
-}
-
-const char *config_type_name(FeastKeyType t) {
-  static const char *names[] = {"int", "real", "string", "enum", "path", "real2"};
-  return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
-}
-
-/* what key k accepts, for messages */
-const char *config_allowed(const FeastKeySpec *k, char *buf, size_t n) {
-  char lo[32], hi[32];
-  switch (k->type) {
-  case FEAST_KEY_INT:
-    snprintf(buf, n, "an integer in [%s, %s]", fmt_num(k->min, 1, lo), fmt_num(k->max, 1, hi));
-    break;
-  case FEAST_KEY_REAL:
-    snprintf(buf, n, "a real number in [%s, %s]", fmt_num(k->min, 0, lo), fmt_num(k->max, 0, hi));
-    break;
-  case FEAST_KEY_ENUM: snprintf(buf, n, "one of %s", k->choices); break;
-  case FEAST_KEY_REAL2: snprintf(buf, n, "two finite reals \"x y\" or \"x, y\""); break;
-  case FEAST_KEY_PATH: snprintf(buf, n, "a file path, empty = unset"); break;
-  default: snprintf(buf, n, "any text"); break;
-  }
-  return buf;
-}
 
 /* ---------------------------------------------------------------- the values set */
 
@@ -91,7 +43,7 @@ static void allowed_cell(FILE *out, const FeastKeySpec *k) {
   case FEAST_KEY_INT:
   case FEAST_KEY_REAL: {
     int integer = k->type == FEAST_KEY_INT;
-    fprintf(out, "[%s, %s]", fmt_num(k->min, integer, lo), fmt_num(k->max, integer, hi));
+    fprintf(out, "[%s, %s]", config_fmt_num(k->min, integer, lo), config_fmt_num(k->max, integer, hi));
     break;
   }
   case FEAST_KEY_ENUM:

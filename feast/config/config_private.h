@@ -120,6 +120,9 @@ const char *config_suggest_section(const FeastConfig *cfg, const char *s, char *
 
 /* ---- config_print.c: keys in words */
 /* "int", "real", ... */
+/* a number as a person writes it: the shortest exact form (1e-16, 0.7, 1e300), integer
+ * ranges in plain digits (20000) */
+const char *config_fmt_num(double x, int integer, char buf[32]);
 const char *config_type_name(FeastKeyType t);
 /* what key k accepts, for messages */
 const char *config_allowed(const FeastKeySpec *k, char *buf, size_t n);

@@ -1,8 +1,8 @@
-/* The coarse mesh object (feast/mesh/mesh.h): allocation and destruction, reading by
- * file extension (mesh_native.c for the native format, gmsh.c for Gmsh), the
+/* The coarse mesh object (feast/mesh/mesh.h): allocation and destruction, the
  * fingerprint checkpoints name a mesh by, and small queries on boundary parts.
- * Validation and topology (feast_mesh_finish) live in mesh_validate.c, mesh_topology.c
- * and mesh_conform.c; the line reader the readers share in mesh_reader.c. */
+ * Reading by file extension is mesh_file.c; validation and topology (feast_mesh_finish)
+ * live in mesh_validate.c, mesh_topology.c and mesh_conform.c; the line reader the
+ * readers share in mesh_reader.c. */
 #include "feast/mesh/mesh.h"
 #include "feast/base/hash.h"
 #include "feast/base/error.h"
@@ -58,13 +58,6 @@ int feast_mesh_vertex_on_part(const FeastMesh *mesh, int v, int p) {
   for (int k = 0; k < 2 * part->nedges; k++)
     if (part->edges[k] == v) return 1;
   return 0;
-}
-
-int feast_mesh_read(const char *path, const FeastConfig *cfg, FeastMesh **mesh) {
-  FEAST_CHECK(path && mesh, FEAST_ERR_ARG, "mesh_read: NULL argument");
-  size_t n = strlen(path);
-  if (n >= 4 && strcasecmp(path + n - 4, ".msh") == 0) return feast_mesh_read_gmsh(path, cfg, mesh);
-  return feast_mesh_read_native(path, mesh);
 }
 
 uint64_t feast_mesh_fingerprint(const FeastMesh *mesh) {

@@ -3,6 +3,7 @@
  * lookup keys, and the steps of feast_mesh_finish_lines that live in other files. */
 #ifndef FEAST_MESH_PRIVATE_H
 #define FEAST_MESH_PRIVATE_H
+#include <stdio.h>
 #include "feast/mesh/mesh_io.h"
 #include <stdint.h>
 
@@ -10,7 +11,15 @@
 typedef struct {
   char s[600];
 } FeastMeshLoc;
-FeastMeshLoc feast_mesh_loc(const FeastMesh *m, const int *lines, long i);
+/* "file:line" of item i when the line is known, else "file" (for messages) */
+static inline FeastMeshLoc feast_mesh_loc(const FeastMesh *m, const int *lines, long i) {
+  FeastMeshLoc l;
+  if (lines && lines[i] > 0)
+    snprintf(l.s, sizeof l.s, "%s:%d", m->source, lines[i]);
+  else
+    snprintf(l.s, sizeof l.s, "%s", m->source);
+  return l;
+}
 
 /* an edge occurrence: key = smaller*nv + larger vertex id, idx = 4*macro + local edge */
 typedef struct {

@@ -12,16 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "file:line" of item i when the line is known, else "file" */
-FeastMeshLoc feast_mesh_loc(const FeastMesh *m, const int *lines, long i) {
-  FeastMeshLoc l;
-  if (lines && lines[i] > 0)
-    snprintf(l.s, sizeof l.s, "%s:%d", m->source, lines[i]);
-  else
-    snprintf(l.s, sizeof l.s, "%s", m->source);
-  return l;
-}
-
 #define COORD_MAX 1e100 /* |x|, |y| bound: products of coordinates stay finite */
 #define CONVEX_EPS 1e-8 /* sine of the smallest turning angle of a strictly convex quad */
 
