@@ -34,11 +34,11 @@
   } while (0)
 
 static double defect_norm(NsProblem *ns) {
-  TRY(ns_system_apply(ns, ns->v, ns->d));
-  feast_vec_aypx(-1.0, ns->h, ns->d);
-  TRY(ns_project_residual(ns, ns->d));
+  TRY(ns_system_apply(ns, ns->iter.v, ns->iter.defect));
+  feast_vec_aypx(-1.0, ns->sys.rhs, ns->iter.defect);
+  TRY(ns_project_residual(ns, ns->iter.defect));
   double r;
-  TRY(feast_vec_norm(ns->d, &r));
+  TRY(feast_vec_norm(ns->iter.defect, &r));
   return r;
 }
 
@@ -95,7 +95,7 @@ int main(int argc, char **argv) {
     t_loop = fmin(t_loop, feast_wtime() - tl);
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = feast_wtime();
-    TRY(ns_system_assemble(ns, ns->v));
+    TRY(ns_system_assemble(ns, ns->iter.v));
     double t1 = feast_wtime();
     r_asm = defect_norm(ns);
     double t2 = feast_wtime();
@@ -103,8 +103,8 @@ int main(int argc, char **argv) {
 #ifndef BENCH_NO_RESIDUAL
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = feast_wtime();
-    TRY(ns_system_residual(ns, ns->v, ns->v, ns->t));
-    TRY(feast_vec_norm(ns->t, &r_res));
+    TRY(ns_system_residual(ns, ns->iter.v, ns->iter.v, ns->iter.scratch));
+    TRY(feast_vec_norm(ns->iter.scratch, &r_res));
     t_res = fmin(t_res, feast_wtime() - t0);
 #endif
     MPI_Barrier(MPI_COMM_WORLD);
@@ -116,7 +116,7 @@ int main(int argc, char **argv) {
   long stored = 0, shared = 0;
   const double per = (double)FEAST_NBANDS * dom->levels[level].N * dom->levels[level].N * sizeof(double);
   for (int k = 0; k < NS_NBLOCKS; k++)
-    for (int li = 0; ns->blk[k] && li < dom->nlocal; li++) {
+    for (int li = 0; ns->sys.blk[k] && li < dom->nlocal; li++) {
 #ifndef BENCH_NO_RESIDUAL
       if (k == NS_A22 && ns_a22_shared(ns, li)) {
         shared++;

@@ -35,7 +35,7 @@ struct NsAnderson {
 static int create(NsProblem *ns, int depth) {
   NsAnderson *a;
   FEAST_CALL(FEAST_ALLOC(1, &a));
-  ns->anderson = a;
+  ns->iter.anderson = a;
   a->depth = depth;
   FEAST_CALL(feast_vec_create(ns->dom, ns->level, NS_NFIELDS, &a->x_prev));
   FEAST_CALL(feast_vec_create(ns->dom, ns->level, NS_NFIELDS, &a->c_prev));
@@ -47,7 +47,7 @@ static int create(NsProblem *ns, int depth) {
 }
 
 int ns_anderson_history(const NsProblem *ns, FeastVec **x) {
-  const NsAnderson *a = ns->anderson;
+  const NsAnderson *a = ns->iter.anderson;
   if (!a || !a->started) return 0;
   int n = 0;
   x[n++] = a->x_prev;
@@ -61,8 +61,8 @@ int ns_anderson_restore(NsProblem *ns, int started, int count, int *skip) {
   *skip = count;
   ns_anderson_reset(ns);
   if (depth <= 0 || !started) return 0;
-  if (!ns->anderson) FEAST_CALL(create(ns, depth));
-  NsAnderson *a = ns->anderson;
+  if (!ns->iter.anderson) FEAST_CALL(create(ns, depth));
+  NsAnderson *a = ns->iter.anderson;
   *skip = count > depth ? count - depth : 0;
   a->count = count - *skip;
   a->started = 1;
@@ -70,11 +70,11 @@ int ns_anderson_restore(NsProblem *ns, int started, int count, int *skip) {
 }
 
 void ns_anderson_reset(NsProblem *ns) {
-  if (ns->anderson) ns->anderson->count = ns->anderson->started = 0;
+  if (ns->iter.anderson) ns->iter.anderson->count = ns->iter.anderson->started = 0;
 }
 
 void ns_anderson_destroy(NsProblem *ns) {
-  NsAnderson *a = ns->anderson;
+  NsAnderson *a = ns->iter.anderson;
   if (!a) return;
   feast_vec_destroy(&a->x_prev);
   feast_vec_destroy(&a->c_prev);
@@ -83,7 +83,7 @@ void ns_anderson_destroy(NsProblem *ns) {
     feast_vec_destroy(&a->dc[i]);
   }
   free(a);
-  ns->anderson = NULL;
+  ns->iter.anderson = NULL;
 }
 
 /* the differences of the step from (x_prev, c_prev) to (v, c) appended, the oldest dropped
@@ -136,21 +136,21 @@ static int solve_normal_equations(int n, const double *G, const double *b, doubl
 int ns_anderson_mix(NsProblem *ns) {
   const int depth = ns->params.nonlinear.anderson_depth;
   if (depth <= 0 || ns->newton || ns->time_dependent) return 0;
-  if (!ns->anderson) FEAST_CALL(create(ns, depth));
-  NsAnderson *a = ns->anderson;
+  if (!ns->iter.anderson) FEAST_CALL(create(ns, depth));
+  NsAnderson *a = ns->iter.anderson;
   if (!a->started) {
-    feast_vec_copy(ns->v, a->x_prev);
-    feast_vec_copy(ns->c, a->c_prev);
+    feast_vec_copy(ns->iter.v, a->x_prev);
+    feast_vec_copy(ns->iter.correction, a->c_prev);
     a->started = 1;
     return 0;
   }
-  push_step(a, ns->v, ns->c);
+  push_step(a, ns->iter.v, ns->iter.correction);
   const int n = a->count;
   double G[NS_ANDERSON_MAX * NS_ANDERSON_MAX], b[NS_ANDERSON_MAX], gamma[NS_ANDERSON_MAX];
   for (int i = 0; i < n; i++) {
     const FeastVec *pairs_x[NS_ANDERSON_MAX + 1], *pairs_y[NS_ANDERSON_MAX + 1];
     for (int j = 0; j <= i; j++) pairs_x[j] = a->dc[i], pairs_y[j] = a->dc[j];
-    pairs_x[i + 1] = a->dc[i], pairs_y[i + 1] = ns->c;
+    pairs_x[i + 1] = a->dc[i], pairs_y[i + 1] = ns->iter.correction;
     double d[NS_ANDERSON_MAX + 1];
     FEAST_CALL(feast_vec_dots(i + 2, pairs_x, pairs_y, d));
     for (int j = 0; j <= i; j++) G[i * n + j] = G[j * n + i] = d[j];
@@ -161,8 +161,8 @@ int ns_anderson_mix(NsProblem *ns) {
     return 0;
   }
   for (int i = 0; i < n; i++) {
-    feast_vec_axpy(-gamma[i], a->dx[i], ns->c);
-    feast_vec_axpy(-gamma[i], a->dc[i], ns->c);
+    feast_vec_axpy(-gamma[i], a->dx[i], ns->iter.correction);
+    feast_vec_axpy(-gamma[i], a->dc[i], ns->iter.correction);
   }
   return 0;
 }

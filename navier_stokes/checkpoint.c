@@ -84,7 +84,7 @@ static void anderson_prefix(int j, int skip, char *prefix, size_t size) {
  * stationary run's Anderson history (anderson.*) */
 static int stored_vectors(const NsProblem *ns, int stationary, Stored *s) {
   int n = 0;
-  s[n++] = (Stored){"", ns->v};
+  s[n++] = (Stored){"", ns->iter.v};
   if (!stationary) {
     s[n++] = (Stored){"u1.", ns->time.u1};
     return n;
@@ -221,14 +221,14 @@ static int restore_anderson(NsProblem *ns, const FeastCheckpoint *ck) {
 }
 
 int ns_restore(NsProblem *ns, const FeastCheckpoint *ck) {
-  free(ns->resume.linear_per_step);
-  memset(&ns->resume, 0, sizeof ns->resume);
-  FEAST_CALL(restore_state(ck, &ns->resume));
-  FEAST_CALL(restore_fields(ns, ck, "", ns->v));
+  free(ns->iter.resume.linear_per_step);
+  memset(&ns->iter.resume, 0, sizeof ns->iter.resume);
+  FEAST_CALL(restore_state(ck, &ns->iter.resume));
+  FEAST_CALL(restore_fields(ns, ck, "", ns->iter.v));
   FEAST_CALL(restore_anderson(ns, ck));
-  ns->restored = 1;
+  ns->iter.restored = 1;
   feast_log(1, "  continuing after nonlinear step %d (residual %.6e, initial %.6e, %ld linear iterations)\n",
-            ns->resume.steps, ns->resume.residual, ns->resume.initial_residual, ns->resume.linear_iterations);
+            ns->iter.resume.steps, ns->iter.resume.residual, ns->iter.resume.initial_residual, ns->iter.resume.linear_iterations);
   return 0;
 }
 
@@ -262,10 +262,10 @@ int ns_time_restore(NsProblem *ns, const FeastCheckpoint *ck) {
   FEAST_CALL(feast_checkpoint_get_long(ck, "time.nonlinear_iterations", &tt->nonlinear_iterations));
   FEAST_CALL(feast_checkpoint_get_long(ck, "time.linear_iterations", &tt->linear_iterations));
   FEAST_CALL(optional_long(ck, "time.linear_capped", &tt->linear_capped));
-  FEAST_CALL(feast_checkpoint_get_long(ck, "ns.velocity_vcycles", &ns->resume.vcycles));
-  FEAST_CALL(feast_checkpoint_get_long(ck, "ns.local_solves", &ns->resume.local_solves));
-  FEAST_CALL(feast_checkpoint_get_long(ck, "ns.local_cycles", &ns->resume.local_cycles));
-  FEAST_CALL(restore_fields(ns, ck, "", ns->v));
+  FEAST_CALL(feast_checkpoint_get_long(ck, "ns.velocity_vcycles", &ns->iter.resume.vcycles));
+  FEAST_CALL(feast_checkpoint_get_long(ck, "ns.local_solves", &ns->iter.resume.local_solves));
+  FEAST_CALL(feast_checkpoint_get_long(ck, "ns.local_cycles", &ns->iter.resume.local_cycles));
+  FEAST_CALL(restore_fields(ns, ck, "", ns->iter.v));
   FEAST_CALL(restore_fields(ns, ck, "u1.", tt->u1));
   tt->restored = 1;
   feast_log(1, "  continuing after time step %ld (t = %.6g)\n", tt->step, tt->t);

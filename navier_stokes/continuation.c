@@ -69,7 +69,7 @@ static int run_stage(NsProblem *ns, NsResult *res, double re, const FeastVec *go
                      NsResult *r) {
   const int k = res->continuation_stages;
   ns->nu = ns_viscosity_at(&ns->params.physics, re);
-  feast_vec_copy(good, ns->v);
+  feast_vec_copy(good, ns->iter.v);
   char from[64] = "the zero start";
   if (re_good > 0.0) snprintf(from, sizeof from, "the solution at Re = %.6g", re_good);
   feast_log(1, "  continuation stage %d: Re = %.6g from %s\n", k + 1, re, from);
@@ -101,7 +101,7 @@ static int stages(NsProblem *ns, NsResult *res) {
   /* the zero start with the Dirichlet values (a fresh problem's first iterate) */
   feast_vec_zero(good);
   int st = ns_boundary_values(ns, good);
-  ns->restored = 0; /* the stages start afresh (a restored state was the direct attempt's) */
+  ns->iter.restored = 0; /* the stages start afresh (a restored state was the direct attempt's) */
   int done = 0, target_stalled = 0;
   while (!st && res->continuation_stages < max_stages) {
     const int last = re >= target;
@@ -115,7 +115,7 @@ static int stages(NsProblem *ns, NsResult *res) {
         done = 1;
         break;
       }
-      feast_vec_copy(ns->v, good);
+      feast_vec_copy(ns->iter.v, good);
       re_good = re;
       re = fmin(target, q * re_good);
       continue;
@@ -161,11 +161,11 @@ static int stages(NsProblem *ns, NsResult *res) {
    * with its own: reassembled at the iterate (outputs, forces) */
   const double nu = ns->nu;
   ns->nu = ns_params_viscosity(&ns->params);
-  if (!st && nu != ns->nu) st = ns_system_assemble(ns, ns->v);
+  if (!st && nu != ns->nu) st = ns_system_assemble(ns, ns->iter.v);
   return st;
 }
 
-/* pseudo-time steps (pseudo_time.c) from the iterate in ns->v, then the nonlinear solver
+/* pseudo-time steps (pseudo_time.c) from the iterate in ns->iter.v, then the nonlinear solver
  * from theirs to solver.nonlinear_rtol x their first defect (no stall test); res: the
  * counters so far (zero, or a failed direct attempt's from the same start) */
 static int pseudo_time_then_solve(NsProblem *ns, NsResult *res) {
@@ -185,7 +185,7 @@ static int pseudo_time_then_solve(NsProblem *ns, NsResult *res) {
 int ns_solve(NsProblem *ns, NsResult *res) {
   const NsNonlinearParams *n = &ns->params.nonlinear;
   if (ns->stokes || n->continuation == NS_CONTINUATION_OFF) return ns_solve_attempt(ns, NULL, res);
-  if (n->continuation == NS_CONTINUATION_PSEUDO_TIME && !ns->restored) {
+  if (n->continuation == NS_CONTINUATION_PSEUDO_TIME && !ns->iter.restored) {
     memset(res, 0, sizeof *res);
     return pseudo_time_then_solve(ns, res);
   }
@@ -212,8 +212,8 @@ int ns_solve(NsProblem *ns, NsResult *res) {
   res->reductions_per_iteration = res->exchanges_per_iteration = 0.0;
   FEAST_CALL(ns_result_accumulate(ns, res, &direct_res));
   if (!pseudo) return stages(ns, res);
-  feast_vec_zero(ns->v); /* the zero start with the Dirichlet values, as a fresh run's */
-  FEAST_CALL(ns_boundary_values(ns, ns->v));
-  ns->restored = 0;
+  feast_vec_zero(ns->iter.v); /* the zero start with the Dirichlet values, as a fresh run's */
+  FEAST_CALL(ns_boundary_values(ns, ns->iter.v));
+  ns->iter.restored = 0;
   return pseudo_time_then_solve(ns, res);
 }

@@ -47,7 +47,7 @@ typedef struct {
   /* checkpoints (checkpoint.c): the caller's part, and the state of a restored run */
   NsCheckpointHook hook;
   void *hook_ctx;
-  int restored;           /* ns_time_restore: ns->v and u1 hold the state after step `step` */
+  int restored;           /* ns_time_restore: ns->iter.v and u1 hold the state after step `step` */
   long step;              /* time steps done */
   double dt_prev;         /* the last step's length (0 before the first) */
   long nonlinear_iterations, linear_iterations; /* of all steps done */
@@ -90,6 +90,40 @@ typedef struct {
   FeastSolveParams pressure_sp; /* A_p solves with pressure.solver = scarc */
 } NsPreconditioner;
 
+/* The discrete system (system.c): per field its boundary values and Dirichlet mask, the
+ * force and the exact solution, the blocks of the linearised saddle-point system per
+ * local macro, the right-hand side, and the pressure's lumped mass */
+typedef struct {
+  FeastBC *bc[NS_NFIELDS];
+  FeastMask *mask[NS_NFIELDS];
+  FeastExpr *force[2], *exact[NS_NFIELDS];
+  FeastBand9 *blk[NS_NBLOCKS];  /* blk[k][li]; A12, A21 only with Newton; A22 A11's storage where ns_a22_shared */
+  FeastBand9 *vblk[NS_NBLOCKS]; /* ns_velocity_blocks_apart: the preconditioner's A11, A21, A22 */
+  NsViscousCell **viscous_cells; /* ns_viscous_derivative_on: per local macro, the cells of the lagged viscous
+                                    residual's derivative in Newton's operator */
+  FeastVec *rhs;                /* right-hand side, consistent, Dirichlet values at fixed nodes */
+  FeastVec *mass;               /* lumped pressure mass, consistent (one block) */
+  FeastVec *ones;               /* 1 everywhere (one block) */
+} NsSystem;
+
+/* The nonlinear iteration's vectors and history (solve.c, anderson.c, continuation.c,
+ * checkpoint.c) */
+typedef struct {
+  FeastVec *v;                  /* the iterate (u, v, p) */
+  FeastVec *defect, *correction; /* of the current step */
+  FeastVec *scratch;            /* work of the preconditioner */
+  FeastVec *v_old;              /* the last iterate (line search) */
+  struct NsAnderson *anderson;  /* solver.anderson_depth > 0: the history (anderson.c) */
+  FeastKrylovWork *krylov_work; /* of the linear solver */
+  double *linear_per_step;
+  double *continuation_per_step; /* continuation.c: Krylov iterations of every step of every attempt */
+  double *stall_history;        /* solve.c: the defects of an attempt's steps (the stall test) */
+  /* --restart: the state the iteration continues from (ns_restore); counters of ScaRC
+   * objects of this process are added to it */
+  int restored;
+  NsState resume;
+} NsIteration;
+
 struct NsProblem {
   NsParams params;              /* as given to ns_create_with_params */
   const FeastConfig *describe;  /* the config front end's config, described in checkpoints (NULL: none) */
@@ -101,36 +135,16 @@ struct NsProblem {
   int time_dependent;           /* time.scheme is set: a run of time steps (timestep.c) */
   NsTimeTerms time;
   double nu;
-  FeastBC *bc[NS_NFIELDS];
-  FeastMask *mask[NS_NFIELDS];
-  FeastExpr *force[2], *exact[NS_NFIELDS];
-  FeastBand9 *blk[NS_NBLOCKS];  /* blk[k][li]; A12, A21 only with Newton; A22 A11's storage where ns_a22_shared */
-  FeastBand9 *vblk[NS_NBLOCKS]; /* ns_velocity_blocks_apart: the preconditioner's A11, A21, A22 (system.c) */
-  NsViscousCell **viscous_cells; /* ns_viscous_derivative_on: per local macro, the cells of the lagged viscous
-                                    residual's derivative in Newton's operator (system.c) */
-  FeastVec *h;                  /* right-hand side, consistent, Dirichlet values at fixed nodes */
-  FeastVec *v;                  /* the iterate (u, v, p) */
-  FeastVec *d, *c, *t;          /* defect, correction, work of the preconditioner */
-  FeastVec *v_old;              /* the last iterate (line search) */
-  struct NsAnderson *anderson;  /* solver.anderson_depth > 0: the history (anderson.c) */
-  FeastKrylovWork *work;        /* of the linear solver */
-  FeastVec *mass;               /* lumped pressure mass, consistent (one block) */
-  FeastVec *ones;               /* 1 everywhere (one block) */
+  NsSystem sys;                 /* the discrete system (system.c) */
+  NsIteration iter;             /* the nonlinear iteration's vectors and history (solve.c) */
   NsPreconditioner prec;        /* K_s: the block preconditioner and its parts (schur.c) */
-  double *linear_per_step;
-  double *continuation_per_step; /* continuation.c: Krylov iterations of every step of every attempt */
-  double *stall_history;        /* solve.c: the defects of an attempt's steps (the stall test) */
-  /* --restart: the state the iteration continues from (ns_restore); counters of ScaRC
-   * objects of this process are added to it */
-  int restored;
-  NsState resume;
   NsDefaults defaults;          /* the auto values resolved (problem.c) */
 };
 
 /* ---- anderson.c: Anderson acceleration of the fixed point (solver.anderson_depth) ---- */
 typedef struct NsAnderson NsAnderson;
-/* c <- the Anderson-mixed correction of the last fixed-point steps (ns->v the iterate,
- * ns->c its correction); nothing under Newton, in a time run or with depth 0 */
+/* c <- the Anderson-mixed correction of the last fixed-point steps (ns->iter.v the iterate,
+ * ns->iter.correction its correction); nothing under Newton, in a time run or with depth 0 */
 int ns_anderson_mix(NsProblem *ns);
 /* forget the history: a new nonlinear solve, or the switch to Newton */
 void ns_anderson_reset(NsProblem *ns);
@@ -196,7 +210,7 @@ int ns_mesh_contains(const FeastMesh *mesh, int level, const double p[2], int *f
  * (post.c; the input phase's check of output.centerlines) */
 int ns_mesh_line_nodes(const FeastMesh *mesh, int level, int axis, double at, int *found);
 /* solve.c: the nonlinear iteration of one time step (no checkpoints or signals, progress
- * at verbosity 2), from the iterate in ns->v */
+ * at verbosity 2), from the iterate in ns->iter.v */
 int ns_solve_step(NsProblem *ns, NsResult *res);
 /* what the continuation driver (continuation.c) changes in one stationary attempt */
 typedef struct {
@@ -210,14 +224,14 @@ typedef struct {
                         solver.nonlinear_switch x the attempt's first defect (where ns_defaults does not
                         already switch every attempt) */
 } NsAttempt;
-/* solve.c: the stationary nonlinear iteration at ns->nu from the iterate in ns->v (a
- * restored state first, ns->restored); a NULL attempt: the parameters' own tests (what
+/* solve.c: the stationary nonlinear iteration at ns->nu from the iterate in ns->iter.v (a
+ * restored state first, ns->iter.restored); a NULL attempt: the parameters' own tests (what
  * solver.continuation = off runs) */
 int ns_solve_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res);
 /* the same as an inner solve (no checkpoints or signals, progress at verbosity 2): a
  * pseudo-time step's (pseudo_time.c) */
 int ns_solve_inner_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res);
-/* pseudo_time.c: pseudo-time steps from the iterate in ns->v until its defect is <=
+/* pseudo_time.c: pseudo-time steps from the iterate in ns->iter.v until its defect is <=
  * solver.pseudo_switch x the first (or the steps run out); res counts them */
 int ns_pseudo_time(NsProblem *ns, NsResult *res);
 /* solve.c: acc += the counters of the attempt r (its per-step iterations appended) */
@@ -229,12 +243,12 @@ static inline int ns_stationary_operators(const NsProblem *ns) { return !ns->tim
  * continue it) into a checkpoint file, atomically; collective */
 int ns_checkpoint_write(const NsProblem *ns, const NsState *state, const char *path);
 /* the state of a time run after ns->time.step steps (ns->time.t, dt_prev, counters in
- * ns->time; ns->v = u_n, ns->time.u1 = u_n-1), and the hook's part; collective */
+ * ns->time; ns->iter.v = u_n, ns->time.u1 = u_n-1), and the hook's part; collective */
 int ns_time_checkpoint_write(const NsProblem *ns, const char *path);
 /* problem.c: the vectors of a time run (once) */
 int ns_time_state_create(NsProblem *ns);
 /* schur.c: the ScaRC counters of all steps: this process's and those of a restored run
- * (ns->resume) */
+ * (ns->iter.resume) */
 void ns_scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cycles);
 
 /* system.c */

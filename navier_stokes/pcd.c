@@ -184,7 +184,7 @@ static int add_robin(const NsProblem *ns, int li, const double *const *w) {
 static void outflow_parts(const NsProblem *ns, unsigned char *flags, int *count) {
   *count = 0;
   for (int q = 0; q < ns->dom->mesh->nparts; q++) {
-    flags[q] = !feast_bc_parts(ns->bc[NS_U])[q] || !feast_bc_parts(ns->bc[NS_V])[q] || feast_bc_parts(ns->bc[NS_P])[q];
+    flags[q] = !feast_bc_parts(ns->sys.bc[NS_U])[q] || !feast_bc_parts(ns->sys.bc[NS_V])[q] || feast_bc_parts(ns->sys.bc[NS_P])[q];
     *count += flags[q];
   }
 }
@@ -217,7 +217,7 @@ void ns_schur_viscous(const NsProblem *ns, const FeastVec *y, FeastVec *r) {
   const double nu = ns->time.on ? ns->time.theta * ns->nu : ns->nu;
   for (int li = 0; li < ns->dom->nlocal; li++) {
     double *p = r->v[li];
-    const double *m = ns->mass->v[li], *yl = y ? y->v[li] : NULL;
+    const double *m = ns->sys.mass->v[li], *yl = y ? y->v[li] : NULL;
     for (long i = 0; i < n; i++) p[i] = (nu * p[i] + (yl ? yl[i] : 0.0)) / m[i];
   }
 }
@@ -284,7 +284,7 @@ int ns_pcd_update(NsProblem *ns) {
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
   for (int li = 0; li < dom->nlocal; li++) {
-    const double *w[2] = {feast_vec_block(ns->v, NS_U, li), feast_vec_block(ns->v, NS_V, li)};
+    const double *w[2] = {feast_vec_block(ns->iter.v, NS_U, li), feast_vec_block(ns->iter.v, NS_V, li)};
     FeastBand9 *A[1] = {&ns->prec.pcd_ops.conv[li]};
     feast_band9_zero(A[0]);
     const double tau_scale = ns->params.linear.pcd_supg ? ns->params.stabilisation.supg_scale : 0.0;
@@ -328,7 +328,7 @@ int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
   const long n = (long)y->N * y->N;
   for (int li = 0; li < ns->dom->nlocal; li++) { /* y += mass m z */
     double *yl = y->v[li];
-    const double *m = ns->mass->v[li], *z = ns->prec.pcd_ops.z->v[li];
+    const double *m = ns->sys.mass->v[li], *z = ns->prec.pcd_ops.z->v[li];
     for (long i = 0; i < n; i++) yl[i] += ns->time.mass * m[i] * z[i];
   }
   return 0;
@@ -352,7 +352,7 @@ static int rotation_solve(NsProblem *ns) {
 static int robin_apply(NsProblem *ns, FeastVec *r) {
   const long n = (long)r->N * r->N;
   for (int li = 0; li < ns->dom->nlocal; li++) {
-    const double *m = ns->mass->v[li], *rl = r->v[li];
+    const double *m = ns->sys.mass->v[li], *rl = r->v[li];
     double *y = ns->prec.pcd_ops.y->v[li];
     for (long i = 0; i < n; i++) y[i] = rl[i] / m[i];
     feast_band9_matvec(&ns->prec.pcd_ops.conv[li], y, ns->prec.pcd_ops.r->v[li]);

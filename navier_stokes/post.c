@@ -47,8 +47,8 @@ static int l2_sq(const NsProblem *ns, const FeastVec *x, int f, FeastExpr *e, do
 
 int ns_kinetic_energy(const NsProblem *ns, double *ke) {
   double u2, v2;
-  FEAST_CALL(l2_sq(ns, ns->v, NS_U, NULL, 0.0, &u2));
-  FEAST_CALL(l2_sq(ns, ns->v, NS_V, NULL, 0.0, &v2));
+  FEAST_CALL(l2_sq(ns, ns->iter.v, NS_U, NULL, 0.0, &u2));
+  FEAST_CALL(l2_sq(ns, ns->iter.v, NS_V, NULL, 0.0, &v2));
   *ke = 0.5 * (u2 + v2);
   return 0;
 }
@@ -76,22 +76,22 @@ static int integral(const NsProblem *ns, FeastExpr *e, double *value) {
 
 int ns_errors(const NsProblem *ns, double *velocity, double *pressure) {
   *velocity = *pressure = NAN;
-  if (ns->exact[NS_U] && ns->exact[NS_V]) {
+  if (ns->sys.exact[NS_U] && ns->sys.exact[NS_V]) {
     double eu, ev;
-    FEAST_CALL(l2_sq(ns, ns->v, NS_U, ns->exact[NS_U], 0.0, &eu));
-    FEAST_CALL(l2_sq(ns, ns->v, NS_V, ns->exact[NS_V], 0.0, &ev));
+    FEAST_CALL(l2_sq(ns, ns->iter.v, NS_U, ns->sys.exact[NS_U], 0.0, &eu));
+    FEAST_CALL(l2_sq(ns, ns->iter.v, NS_V, ns->sys.exact[NS_V], 0.0, &ev));
     *velocity = sqrt(eu + ev);
   }
-  if (ns->exact[NS_P]) {
+  if (ns->sys.exact[NS_P]) {
     double shift = 0.0, ep;
     if (ns->nullspace) { /* compare with the exact pressure of zero mean */
       double ip, area;
-      FEAST_CALL(integral(ns, ns->exact[NS_P], &ip));
-      const FeastVec *xs[1] = {ns->mass}, *ys[1] = {ns->ones};
+      FEAST_CALL(integral(ns, ns->sys.exact[NS_P], &ip));
+      const FeastVec *xs[1] = {ns->sys.mass}, *ys[1] = {ns->sys.ones};
       FEAST_CALL(feast_vec_dots(1, xs, ys, &area));
       shift = ip / area;
     }
-    FEAST_CALL(l2_sq(ns, ns->v, NS_P, ns->exact[NS_P], shift, &ep));
+    FEAST_CALL(l2_sq(ns, ns->iter.v, NS_P, ns->sys.exact[NS_P], shift, &ep));
     *pressure = sqrt(ep);
   }
   return 0;
@@ -113,7 +113,7 @@ static int vorticity(const NsProblem *ns, FeastVec *omega) {
   const FeastLevel *lev = &dom->levels[ns->level];
   feast_vec_zero(omega);
   for (int li = 0; li < dom->nlocal; li++) {
-    const double *uv[2] = {feast_vec_block(ns->v, NS_U, li), feast_vec_block(ns->v, NS_V, li)};
+    const double *uv[2] = {feast_vec_block(ns->iter.v, NS_U, li), feast_vec_block(ns->iter.v, NS_V, li)};
     double *b = omega->v[li];
     FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], vorticity_form, (void *)uv, 2, 0, NULL, 1,
                                        &b));
@@ -121,7 +121,7 @@ static int vorticity(const NsProblem *ns, FeastVec *omega) {
   FEAST_CALL(feast_vec_sum(omega));
   const long n = (long)lev->N * lev->N;
   for (int li = 0; li < dom->nlocal; li++)
-    for (long i = 0; i < n; i++) omega->v[li][i] /= ns->mass->v[li][i];
+    for (long i = 0; i < n; i++) omega->v[li][i] /= ns->sys.mass->v[li][i];
   return 0;
 }
 
@@ -137,13 +137,13 @@ int ns_write_vtk(const NsProblem *ns, const char *base) {
   for (int li = 0; li < dom->nlocal && !st; li++) {
     st = FEAST_ALLOC(2 * n, &uv[li]);
     for (long i = 0; i < n && !st; i++) {
-      uv[li][2 * i] = feast_vec_block(ns->v, NS_U, li)[i];
-      uv[li][2 * i + 1] = feast_vec_block(ns->v, NS_V, li)[i];
+      uv[li][2 * i] = feast_vec_block(ns->iter.v, NS_U, li)[i];
+      uv[li][2 * i + 1] = feast_vec_block(ns->iter.v, NS_V, li)[i];
     }
   }
   if (!st) {
     const FeastVtkField fields[3] = {{"u", 2, (const double *const *)uv},
-                                     {"p", 1, (const double *const *)(ns->v->v + (long)NS_P * dom->nlocal)},
+                                     {"p", 1, (const double *const *)(ns->iter.v->v + (long)NS_P * dom->nlocal)},
                                      {"vorticity", 1, (const double *const *)omega->v}};
     st = feast_vtk_write(base, ns->level, dom->nlocal, dom->local, (const double *const *)lev->xy, 3, fields,
                          dom->comm);
@@ -185,7 +185,7 @@ static int line_points(const NsProblem *ns, int axis, double at, int f, LinePoin
   for (int li = 0; li < dom->nlocal; li++)
     for (long i = 0; i < n; i++) {
       if (!lev->owned[li][i] || !on_line(lev, li, i, axis, at)) continue;
-      mine[nmine++] = (LinePoint){lev->xy[li][2 * i + 1 - axis], feast_vec_block(ns->v, f, li)[i]};
+      mine[nmine++] = (LinePoint){lev->xy[li][2 * i + 1 - axis], feast_vec_block(ns->iter.v, f, li)[i]};
     }
   int *counts = NULL, *displs = NULL, bytes = nmine * (int)sizeof(LinePoint), total = 0;
   LinePoint *all = NULL;

@@ -203,10 +203,10 @@ static int read_params(NsProblem *ns) {
   const NsParams *p = &ns->params;
   ns->nu = ns_params_viscosity(p);
   ns->time_dependent = p->time.scheme != NS_TIME_NONE;
-  FEAST_CALL(optional_expr(p->physics.force[0], "problem.force_x", 1, &ns->force[0]));
-  FEAST_CALL(optional_expr(p->physics.force[1], "problem.force_y", 1, &ns->force[1]));
+  FEAST_CALL(optional_expr(p->physics.force[0], "problem.force_x", 1, &ns->sys.force[0]));
+  FEAST_CALL(optional_expr(p->physics.force[1], "problem.force_y", 1, &ns->sys.force[1]));
   const char *exact[NS_NFIELDS] = {"problem.exact_u", "problem.exact_v", "problem.exact_p"};
-  for (int f = 0; f < NS_NFIELDS; f++) FEAST_CALL(optional_expr(p->physics.exact[f], exact[f], 0, &ns->exact[f]));
+  for (int f = 0; f < NS_NFIELDS; f++) FEAST_CALL(optional_expr(p->physics.exact[f], exact[f], 0, &ns->sys.exact[f]));
   if (!ns->time_dependent) return 0;
   FEAST_CALL(optional_expr(p->physics.initial[0] ? p->physics.initial[0] : "0", "initial.u", 0, &ns->initial[0]));
   return optional_expr(p->physics.initial[1] ? p->physics.initial[1] : "0", "initial.v", 0, &ns->initial[1]);
@@ -245,10 +245,10 @@ int ns_create_with_params(const NsParams *p, const FeastDomain *dom, int stokes,
   ns->stokes = stokes;
   FEAST_CALL(read_params(ns));
   for (int f = 0; f < NS_NFIELDS; f++) {
-    FEAST_CALL(create_bc(p, dom->mesh, f, &ns->bc[f]));
-    FEAST_CALL(feast_mask_create(dom, feast_bc_parts(ns->bc[f]), &ns->mask[f]));
+    FEAST_CALL(create_bc(p, dom->mesh, f, &ns->sys.bc[f]));
+    FEAST_CALL(feast_mask_create(dom, feast_bc_parts(ns->sys.bc[f]), &ns->sys.mask[f]));
   }
-  ns->nullspace = ns_pressure_free(ns->bc, dom->mesh->nparts);
+  ns->nullspace = ns_pressure_free(ns->sys.bc, dom->mesh->nparts);
   /* the time t of every expression: time.start until a time step sets another */
   ns->time.t = p->time.start;
   ns_set_time(ns, p->time.start);
@@ -265,20 +265,20 @@ void ns_destroy(NsProblem **nsp) {
   ns_schur_destroy(ns);
   ns_anderson_destroy(ns);
   ns_system_destroy(ns);
-  feast_krylov_work_destroy(&ns->work);
+  feast_krylov_work_destroy(&ns->iter.krylov_work);
   for (int f = 0; f < NS_NFIELDS; f++) {
-    feast_bc_destroy(&ns->bc[f]);
-    feast_mask_destroy(&ns->mask[f]);
-    feast_expr_destroy(&ns->exact[f]);
+    feast_bc_destroy(&ns->sys.bc[f]);
+    feast_mask_destroy(&ns->sys.mask[f]);
+    feast_expr_destroy(&ns->sys.exact[f]);
   }
   feast_expr_destroy(&ns->initial[0]);
   feast_expr_destroy(&ns->initial[1]);
-  feast_expr_destroy(&ns->force[0]);
-  feast_expr_destroy(&ns->force[1]);
-  free(ns->linear_per_step);
-  free(ns->continuation_per_step);
-  free(ns->stall_history);
-  free(ns->resume.linear_per_step);
+  feast_expr_destroy(&ns->sys.force[0]);
+  feast_expr_destroy(&ns->sys.force[1]);
+  free(ns->iter.linear_per_step);
+  free(ns->iter.continuation_per_step);
+  free(ns->iter.stall_history);
+  free(ns->iter.resume.linear_per_step);
   feast_free(nsp);
 }
 
@@ -286,7 +286,7 @@ int ns_pressure_nullspace(const NsProblem *ns) { return ns->nullspace; }
 double ns_viscosity(const NsProblem *ns) { return ns->nu; }
 const char *ns_local_precision(const NsProblem *ns) { return scarc_params_precision(&ns->prec.scarc_params); }
 
-const FeastVec *ns_solution(const NsProblem *ns) { return ns->v; }
+const FeastVec *ns_solution(const NsProblem *ns) { return ns->iter.v; }
 int ns_level(const NsProblem *ns) { return ns->level; }
 
 int ns_set_initial_guess(NsProblem *ns, const FeastVec *x) {
@@ -295,10 +295,10 @@ int ns_set_initial_guess(NsProblem *ns, const FeastVec *x) {
               "ns_set_initial_guess: a vector of %d blocks on level %d%s; the problem's has %d blocks on level %d "
               "of its own domain", x->nb, x->level, x->dom == ns->dom ? "" : " of another domain", NS_NFIELDS,
               ns->level);
-  feast_vec_copy(x, ns->v);
-  FEAST_CALL(ns_boundary_values(ns, ns->v));
-  FEAST_CALL(ns_project_solution(ns, ns->v));
-  ns->restored = 0; /* a fresh start: not the state of ns_restore / ns_time_restore */
+  feast_vec_copy(x, ns->iter.v);
+  FEAST_CALL(ns_boundary_values(ns, ns->iter.v));
+  FEAST_CALL(ns_project_solution(ns, ns->iter.v));
+  ns->iter.restored = 0; /* a fresh start: not the state of ns_restore / ns_time_restore */
   ns->time.restored = 0;
   return 0;
 }

@@ -20,11 +20,11 @@
 
 static const double DT_MAX = 1e12; /* in units of L / U: a step that long is the stationary solver's */
 
-/* the time terms of a pseudo-time step of length dt from the iterate ns->v (kept in u1):
+/* the time terms of a pseudo-time step of length dt from the iterate ns->iter.v (kept in u1):
  * mass 1 / dt, s = -u1 / dt, theta 1, no explicit part */
 static void pseudo_step_terms(NsProblem *ns, double dt) {
   NsTimeTerms *tt = &ns->time;
-  feast_vec_copy(ns->v, tt->u1);
+  feast_vec_copy(ns->iter.v, tt->u1);
   feast_vec_zero(tt->s);
   for (int f = NS_U; f <= NS_V; f++) {
     FeastVec s, u;
@@ -39,8 +39,8 @@ static void pseudo_step_terms(NsProblem *ns, double dt) {
 /* the stationary defect's norm at the iterate (the residual evaluation alone: no blocks) */
 static int stationary_defect(NsProblem *ns, double *r) {
   ns->time.on = 0, ns->time.pseudo = 0;
-  FEAST_CALL(ns_system_residual(ns, ns->v, ns->v, ns->d)); /* projected */
-  return feast_vec_norm(ns->d, r);
+  FEAST_CALL(ns_system_residual(ns, ns->iter.v, ns->iter.v, ns->iter.defect)); /* projected */
+  return feast_vec_norm(ns->iter.defect, r);
 }
 
 int ns_pseudo_time(NsProblem *ns, NsResult *res) {

@@ -67,7 +67,7 @@ static int linear_preconditioner(NsProblem *ns) {
 
 /* the solver of velocity block f (velocity.solver); ns->prec.scarc[f] its ScaRC (counters) */
 static int velocity_solver(NsProblem *ns, int f) {
-  FEAST_CALL(ns_inner_create(ns->params.velocity.solver, "velocity", ns->dom, ns->level, ns->mask[f], &ns->prec.scarc_params,
+  FEAST_CALL(ns_inner_create(ns->params.velocity.solver, "velocity", ns->dom, ns->level, ns->sys.mask[f], &ns->prec.scarc_params,
                              ns->prec.velocity_method, &ns->prec.velocity_sp, &ns->prec.velocity[f]));
   ns->prec.scarc[f] = ns_inner_scarc(ns->prec.velocity[f]);
   return 0;
@@ -110,7 +110,7 @@ int ns_schur_create(NsProblem *ns) {
   ns->prec.pcd = ns->defaults.pcd;
   ns->prec.schur = ns_schur_approx(ns->prec.pcd ? NS_SCHUR_PCD : NS_SCHUR_MASS);
   FEAST_CALL(ns->prec.schur->setup(ns));
-  if (!ns->newton && feast_mask_same(ns->mask[NS_U], ns->mask[NS_V])) {
+  if (!ns->newton && feast_mask_same(ns->sys.mask[NS_U], ns->sys.mask[NS_V])) {
     ns->prec.velocity[1] = ns->prec.velocity[0], ns->prec.scarc[1] = ns->prec.scarc[0];
     return 0;
   }
@@ -135,7 +135,7 @@ void ns_schur_destroy(NsProblem *ns) {
  * same u and v masks one ScaRC serves both blocks and A22 is A11's storage (system.c),
  * so one copy is made per refresh. */
 static FeastBand9 *const *velocity_blocks(const NsProblem *ns) {
-  return ns_velocity_blocks_apart(ns) ? ns->vblk : ns->blk;
+  return ns_velocity_blocks_apart(ns) ? ns->sys.vblk : ns->sys.blk;
 }
 
 int ns_schur_update(NsProblem *ns) {
@@ -182,8 +182,8 @@ static int velocity_solve_pair(NsProblem *ns, const FeastVec *d, FeastVec *c) {
 static int lower_pressure_rhs(NsProblem *ns, const FeastVec *d, FeastVec *c) {
   for (int li = 0; li < ns->dom->nlocal; li++) {
     double *cp = feast_vec_block(c, NS_P, li);
-    feast_band9_matvec(&ns->blk[NS_BT1][li], feast_vec_block(c, NS_U, li), cp);
-    feast_band9_matvec_add(&ns->blk[NS_BT2][li], feast_vec_block(c, NS_V, li), cp);
+    feast_band9_matvec(&ns->sys.blk[NS_BT1][li], feast_vec_block(c, NS_U, li), cp);
+    feast_band9_matvec_add(&ns->sys.blk[NS_BT2][li], feast_vec_block(c, NS_V, li), cp);
   }
   FeastVec cp, dp;
   feast_vec_view(c, NS_P, &cp);
@@ -211,7 +211,7 @@ static int schur_solve(NsProblem *ns, const FeastVec *d, FeastVec *c) {
   for (int li = 0; li < ns->dom->nlocal; li++) {
     double *p = feast_vec_block(c, NS_P, li);
     const double *dp = feast_vec_block(d, NS_P, li);
-    const unsigned char *fixed = ns->mask[NS_P]->fixed[ns->level][li];
+    const unsigned char *fixed = ns->sys.mask[NS_P]->fixed[ns->level][li];
     for (long i = 0; i < (long)c->N * c->N; i++)
       if (fixed[i]) p[i] = dp[i];
   }
@@ -259,13 +259,13 @@ static int coupled_defect(NsProblem *ns, const FeastVec *d, const FeastVec *c, F
 }
 
 /* c_u, c_v <- A^-1 (r_u, r_v): one ScaRC solve per block; with Newton block Gauss-Seidel
- * on [A11 0; A21 A22] (r must not be ns->t) */
+ * on [A11 0; A21 A22] (r must not be ns->iter.scratch) */
 static int velocity_solves(NsProblem *ns, const FeastVec *r, FeastVec *c) {
   if (!ns->newton && ns->prec.velocity[1] == ns->prec.velocity[0]) return velocity_solve_pair(ns, r, c);
   FEAST_CALL(velocity_solve(ns, NS_U, r, c));
   if (!ns->newton) return velocity_solve(ns, NS_V, r, c);
-  FEAST_CALL(coupled_defect(ns, r, c, ns->t));
-  return velocity_solve(ns, NS_V, ns->t, c);
+  FEAST_CALL(coupled_defect(ns, r, c, ns->iter.scratch));
+  return velocity_solve(ns, NS_V, ns->iter.scratch, c);
 }
 
 /* t_u,v <- d_u,v - B c_p (consistent; B's velocity Dirichlet rows are zero, so t = d there):
@@ -277,7 +277,7 @@ static int upper_velocity_rhs(NsProblem *ns, const FeastVec *d, const FeastVec *
     feast_vec_view(t, f, &tf);
     feast_vec_view(d, f, &df);
     for (int li = 0; li < ns->dom->nlocal; li++)
-      feast_band9_matvec(&ns->blk[b_block[f]][li], feast_vec_block(c, NS_P, li), tf.v[li]);
+      feast_band9_matvec(&ns->sys.blk[b_block[f]][li], feast_vec_block(c, NS_P, li), tf.v[li]);
     FEAST_CALL(feast_vec_sum(&tf));
     feast_vec_aypx(-1.0, &df, &tf); /* tf <- df - tf */
   }
@@ -307,7 +307,7 @@ void ns_scarc_totals(const NsProblem *ns, long *vcycles, long *solves, long *cyc
   scarc_stats(ns->prec.scarc[0], &st[0]);
   scarc_stats(ns->prec.scarc[1], &st[1]);
   const int shared = ns->prec.scarc[1] == ns->prec.scarc[0];
-  *vcycles = ns->resume.vcycles + st[0].vcycles + (shared ? 0 : st[1].vcycles);
-  *solves = ns->resume.local_solves + st[0].local_solves + (shared ? 0 : st[1].local_solves);
-  *cycles = ns->resume.local_cycles + st[0].local_cycles + (shared ? 0 : st[1].local_cycles);
+  *vcycles = ns->iter.resume.vcycles + st[0].vcycles + (shared ? 0 : st[1].vcycles);
+  *solves = ns->iter.resume.local_solves + st[0].local_solves + (shared ? 0 : st[1].local_solves);
+  *cycles = ns->iter.resume.local_cycles + st[0].local_cycles + (shared ? 0 : st[1].local_cycles);
 }

@@ -75,28 +75,28 @@ static int apply_system(void *ctx, const FeastVec *x, FeastVec *y) {
 
 /* d <- h - K v, and its norm */
 static int defect(NsProblem *ns, double *norm) {
-  FEAST_CALL(ns_system_apply(ns, ns->v, ns->d));
-  feast_vec_aypx(-1.0, ns->h, ns->d);
-  FEAST_CALL(ns_project_residual(ns, ns->d));
-  return feast_vec_norm(ns->d, norm);
+  FEAST_CALL(ns_system_apply(ns, ns->iter.v, ns->iter.defect));
+  feast_vec_aypx(-1.0, ns->sys.rhs, ns->iter.defect);
+  FEAST_CALL(ns_project_residual(ns, ns->iter.defect));
+  return feast_vec_norm(ns->iter.defect, norm);
 }
 
 /* c <- approx K^-1 d: the Krylov method right-preconditioned by K_s, from zero or (random
  * start) from the coordinate hash, zero at Dirichlet nodes */
 static int linear_solve(NsProblem *ns, const NonlinearParams *p, FeastSolveResult *res) {
   if (p->random_start) {
-    feast_vec_fill_hash(ns->c);
-    for (int f = 0; f < NS_NFIELDS; f++) feast_vec_zero_fixed(ns->c, f, ns->mask[f]);
+    feast_vec_fill_hash(ns->iter.correction);
+    for (int f = 0; f < NS_NFIELDS; f++) feast_vec_zero_fixed(ns->iter.correction, f, ns->sys.mask[f]);
   } else {
-    feast_vec_zero(ns->c);
+    feast_vec_zero(ns->iter.correction);
   }
   feast_timer_start(FEAST_T_LINEAR);
-  int st = ns->work ? 0 : feast_krylov_work_create(ns->d, &ns->work);
+  int st = ns->iter.krylov_work ? 0 : feast_krylov_work_create(ns->iter.defect, &ns->iter.krylov_work);
   if (!st)
-    st = feast_krylov_solve(p->krylov, (FeastLinOp){apply_system, ns}, ns->prec.op, ns->d, ns->c, &p->linear, ns->work,
+    st = feast_krylov_solve(p->krylov, (FeastLinOp){apply_system, ns}, ns->prec.op, ns->iter.defect, ns->iter.correction, &p->linear, ns->iter.krylov_work,
                             res);
   feast_timer_stop(FEAST_T_LINEAR);
-  if (!st) st = ns_project_solution(ns, ns->c);
+  if (!st) st = ns_project_solution(ns, ns->iter.correction);
   return st;
 }
 
@@ -118,7 +118,7 @@ static int switch_to_newton(NsProblem *ns, NonlinearParams *p, int step, double 
     feast_log(1, "  Newton's linear solves: linear.max_iterations = %d, linear.restart = %d from now on\n",
               p->linear.max_iterations, p->linear.restart);
   }
-  FEAST_CALL(ns_system_assemble(ns, ns->v));
+  FEAST_CALL(ns_system_assemble(ns, ns->iter.v));
   return defect(ns, r);
 }
 
@@ -163,16 +163,16 @@ static double forcing_term(double r, double r_prev, double target, double eta) {
  * Dirichlet rows (~ M u_n / dt + f): the step's first defect after the extrapolated start
  * is O(dt^2) and tiny near a periodic or steady state, so relative to it alone every step
  * takes 5-8 nonlinear steps; relative to ||h_free|| the defect bounds the change
- * dt M^-1 r of u relative to u (BENCHMARKS.md, 2026-11-26). ns->t is free here (the
+ * dt M^-1 r of u relative to u (BENCHMARKS.md, 2026-11-26). ns->iter.scratch is free here (the
  * preconditioner's work vector). */
 static int stop_reference(NsProblem *ns, const NonlinearParams *p, double r0, double *ref) {
   *ref = r0;
   if (!p->rhs_reference) return 0;
   double h;
-  feast_vec_copy(ns->h, ns->t);
-  for (int f = 0; f < NS_NFIELDS; f++) feast_vec_zero_fixed(ns->t, f, ns->mask[f]);
-  FEAST_CALL(ns_project_residual(ns, ns->t));
-  FEAST_CALL(feast_vec_norm(ns->t, &h));
+  feast_vec_copy(ns->sys.rhs, ns->iter.scratch);
+  for (int f = 0; f < NS_NFIELDS; f++) feast_vec_zero_fixed(ns->iter.scratch, f, ns->sys.mask[f]);
+  FEAST_CALL(ns_project_residual(ns, ns->iter.scratch));
+  FEAST_CALL(feast_vec_norm(ns->iter.scratch, &h));
   if (h > *ref) *ref = h;
   return 0;
 }
@@ -195,8 +195,8 @@ static int relative_update(NsProblem *ns, const NonlinearParams *p, double lambd
   double c, v;
   *change = INFINITY;
   if (!p->update_test) return 0;
-  FEAST_CALL(velocity_norm(ns->c, &c));
-  FEAST_CALL(velocity_norm(ns->v, &v));
+  FEAST_CALL(velocity_norm(ns->iter.correction, &c));
+  FEAST_CALL(velocity_norm(ns->iter.v, &v));
   if (v > 0.0) *change = fabs(lambda) * c / v;
   return 0;
 }
@@ -225,17 +225,17 @@ static void progress(const NonlinearParams *p, int step, double r, const NsResul
 }
 
 /* the defect norm *r at v = v_old + l c: assembled (the system at v and its defect in
- * ns->d, what the next step needs), or (full = 0) by the residual evaluation alone, which
- * writes ns->d only (a trial that may be rejected: no blocks assembled for nothing) */
+ * ns->iter.defect, what the next step needs), or (full = 0) by the residual evaluation alone, which
+ * writes ns->iter.defect only (a trial that may be rejected: no blocks assembled for nothing) */
 static int trial(NsProblem *ns, double l, int full, double *r) {
-  feast_vec_copy(ns->v_old, ns->v);
-  feast_vec_axpy(l, ns->c, ns->v);
+  feast_vec_copy(ns->iter.v_old, ns->iter.v);
+  feast_vec_axpy(l, ns->iter.correction, ns->iter.v);
   if (full) {
-    FEAST_CALL(ns_system_assemble(ns, ns->v));
+    FEAST_CALL(ns_system_assemble(ns, ns->iter.v));
     return defect(ns, r);
   }
-  FEAST_CALL(ns_system_residual(ns, ns->v, ns->v, ns->d));
-  return feast_vec_norm(ns->d, r);
+  FEAST_CALL(ns_system_residual(ns, ns->iter.v, ns->iter.v, ns->iter.defect));
+  return feast_vec_norm(ns->iter.defect, r);
 }
 
 /* v <- v_old + lambda c, the system assembled at v and its defect norm in *r. Backtracking
@@ -245,12 +245,12 @@ static int trial(NsProblem *ns, double l, int full, double *r) {
  * run). The first length is assembled: accepted at once (the usual case), the assembly
  * and defect are those the next step needs anyway. The shorter ones are tried by the
  * residual evaluation alone (ns_system_residual: no blocks written), and only the length
- * taken is assembled, its defect recomputed from the blocks: *r and ns->d are then
+ * taken is assembled, its defect recomputed from the blocks: *r and ns->iter.defect are then
  * bitwise those of an assembled trial, the test saw them up to rounding. */
 static int update(NsProblem *ns, const NonlinearParams *p, double *r, double *lambda) {
   const double r0 = *r;
   double best = INFINITY, best_lambda = p->damping, l = p->damping;
-  feast_vec_copy(ns->v, ns->v_old);
+  feast_vec_copy(ns->iter.v, ns->iter.v_old);
   for (int k = 0;; k++) {
     FEAST_CALL(trial(ns, l, k == 0, r));
     if (!p->line_search || (isfinite(*r) && *r <= (1.0 - 1e-4 * l) * r0)) {
@@ -280,13 +280,13 @@ static int after_step(NsProblem *ns, const NonlinearParams *p, NsResult *res, do
   if (p->checkpoint[0] && (steps % p->checkpoint_interval == 0 || signal_number)) {
     /* the reference of the stopping test (the first defect but in continuation's last stage,
      * whose reference is the direct attempt's first defect: a restart keeps its test) */
-    NsState s = {steps, reference, r, lambda, res->linear_iterations, 0, 0, 0, ns->linear_per_step,
+    NsState s = {steps, reference, r, lambda, res->linear_iterations, 0, 0, 0, ns->iter.linear_per_step,
                  res->linear_capped};
     ns_scarc_totals(ns, &s.vcycles, &s.local_solves, &s.local_cycles);
     FEAST_CALL(ns_checkpoint_write(ns, &s, p->checkpoint));
   }
   if (signal_number) {
-    progress(p, steps, r, res, (int)ns->linear_per_step[steps - 1], lambda, 0.0);
+    progress(p, steps, r, res, (int)ns->iter.linear_per_step[steps - 1], lambda, 0.0);
     res->final_residual = r;
     res->reason = NS_INTERRUPTED;
     res->stop_signal = signal_number;
@@ -296,18 +296,18 @@ static int after_step(NsProblem *ns, const NonlinearParams *p, NsResult *res, do
 
 /* the start: step 0 of a fresh run, or the state of a restored one */
 static int start(NsProblem *ns, const NonlinearParams *p, NsResult *res, double *r) {
-  const NsState *from = ns->restored && !p->inner ? &ns->resume : NULL;
+  const NsState *from = ns->iter.restored && !p->inner ? &ns->iter.resume : NULL;
   const int first = from ? from->steps : 0;
   memset(res, 0, sizeof *res);
   res->reason = NS_MAX_ITERATIONS;
-  free(ns->linear_per_step);
-  FEAST_CALL(FEAST_ALLOC((first > p->max_steps ? first : p->max_steps) + 1, &ns->linear_per_step));
-  res->linear_per_step = ns->linear_per_step;
-  FEAST_CALL(ns_system_assemble(ns, ns->v));
+  free(ns->iter.linear_per_step);
+  FEAST_CALL(FEAST_ALLOC((first > p->max_steps ? first : p->max_steps) + 1, &ns->iter.linear_per_step));
+  res->linear_per_step = ns->iter.linear_per_step;
+  FEAST_CALL(ns_system_assemble(ns, ns->iter.v));
   FEAST_CALL(defect(ns, r));
   res->initial_residual = from ? from->initial_residual : *r;
   if (!from) return 0;
-  if (first) memcpy(ns->linear_per_step, from->linear_per_step, (size_t)first * sizeof *ns->linear_per_step);
+  if (first) memcpy(ns->iter.linear_per_step, from->linear_per_step, (size_t)first * sizeof *ns->iter.linear_per_step);
   res->nonlinear_iterations = first;
   res->linear_iterations = from->linear_iterations;
   res->linear_capped = (int)from->linear_capped;
@@ -333,9 +333,9 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
   }
   if (ns->newton_auto) ns->newton = 0; /* every solve starts with the fixed point */
   if (ns->newton_auto && a && a->newton_switch) p.newton_switch = ns->params.nonlinear.newton_switch;
-  const int resuming = ns->restored && !inner; /* the state of ns_restore, Anderson's history included */
+  const int resuming = ns->iter.restored && !inner; /* the state of ns_restore, Anderson's history included */
   if (!resuming) ns_anderson_reset(ns);
-  double t0 = feast_wtime(), r, lambda = resuming ? ns->resume.lambda : 1.0;
+  double t0 = feast_wtime(), r, lambda = resuming ? ns->iter.resume.lambda : 1.0;
   FEAST_CALL(start(ns, &p, res, &r));
   double reference, change = INFINITY, r_prev = 0.0; /* r_prev: the last step's defect (forcing) */
   const double fixed_rtol = p.linear.rtol;           /* the fixed point's steps under forcing */
@@ -345,16 +345,16 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
   double *hist = NULL; /* the defects of this attempt's steps (the stall test; the problem's, so
                          that an error return leaks nothing) */
   if (a && a->stall_steps > 0) {
-    free(ns->stall_history);
-    ns->stall_history = NULL;
-    FEAST_CALL(FEAST_ALLOC(p.max_steps + 1, &ns->stall_history));
-    hist = ns->stall_history;
+    free(ns->iter.stall_history);
+    ns->iter.stall_history = NULL;
+    FEAST_CALL(FEAST_ALLOC(p.max_steps + 1, &ns->iter.stall_history));
+    hist = ns->iter.stall_history;
   }
   long its_here = 0; /* linear iterations of this process (a restored run's are in res already) */
   int newton_capped = 0, newton_given_up = 0; /* auto: newton_or_back */
   int stall_from = 0; /* the stall test looks at the steps from this one (of the attempt) on */
   for (int step = first;; step++) {
-    progress(&p, step, r, res, step ? (int)ns->linear_per_step[step - 1] : 0, lambda, feast_wtime() - t0);
+    progress(&p, step, r, res, step ? (int)ns->iter.linear_per_step[step - 1] : 0, lambda, feast_wtime() - t0);
     if (stop(&p, r, reference, change, step, res)) break;
     if (hist) hist[step - first] = r;
     if (stalled(a, hist + stall_from, step - first - stall_from, r)) {
@@ -371,7 +371,7 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
     /* from a random start the tolerance is relative to the defect, the residual of c = 0 */
     if (p.random_start) p.linear.reference_norm = r;
     FEAST_CALL(linear_solve(ns, &p, &lin));
-    ns->linear_per_step[step] = lin.iterations;
+    ns->iter.linear_per_step[step] = lin.iterations;
     /* a linear solve stopped at its cap gives no descent direction and the fixed point
      * stalls (the cavity at Re = 3200: 160-195 unrestarted FGMRES iterations per step): with
      * the two keys at their defaults, double both for the steps that follow, up to GROW_MAX
@@ -488,9 +488,9 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
 /* acc += the counters of attempt r (its per-step iterations appended) */
 int ns_result_accumulate(NsProblem *ns, NsResult *acc, const NsResult *r) {
   const int n = acc->nonlinear_iterations + r->nonlinear_iterations;
-  double *per = realloc(ns->continuation_per_step, (size_t)(n > 0 ? n : 1) * sizeof *per);
+  double *per = realloc(ns->iter.continuation_per_step, (size_t)(n > 0 ? n : 1) * sizeof *per);
   FEAST_CHECK(per, FEAST_ERR_MEM, "continuation: out of memory");
-  ns->continuation_per_step = per;
+  ns->iter.continuation_per_step = per;
   memcpy(per + acc->nonlinear_iterations, r->linear_per_step, (size_t)r->nonlinear_iterations * sizeof *per);
   const double w0 = (double)acc->linear_iterations, w1 = (double)r->linear_iterations;
   if (w0 + w1 > 0) {

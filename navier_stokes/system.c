@@ -19,11 +19,11 @@ static int block_used(const NsProblem *ns, int k) { return ns->newton || (k != N
 static int a22_can_share(const NsProblem *ns, int li) {
   const long n = (long)ns->dom->levels[ns->level].N * ns->dom->levels[ns->level].N;
   return !ns->newton &&
-         memcmp(ns->mask[NS_U]->fixed[ns->level][li], ns->mask[NS_V]->fixed[ns->level][li], (size_t)n) == 0;
+         memcmp(ns->sys.mask[NS_U]->fixed[ns->level][li], ns->sys.mask[NS_V]->fixed[ns->level][li], (size_t)n) == 0;
 }
 
 int ns_a22_shared(const NsProblem *ns, int li) {
-  return ns->blk[NS_A22] && ns->blk[NS_A22][li].band[0] == ns->blk[NS_A11][li].band[0];
+  return ns->sys.blk[NS_A22] && ns->sys.blk[NS_A22][li].band[0] == ns->sys.blk[NS_A11][li].band[0];
 }
 
 static int create_system(NsProblem *ns) {
@@ -31,30 +31,30 @@ static int create_system(NsProblem *ns) {
   const FeastLevel *lev = &dom->levels[ns->level];
   for (int k = 0; k < NS_NBLOCKS; k++) {
     if (!block_used(ns, k)) continue;
-    FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->blk[k]));
+    FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->sys.blk[k]));
     for (int li = 0; li < dom->nlocal; li++) {
-      if (k == NS_A22 && a22_can_share(ns, li)) ns->blk[k][li] = ns->blk[NS_A11][li]; /* a view, not a copy */
-      else FEAST_CALL(feast_band9_create(lev->N, &ns->blk[k][li]));
+      if (k == NS_A22 && a22_can_share(ns, li)) ns->sys.blk[k][li] = ns->sys.blk[NS_A11][li]; /* a view, not a copy */
+      else FEAST_CALL(feast_band9_create(lev->N, &ns->sys.blk[k][li]));
     }
   }
-  FeastVec **three[] = {&ns->h, &ns->v, &ns->d, &ns->c, &ns->t, &ns->v_old};
+  FeastVec **three[] = {&ns->sys.rhs, &ns->iter.v, &ns->iter.defect, &ns->iter.correction, &ns->iter.scratch, &ns->iter.v_old};
   for (size_t i = 0; i < sizeof three / sizeof three[0]; i++)
     FEAST_CALL(feast_vec_create(dom, ns->level, NS_NFIELDS, three[i]));
-  FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->mass));
-  FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->ones));
+  FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->sys.mass));
+  FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->sys.ones));
   for (int li = 0; li < dom->nlocal; li++) {
-    FEAST_CALL(feast_q1_lumped_mass(lev->N, lev->xy[li], dom->local[li], ns->mass->v[li]));
-    for (long i = 0; i < (long)lev->N * lev->N; i++) ns->ones->v[li][i] = 1.0;
+    FEAST_CALL(feast_q1_lumped_mass(lev->N, lev->xy[li], dom->local[li], ns->sys.mass->v[li]));
+    for (long i = 0; i < (long)lev->N * lev->N; i++) ns->sys.ones->v[li][i] = 1.0;
   }
-  FEAST_CALL(feast_vec_sum(ns->mass));
+  FEAST_CALL(feast_vec_sum(ns->sys.mass));
   /* the first iterate: zero, with the Dirichlet values of every field */
-  feast_vec_zero(ns->v);
-  return ns_boundary_values(ns, ns->v);
+  feast_vec_zero(ns->iter.v);
+  return ns_boundary_values(ns, ns->iter.v);
 }
 
 int ns_boundary_values(NsProblem *ns, FeastVec *v) {
   for (int f = 0; f < NS_NFIELDS; f++)
-    FEAST_CALL(feast_bc_values(ns->bc[f], ns->dom, ns->mask[f], v->v + (long)f * ns->dom->nlocal));
+    FEAST_CALL(feast_bc_values(ns->sys.bc[f], ns->dom, ns->sys.mask[f], v->v + (long)f * ns->dom->nlocal));
   return 0;
 }
 
@@ -68,34 +68,34 @@ int ns_system_create(NsProblem *ns) {
 }
 
 void ns_system_destroy(NsProblem *ns) {
-  for (int li = 0; ns->blk[NS_A22] && li < ns->dom->nlocal; li++)
-    if (ns_a22_shared(ns, li)) memset(&ns->blk[NS_A22][li], 0, sizeof ns->blk[NS_A22][li]); /* A11's */
+  for (int li = 0; ns->sys.blk[NS_A22] && li < ns->dom->nlocal; li++)
+    if (ns_a22_shared(ns, li)) memset(&ns->sys.blk[NS_A22][li], 0, sizeof ns->sys.blk[NS_A22][li]); /* A11's */
   for (int k = 0; k < NS_NBLOCKS; k++) {
-    for (int li = 0; ns->blk[k] && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->blk[k][li]);
-    for (int li = 0; ns->vblk[k] && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->vblk[k][li]);
-    feast_free(&ns->blk[k]);
-    feast_free(&ns->vblk[k]);
+    for (int li = 0; ns->sys.blk[k] && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->sys.blk[k][li]);
+    for (int li = 0; ns->sys.vblk[k] && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->sys.vblk[k][li]);
+    feast_free(&ns->sys.blk[k]);
+    feast_free(&ns->sys.vblk[k]);
   }
-  for (int li = 0; ns->viscous_cells && li < ns->dom->nlocal; li++) feast_free(&ns->viscous_cells[li]);
-  feast_free(&ns->viscous_cells);
-  FeastVec **vecs[] = {&ns->h,      &ns->v,          &ns->d,        &ns->c,        &ns->t,      &ns->v_old,
-                       &ns->mass,   &ns->ones,       &ns->time.s,   &ns->time.r_old, &ns->time.u1, &ns->time.u2};
+  for (int li = 0; ns->sys.viscous_cells && li < ns->dom->nlocal; li++) feast_free(&ns->sys.viscous_cells[li]);
+  feast_free(&ns->sys.viscous_cells);
+  FeastVec **vecs[] = {&ns->sys.rhs,      &ns->iter.v,          &ns->iter.defect,        &ns->iter.correction,        &ns->iter.scratch,      &ns->iter.v_old,
+                       &ns->sys.mass,   &ns->sys.ones,       &ns->time.s,   &ns->time.r_old, &ns->time.u1, &ns->time.u2};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) feast_vec_destroy(vecs[i]);
 }
 
 /* Dirichlet rows of row field f on local macro li: identity (at the owning macro, so the
  * interface sum is the identity row) in the diagonal block, zero in the others */
 static void fix_rows(NsProblem *ns, FeastBand9 *const *blk, int f, int li) {
-  const unsigned char *fixed = ns->mask[f]->fixed[ns->level][li];
+  const unsigned char *fixed = ns->sys.mask[f]->fixed[ns->level][li];
   for (int col = 0; col < NS_NFIELDS; col++) {
     const int k = row_blocks[f][col];
-    if (k == NS_A22 && blk == ns->blk && ns_a22_shared(ns, li)) continue; /* A11's rows, fixed with u's mask */
+    if (k == NS_A22 && blk == ns->sys.blk && ns_a22_shared(ns, li)) continue; /* A11's rows, fixed with u's mask */
     if (blk[k]) feast_band9_fix_rows(&blk[k][li], fixed, col == f ? ns->dom->levels[ns->level].owned[li] : NULL);
   }
 }
 
 NsForm ns_form_at(const NsProblem *ns, const FeastVec *w, int li) {
-  NsForm form = ns_form_steady(ns->nu, ns->newton, NULL, NULL, ns->force);
+  NsForm form = ns_form_steady(ns->nu, ns->newton, NULL, NULL, ns->sys.force);
   form.stab = ns->params.stabilisation;
   if (!ns->stokes) {
     form.w1 = feast_vec_block(w, NS_U, li);
@@ -114,11 +114,11 @@ NsForm ns_form_at(const NsProblem *ns, const FeastVec *w, int li) {
 
 void ns_set_time(NsProblem *ns, double t) {
   for (int f = 0; f < NS_NFIELDS; f++) {
-    feast_bc_set_time(ns->bc[f], t);
-    feast_expr_set_time(ns->exact[f], t);
+    feast_bc_set_time(ns->sys.bc[f], t);
+    feast_expr_set_time(ns->sys.exact[f], t);
   }
-  feast_expr_set_time(ns->force[0], t);
-  feast_expr_set_time(ns->force[1], t);
+  feast_expr_set_time(ns->sys.force[0], t);
+  feast_expr_set_time(ns->sys.force[1], t);
 }
 
 /* y_u,v -= (1 - theta) r_old: the explicit part of a theta-step (time runs; nothing else) */
@@ -146,14 +146,14 @@ static int assemble_macro(NsProblem *ns, const FeastVec *w, int li) {
   form.velocity_blocks = ns_velocity_blocks_apart(ns);
   FeastBand9 *A[NS_NMATRICES] = {NULL};
   for (int k = 0; k < NS_NBLOCKS; k++) /* A22 where it is A11's storage: A11's values, stored once */
-    A[k] = ns->blk[k] && !(k == NS_A22 && ns_a22_shared(ns, li)) ? &ns->blk[k][li] : NULL;
-  for (int i = 0; i < 3 && form.velocity_blocks; i++) A[NS_V11 + i] = &ns->vblk[velocity_blocks[i]][li];
-  if (ns_viscous_derivative_on(ns)) form.viscous_cells = ns->viscous_cells[li];
+    A[k] = ns->sys.blk[k] && !(k == NS_A22 && ns_a22_shared(ns, li)) ? &ns->sys.blk[k][li] : NULL;
+  for (int i = 0; i < 3 && form.velocity_blocks; i++) A[NS_V11 + i] = &ns->sys.vblk[velocity_blocks[i]][li];
+  if (ns_viscous_derivative_on(ns)) form.viscous_cells = ns->sys.viscous_cells[li];
   for (int k = 0; k < NS_NMATRICES; k++)
     if (A[k]) feast_band9_zero(A[k]);
   double *b[NS_NRHS];
   for (int r = 0; r < NS_NRHS; r++) {
-    b[r] = feast_vec_block(ns->h, r, li);
+    b[r] = feast_vec_block(ns->sys.rhs, r, li);
     memset(b[r], 0, sizeof(double) * lev->N * lev->N);
   }
   FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], ns_form, &form, 3,
@@ -169,10 +169,10 @@ static int assemble_macro(NsProblem *ns, const FeastVec *w, int li) {
  * blocks"). Created at the first Newton step */
 static int create_velocity_blocks(NsProblem *ns) {
   const FeastDomain *dom = ns->dom;
-  for (int i = 0; i < 3 && !ns->vblk[velocity_blocks[i]]; i++) {
-    FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->vblk[velocity_blocks[i]]));
+  for (int i = 0; i < 3 && !ns->sys.vblk[velocity_blocks[i]]; i++) {
+    FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->sys.vblk[velocity_blocks[i]]));
     for (int li = 0; li < dom->nlocal; li++)
-      FEAST_CALL(feast_band9_create(dom->levels[ns->level].N, &ns->vblk[velocity_blocks[i]][li]));
+      FEAST_CALL(feast_band9_create(dom->levels[ns->level].N, &ns->sys.vblk[velocity_blocks[i]][li]));
   }
   return 0;
 }
@@ -185,9 +185,9 @@ int ns_viscous_derivative_on(const NsProblem *ns) {
 static int create_viscous_cells(NsProblem *ns) {
   const FeastDomain *dom = ns->dom;
   const long cells = (long)(dom->levels[ns->level].N - 1) * (dom->levels[ns->level].N - 1);
-  if (ns->viscous_cells) return 0;
-  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->viscous_cells));
-  for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(FEAST_ALLOC(cells, &ns->viscous_cells[li]));
+  if (ns->sys.viscous_cells) return 0;
+  FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->sys.viscous_cells));
+  for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(FEAST_ALLOC(cells, &ns->sys.viscous_cells[li]));
   return 0;
 }
 
@@ -198,14 +198,14 @@ int ns_system_assemble(NsProblem *ns, const FeastVec *w) {
   int st = apart ? create_velocity_blocks(ns) : 0;
   if (!st && ns_viscous_derivative_on(ns)) st = create_viscous_cells(ns);
   for (int li = 0; li < dom->nlocal && !st; li++) st = assemble_macro(ns, w, li);
-  if (!st) st = feast_vec_sum(ns->h);
-  if (!st) subtract_explicit_part(ns, ns->h);
+  if (!st) st = feast_vec_sum(ns->sys.rhs);
+  if (!st) subtract_explicit_part(ns, ns->sys.rhs);
   for (int f = 0; f < NS_NFIELDS && !st; f++) {
-    st = feast_bc_values(ns->bc[f], dom, ns->mask[f], ns->h->v + (long)f * dom->nlocal);
-    for (int li = 0; li < dom->nlocal && !st; li++) fix_rows(ns, ns->blk, f, li);
+    st = feast_bc_values(ns->sys.bc[f], dom, ns->sys.mask[f], ns->sys.rhs->v + (long)f * dom->nlocal);
+    for (int li = 0; li < dom->nlocal && !st; li++) fix_rows(ns, ns->sys.blk, f, li);
   }
   for (int f = NS_U; f <= NS_V && !st && apart; f++)
-    for (int li = 0; li < dom->nlocal; li++) fix_rows(ns, ns->vblk, f, li);
+    for (int li = 0; li < dom->nlocal; li++) fix_rows(ns, ns->sys.vblk, f, li);
   feast_timer_stop(FEAST_T_ASSEMBLY);
   return st;
 }
@@ -235,9 +235,9 @@ static int system_residual(NsProblem *ns, const FeastVec *w, const FeastVec *x, 
   FEAST_CALL(feast_vec_sum(d));
   subtract_explicit_part(ns, d);
   for (int f = 0; f < NS_NFIELDS; f++) {
-    FEAST_CALL(feast_bc_values(ns->bc[f], dom, ns->mask[f], d->v + (long)f * dom->nlocal));
+    FEAST_CALL(feast_bc_values(ns->sys.bc[f], dom, ns->sys.mask[f], d->v + (long)f * dom->nlocal));
     for (int li = 0; li < dom->nlocal; li++) {
-      const unsigned char *fixed = ns->mask[f]->fixed[ns->level][li];
+      const unsigned char *fixed = ns->sys.mask[f]->fixed[ns->level][li];
       double *df = feast_vec_block(d, f, li);
       const double *xf = feast_vec_block(x, f, li);
       for (long i = 0; i < n; i++)
@@ -262,14 +262,14 @@ static int apply(NsProblem *ns, const FeastVec *x, FeastVec *y, int with_viscous
       double *yf = feast_vec_block(y, f, li);
       memset(yf, 0, sizeof(double) * x->N * x->N);
       for (int col = 0; col < NS_NFIELDS; col++) {
-        const FeastBand9 *A = ns->blk[row_blocks[f][col]];
+        const FeastBand9 *A = ns->sys.blk[row_blocks[f][col]];
         if (A) feast_band9_matvec_add(&A[li], feast_vec_block(x, col, li), yf);
       }
     }
     if (with_viscous) {
       const unsigned char *fixed[NS_NFIELDS];
-      for (int f = 0; f < NS_NFIELDS; f++) fixed[f] = ns->mask[f]->fixed[ns->level][li];
-      ns_viscous_derivative_apply(x->N, ns->viscous_cells[li], feast_vec_block(x, NS_U, li),
+      for (int f = 0; f < NS_NFIELDS; f++) fixed[f] = ns->sys.mask[f]->fixed[ns->level][li];
+      ns_viscous_derivative_apply(x->N, ns->sys.viscous_cells[li], feast_vec_block(x, NS_U, li),
                                   feast_vec_block(x, NS_V, li), fixed, feast_vec_block(y, NS_U, li),
                                   feast_vec_block(y, NS_V, li), feast_vec_block(y, NS_P, li));
     }
@@ -280,13 +280,13 @@ static int apply(NsProblem *ns, const FeastVec *x, FeastVec *y, int with_viscous
 int ns_system_apply(NsProblem *ns, const FeastVec *x, FeastVec *y) { return apply(ns, x, y, 0); }
 
 int ns_jacobian_apply(NsProblem *ns, const FeastVec *x, FeastVec *y) {
-  return apply(ns, x, y, ns_viscous_derivative_on(ns) && ns->viscous_cells);
+  return apply(ns, x, y, ns_viscous_derivative_on(ns) && ns->sys.viscous_cells);
 }
 
 int ns_zero_sum(const NsProblem *ns, FeastVec *p) {
   double sum;
-  FEAST_CALL(feast_vec_dot(p, ns->ones, &sum));
-  feast_vec_axpy(-sum / (double)ns->dom->levels[ns->level].nglobal, ns->ones, p);
+  FEAST_CALL(feast_vec_dot(p, ns->sys.ones, &sum));
+  feast_vec_axpy(-sum / (double)ns->dom->levels[ns->level].nglobal, ns->sys.ones, p);
   return 0;
 }
 
@@ -304,9 +304,9 @@ int ns_project_solution(const NsProblem *ns, FeastVec *x) {
   if (!ns->nullspace) return 0;
   FeastVec p;
   feast_vec_view(x, NS_P, &p);
-  const FeastVec *xs[2] = {&p, ns->mass}, *ys[2] = {ns->mass, ns->ones};
+  const FeastVec *xs[2] = {&p, ns->sys.mass}, *ys[2] = {ns->sys.mass, ns->sys.ones};
   double d[2]; /* int p, |Omega| */
   FEAST_CALL(feast_vec_dots(2, xs, ys, d));
-  feast_vec_axpy(-d[0] / d[1], ns->ones, &p);
+  feast_vec_axpy(-d[0] / d[1], ns->sys.ones, &p);
   return 0;
 }

@@ -47,21 +47,21 @@ double ns_time(const NsProblem *ns) { return ns->time.t; }
 static int initial_values(NsProblem *ns, double start) {
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
-  feast_vec_zero(ns->v);
+  feast_vec_zero(ns->iter.v);
   for (int f = 0; f < 2; f++) {
     FeastExpr *e = ns->initial[f];
     FEAST_CHECK(e, FEAST_ERR_ARG, "ns_time_run: a problem made with time.scheme = none");
     feast_expr_set_time(e, start);
     int st = 0;
     for (int li = 0; li < dom->nlocal && !st; li++) {
-      double *x = feast_vec_block(ns->v, NS_U + f, li);
+      double *x = feast_vec_block(ns->iter.v, NS_U + f, li);
       for (long i = 0; i < (long)lev->N * lev->N && !st; i++)
         st = feast_expr_eval(e, lev->xy[li][2 * i], lev->xy[li][2 * i + 1], &x[i]);
     }
     FEAST_CALL(st);
   }
   ns_set_time(ns, start);
-  return ns_boundary_values(ns, ns->v);
+  return ns_boundary_values(ns, ns->iter.v);
 }
 
 /* zero the pressure block of x */
@@ -77,10 +77,10 @@ static int old_residual(NsProblem *ns, double t_old) {
   ns->time.on = 0;
   ns_set_time(ns, t_old);
   FEAST_CALL(ns_system_assemble(ns, ns->time.u1));
-  feast_vec_copy(ns->time.u1, ns->c);
-  zero_pressure(ns->c);
-  FEAST_CALL(ns_system_apply(ns, ns->c, ns->time.r_old));
-  feast_vec_axpy(-1.0, ns->h, ns->time.r_old);
+  feast_vec_copy(ns->time.u1, ns->iter.correction);
+  zero_pressure(ns->iter.correction);
+  FEAST_CALL(ns_system_apply(ns, ns->iter.correction, ns->time.r_old));
+  feast_vec_axpy(-1.0, ns->sys.rhs, ns->time.r_old);
   zero_pressure(ns->time.r_old);
   return 0;
 }
@@ -95,7 +95,7 @@ typedef struct {
 
 /* one (sub)step from t_old (solution u1, and u2 one step before) of length dt:
  * du/dt ~ (alpha[0] u + alpha[1] u1 + alpha[2] u2) / dt, implicit weight theta, from
- * u1 + extrapolate (u1 - u2) (ns->v = u1 on entry); *ok = 0 when its nonlinear solve did
+ * u1 + extrapolate (u1 - u2) (ns->iter.v = u1 on entry); *ok = 0 when its nonlinear solve did
  * not converge */
 static int substep(NsProblem *ns, double t_old, double dt, double theta, const double alpha[3], double extrapolate,
                    StepCounts *c, int *ok) {
@@ -112,10 +112,10 @@ static int substep(NsProblem *ns, double t_old, double dt, double theta, const d
   ns->time.mass = alpha[0] / dt;
   ns_set_time(ns, ns->time.t);
   if (extrapolate != 0.0) { /* v = u1 + extrapolate (u1 - u2) */
-    feast_vec_axpy(extrapolate, ns->time.u1, ns->v);
-    feast_vec_axpy(-extrapolate, ns->time.u2, ns->v);
+    feast_vec_axpy(extrapolate, ns->time.u1, ns->iter.v);
+    feast_vec_axpy(-extrapolate, ns->time.u2, ns->iter.v);
   }
-  FEAST_CALL(ns_boundary_values(ns, ns->v)); /* the new boundary values */
+  FEAST_CALL(ns_boundary_values(ns, ns->iter.v)); /* the new boundary values */
   FEAST_CALL(ns_solve_step(ns, &c->last));
   c->nonlinear += c->last.nonlinear_iterations;
   c->linear += c->last.linear_iterations;
@@ -133,7 +133,7 @@ static int fs_theta_step(NsProblem *ns, double t, double dt, StepCounts *c, int 
   feast_vec_copy(ns->time.u1, ns->time.u2);
   double ts = t;
   for (int k = 0; k < 3; k++) {
-    if (k) feast_vec_copy(ns->v, ns->time.u1);
+    if (k) feast_vec_copy(ns->iter.v, ns->time.u1);
     FEAST_CALL(substep(ns, ts, len[k], weight[k], one_step, 0.0, c, ok));
     if (!*ok) {
       feast_vec_copy(ns->time.u2, ns->time.u1);
@@ -145,13 +145,13 @@ static int fs_theta_step(NsProblem *ns, double t, double dt, StepCounts *c, int 
 }
 
 /* one time step of the scheme from t to t + dt (dt_prev: the step before, 0 at the first);
- * on entry ns->v is the solution at t; *ok = 0: a nonlinear solve failed, and u1 holds
+ * on entry ns->iter.v is the solution at t; *ok = 0: a nonlinear solve failed, and u1 holds
  * the solution at t */
 static int time_step(NsProblem *ns, NsTimeScheme scheme, double t, double dt, double dt_prev, StepCounts *c, int *ok) {
   static const double one_step[3] = {1.0, -1.0, 0.0};
   memset(c, 0, sizeof *c);
   feast_vec_copy(ns->time.u1, ns->time.u2); /* u_n-1 */
-  feast_vec_copy(ns->v, ns->time.u1);       /* u_n */
+  feast_vec_copy(ns->iter.v, ns->time.u1);       /* u_n */
   const double w = dt_prev > 0.0 ? dt / dt_prev : 0.0; /* extrapolation from the step before */
   switch (scheme) {
   case NS_TIME_BACKWARD_EULER: return substep(ns, t, dt, 1.0, one_step, w, c, ok);
@@ -198,7 +198,7 @@ static int initial_state(NsProblem *ns, const NsTimeParams *p) {
 
 /* a step's nonlinear solve failed: the last good state back (u1: the solution at t) */
 static void step_failed(NsProblem *ns, long k, double t, double t1, const NsResult *last, NsTimeResult *res) {
-  feast_vec_copy(ns->time.u1, ns->v);
+  feast_vec_copy(ns->time.u1, ns->iter.v);
   ns->time.t = t;
   res->converged = 0;
   res->reason = NS_TIME_STEP_FAILED;

@@ -11,10 +11,10 @@
  * and |h|: the system assembled at x's velocity */
 static inline int ns_defect_at(NsProblem *ns, const FeastVec *x, double *defect, double *rhs) {
   FEAST_CALL(ns_system_assemble(ns, x));
-  FEAST_CALL(ns_system_apply(ns, x, ns->d));
-  feast_vec_aypx(-1.0, ns->h, ns->d);
-  FEAST_CALL(ns_project_residual(ns, ns->d));
-  FEAST_CALL(feast_vec_norm(ns->d, defect));
-  return feast_vec_norm(ns->h, rhs);
+  FEAST_CALL(ns_system_apply(ns, x, ns->iter.defect));
+  feast_vec_aypx(-1.0, ns->sys.rhs, ns->iter.defect);
+  FEAST_CALL(ns_project_residual(ns, ns->iter.defect));
+  FEAST_CALL(feast_vec_norm(ns->iter.defect, defect));
+  return feast_vec_norm(ns->sys.rhs, rhs);
 }
 #endif

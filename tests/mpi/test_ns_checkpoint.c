@@ -14,7 +14,7 @@
  *  - restored with solver.anderson_depth = 2 (the newest 2 steps of the history) or 0 (the
  *    plain fixed point), the run goes on and its defect falls below the checkpoint's. */
 #include "feast/io/checkpoint.h"
-/* white-box (ns_testing_private.h): checks ns_restore's state, ns->restored and ns->resume */
+/* white-box (ns_testing_private.h): checks ns_restore's state, ns->iter.restored and ns->iter.resume */
 #include "ns_testing_private.h"
 
 static const char *cavity = "[problem]\nre = 50\n"
@@ -114,8 +114,8 @@ static int run(void) {
       long differ = 0;
       for (int f = 0; f < NS_NFIELDS; f++) differ += ns_count_bit_differences(ns_solution(a.ns), ns_solution(s.ns), f);
       CHECK(differ == 0);
-      const NsState *st = &s.ns->resume;
-      CHECK(s.ns->restored && st->steps == FIRST);
+      const NsState *st = &s.ns->iter.resume;
+      CHECK(s.ns->iter.restored && st->steps == FIRST);
       CHECK(st->residual == ra.final_residual && st->initial_residual == ra.initial_residual);
       CHECK(st->linear_iterations == ra.linear_iterations);
       for (int k = 0; k < FIRST; k++) CHECK(st->linear_per_step[k] == ra.linear_per_step[k]);

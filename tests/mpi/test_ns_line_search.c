@@ -23,7 +23,7 @@
  * Not told apart by these cases: a test constant 1 + 1e-4 for 1 - 1e-4 (no defect lands
  * in between), and a fallback that takes the last length instead of the best (the best
  * is the last, 1/64, in the one fallback here). */
-/* white-box (ns_testing_private.h): checks the line search's state, ns->v_old and ns->c */
+/* white-box (ns_testing_private.h): checks the line search's state, ns->iter.v_old and ns->iter.correction */
 #include "ns_testing_private.h"
 
 static const char *cavity = "[problem]\nre = %g\n"
@@ -90,8 +90,8 @@ static double check_step(double re, const char *ls, double damping, int k, int c
   FeastVec **vecs[] = {&v, &vold, &dir, &trial};
   for (int i = 0; i < 4; i++) CHECK_OK(feast_vec_create(c.dom, ns_level(ns), NS_NFIELDS, vecs[i]));
   feast_vec_copy(ns_solution(ns), v);
-  feast_vec_copy(ns->v_old, vold);
-  feast_vec_copy(ns->c, dir);
+  feast_vec_copy(ns->iter.v_old, vold);
+  feast_vec_copy(ns->iter.correction, dir);
   /* the length taken */
   int j = -1;
   for (int i = 0; i <= HALVINGS && j < 0; i++)

@@ -34,7 +34,7 @@ static void fill(NsProblem *ns, FeastVec *x) {
   feast_vec_fill_hash(x);
   FeastVec p;
   feast_vec_view(x, NS_P, &p);
-  feast_vec_axpy(3.25, ns->ones, &p);
+  feast_vec_axpy(3.25, ns->sys.ones, &p);
 }
 
 /* sum_i p_i, sum_i |p_i| (global nodes once), int p (lumped mass), max |p_i| */
@@ -42,8 +42,8 @@ static void pressure_sums(const NsProblem *ns, const FeastVec *x, double *sum, d
                           double *pmax) {
   FeastVec p;
   feast_vec_view(x, NS_P, &p);
-  CHECK_OK(feast_vec_dot(&p, ns->ones, sum));
-  CHECK_OK(feast_vec_dot(&p, ns->mass, integral));
+  CHECK_OK(feast_vec_dot(&p, ns->sys.ones, sum));
+  CHECK_OK(feast_vec_dot(&p, ns->sys.mass, integral));
   FeastVec *abs_p = NULL;
   CHECK_OK(feast_vec_create(ns->dom, ns->level, 1, &abs_p));
   double m = 0.0;
@@ -52,7 +52,7 @@ static void pressure_sums(const NsProblem *ns, const FeastVec *x, double *sum, d
       abs_p->v[li][i] = fabs(p.v[li][i]);
       m = fmax(m, abs_p->v[li][i]);
     }
-  CHECK_OK(feast_vec_dot(abs_p, ns->ones, abssum));
+  CHECK_OK(feast_vec_dot(abs_p, ns->sys.ones, abssum));
   MPI_Allreduce(&m, pmax, 1, MPI_DOUBLE, MPI_MAX, ns->dom->comm);
   feast_vec_destroy(&abs_p);
 }
@@ -115,7 +115,7 @@ static void check_enclosed(void) {
   /* the continuity rows sum to zero on x with zero Dirichlet values (assembled at a hash w) */
   fill(ns, x);
   CHECK_OK(ns_system_assemble(ns, x));
-  for (int f = NS_U; f <= NS_V; f++) feast_vec_zero_fixed(x, f, ns->mask[f]);
+  for (int f = NS_U; f <= NS_V; f++) feast_vec_zero_fixed(x, f, ns->sys.mask[f]);
   CHECK_OK(ns_system_apply(ns, x, kx));
   double sum, abssum, integral, pmax, knorm;
   pressure_sums(ns, kx, &sum, &abssum, &integral, &pmax);

@@ -63,7 +63,7 @@ static double field_norm(const FeastVec *x, int f) {
 static long fixed_row_differences(const NsProblem *ns, const FeastVec *a, const FeastVec *b, int f) {
   long d = 0, g;
   for (int li = 0; li < ns->dom->nlocal; li++) {
-    const unsigned char *fixed = ns->mask[f]->fixed[ns->level][li];
+    const unsigned char *fixed = ns->sys.mask[f]->fixed[ns->level][li];
     const double *x = feast_vec_block(a, f, li), *y = feast_vec_block(b, f, li);
     for (long i = 0; i < (long)a->N * a->N; i++) d += fixed[i] && memcmp(&x[i], &y[i], sizeof(double)) != 0;
   }
@@ -79,18 +79,18 @@ typedef struct {
 } Snapshot;
 
 static void snapshot(const NsProblem *ns, Snapshot *s) {
-  const long nn = (long)ns->h->N * ns->h->N;
+  const long nn = (long)ns->sys.rhs->N * ns->sys.rhs->N;
   s->n = 0;
   for (int k = 0; k < NS_NBLOCKS; k++)
-    if (ns->blk[k]) s->n += (long)ns->dom->nlocal * FEAST_NBANDS * nn;
+    if (ns->sys.blk[k]) s->n += (long)ns->dom->nlocal * FEAST_NBANDS * nn;
   s->n += (long)ns->dom->nlocal * NS_NFIELDS * nn;
   s->bands = malloc(sizeof(double) * (size_t)(s->n + 1));
   long at = 0;
   for (int k = 0; k < NS_NBLOCKS; k++)
-    for (int li = 0; ns->blk[k] && li < ns->dom->nlocal; li++)
-      for (int b = 0; b < FEAST_NBANDS; b++, at += nn) memcpy(s->bands + at, ns->blk[k][li].band[b], sizeof(double) * nn);
+    for (int li = 0; ns->sys.blk[k] && li < ns->dom->nlocal; li++)
+      for (int b = 0; b < FEAST_NBANDS; b++, at += nn) memcpy(s->bands + at, ns->sys.blk[k][li].band[b], sizeof(double) * nn);
   for (int f = 0; f < NS_NFIELDS; f++)
-    for (int li = 0; li < ns->dom->nlocal; li++, at += nn) memcpy(s->bands + at, feast_vec_block(ns->h, f, li), sizeof(double) * nn);
+    for (int li = 0; li < ns->dom->nlocal; li++, at += nn) memcpy(s->bands + at, feast_vec_block(ns->sys.rhs, f, li), sizeof(double) * nn);
 }
 
 static int same_snapshot(const NsProblem *ns, const Snapshot *s) {
@@ -132,7 +132,7 @@ static void check_case(const char *mesh, int level, const char *text, const char
   long macros[2] = {0, 0}, all[2];
   for (int li = 0; li < c.dom->nlocal; li++) {
     const long n = (long)c.dom->levels[ns->level].N * c.dom->levels[ns->level].N;
-    const int same = memcmp(ns->mask[NS_U]->fixed[ns->level][li], ns->mask[NS_V]->fixed[ns->level][li], (size_t)n) == 0;
+    const int same = memcmp(ns->sys.mask[NS_U]->fixed[ns->level][li], ns->sys.mask[NS_V]->fixed[ns->level][li], (size_t)n) == 0;
     CHECK(ns_a22_shared(ns, li) == (same && strcmp(method, "fixed-point") == 0));
     macros[ns_a22_shared(ns, li)]++;
   }
@@ -152,7 +152,7 @@ static void check_case(const char *mesh, int level, const char *text, const char
       /* the assembled defect h(lin) - K(lin) x */
       CHECK_OK(ns_system_assemble(ns, lin));
       CHECK_OK(ns_system_apply(ns, x, ref));
-      feast_vec_aypx(-1.0, ns->h, ref);
+      feast_vec_aypx(-1.0, ns->sys.rhs, ref);
       CHECK_OK(ns_project_residual(ns, ref));
       double r_asm;
       CHECK_OK(feast_vec_norm(ref, &r_asm));

@@ -58,7 +58,7 @@ enum { LEVEL = 3 };
 #define MESH "distorted4x4.feast"
 
 /* y <- K (x restricted to field f), K with the velocity blocks the preconditioner solves
- * (Newton: the Jacobian's A11, A21, A22 without the reaction term, ns->vblk) */
+ * (Newton: the Jacobian's A11, A21, A22 without the reaction term, ns->sys.vblk) */
 static void apply_column(NsProblem *ns, const FeastVec *x, int f, FeastVec *tmp, FeastVec *y) {
   feast_vec_zero(tmp);
   FeastVec src, dst;
@@ -66,11 +66,11 @@ static void apply_column(NsProblem *ns, const FeastVec *x, int f, FeastVec *tmp,
   feast_vec_view(tmp, f, &dst);
   feast_vec_copy(&src, &dst);
   FeastBand9 *system[NS_NBLOCKS];
-  memcpy(system, ns->blk, sizeof system);
-  if (ns_velocity_blocks_apart(ns)) ns->blk[NS_A11] = ns->vblk[NS_A11], ns->blk[NS_A21] = ns->vblk[NS_A21],
-                                    ns->blk[NS_A22] = ns->vblk[NS_A22];
+  memcpy(system, ns->sys.blk, sizeof system);
+  if (ns_velocity_blocks_apart(ns)) ns->sys.blk[NS_A11] = ns->sys.vblk[NS_A11], ns->sys.blk[NS_A21] = ns->sys.vblk[NS_A21],
+                                    ns->sys.blk[NS_A22] = ns->sys.vblk[NS_A22];
   CHECK_OK(ns_system_apply(ns, tmp, y));
-  memcpy(ns->blk, system, sizeof system);
+  memcpy(ns->sys.blk, system, sizeof system);
 }
 
 static double block_norm(const FeastVec *x, int f) {
@@ -110,7 +110,7 @@ static void convection(const FeastQ1Cell *c, void *ctx, double (*A)[4][4], doubl
 /* the context of convection at local macro li: ns's velocity, nu and tau's factor */
 static Convection convection_at(const NsProblem *ns, int li) {
   const double scale = ns->params.linear.pcd_supg ? ns->params.stabilisation.supg_scale : 0.0;
-  return (Convection){{feast_vec_block(ns->v, NS_U, li), feast_vec_block(ns->v, NS_V, li)}, ns->nu, scale};
+  return (Convection){{feast_vec_block(ns->iter.v, NS_U, li), feast_vec_block(ns->iter.v, NS_V, li)}, ns->nu, scale};
 }
 
 /* R y added to t: the inflow's Robin term -(w.n psi_b, psi_a) on the left part (x = 0,
@@ -120,7 +120,7 @@ static void add_robin(const NsProblem *ns, int li, const double *y, double *t) {
   const FeastMesh *mesh = dom->mesh;
   const FeastLevel *lev = &dom->levels[ns->level];
   const int N = lev->N, m = dom->local[li], left = feast_mesh_part_index(mesh, "left");
-  const double *xy = lev->xy[li], *u = feast_vec_block(ns->v, NS_U, li);
+  const double *xy = lev->xy[li], *u = feast_vec_block(ns->iter.v, NS_U, li);
   for (int le = 0; le < 4; le++) {
     if (mesh->edge_part[mesh->macro_edges[4 * m + le]] != left) continue;
     for (int s = 0; s + 1 < N; s++) {
@@ -148,7 +148,7 @@ static void check_pcd_robin(NsProblem *ns, const FeastVec *r, const FeastVec *x,
   CHECK_OK(feast_vec_create(dom, ns->level, 1, &t));
   CHECK_OK(feast_vec_create(dom, ns->level, 1, &az));
   for (int li = 0; li < dom->nlocal; li++) {
-    for (long i = 0; i < n; i++) y->v[li][i] = r->v[li][i] / ns->mass->v[li][i];
+    for (long i = 0; i < n; i++) y->v[li][i] = r->v[li][i] / ns->sys.mass->v[li][i];
     FeastBand9 N;
     CHECK_OK(feast_band9_create(lev->N, &N));
     const Convection cv = convection_at(ns, li);
@@ -225,7 +225,7 @@ static void check_pcd(NsProblem *ns, const FeastVec *ku, const FeastVec *kv, con
   double lo = HUGE_VAL, hi = -HUGE_VAL, amax = 0.0, rmax = 0.0, zfixed = 0.0;
   for (int li = 0; li < dom->nlocal; li++) {
     const unsigned char *fixed = ns->prec.pcd_ops.mask->fixed[ns->level][li];
-    const double *cp = feast_vec_block(x, NS_P, li), *m = ns->mass->v[li];
+    const double *cp = feast_vec_block(x, NS_P, li), *m = ns->sys.mass->v[li];
     for (long i = 0; i < n; i++) {
       const double e = (m[i] * cp[i] - ns->nu * r->v[li][i] - nz->v[li][i]) / m[i];
       lo = fmin(lo, e), hi = fmax(hi, e);
@@ -250,13 +250,13 @@ static void check_pcd(NsProblem *ns, const FeastVec *ku, const FeastVec *kv, con
  * refreshed, d <- a hash defect zero at the Dirichlet rows (not projected: with the null
  * space, the projection of c_p then has work to do); returns |d| */
 static double linearise_at_hash(NsProblem *ns, FeastVec *d) {
-  feast_vec_fill_hash(ns->v);
-  CHECK_OK(ns_boundary_values(ns, ns->v));
-  CHECK_OK(ns_system_assemble(ns, ns->v));
+  feast_vec_fill_hash(ns->iter.v);
+  CHECK_OK(ns_boundary_values(ns, ns->iter.v));
+  CHECK_OK(ns_system_assemble(ns, ns->iter.v));
   CHECK_OK(ns_schur_update(ns));
   feast_vec_fill_hash(d);
   feast_vec_scale(0.5, d);
-  for (int f = 0; f < NS_NFIELDS; f++) feast_vec_zero_fixed(d, f, ns->mask[f]);
+  for (int f = 0; f < NS_NFIELDS; f++) feast_vec_zero_fixed(d, f, ns->sys.mask[f]);
   double dnorm;
   CHECK_OK(feast_vec_norm(d, &dnorm));
   return dnorm;
@@ -303,7 +303,7 @@ static void check_case(const char *fmt, const char *nonlinear, const char *schur
   double lo = HUGE_VAL, hi = -HUGE_VAL, rmax = 0.0;
   for (int li = 0; li < c.dom->nlocal; li++) {
     const double *bu = feast_vec_block(ku, NS_P, li), *bv = feast_vec_block(kv, NS_P, li);
-    const double *cp = feast_vec_block(x, NS_P, li), *dp = feast_vec_block(d, NS_P, li), *m = ns->mass->v[li];
+    const double *cp = feast_vec_block(x, NS_P, li), *dp = feast_vec_block(d, NS_P, li), *m = ns->sys.mass->v[li];
     for (long i = 0; i < (long)x->N * x->N; i++) {
       const double r = bu[i] + bv[i] - m[i] / nu * cp[i] - dp[i];
       rmax = fmax(rmax, fabs(r));
@@ -317,7 +317,7 @@ static void check_case(const char *fmt, const char *nonlinear, const char *schur
   {
     FeastVec p;
     feast_vec_view(x, NS_P, &p);
-    CHECK_OK(feast_vec_dot(&p, ns->mass, &integral));
+    CHECK_OK(feast_vec_dot(&p, ns->sys.mass, &integral));
   }
   const int pcd = strcmp(schur, "pcd") == 0;
   CHECK(ns->prec.pcd == pcd);
@@ -378,7 +378,7 @@ static void pressure_row(NsProblem *ns, const FeastVec *kc, int coupled, const F
   double l[3] = {0.0, -HUGE_VAL, -HUGE_VAL}, g[3];
   for (int li = 0; li < ns->dom->nlocal; li++) {
     const double *btc = feast_vec_block(kc, NS_P, li), *cp = feast_vec_block(x, NS_P, li);
-    const double *dp = feast_vec_block(d, NS_P, li), *m = ns->mass->v[li];
+    const double *dp = feast_vec_block(d, NS_P, li), *m = ns->sys.mass->v[li];
     for (long i = 0; i < (long)x->N * x->N; i++) {
       const double r = (coupled ? btc[i] : 0.0) - m[i] / nu * cp[i] - dp[i];
       l[0] = fmax(l[0], fabs(r)), l[1] = fmax(l[1], -r * nu / m[i]), l[2] = fmax(l[2], r * nu / m[i]);

@@ -308,8 +308,8 @@ static int run(void) {
   CHECK(res.converged);
   double u_min = 0.0;
   for (int li = 0; li < sol.dom->nlocal; li++) {
-    const double *u = feast_vec_block(sol.ns->v, NS_U, li);
-    for (long i = 0; i < (long)sol.ns->v->N * sol.ns->v->N; i++) u_min = fmin(u_min, u[i]);
+    const double *u = feast_vec_block(sol.ns->iter.v, NS_U, li);
+    for (long i = 0; i < (long)sol.ns->iter.v->N * sol.ns->iter.v->N; i++) u_min = fmin(u_min, u[i]);
   }
   CHECK(u_min < 0.0); /* the flow recirculates */
   if (feast_test_rank() == 0)
@@ -332,8 +332,8 @@ static int run(void) {
       CHECK(ns->newton == (l == NEWTON));
       CHECK(ns->prec.pcd && (ns->prec.pcd_ops.robin != NULL) == (v != INFLOW_DIRICHLET));
       CHECK(ns->params.linear.pcd_supg == (v == ROBIN));
-      feast_vec_copy(sol.ns->v, ns->v);
-      CHECK_OK(ns_system_assemble(ns, ns->v));
+      feast_vec_copy(sol.ns->iter.v, ns->iter.v);
+      CHECK_OK(ns_system_assemble(ns, ns->iter.v));
       CHECK_OK(ns_schur_update(ns));
       Numbering num;
       numbering_create(ns, &num);
@@ -364,7 +364,7 @@ static int run(void) {
             if (num.lev->owned[li][i]) {
               const int k = num.idx[li][i];
               for (int j = 0; j < n; j++)
-                E[(size_t)j * n + k] = ns->nu * S_first[(size_t)j * n + k] / ns->mass->v[li][i];
+                E[(size_t)j * n + k] = ns->nu * S_first[(size_t)j * n + k] / ns->sys.mass->v[li][i];
             }
         mass[l] = spectrum("mass, nu M_p^-1 S:", n, E);
       }
