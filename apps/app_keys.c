@@ -28,7 +28,7 @@ static FeastKeySpec keys[] = {
 
 const FeastKeyTable *feast_app_keys(void) {
   static char choices[256];
-  static const FeastKeyTable table = {"apps", keys, FEAST_NKEYS(keys)};
+  static const FeastKeyTable table = {"apps", keys, FEAST_NKEYS(keys), NULL, 0};
   if (!choices[0]) { /* "poisson stokes navier-stokes" -> "poisson|stokes|navier-stokes" */
     snprintf(choices, sizeof choices, "%s", feast_problem_names());
     for (char *c = choices; *c; c++)

@@ -109,7 +109,7 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsR
   feast_summary_set_real(s, "local_mg_cycles_per_solve", r->local_cycles_per_solve);
   feast_summary_set_real(s, "initial_residual", r->initial_residual);
   feast_summary_set_real(s, "nonlinear_residual", r->final_residual);
-  /* solver.continuation = auto: the stages after a direct attempt that failed or stalled */
+  /* continuation.method = auto: the stages after a direct attempt that failed or stalled */
   feast_summary_set_int(s, "continuation_stages", r->continuation_stages);
   if (r->continuation_stages) {
     feast_summary_set_string(s, "continuation_direct_reason", ns_status_name(r->direct_reason));

@@ -361,7 +361,7 @@ static int unfinished(const NsTimeParams *p, const NsTimeResult *r) {
                          "state, t = %.6g; try a smaller time.dt%s",
                          r->steps + 1, ns_status_name(r->nonlinear_reason), r->t,
                          r->nonlinear_reason == NS_MAX_ITERATIONS
-                             ? " or a larger solver.nonlinear_max_iterations"
+                             ? " or a larger nonlinear.max_iterations"
                              : "");
 }
 

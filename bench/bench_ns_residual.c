@@ -4,7 +4,7 @@
  * the residual evaluation without matrices (ns_system_residual, what a rejected trial
  * costs now); the refresh of the preconditioner (ns_schur_update); and the bytes of the
  * system's matrices (A22 stored once where it is A11's). The iterate: after `steps`
- * nonlinear steps of the configured solver (solver.nonlinear_max_iterations). Each time
+ * nonlinear steps of the configured solver (nonlinear.max_iterations). Each time
  * is the smallest of `reps` repetitions (a loaded machine: the minimum is the cost).
  * usage: bench_ns_residual CONFIG.ini [section.key=value ...]
  *   env BENCH_REPS (default 10), BENCH_STEPS (default 3)
@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
   TRY(feast_config_read(cfg, argv[1]));
   for (int i = 2; i < argc; i++) TRY(feast_config_override(cfg, argv[i]));
   char set[64];
-  snprintf(set, sizeof set, "solver.nonlinear_max_iterations=%s", steps);
+  snprintf(set, sizeof set, "nonlinear.max_iterations=%s", steps);
   TRY(feast_config_override(cfg, set));
   TRY(feast_config_override(cfg, "output.verbosity=0"));
   char path[4096];

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The block preconditioner's choices (issue #26 item 2): nonlinear steps, outer Krylov
 # iterations, global V cycles and times for every linear.factorisation x linear.schur x
-# solver.nonlinear on the cavity (Re 100, 400 at L5) and the DFG channel (Re 100 at L4),
+# nonlinear.method on the cavity (Re 100, 400 at L5) and the DFG channel (Re 100 at L4),
 # one rank. Prints a Markdown table.
 # usage: bench/blockprec.sh [build dir]   (from the repository root); the lists can be set:
 #   FACTORISATIONS="lower upper full diagonal" SCHURS="auto" NONLINEAR="fixed-point"
@@ -28,7 +28,7 @@ for case in $CASES; do
       for f in $FACTORISATIONS; do
        for inner in $INNERS; do
         rm -f "$tmp/s.json"
-        $FEASTC $cfg problem.re=$re grid.level=$level solver.nonlinear=$nl linear.schur=$schur \
+        $FEASTC $cfg problem.re=$re grid.level=$level nonlinear.method=$nl linear.schur=$schur \
           linear.factorisation=$f velocity.solver=${inner%%:*} pressure.solver=${inner##*:} \
           output.summary=$tmp/s.json output.verbosity=1 >"$tmp/log" 2>&1 || true
         resolved=$(sed -n 's/.*linear.schur = auto: \([a-z]*\).*/auto: \1/p' "$tmp/log")

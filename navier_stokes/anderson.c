@@ -1,4 +1,4 @@
-/* Anderson acceleration of the fixed point (solver.anderson_depth = m > 0).
+/* Anderson acceleration of the fixed point (nonlinear.anderson_depth = m > 0).
  *
  * The fixed point's step maps the iterate x_k to g(x_k) = x_k + c_k, c_k the correction of
  * the Oseen system at x_k (solved to linear.rtol). Anderson (type II, Walker & Ni, SIAM J.

@@ -4,7 +4,7 @@
  * not depend on the partition, so a checkpoint written on N ranks continues on any M
  * ranks; the counters and residuals of NsState as "ns.*" header values (17 digits:
  * doubles read back bit for bit); the Krylov iterations per step as an array; the
- * Anderson history (solver.anderson_depth: ns.anderson_started, ns.anderson_count and the
+ * Anderson history (nonlinear.anderson_depth: ns.anderson_started, ns.anderson_count and the
  * vectors anderson.x_prev.*, c_prev.*, dx<i>.*, dc<i>.*, up to 2 m + 2 of them), so that a
  * restart takes the very steps of the uninterrupted run. The vectors are gathered on
  * rank 0, which writes the file atomically.

@@ -1,4 +1,4 @@
-/* Continuation in Re for the stationary nonlinear solver (solver.continuation = auto): a
+/* Continuation in Re for the stationary nonlinear solver (continuation.method = auto): a
  * small driver around the one nonlinear loop of solve.c (ns_solve_attempt), which runs
  * every attempt and stage.
  *
@@ -6,26 +6,26 @@
  * last step's solution):
  *  - the direct attempt at the target Re = problem.re runs as with `off` (bit for bit while
  *    it does not stall), with one test more: stalled when its defect after k steps exceeds
- *    solver.continuation_stall_factor (0.5) x the one after k - solver.continuation_stall_steps
+ *    continuation.stall_factor (0.5) x the one after k - continuation.stall_steps
  *    (10). A converged or interrupted direct attempt is the result;
  *  - after one that stopped otherwise (max_iterations, diverged, linear_diverged, nan,
- *    stalled) the stages: the first at Re_1 = Re / q (q = solver.continuation_factor, 4)
+ *    stalled) the stages: the first at Re_1 = Re / q (q = continuation.factor, 4)
  *    from the zero start (the Dirichlet values, as a fresh run), each next one at
  *    min(Re, q Re_last) from the last converged stage's solution. A failed stage goes back
  *    to that solution (a copy) and q <- sqrt(q) (half the step in log Re; given up below
  *    q = 1.05); while no stage has converged a failed one lowers Re_1 by q instead (from
- *    zero again). At most solver.continuation_max_stages stages (failed ones included);
+ *    zero again). At most continuation.max_stages stages (failed ones included);
  *  - the last resort: when the stages run out (or q falls below 1.05) and the stall test
  *    stopped an attempt at the target from a converged stage, one more attempt at the
  *    target from the closest converged stage's solution without the stall test (to
- *    solver.nonlinear_max_iterations steps). A plateau is not a failure: the fixed point
+ *    nonlinear.max_iterations steps). A plateau is not a failure: the fixed point
  *    with Anderson acceleration on the cavity at Re = 3200, L = 3 converges so, where every
  *    stage at the target stalled;
- *  - stopping tests: a stage below the target stops at defect <= max(solver.continuation_rtol,
- *    solver.nonlinear_rtol) x r0, the last one (at the target) at solver.nonlinear_rtol x
+ *  - stopping tests: a stage below the target stops at defect <= max(continuation.rtol,
+ *    nonlinear.rtol) x r0, the last one (at the target) at nonlinear.rtol x
  *    r0, r0 the direct attempt's first defect (at the target Re from the zero start, or
  *    the restored run's): "converged" means what it means for the direct attempt. Each
- *    stage has solver.nonlinear_max_iterations steps and the stall test;
+ *    stage has nonlinear.max_iterations steps and the stall test;
  *  - what depends on nu: ns->nu is set per stage; the assembly (forms, tau), the velocity
  *    ScaRC hierarchies (ns_schur_update, every step) and the Schur approximation's viscous
  *    part nu M_p^-1 (ns_schur_viscous; PCD's N_p and A_p have no nu) follow it. The auto
@@ -139,7 +139,7 @@ static int stages(NsProblem *ns, NsResult *res) {
    * plateau: the fixed point with Anderson acceleration at Re = 3200 on the 4 x 2 cavity,
    * L = 3, converges from zero in 62 steps without the test). One more attempt at the
    * target from the closest converged stage, without the stall test, beyond
-   * solver.continuation_max_stages */
+   * continuation.max_stages */
   if (!st && !done && target_stalled && res->reason != NS_INTERRUPTED) {
     feast_log(1, "  continuation: the last resort, Re = %.6g from the solution at Re = %.6g without the stall test\n",
               target, re_good);
@@ -166,7 +166,7 @@ static int stages(NsProblem *ns, NsResult *res) {
 }
 
 /* pseudo-time steps (pseudo_time.c) from the iterate in ns->iter.v, then the nonlinear solver
- * from theirs to solver.nonlinear_rtol x their first defect (no stall test); res: the
+ * from theirs to nonlinear.rtol x their first defect (no stall test); res: the
  * counters so far (zero, or a failed direct attempt's from the same start) */
 static int pseudo_time_then_solve(NsProblem *ns, NsResult *res) {
   const NsNonlinearParams *n = &ns->params.nonlinear;
@@ -176,7 +176,7 @@ static int pseudo_time_then_solve(NsProblem *ns, NsResult *res) {
     return 0;
   }
   const NsAttempt final = {n->rtol, res->initial_residual, 1, 0, 0.0, 0, ns->defaults.newton_after_pseudo_time};
-  if (final.newton_switch) feast_log(1, "  pseudo-time: the fixed point from here, Newton from solver.nonlinear_switch on\n");
+  if (final.newton_switch) feast_log(1, "  pseudo-time: the fixed point from here, Newton from nonlinear.newton_switch on\n");
   NsResult r;
   FEAST_CALL(ns_solve_attempt(ns, &final, &r));
   return ns_result_accumulate(ns, res, &r);
@@ -199,7 +199,7 @@ int ns_solve(NsProblem *ns, NsResult *res) {
   if (pseudo) snprintf(next, sizeof next, "pseudo-time steps from the zero start (an open flow)");
   else snprintf(next, sizeof next, "stages from Re = %.6g", ns->params.physics.re / n->continuation_factor);
   feast_log(1, "  continuation: the direct attempt at Re = %.6g stopped (%s) after %d steps at defect %.3e (%.3e of "
-            "the first; the cause: %s, %d of %d); solver.continuation = %s: %s\n",
+            "the first; the cause: %s, %d of %d); continuation.method = %s: %s\n",
             ns->params.physics.re, ns_status_name(res->reason), res->nonlinear_iterations, res->final_residual,
             res->initial_residual > 0 ? res->final_residual / res->initial_residual : 0.0,
             failure_cause(res->nonlinear_iterations, res->linear_capped), res->linear_capped,

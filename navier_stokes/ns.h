@@ -48,12 +48,12 @@ const char *ns_time_scheme_name(NsTimeScheme s); /* none|backward-euler|crank-ni
 /* the choices of the settings; each has one name table (ns_*_name), which the schema's
  * allowed values are built from (ns_keys.c) */
 typedef enum { NS_SCHUR_AUTO, NS_SCHUR_MASS, NS_SCHUR_PCD, NS_SCHUR_NCHOICES } NsSchurChoice; /* auto|mass|pcd */
-/* auto: fixed point until the defect has fallen below solver.nonlinear_switch times the
+/* auto: fixed point until the defect has fallen below nonlinear.newton_switch times the
  * first one, then Newton (solve.c), where ns_defaults finds Newton suited (NsDefaults.newton);
  * elsewhere the fixed point throughout */
 typedef enum { NS_NONLINEAR_FIXED_POINT, NS_NONLINEAR_NEWTON, NS_NONLINEAR_AUTO, NS_NONLINEAR_NCHOICES } NsNonlinearMethod; /* fixed-point|newton|auto */
 typedef enum { NS_LINE_SEARCH_BACKTRACKING, NS_LINE_SEARCH_NONE, NS_LINE_SEARCH_NCHOICES } NsLineSearch; /* backtracking|none */
-/* solver.continuation (continuation.c): auto = a stationary navier-stokes solve whose direct
+/* continuation.method (continuation.c): auto = a stationary navier-stokes solve whose direct
  * attempt at the target Re fails or stalls is done again by continuation in Re; off = the
  * direct attempt is the result */
 typedef enum {
@@ -132,7 +132,7 @@ typedef struct {
                                 linearisation velocity, reconstructed per cell: 0 */
 } NsStabilisationParams;
 
-enum { NS_ANDERSON_MAX = 10 }; /* solver.anderson_depth at most */
+enum { NS_ANDERSON_MAX = 10 }; /* nonlinear.anderson_depth at most */
 
 typedef struct {
   NsNonlinearMethod method;  /* auto (Newton: navier-stokes only; ns_defaults decides where auto switches) */
@@ -232,14 +232,14 @@ double ns_viscosity_at(const NsPhysicsParams *p, double re);
 int ns_params_boundary(NsParams *p, const char *part, const char *u, const char *v, const char *p_value, int priority);
 
 /* The problem-dependent defaults: the `auto` values of linear.schur, linear.krylov,
- * solver.coarse_stabilisation and solver.nonlinear (and whether pcd's rotation term applies,
+ * solver.coarse_stabilisation and nonlinear.method (and whether pcd's rotation term applies,
  * and velocity.max_iterations where unset) resolved from the parameters and the coarse mesh alone (every
  * rank, rank count and phase decides the same; problem.c states the rules). Stokes and
  * time-dependent runs resolve to the paper's choices (mass, bicgstab, none). */
 typedef struct {
   int pcd;                      /* linear.schur: 1 = pcd, 0 = mass */
   int rotation;                 /* pcd's rotation term on: linear.pcd_rotation > 0, an enclosed flow */
-  int newton;                   /* solver.nonlinear = auto switches to Newton: a stationary run with the
+  int newton;                   /* nonlinear.method = auto switches to Newton: a stationary run with the
                                    rotation term (else the fixed point throughout) */
   int velocity_cycles;          /* velocity.max_iterations: 1 where unset and the rotation term is on in a
                                    stationary run, else the key's value */
@@ -248,9 +248,9 @@ typedef struct {
   int schur_auto, krylov_auto, upwind_auto, nonlinear_auto; /* 1: the value was auto */
   int velocity_cycles_auto;     /* 1: velocity_cycles is the rule's 1 (velocity.max_iterations unset) */
   int pcd_applicable;           /* an inflow part or an enclosed flow */
-  int newton_after_pseudo_time; /* solver.nonlinear = auto: the attempt after pseudo-time steps switches
+  int newton_after_pseudo_time; /* nonlinear.method = auto: the attempt after pseudo-time steps switches
                                    to Newton (an open flow with pcd; the fixed point before them) */
-  int pseudo_time;              /* solver.continuation = auto: after a failed direct attempt pseudo-time
+  int pseudo_time;              /* continuation.method = auto: after a failed direct attempt pseudo-time
                                    steps (an open flow: not enclosed), else continuation in Re */
   double re_domain;             /* U D / nu, D the larger side of the mesh's bounding box */
   double peclet;                /* U H / (2 nu), H the longest edge of the coarse mesh */
@@ -264,7 +264,7 @@ FeastKrylovMethod ns_krylov_choice(const NsParams *p, int stokes);
  * (NsLinearParams.grow; the restart grows to half of it) */
 enum { NS_LINEAR_GROW_MAX = 400 };
 /* the longest FGMRES restart a run reaches for certain: NS_LINEAR_GROW_MAX / 2 where the cap
- * grows and Newton runs (solver.nonlinear = newton | auto: Newton's solves start there),
+ * grows and Newton runs (nonlinear.method = newton | auto: Newton's solves start there),
  * else linear.restart (the fixed point's grow only where a solve stops at its cap) */
 int ns_linear_restart_bound(const NsParams *p, int stokes);
 /* the problem from parameters alone (no config): p is copied, and its strings are
@@ -280,9 +280,9 @@ typedef enum {
   NS_NAN,             /* "nan": a defect or a linear solve not finite */
   NS_LINEAR_DIVERGED, /* "linear_diverged": the Krylov solve of a step diverged */
   NS_INTERRUPTED,     /* "interrupted": a stop signal (stop_signal) */
-  NS_STALLED,         /* "stalled": (solver.continuation = auto only) the defect has not fallen below
-                         solver.continuation_stall_factor x the one solver.continuation_stall_steps before */
-  NS_STAGES_EXHAUSTED /* "stages_exhausted": (solver.continuation = auto only) solver.continuation_max_stages
+  NS_STALLED,         /* "stalled": (continuation.method = auto only) the defect has not fallen below
+                         continuation.stall_factor x the one continuation.stall_steps before */
+  NS_STAGES_EXHAUSTED /* "stages_exhausted": (continuation.method = auto only) continuation.max_stages
                          stages ran before one at the target Re converged (the last may have converged
                          below it: the iterate is that Re's solution, not the target's) */
 } NsStatus;
@@ -303,9 +303,9 @@ typedef struct {
   int stop_signal;             /* reason "interrupted": the signal (SIGTERM, SIGINT) */
   int linear_capped;           /* linear solves stopped at their cap (linear.max_iterations) without
                                   converging (a restored run's included) */
-  int newton_given_up;         /* solver.nonlinear = auto: times Newton was given up for the fixed point
+  int newton_given_up;         /* nonlinear.method = auto: times Newton was given up for the fixed point
                                   (its linear solves at the largest cap twice in a row; per attempt) */
-  /* solver.continuation = auto: the stages run after the direct attempt at the target Re
+  /* continuation.method = auto: the stages run after the direct attempt at the target Re
    * failed or stalled (the counters above are those of the attempt and every stage) */
   int continuation_stages;     /* 0: the direct attempt is the result */
   NsStatus direct_reason;      /* why the direct attempt stopped */
@@ -323,7 +323,7 @@ typedef struct {
 int ns_restore(NsProblem *ns, const FeastCheckpoint *ck);
 
 /* the nonlinear iteration, one progress line per step on stdout (rank 0); the last
- * iterate stays in the problem also when it did not converge. With solver.continuation =
+ * iterate stays in the problem also when it did not converge. With continuation.method =
  * auto (stationary navier-stokes) a direct attempt that fails or stalls is followed by
  * continuation in Re (continuation.c) */
 int ns_solve(NsProblem *ns, NsResult *res);
@@ -356,7 +356,7 @@ int ns_level(const NsProblem *ns);
  * dropped (ns_solve starts afresh, Anderson's history empty). Without it ns_solve starts
  * from the iterate the problem holds: after ns_create_with_params zero with the Dirichlet
  * values, after a solve its last iterate. ns_solve's direct attempt starts from it
- * (solver.continuation = pseudo-time: its pseudo-time steps); continuation's fallbacks
+ * (continuation.method = pseudo-time: its pseudo-time steps); continuation's fallbacks
  * after a failed direct attempt (the stages in Re, or pseudo-time steps) start from the
  * zero start, and ns_time_run from initial.u / v (it ignores the guess). FEAST_ERR_ARG
  * for a vector of another domain, level or block count. Collective. */

@@ -86,30 +86,30 @@ static int boundary_from_config(const FeastConfig *cfg, NsParams *p) {
 
 static int nonlinear_from_config(const FeastConfig *cfg, NsNonlinearParams *p) {
   int v;
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear", &v));
+  FEAST_CALL(feast_config_get_enum(cfg, "nonlinear.method", &v));
   p->method = (NsNonlinearMethod)v;
-  FEAST_CALL(feast_config_get_real(cfg, "solver.nonlinear_rtol", &p->rtol));
-  FEAST_CALL(get_int(cfg, "solver.nonlinear_max_iterations", &p->max_iterations));
-  FEAST_CALL(feast_config_get_real(cfg, "solver.nonlinear_damping", &p->damping));
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear_line_search", &v));
+  FEAST_CALL(feast_config_get_real(cfg, "nonlinear.rtol", &p->rtol));
+  FEAST_CALL(get_int(cfg, "nonlinear.max_iterations", &p->max_iterations));
+  FEAST_CALL(feast_config_get_real(cfg, "nonlinear.damping", &p->damping));
+  FEAST_CALL(feast_config_get_enum(cfg, "nonlinear.line_search", &v));
   p->line_search = (NsLineSearch)v;
   FEAST_CALL(feast_config_get_real(cfg, "solver.divergence_factor", &p->divergence_factor));
   FEAST_CALL(feast_config_get_enum(cfg, "solver.initial_guess", &v));
   p->initial_guess = (NsInitialGuess)v;
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.nonlinear_step_reference", &v));
+  FEAST_CALL(feast_config_get_enum(cfg, "nonlinear.step_reference", &v));
   p->step_reference = (NsStepReference)v;
-  FEAST_CALL(feast_config_get_real(cfg, "solver.nonlinear_switch", &p->newton_switch));
-  FEAST_CALL(get_int(cfg, "solver.anderson_depth", &p->anderson_depth));
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.continuation", &v));
+  FEAST_CALL(feast_config_get_real(cfg, "nonlinear.newton_switch", &p->newton_switch));
+  FEAST_CALL(get_int(cfg, "nonlinear.anderson_depth", &p->anderson_depth));
+  FEAST_CALL(feast_config_get_enum(cfg, "continuation.method", &v));
   p->continuation = (NsContinuation)v;
-  FEAST_CALL(get_int(cfg, "solver.continuation_stall_steps", &p->stall_steps));
-  FEAST_CALL(feast_config_get_real(cfg, "solver.continuation_stall_factor", &p->stall_factor));
-  FEAST_CALL(feast_config_get_real(cfg, "solver.continuation_factor", &p->continuation_factor));
-  FEAST_CALL(feast_config_get_real(cfg, "solver.continuation_rtol", &p->continuation_rtol));
-  FEAST_CALL(get_int(cfg, "solver.continuation_max_stages", &p->continuation_max_stages));
-  FEAST_CALL(feast_config_get_real(cfg, "solver.pseudo_dt", &p->pseudo_dt));
-  FEAST_CALL(feast_config_get_real(cfg, "solver.pseudo_switch", &p->pseudo_switch));
-  FEAST_CALL(get_int(cfg, "solver.pseudo_max_steps", &p->pseudo_max_steps));
+  FEAST_CALL(get_int(cfg, "continuation.stall_steps", &p->stall_steps));
+  FEAST_CALL(feast_config_get_real(cfg, "continuation.stall_factor", &p->stall_factor));
+  FEAST_CALL(feast_config_get_real(cfg, "continuation.factor", &p->continuation_factor));
+  FEAST_CALL(feast_config_get_real(cfg, "continuation.rtol", &p->continuation_rtol));
+  FEAST_CALL(get_int(cfg, "continuation.max_stages", &p->continuation_max_stages));
+  FEAST_CALL(feast_config_get_real(cfg, "continuation.pseudo_dt", &p->pseudo_dt));
+  FEAST_CALL(feast_config_get_real(cfg, "continuation.pseudo_switch", &p->pseudo_switch));
+  FEAST_CALL(get_int(cfg, "continuation.pseudo_max_steps", &p->pseudo_max_steps));
   FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
   return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
 }
@@ -138,7 +138,7 @@ static int linear_from_config(const FeastConfig *cfg, NsLinearParams *p) {
   FEAST_CALL(get_int(cfg, "solver.residual_replacement", &p->residual_replacement));
   FEAST_CALL(feast_config_get_enum(cfg, "linear.factorisation", &v));
   p->factorisation = (NsFactorisation)v;
-  FEAST_CALL(feast_config_get_enum(cfg, "solver.linear_forcing", &v));
+  FEAST_CALL(feast_config_get_enum(cfg, "nonlinear.linear_forcing", &v));
   p->forcing = (NsLinearForcing)v;
   return feast_config_get_real(cfg, "solver.residual_replacement_drop", &p->residual_replacement_drop);
 }

@@ -57,22 +57,22 @@ static FeastKeySpec keys[] = {
                "unset: the pressure is free there)"),
 
     /* ---- the nonlinear solver ---- */
-    ENUM_KEY("solver", "nonlinear", "auto", NULL /* ns_nonlinear_name */,
+    ENUM_KEY("nonlinear", "method", "auto", NULL /* ns_nonlinear_name */,
              "navier-stokes: fixed-point defect correction (the convection linearised at the last "
              "iterate) or Newton (the derivative of every term: the convection, the SUPG/PSPG terms, "
              "tau, the viscous residual; navier_stokes/forms.h); auto = fixed point until the defect "
-             "falls below solver.nonlinear_switch times the first one, then Newton, where Newton's "
+             "falls below nonlinear.newton_switch times the first one, then Newton, where Newton's "
              "linear systems suit the preconditioner: a stationary enclosed flow with PCD and its "
              "rotation term (linear.pcd_rotation; the cavity at Re = 1000, L = 6 1.8x faster than the "
              "fixed point); elsewhere the fixed point throughout (the DFG channel at Re = 100: Newton's "
              "steps need twice the iterations, 2.5x slower); printed at verbosity 1"),
-    REAL_KEY("solver", "nonlinear_switch", "1e-2", 1e-16, 1,
-             "navier-stokes, solver.nonlinear = auto: the relative nonlinear defect at which the "
+    REAL_KEY("nonlinear", "newton_switch", "1e-2", 1e-16, 1,
+             "navier-stokes, nonlinear.method = auto: the relative nonlinear defect at which the "
              "fixed point hands over to Newton (logged)"),
-    ENUM_KEY("solver", "continuation", "auto", NULL /* ns_continuation_name */,
+    ENUM_KEY("continuation", "method", "auto", NULL /* ns_continuation_name */,
              "navier-stokes, stationary: auto = when the direct attempt at problem.re fails (max_iterations, "
-             "diverged, linear_diverged, nan) or stalls (solver.continuation_stall_steps / _stall_factor), "
-             "solve again by continuation in Re: a first stage at Re / solver.continuation_factor from the "
+             "diverged, linear_diverged, nan) or stalls (continuation.stall_steps / _stall_factor), "
+             "solve again by continuation in Re: a first stage at Re / continuation.factor from the "
              "zero start, each next one from the last converged stage at factor x its Re, up to problem.re; "
              "a failed stage goes back to the last converged solution and takes the square root of the "
              "factor (a lower first stage while none converged); when the stages run out and the stall "
@@ -80,57 +80,57 @@ static FeastKeySpec keys[] = {
              "the closest converged stage without the stall test (the cavity at Re = 3200, L = 3); stages "
              "logged and in the summary (continuation_stages, continuation_re); off = the direct attempt is "
              "the result"),
-    INT_KEY("solver", "continuation_stall_steps", "10", 1, 100000,
-            "navier-stokes, solver.continuation = auto: an attempt is stalled (reason stalled) when its "
-            "defect is above solver.continuation_stall_factor x its defect this many steps before"),
-    REAL_KEY("solver", "continuation_stall_factor", "0.5", 1e-16, 1,
-             "navier-stokes, solver.continuation = auto: see solver.continuation_stall_steps (0.5 in 10 "
+    INT_KEY("continuation", "stall_steps", "10", 1, 100000,
+            "navier-stokes, continuation.method = auto: an attempt is stalled (reason stalled) when its "
+            "defect is above continuation.stall_factor x its defect this many steps before"),
+    REAL_KEY("continuation", "stall_factor", "0.5", 1e-16, 1,
+             "navier-stokes, continuation.method = auto: see continuation.stall_steps (0.5 in 10 "
              "steps: the fixed point on the cavity at Re = 3200, L = 4, falls 10x or more every 10 steps)"),
-    REAL_KEY("solver", "continuation_factor", "4", 1.1, 1e6,
-             "navier-stokes, solver.continuation = auto: the Reynolds number of the first stage is "
+    REAL_KEY("continuation", "factor", "4", 1.1, 1e6,
+             "navier-stokes, continuation.method = auto: the Reynolds number of the first stage is "
              "problem.re / this, of each next one this x the last converged one's"),
-    REAL_KEY("solver", "continuation_rtol", "1e-4", 1e-16, 1,
-             "navier-stokes, solver.continuation = auto: the stages below problem.re stop at a defect <= this "
-             "x the direct attempt's first (at least solver.nonlinear_rtol); the last one at solver.nonlinear_rtol "
+    REAL_KEY("continuation", "rtol", "1e-4", 1e-16, 1,
+             "navier-stokes, continuation.method = auto: the stages below problem.re stop at a defect <= this "
+             "x the direct attempt's first (at least nonlinear.rtol); the last one at nonlinear.rtol "
              "x that first defect, the direct attempt's own test"),
-    INT_KEY("solver", "continuation_max_stages", "8", 1, NS_MAX_STAGES,
-            "navier-stokes, solver.continuation = auto: stages tried at most (failed ones included)"),
-    REAL_KEY("solver", "pseudo_dt", "1", 1e-6, 1e6,
-             "navier-stokes, solver.continuation = pseudo-time: the first pseudo-time step in units of "
+    INT_KEY("continuation", "max_stages", "8", 1, NS_MAX_STAGES,
+            "navier-stokes, continuation.method = auto: stages tried at most (failed ones included)"),
+    REAL_KEY("continuation", "pseudo_dt", "1", 1e-6, 1e6,
+             "navier-stokes, continuation.method = pseudo-time: the first pseudo-time step in units of "
              "problem.reference_length / problem.reference_velocity; the next ones by switched evolution "
              "relaxation, dt_k+1 = dt_k r_k / r_k+1 (navier_stokes/pseudo_time.c)"),
-    REAL_KEY("solver", "pseudo_switch", "1e-2", 1e-16, 1,
-             "navier-stokes, solver.continuation = pseudo-time: pseudo-time steps until the defect is <= this x "
-             "the first, then the nonlinear solver (solver.nonlinear) from there"),
-    INT_KEY("solver", "pseudo_max_steps", "200", 1, 100000,
-            "navier-stokes, solver.continuation = pseudo-time: pseudo-time steps at most"),
-    REAL_KEY("solver", "nonlinear_rtol", "1e-8", 1e-16, 1,
+    REAL_KEY("continuation", "pseudo_switch", "1e-2", 1e-16, 1,
+             "navier-stokes, continuation.method = pseudo-time: pseudo-time steps until the defect is <= this x "
+             "the first, then the nonlinear solver (nonlinear.method) from there"),
+    INT_KEY("continuation", "pseudo_max_steps", "200", 1, 100000,
+            "navier-stokes, continuation.method = pseudo-time: pseudo-time steps at most"),
+    REAL_KEY("nonlinear", "rtol", "1e-8", 1e-16, 1,
              "stokes/navier-stokes: stop when the nonlinear defect is reduced by this factor"),
-    INT_KEY("solver", "nonlinear_max_iterations", "100", 1, 100000,
+    INT_KEY("nonlinear", "max_iterations", "100", 1, 100000,
             "stokes/navier-stokes: maximum nonlinear steps; stopping there is not converged (exit 2) "
             "(100: the fixed point on the cavity at Re = 3200, L = 5 needs 64)"),
-    REAL_KEY("solver", "nonlinear_damping", "1", 0.01, 1,
+    REAL_KEY("nonlinear", "damping", "1", 0.01, 1,
              "stokes/navier-stokes: damping omega of the nonlinear update v <- v + omega c (the "
              "first step length the line search tries)"),
-    INT_KEY("solver", "anderson_depth", "5", 0, NS_ANDERSON_MAX,
+    INT_KEY("nonlinear", "anderson_depth", "5", 0, NS_ANDERSON_MAX,
             "stationary stokes/navier-stokes: m > 0 = Anderson acceleration of the fixed-point steps over the "
             "last m (2 m + 2 extra vectors, also in checkpoints; the cavity at Re = 1000, L = 6 with 5: 21 "
             "steps instead of 31, 1.5x faster; time steps are not mixed); 0 = off (the plain fixed point)"),
-    ENUM_KEY("solver", "nonlinear_line_search", "backtracking", NULL /* ns_line_search_name */,
+    ENUM_KEY("nonlinear", "line_search", "backtracking", NULL /* ns_line_search_name */,
              "stokes/navier-stokes: backtracking halves the step length (at most 6 times) until the "
              "nonlinear defect falls (sufficient decrease 1 - 1e-4 x length); none takes every step whole"),
 
     /* ---- the nonlinear solver of a time step (solve.c) ---- */
-    ENUM_KEY("solver", "nonlinear_step_reference", "rhs", NULL /* ns_step_reference_name */,
+    ENUM_KEY("nonlinear", "step_reference", "rhs", NULL /* ns_step_reference_name */,
              "navier-stokes, time-dependent: the stopping test of a time step's nonlinear solve: rhs = "
-             "defect <= solver.nonlinear_rtol x max(the step's first defect, the norm of its right-hand "
+             "defect <= nonlinear.rtol x max(the step's first defect, the norm of its right-hand "
              "side without the Dirichlet rows, ~ M u_n / dt); first-defect = defect <= rtol x the step's "
              "first defect (tiny after the extrapolated start); update = first-defect, or the last update "
              "of the velocity <= rtol x its norm. Stationary runs: first-defect"),
 
-    ENUM_KEY("solver", "linear_forcing", "eisenstat-walker", NULL /* ns_linear_forcing_name */,
+    ENUM_KEY("nonlinear", "linear_forcing", "eisenstat-walker", NULL /* ns_linear_forcing_name */,
              "stokes/navier-stokes: the tolerance of each nonlinear step's linear solve: fixed = "
-             "linear.rtol; eisenstat-walker = in Newton's steps (solver.nonlinear = newton, and auto "
+             "linear.rtol; eisenstat-walker = in Newton's steps (nonlinear.method = newton, and auto "
              "after its switch) Eisenstat & Walker's choice 2, eta_k = 0.9 (r_k / r_k-1)^2 with their "
              "safeguard (not below 0.9 eta_k-1^2 when that exceeds 0.1), at most 0.9, linear.rtol in "
              "the first step, and not below 0.5 x the nonlinear target / r_k (no oversolving in the "
@@ -191,7 +191,7 @@ static FeastKeySpec keys[] = {
              "complement of an Oseen operator rotating at rate Omega has S^-1 = nu + Omega^2 / (nu k^2) on "
              "pressures constant along closed streamlines, which N_p misses; its A_p solve runs at most 2 "
              "cycles (navier_stokes/pcd.c). The cavity at Re = 1000, L = 6: 615 instead of 955 FGMRES "
-             "iterations, and Newton's Jacobian fits it (solver.nonlinear = auto); 0 = off (printed at "
+             "iterations, and Newton's Jacobian fits it (nonlinear.method = auto); 0 = off (printed at "
              "verbosity 1)"),
     ENUM_KEY("linear", "factorisation", "lower", NULL /* ns_factorisation_name */,
              "block factors of K = [A B; BT C] = L D U, D = blockdiag(A, -S), that the preconditioner applies: "
@@ -227,7 +227,7 @@ static FeastKeySpec keys[] = {
              "sparse matrix factored by solver.coarse_solver on rank 0: exact; small systems and tests, refused "
              "above 100000 unknowns) or jacobi (one step of the assembled diagonal)"),
     ENUM_KEY("velocity", "newton_reaction", "off", "off|on",
-             "navier-stokes, Newton steps (solver.nonlinear = newton | auto): the velocity blocks the "
+             "navier-stokes, Newton steps (nonlinear.method = newton | auto): the velocity blocks the "
              "preconditioner solves (A11, A22 and the block Gauss-Seidel coupling A21): off = the Jacobian's without its reaction term (u . grad) w (assembled apart; "
              "ScaRC's multigrid converges on them: the cavity at Re = 1000, L = 6-7 takes 133-168 FGMRES "
              "iterations per Newton step), on = the Jacobian's own (ScaRC does not converge on them from "
@@ -323,22 +323,45 @@ static const char *linear_forcing_name(int i) { return ns_linear_forcing_name((N
 
 /* the allowed values of the enum keys from the name tables of their settings (ns.h) and the
  * Krylov registry: one list per choice */
+/* the keys that moved out of [solver] into sections of their own (2026-12-02, issue #45):
+ * setting an old name is one error naming the new one */
+static const FeastMovedKey moved[] = {
+    {"solver.nonlinear", "nonlinear.method"},
+    {"solver.nonlinear_switch", "nonlinear.newton_switch"},
+    {"solver.nonlinear_rtol", "nonlinear.rtol"},
+    {"solver.nonlinear_max_iterations", "nonlinear.max_iterations"},
+    {"solver.nonlinear_damping", "nonlinear.damping"},
+    {"solver.nonlinear_line_search", "nonlinear.line_search"},
+    {"solver.nonlinear_step_reference", "nonlinear.step_reference"},
+    {"solver.anderson_depth", "nonlinear.anderson_depth"},
+    {"solver.linear_forcing", "nonlinear.linear_forcing"},
+    {"solver.continuation", "continuation.method"},
+    {"solver.continuation_stall_steps", "continuation.stall_steps"},
+    {"solver.continuation_stall_factor", "continuation.stall_factor"},
+    {"solver.continuation_factor", "continuation.factor"},
+    {"solver.continuation_rtol", "continuation.rtol"},
+    {"solver.continuation_max_stages", "continuation.max_stages"},
+    {"solver.pseudo_dt", "continuation.pseudo_dt"},
+    {"solver.pseudo_switch", "continuation.pseudo_switch"},
+    {"solver.pseudo_max_steps", "continuation.pseudo_max_steps"},
+};
+
 const FeastKeyTable *ns_config_keys(void) {
-  static const FeastKeyTable table = {"navier_stokes", keys, FEAST_NKEYS(keys)};
+  static const FeastKeyTable table = {"navier_stokes", keys, FEAST_NKEYS(keys), moved, FEAST_NKEYS(moved)};
   static char schur[64], nonlinear[64], line_search[64], time_scheme[128], krylov[128];
   static char step_reference[64], linear_forcing[64], continuation[64];
   if (!schur[0]) {
     SET_CHOICES("linear", "schur", feast_key_choices(NULL, schur_name, NS_SCHUR_NCHOICES, schur, sizeof schur));
-    SET_CHOICES("solver", "nonlinear",
+    SET_CHOICES("nonlinear", "method",
                 feast_key_choices(NULL, nonlinear_name, NS_NONLINEAR_NCHOICES, nonlinear, sizeof nonlinear));
-    SET_CHOICES("solver", "nonlinear_line_search",
+    SET_CHOICES("nonlinear", "line_search",
                 feast_key_choices(NULL, line_search_name, NS_LINE_SEARCH_NCHOICES, line_search, sizeof line_search));
-    SET_CHOICES("solver", "nonlinear_step_reference",
+    SET_CHOICES("nonlinear", "step_reference",
                 feast_key_choices(NULL, step_reference_name, NS_STEP_REFERENCE_NCHOICES, step_reference,
                                   sizeof step_reference));
-    SET_CHOICES("solver", "continuation",
+    SET_CHOICES("continuation", "method",
                 feast_key_choices(NULL, continuation_name, NS_CONTINUATION_NCHOICES, continuation, sizeof continuation));
-    SET_CHOICES("solver", "linear_forcing",
+    SET_CHOICES("nonlinear", "linear_forcing",
                 feast_key_choices(NULL, linear_forcing_name, NS_FORCING_NCHOICES, linear_forcing,
                                   sizeof linear_forcing));
     SET_CHOICES("time", "scheme",

@@ -15,7 +15,7 @@
 /* what the nonlinear iteration carries from step to step besides the iterate: with the
  * iterate it is the whole state of the run (checkpoint.c), so a continued run takes the
  * very steps of an uninterrupted one (the line search starts every step afresh at
- * solver.nonlinear_damping; its last length is kept for the progress line only) */
+ * nonlinear.damping; its last length is kept for the progress line only) */
 typedef struct {
   int steps;                    /* nonlinear steps done */
   double initial_residual;      /* the reference of the relative stopping test */
@@ -113,7 +113,7 @@ typedef struct {
   FeastVec *defect, *correction; /* of the current step */
   FeastVec *scratch;            /* work of the preconditioner */
   FeastVec *v_old;              /* the last iterate (line search) */
-  struct NsAnderson *anderson;  /* solver.anderson_depth > 0: the history (anderson.c) */
+  struct NsAnderson *anderson;  /* nonlinear.anderson_depth > 0: the history (anderson.c) */
   FeastKrylovWork *krylov_work; /* of the linear solver */
   double *linear_per_step;
   double *continuation_per_step; /* continuation.c: Krylov iterations of every step of every attempt */
@@ -131,7 +131,7 @@ struct NsProblem {
   const FeastDomain *dom;
   int level;
   int stokes, newton, nullspace; /* newton: the linearisation of the assembly (and K_s) now */
-  int newton_auto;              /* solver.nonlinear = auto: newton switched on by solve.c */
+  int newton_auto;              /* nonlinear.method = auto: newton switched on by solve.c */
   int time_dependent;           /* time.scheme is set: a run of time steps (timestep.c) */
   NsTimeTerms time;
   double nu;
@@ -141,7 +141,7 @@ struct NsProblem {
   NsDefaults defaults;          /* the auto values resolved (problem.c) */
 };
 
-/* ---- anderson.c: Anderson acceleration of the fixed point (solver.anderson_depth) ---- */
+/* ---- anderson.c: Anderson acceleration of the fixed point (nonlinear.anderson_depth) ---- */
 typedef struct NsAnderson NsAnderson;
 /* c <- the Anderson-mixed correction of the last fixed-point steps (ns->iter.v the iterate,
  * ns->iter.correction its correction); nothing under Newton, in a time run or with depth 0 */
@@ -153,7 +153,7 @@ void ns_anderson_reset(NsProblem *ns);
 int ns_anderson_history(const NsProblem *ns, FeastVec **x);
 /* a history (started: x_prev and c_prev held) of `count` held steps about to be read into
  * the vectors ns_anderson_history then gives; *skip: the oldest steps of the file beyond
- * solver.anderson_depth, dropped (all of them with depth 0, when nothing is restored) */
+ * nonlinear.anderson_depth, dropped (all of them with depth 0, when nothing is restored) */
 int ns_anderson_restore(NsProblem *ns, int started, int count, int *skip);
 void ns_anderson_destroy(NsProblem *ns);
 
@@ -219,20 +219,20 @@ typedef struct {
   int checkpoints;  /* 0: none written (a stage below the target Re; a stop signal still stops) */
   int stall_steps;  /* > 0: reason NS_STALLED when the defect exceeds stall_factor x the one */
   double stall_factor; /* stall_steps steps of this attempt before */
-  int max_steps;    /* > 0: at most this many steps (else solver.nonlinear_max_iterations) */
-  int newton_switch; /* solver.nonlinear = auto with Newton's structures: the fixed point switches to Newton at
-                        solver.nonlinear_switch x the attempt's first defect (where ns_defaults does not
+  int max_steps;    /* > 0: at most this many steps (else nonlinear.max_iterations) */
+  int newton_switch; /* nonlinear.method = auto with Newton's structures: the fixed point switches to Newton at
+                        nonlinear.newton_switch x the attempt's first defect (where ns_defaults does not
                         already switch every attempt) */
 } NsAttempt;
 /* solve.c: the stationary nonlinear iteration at ns->nu from the iterate in ns->iter.v (a
  * restored state first, ns->iter.restored); a NULL attempt: the parameters' own tests (what
- * solver.continuation = off runs) */
+ * continuation.method = off runs) */
 int ns_solve_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res);
 /* the same as an inner solve (no checkpoints or signals, progress at verbosity 2): a
  * pseudo-time step's (pseudo_time.c) */
 int ns_solve_inner_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res);
 /* pseudo_time.c: pseudo-time steps from the iterate in ns->iter.v until its defect is <=
- * solver.pseudo_switch x the first (or the steps run out); res counts them */
+ * continuation.pseudo_switch x the first (or the steps run out); res counts them */
 int ns_pseudo_time(NsProblem *ns, NsResult *res);
 /* solve.c: acc += the counters of the attempt r (its per-step iterations appended) */
 int ns_result_accumulate(NsProblem *ns, NsResult *acc, const NsResult *r);

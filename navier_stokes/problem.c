@@ -140,14 +140,14 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
   d->velocity_cycles_auto = p->velocity.max_iterations_auto && d->rotation && !time_dependent;
   d->velocity_cycles = d->velocity_cycles_auto ? 1 : p->velocity.max_iterations;
 
-  /* solver.continuation = auto: where the direct attempt fails, pseudo-time steps in an open
+  /* continuation.method = auto: where the direct attempt fails, pseudo-time steps in an open
    * flow (the backward-facing step at Re = 800, L = 4: 77 s against 1,364 s by continuation
    * in Re, whose stages at the target stalled again and again), continuation in Re in an
    * enclosed one (the cavity: its stages converge; BENCHMARKS.md) */
   d->pseudo_time = !stokes && !time_dependent && !enclosed && p->nonlinear.continuation == NS_CONTINUATION_AUTO;
-  /* solver.nonlinear = auto after pseudo-time steps (PCD without the rotation term): the
+  /* nonlinear.method = auto after pseudo-time steps (PCD without the rotation term): the
    * attempt that follows them switches from the fixed point to Newton at
-   * solver.nonlinear_switch x its first defect (the step at Re = 800, L = 4: 31 fixed-point
+   * nonlinear.newton_switch x its first defect (the step at Re = 800, L = 4: 31 fixed-point
    * and 11 Newton steps where the fixed point alone takes 91; Newton from the attempt's
    * first step crawls: 83 steps); the direct attempt keeps the fixed point throughout (the
    * DFG channel at Re = 100: Newton 12 % slower) */
@@ -175,13 +175,13 @@ static void log_defaults(const NsDefaults *d) {
   if (d->schur_auto) feast_log(1, "  linear.schur = auto: %s (%s)\n", d->pcd ? "pcd" : "mass", d->schur_why);
   if (d->pcd) feast_log(1, "  linear.pcd_rotation: the rotation term %s\n", d->rotation_why);
   if (d->nonlinear_auto)
-    feast_log(1, "  solver.nonlinear = auto: %s (%s)\n",
+    feast_log(1, "  nonlinear.method = auto: %s (%s)\n",
               d->newton                     ? "fixed point, then Newton"
               : d->newton_after_pseudo_time ? "fixed point; after pseudo-time steps, then Newton"
                                             : "fixed point",
               d->nonlinear_why);
   if (d->pseudo_time)
-    feast_log(1, "  solver.continuation = auto: pseudo-time steps where the direct attempt fails (an open flow)\n");
+    feast_log(1, "  continuation.method = auto: pseudo-time steps where the direct attempt fails (an open flow)\n");
   if (d->velocity_cycles_auto)
     feast_log(1, "  velocity.max_iterations: 1 (unset; an enclosed flow with the rotation term: its outer "
                  "iterations follow the Schur approximation)\n");
@@ -190,7 +190,7 @@ static void log_defaults(const NsDefaults *d) {
     feast_log(1, "  solver.coarse_stabilisation = auto: %s (%s)\n", d->upwind ? "upwind" : "none", d->upwind_why);
 }
 
-/* Newton or the fixed point, from solver.nonlinear and what ns_defaults resolved auto to:
+/* Newton or the fixed point, from nonlinear.method and what ns_defaults resolved auto to:
  * auto that switches has Newton's structures (blocks A12, A21, the second velocity solver)
  * from the start, its linearisation from the switch on (solve.c) */
 static void choose_nonlinear(NsProblem *ns) {

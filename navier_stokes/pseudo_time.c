@@ -1,4 +1,4 @@
-/* Pseudo-transient continuation (solver.continuation = pseudo-time): steady states by
+/* Pseudo-transient continuation (continuation.method = pseudo-time): steady states by
  * implicit pseudo-time steps whose length grows as the defect falls (Kelley & Keyes,
  * SIAM J. Numer. Anal. 35 (1998); switched evolution relaxation: Mulder & van Leer 1985).
  *
@@ -9,9 +9,9 @@
  * iteration converges to the stationary solution of the stationary discretisation: tau
  * is the stationary problem's (no time-step term), the Schur approximation keeps its
  * stationary boundary conditions and adds the mass term (pcd.c). dt_0 =
- * solver.pseudo_dt L / U, then dt_k+1 = dt_k r_k / r_k+1 (r: the stationary defects): a
+ * continuation.pseudo_dt L / U, then dt_k+1 = dt_k r_k / r_k+1 (r: the stationary defects): a
  * falling defect lengthens the steps toward Newton's or the fixed point's, a rising one
- * shortens them. The steps stop when r <= solver.pseudo_switch r_0; the nonlinear solver
+ * shortens them. The steps stop when r <= continuation.pseudo_switch r_0; the nonlinear solver
  * then runs from there (continuation.c), with r_0 as the reference of its stopping test. */
 #include "feast/base/error.h"
 #include "feast/base/log.h"

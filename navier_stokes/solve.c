@@ -13,7 +13,7 @@
 enum { MAX_HALVINGS = 6, GROW_MAX = NS_LINEAR_GROW_MAX };
 /* auto: the Newton solves in a row at the largest cap after which the fixed point takes over */
 enum { NEWTON_CAPPED = 2 };
-/* solver.linear_forcing = eisenstat-walker: choice 2 of Eisenstat & Walker, "Choosing the
+/* nonlinear.linear_forcing = eisenstat-walker: choice 2 of Eisenstat & Walker, "Choosing the
  * forcing terms in an inexact Newton method" (SIAM J. Sci. Comput. 17, 1996) */
 #define EW_GAMMA 0.9
 #define EW_ALPHA 2.0
@@ -30,10 +30,10 @@ typedef struct {
   int random_start; /* solver.initial_guess = random: the linear solves start from a hash */
   int grow;         /* fgmres with linear.restart and linear.max_iterations unset: grow them at the cap */
   int inner;        /* one time step: no checkpoints, no signals, progress at verbosity 2 */
-  int rhs_reference; /* time steps with solver.nonlinear_step_reference = rhs (stop_reference) */
-  int update_test;   /* time steps with solver.nonlinear_step_reference = update (relative_update) */
-  int forcing;       /* solver.linear_forcing = eisenstat-walker (forcing_term) */
-  double newton_switch; /* solver.nonlinear = auto: Newton from r <= newton_switch r0 (switch_to_newton) */
+  int rhs_reference; /* time steps with nonlinear.step_reference = rhs (stop_reference) */
+  int update_test;   /* time steps with nonlinear.step_reference = update (relative_update) */
+  int forcing;       /* nonlinear.linear_forcing = eisenstat-walker (forcing_term) */
+  double newton_switch; /* nonlinear.method = auto: Newton from r <= newton_switch r0 (switch_to_newton) */
 } NonlinearParams;
 
 static void nonlinear_params(const NsProblem *ns, NonlinearParams *p) {
@@ -100,7 +100,7 @@ static int linear_solve(NsProblem *ns, const NonlinearParams *p, FeastSolveResul
   return st;
 }
 
-/* solver.nonlinear = auto: from fixed point to Newton once r <= newton_switch r0: the
+/* nonlinear.method = auto: from fixed point to Newton once r <= newton_switch r0: the
  * system reassembled with Newton's linearisation at the iterate (its defect is the same up
  * to round-off: the Newton terms cancel at the linearisation point), *r refreshed. Where
  * the cap grows (p->grow), Newton's solves start at the grown cap: they need 3-4x the fixed
@@ -110,7 +110,7 @@ static int switch_to_newton(NsProblem *ns, NonlinearParams *p, int step, double 
   if (ns->newton || !(*r <= p->newton_switch * r0)) return 0;
   ns->newton = 1;
   ns_anderson_reset(ns); /* the fixed point's history ends here */
-  feast_log(p->inner ? 2 : 1, "  %sNewton from step %d on (relative defect %.3e <= solver.nonlinear_switch = %g)\n",
+  feast_log(p->inner ? 2 : 1, "  %sNewton from step %d on (relative defect %.3e <= nonlinear.newton_switch = %g)\n",
             p->inner ? "  " : "", step, *r / r0, p->newton_switch);
   if (p->grow && !p->inner && p->linear.max_iterations < GROW_MAX) {
     p->linear.max_iterations = GROW_MAX;
@@ -122,7 +122,7 @@ static int switch_to_newton(NsProblem *ns, NonlinearParams *p, int step, double 
   return defect(ns, r);
 }
 
-/* solver.nonlinear = auto: back to the fixed point for the rest of the solve (*given_up)
+/* nonlinear.method = auto: back to the fixed point for the rest of the solve (*given_up)
  * when NEWTON_CAPPED Newton steps in a row stopped at the largest linear cap (GROW_MAX
  * where the cap grows, else linear.max_iterations): Newton's linear systems are then beyond
  * the preconditioner, the fixed point's are not (the cavity at Re = 3200, L = 4: every
@@ -452,12 +452,12 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
   if (res->reason == NS_STAGES_EXHAUSTED)
     snprintf(buf, size, "the continuation stages reached Re = %.6g of %.6g: try %s%d)", stages_reached_re(res),
              ns->params.physics.re,
-             res->continuation_stages < NS_MAX_STAGES ? "more solver.continuation_max_stages (at most "
+             res->continuation_stages < NS_MAX_STAGES ? "more continuation.max_stages (at most "
                                                       : "a finer grid.level (the stages are at their most, ",
              NS_MAX_STAGES);
   else if (res->reason == NS_MAX_ITERATIONS && rel < 1e-3 && !capped)
     snprintf(buf, size, "the defect was still falling (%.1e of the start): try more steps, "
-             "solver.nonlinear_max_iterations", rel);
+             "nonlinear.max_iterations", rel);
   else if (!ns->stokes && !fgmres)
     snprintf(buf, size, "the linear solves (linear.krylov = %s) %s: try linear.krylov = fgmres", feast_krylov_method_name(d->krylov),
              capped ? "ran into linear.max_iterations" : "broke down or stalled");
@@ -476,11 +476,11 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
     snprintf(buf, size, "the linear solves ran into their cap: try linear.max_iterations = %ld", 4 * cap);
   else if (!ns->stokes && (res->reason == NS_DIVERGED || res->reason == NS_MAX_ITERATIONS || res->reason == NS_STALLED))
     snprintf(buf, size, "the nonlinear iteration %s from this start (U D / nu = %.3g): try %s"
-             "solver.nonlinear_damping = 0.5, solver.nonlinear_max_iterations, or a finer grid.level",
+             "nonlinear.damping = 0.5, nonlinear.max_iterations, or a finer grid.level",
              res->reason == NS_DIVERGED ? "diverges" : res->reason == NS_STALLED ? "stalls" : "does not settle",
              d->re_domain,
-             ns->params.nonlinear.continuation == NS_CONTINUATION_OFF ? "solver.continuation = auto, "
-             : res->continuation_stages ? "more solver.continuation_max_stages, " : "");
+             ns->params.nonlinear.continuation == NS_CONTINUATION_OFF ? "continuation.method = auto, "
+             : res->continuation_stages ? "more continuation.max_stages, " : "");
   else if (res->reason == NS_NAN)
     snprintf(buf, size, "a NaN in the solution or preconditioner: try solver.local_precision = double");
 }

@@ -13,7 +13,7 @@ static const int row_blocks[NS_NFIELDS][NS_NFIELDS] = {
 static int block_used(const NsProblem *ns, int k) { return ns->newton || (k != NS_A12 && k != NS_A21); }
 
 /* A22 can be A11's storage on local macro li: without Newton's terms (the fixed point and
- * Stokes; solver.nonlinear = auto starts Newton later, so never there) the form gives
+ * Stokes; nonlinear.method = auto starts Newton later, so never there) the form gives
  * both blocks the same values, and they get the same Dirichlet rows when the u and v
  * masks agree on the macro (fix_rows of v then rewrites A11's rows as they are) */
 static int a22_can_share(const NsProblem *ns, int li) {

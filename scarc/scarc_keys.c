@@ -127,7 +127,7 @@ static const char *coarse_solver_name(int i) { return feast_direct_solver_name((
 /* the allowed values of the enum keys from the name tables of their settings (scarc.h) and
  * the Krylov registry: one list per choice (scarc_config.c reads a value as its index) */
 const FeastKeyTable *scarc_config_keys(void) {
-  static const FeastKeyTable table = {"scarc", keys, FEAST_NKEYS(keys)};
+  static const FeastKeyTable table = {"scarc", keys, FEAST_NKEYS(keys), NULL, 0};
   static char target[32], precision[32], step[32], stabilisation[32], coarse_solver[32];
   if (!target[0]) {
     SET_CHOICES("target", feast_key_choices(NULL, target_name, SCARC_TARGET_NCHOICES, target, sizeof target));

@@ -136,6 +136,24 @@ int feast_config_add_keys(FeastConfig *cfg, const FeastKeyTable *table) {
   return 0;
 }
 
+const char *config_moved_to(const FeastConfig *cfg, const char *section, const char *key) {
+  const size_t ns = strlen(section);
+  for (int t = 0; t < cfg->ntables; t++)
+    for (int i = 0; i < cfg->tables[t]->nmoved; i++) {
+      const char *from = cfg->tables[t]->moved[i].from;
+      if (strncmp(from, section, ns) == 0 && from[ns] == '.' && strcmp(from + ns + 1, key) == 0)
+        return cfg->tables[t]->moved[i].to;
+    }
+  return NULL;
+}
+
+const char *feast_config_former_name(const FeastConfig *cfg, const char *name) {
+  for (int t = 0; cfg && name && t < cfg->ntables; t++)
+    for (int i = 0; i < cfg->tables[t]->nmoved; i++)
+      if (strcmp(cfg->tables[t]->moved[i].to, name) == 0) return cfg->tables[t]->moved[i].from;
+  return NULL;
+}
+
 int feast_config_key_count(const FeastConfig *cfg) { return cfg ? cfg->nkeys : 0; }
 
 const FeastKeySpec *feast_config_key_spec(const FeastConfig *cfg, int k) {

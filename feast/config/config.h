@@ -2,7 +2,8 @@
  * command-line overrides "section.key=value". Every key is declared once in the schema
  * (a key table of the layer that reads it, see FeastKeyTable) with its type, default,
  * range and help text; reading a file
- * rejects unknown sections/keys (naming the closest valid one), duplicate keys, and
+ * rejects unknown sections/keys (naming the closest valid one, or the new name of a key
+ * that moved: FeastMovedKey), duplicate keys, and
  * values of the wrong type or out of range, always naming file:line, key and value.
  *
  * Includes: lines "include = FILE" before the first [section] of a file read FILE
@@ -44,10 +45,17 @@ typedef struct {
  * navier_stokes/ns_keys.c, apps/app_keys.c), and whoever creates the config adds the
  * tables of the layers it uses (feastc: feast_app_config_create in apps/app.h) before
  * reading. No global state: two configs may have different schemas. */
+/* a key that moved: a file or override that sets `from` is one error naming `to` */
+typedef struct {
+  const char *from; /* "nonlinear.rtol" */
+  const char *to;   /* "nonlinear.rtol" */
+} FeastMovedKey;
 typedef struct {
   const char *layer; /* "feast", "scarc", ...: for messages */
   const FeastKeySpec *keys;
   int nkeys;
+  const FeastMovedKey *moved; /* the table's keys that had another name (NULL: none) */
+  int nmoved;
 } FeastKeyTable;
 
 extern const FeastKeyTable feast_core_keys;
@@ -61,6 +69,8 @@ void feast_config_destroy(FeastConfig **cfg);
  * again does nothing; a key (or a section.key pattern) that the schema already has
  * from another table is an error */
 int feast_config_add_keys(FeastConfig *cfg, const FeastKeyTable *table);
+/* the name "section.key" had before it moved (FeastKeyTable.moved), or NULL */
+const char *feast_config_former_name(const FeastConfig *cfg, const char *name);
 /* the schema: keys 0 .. count-1 (the core's first, then each table's in order added) */
 int feast_config_key_count(const FeastConfig *cfg);
 const FeastKeySpec *feast_config_key_spec(const FeastConfig *cfg, int k); /* NULL if out of range */

@@ -54,7 +54,7 @@ static const FeastKeySpec keys[] = {
              "meanwhile), to emulate a high-latency network"),
 };
 
-const FeastKeyTable feast_core_keys = {"feast", keys, FEAST_NKEYS(keys)};
+const FeastKeyTable feast_core_keys = {"feast", keys, FEAST_NKEYS(keys), NULL, 0};
 
 const char *feast_key_choices(const char *first, const char *(*name)(int), int n, char *buf, size_t size) {
   size_t len = (size_t)snprintf(buf, size, "%s", first ? first : "");

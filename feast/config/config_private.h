@@ -120,6 +120,8 @@ const char *config_suggest_section(const FeastConfig *cfg, const char *s, char *
 
 /* ---- config_print.c: keys in words */
 /* "int", "real", ... */
+/* the new name of the key section.key if a table says it moved, else NULL */
+const char *config_moved_to(const FeastConfig *cfg, const char *section, const char *key);
 /* a number as a person writes it: the shortest exact form (1e-16, 0.7, 1e300), integer
  * ranges in plain digits (20000) */
 const char *config_fmt_num(double x, int integer, char buf[32]);

@@ -74,6 +74,10 @@ int config_set_value(FeastConfig *cfg, const char *section, const char *key, con
   FEAST_CHECK(strlen(key) <= MAX_NAME, FEAST_ERR_CONFIG, "%s: key name '%s' is longer than %d characters",
               o->where, config_clip(key, &c1), MAX_NAME);
   int k = config_find_spec(cfg, section, key);
+  const char *moved = k < 0 ? config_moved_to(cfg, section, key) : NULL;
+  if (moved)
+    FEAST_ERROR(FEAST_ERR_CONFIG, "%s: the key '%s.%s' has moved: it is '%s' now (section [%.*s])", o->where,
+                section, key, moved, (int)(strchr(moved, '.') - moved), moved);
   if (k < 0)
     FEAST_ERROR(FEAST_ERR_CONFIG, "%s: unknown key '%s.%s' (did you mean '%s'?)", o->where, section,
                 config_clip(key, &c1), config_suggest_key(cfg, section, key, name, sizeof name));

@@ -314,8 +314,8 @@ static int defines_problem(const char *section) {
   return strcmp(section, "problem") == 0 || strcmp(section, "grid") == 0 || strncmp(section, "boundary.", 9) == 0 ||
          strcmp(section, "stabilisation") == 0;
 }
-static const char *const RUN_SECTIONS[] = {"problem", "grid", "boundary.*", "stabilisation", "solver", "linear",
-                                           "velocity"};
+static const char *const RUN_SECTIONS[] = {"problem", "grid", "boundary.*", "stabilisation", "solver",
+                                           "nonlinear", "continuation", "linear", "velocity"};
 enum { NRUN_SECTIONS = sizeof RUN_SECTIONS / sizeof RUN_SECTIONS[0], VALUE_LEN = 1024 };
 
 /* the value in force as canonical text: numbers with 17 digits (1e2 and 100 agree) */
@@ -404,6 +404,8 @@ static const char *stored_value(const FeastCheckpoint *ck, const char *name) {
 static int match_key(const char *name, const char *value, int problem, void *ctx) {
   MatchCtx *m = ctx;
   const char *stored = stored_value(m->ck, name);
+  const char *former = stored ? NULL : feast_config_former_name(m->cfg, name);
+  if (former) stored = stored_value(m->ck, former); /* written before the key moved */
   m->problem_keys += problem;
   if (stored && strcmp(stored, value) == 0) return 0;
   FEAST_CHECK(!problem, FEAST_ERR_CONFIG,

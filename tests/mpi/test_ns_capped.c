@@ -12,7 +12,7 @@
 static const char *cavity = "[problem]\nre = 50\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
                             "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                            "[solver]\nnonlinear_rtol = 1e-6\nnonlinear_max_iterations = 30\n"
+                            "[nonlinear]\nrtol = 1e-6\nmax_iterations = 30\n"
                             "[linear]\nkrylov = bicgstab\n%s\n[time]\nscheme = %s\ndt = 0.1\nend = 0.3\n";
 
 static int make(const char *linear, const char *scheme, NsCase *c) {

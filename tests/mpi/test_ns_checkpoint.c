@@ -11,7 +11,7 @@
  *    bit, with B's step count and linear iterations (the "very steps of an
  *    uninterrupted run" of ns_private.h: Anderson's history is in the checkpoint), also
  *    from a problem on MPI_COMM_WORLD;
- *  - restored with solver.anderson_depth = 2 (the newest 2 steps of the history) or 0 (the
+ *  - restored with nonlinear.anderson_depth = 2 (the newest 2 steps of the history) or 0 (the
  *    plain fixed point), the run goes on and its defect falls below the checkpoint's. */
 #include "feast/io/checkpoint.h"
 /* white-box (ns_testing_private.h): checks ns_restore's state, ns->iter.restored and ns->iter.resume */
@@ -20,9 +20,9 @@
 static const char *cavity = "[problem]\nre = 50\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
                             "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                            "[solver]\nnonlinear_rtol = 1e-12\nnonlinear_max_iterations = %d\nanderson_depth = %d\n"
+                            "[nonlinear]\nrtol = 1e-12\nmax_iterations = %d\nanderson_depth = %d\n"
                             /* runs stopped after k steps: the direct attempt alone */
-                            "continuation = off\n"
+                            "[continuation]\nmethod = off\n"
                             "[output]\n%s\n";
 
 enum { LEVEL = 2, FIRST = 7, STEPS = 9, DEPTH = 5 };
@@ -37,7 +37,7 @@ static int solve(int steps, const char *output, MPI_Comm comm, NsCase *c, NsResu
   return 0;
 }
 
-/* a problem on comm with solver.anderson_depth = depth restored from ck and solved to step
+/* a problem on comm with nonlinear.anderson_depth = depth restored from ck and solved to step
  * STEPS (*rr); 1 when it could not be made */
 static int continue_run(const FeastCheckpoint *ck, int depth, MPI_Comm comm, NsCase *r, NsResult *rr) {
   char text[2048];
@@ -77,7 +77,7 @@ static void check_continued(MPI_Comm comm, const FeastCheckpoint *ck, const NsCa
   ns_case_destroy(&r);
 }
 
-/* restored with another solver.anderson_depth: the history cut to it, the run goes on */
+/* restored with another nonlinear.anderson_depth: the history cut to it, the run goes on */
 static void check_other_depth(const FeastCheckpoint *ck, int depth, double restored_residual) {
   NsCase r;
   NsResult rr;

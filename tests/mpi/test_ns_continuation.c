@@ -1,12 +1,12 @@
-/* Continuation in Re (solver.continuation, navier_stokes/continuation.c) on the lid-driven
+/* Continuation in Re (continuation.method, navier_stokes/continuation.c) on the lid-driven
  * cavity (unitsquare8), stationary:
- *  - Newton at Re = 2000, level 3, solved to solver.nonlinear_rtol = 1e-4 with a stall
- *    test over solver.continuation_stall_steps = 5 (the defaults 1e-8 and 10 take 2.8 x
+ *  - Newton at Re = 2000, level 3, solved to nonlinear.rtol = 1e-4 with a stall
+ *    test over continuation.stall_steps = 5 (the defaults 1e-8 and 10 take 2.8 x
  *    the linear iterations): the direct attempt stalls (after 11 steps its defect is above
  *    0.5 x the one 5 steps before; 13 with PCD's N_p at 2 x 2 Gauss points instead of 3 x 3,
  *    2026-12-02; 10 with FGMRES's basis in double precision, 5 before
  *    Newton's Jacobian had tau's derivative, 2026-11-27: a stalled Newton's step count
- *    follows rounding); with solver.continuation = off and a
+ *    follows rounding); with continuation.method = off and a
  *    cap of 3 steps it stops not converged and takes no stage, with the very same linear
  *    iterations per step as the first steps of auto's direct attempt; auto then converges
  *    through stages (the first at Re / 4
@@ -15,8 +15,8 @@
  *    ending at the target), their steps, which with the direct attempt's add up to
  *    nonlinear_iterations, the per-step linear iterations to linear_iterations; the
  *    defect at the final iterate recomputed from outside at the target Re (ns->nu restored)
- *    is <= solver.nonlinear_rtol x the direct attempt's first defect;
- *  - one stage allowed (solver.continuation_max_stages = 1, on one rank): the stage at
+ *    is <= nonlinear.rtol x the direct attempt's first defect;
+ *  - one stage allowed (continuation.max_stages = 1, on one rank): the stage at
  *    Re / 4 converges and the stages run out below the target: not converged, reason
  *    NS_STAGES_EXHAUSTED (not the stage's "converged"), and the hint names the key;
  *  - a converging case (the fixed point at Re = 100, level 3): auto is off bit for bit
@@ -35,7 +35,7 @@
 static const char *cavity = "[problem]\nre = %g\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
                             "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                            "[linear]\npcd_rotation = 0\npcd_supg = off\n[solver]\n%s\n";
+                            "[linear]\npcd_rotation = 0\npcd_supg = off\n%s\n";
 
 typedef struct {
   NsResult r;
@@ -96,10 +96,10 @@ static long differences_on_root(const NsCase *dist, const NsCase *self) {
 /* with the linear tolerance and Schur approximation of before 2026-11-27 (linear.rtol in every
  * step; no rotation term and no SUPG term in PCD's F_p: the cavity's [linear]), under which
  * this Newton stalls at Re = 2000 */
-static const char *newton = "nonlinear = newton\nnonlinear_rtol = 1e-4\ncontinuation_stall_steps = 5\n"
-                            "linear_forcing = fixed";
+static const char *newton = "[nonlinear]\nmethod = newton\nrtol = 1e-4\nlinear_forcing = fixed\n"
+                            "[continuation]\nstall_steps = 5";
 #define RE 2000.0 /* the target Reynolds number of the continuation case */
-#define RTOL 1e-4 /* its solver.nonlinear_rtol */
+#define RTOL 1e-4 /* its nonlinear.rtol */
 enum { DIRECT_STEPS = 11, OFF_STEPS = 3 }; /* the direct attempt's steps until it stalls; the cap of `off` */
 
 /* auto where the direct attempt fails: stages, counts, the defect at the target, `off`,
@@ -130,7 +130,7 @@ static int check_continuation(int size) {
   CHECK(r->final_residual <= RTOL * r->initial_residual);
   /* off: the first steps of the direct attempt, not converged, no stage */
   char off_solver[256];
-  snprintf(off_solver, sizeof off_solver, "%s\ncontinuation = off\nnonlinear_max_iterations = %d", newton, OFF_STEPS);
+  snprintf(off_solver, sizeof off_solver, "%s\nmethod = off\n[nonlinear]\nmax_iterations = %d", newton, OFF_STEPS);
   if (solve_case(RE, off_solver, MPI_COMM_WORLD, &off)) return 1;
   CHECK(!off.r.converged && off.r.reason == NS_MAX_ITERATIONS && off.r.continuation_stages == 0);
   CHECK(off.r.nonlinear_iterations == OFF_STEPS);
@@ -160,13 +160,13 @@ static int check_continuation(int size) {
 static int check_exhausted(void) {
   Run one;
   char one_stage[160];
-  snprintf(one_stage, sizeof one_stage, "%s\ncontinuation_max_stages = 1", newton);
+  snprintf(one_stage, sizeof one_stage, "%s\nmax_stages = 1", newton);
   if (solve_case(RE, one_stage, MPI_COMM_WORLD, &one)) return 1;
   CHECK(!one.r.converged && one.r.reason == NS_STAGES_EXHAUSTED && one.r.continuation_stages == 1);
   CHECK(one.r.continuation_reason[0] == NS_CONVERGED && one.r.continuation_re[0] == RE / 4);
   char hint[512];
   ns_failure_hint(one.c.ns, &one.r, hint, sizeof hint);
-  CHECK(strstr(hint, "solver.continuation_max_stages") != NULL);
+  CHECK(strstr(hint, "continuation.max_stages") != NULL);
   CHECK(!strcmp(ns_status_name(NS_STAGES_EXHAUSTED), "stages_exhausted"));
   ns_case_destroy(&one.c);
   return 0;
@@ -175,7 +175,7 @@ static int check_exhausted(void) {
 /* a converging case: auto is off bit for bit */
 static int check_converging(void) {
   Run a, b;
-  if (solve_case(100, "continuation = auto", MPI_COMM_WORLD, &a) || solve_case(100, "continuation = off", MPI_COMM_WORLD, &b))
+  if (solve_case(100, "[continuation]\nmethod = auto", MPI_COMM_WORLD, &a) || solve_case(100, "[continuation]\nmethod = off", MPI_COMM_WORLD, &b))
     return 1;
   CHECK(a.r.converged && a.r.continuation_stages == 0 && b.r.continuation_stages == 0);
   check_same(&a, &b);

@@ -30,13 +30,13 @@ static const char *stagnation =
     "[problem]\nre = 10\nforce_x = x + 1\nforce_y = y + 2\nexact_u = x\nexact_v = -y\nexact_p = x + 2*y\n"
     "[boundary.bottom]\nu = x\nv = -y\n[boundary.top]\nu = x\nv = -y\n"
     "[boundary.left]\nu = x\nv = -y\n[boundary.right]\nu = x\nv = -y\n"
-    "[solver]\nnonlinear = %s\nnonlinear_rtol = 1e-13\nnonlinear_max_iterations = 30\n"
+    "[nonlinear]\nmethod = %s\nrtol = 1e-13\nmax_iterations = 30\n"
     "[linear]\nrtol = 1e-6\n";
 
 static const char *couette =
     "[problem]\nre = 4\n"
     "[boundary.bottom]\nu = y\nv = 0\n[boundary.top]\nu = y\nv = 0\n[boundary.left]\nu = y\nv = 0\n"
-    "[solver]\nnonlinear = %s\nnonlinear_rtol = 1e-13\nnonlinear_max_iterations = 30\n"
+    "[nonlinear]\nmethod = %s\nrtol = 1e-13\nmax_iterations = 30\n"
     "[linear]\nrtol = 1e-6\n";
 
 enum { LEVEL = 2 };

@@ -2,7 +2,7 @@
  * velocity.solver = scarc | direct | jacobi, pressure.solver = scarc | direct.
  *  - The cavity (distorted 4 x 4 macros, level 3, FGMRES, ScaRC's global coarse grid
  *    forced below the finest level by solver.coarse_max_dofs = 100, so that scarc is a
- *    one-digit multigrid solve and not already exact; solver.nonlinear_rtol = 1e-7):
+ *    one-digit multigrid solve and not already exact; nonlinear.rtol = 1e-7):
  *    at Re = 400 with PCD every combination converges to the same solution (velocities
  *    within 1e-6 of scarc/scarc's). The outer iterations
  *    are then the Schur approximation's (direct 370, scarc 377: measured);
@@ -16,7 +16,7 @@
 static const char *cavity = "[problem]\nre = %g\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
                             "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                            "[solver]\nnonlinear_rtol = 1e-7\ncoarse_max_dofs = 100\n"
+                            "[solver]\ncoarse_max_dofs = 100\n[nonlinear]\nrtol = 1e-7\n"
                             "[linear]\nschur = %s\nkrylov = fgmres\nrtol = %g\n"
                             "[velocity]\nsolver = %s\n[pressure]\nsolver = %s\n";
 

@@ -29,11 +29,11 @@
 static const char *cavity = "[problem]\nre = %g\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
                             "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                            "[solver]\nnonlinear = newton\nnonlinear_rtol = 1e-10\nnonlinear_max_iterations = %d\n"
+                            "[nonlinear]\nmethod = newton\nrtol = 1e-10\nmax_iterations = %d\n"
                             /* runs stopped after k steps: the direct attempt alone */
-                            "continuation = off\n"
-                            "nonlinear_line_search = %s\nnonlinear_damping = %g\n"
-                            "coarse_stabilisation = none\n"
+                            "line_search = %s\ndamping = %g\n"
+                            "[continuation]\nmethod = off\n"
+                            "[solver]\ncoarse_stabilisation = none\n"
                             /* double local solves (the default before 2026-11-27: with single ones
                              * the unconverged linear solves at Re 5000 happen to give descent
                              * directions, and the fallback is not reached) */

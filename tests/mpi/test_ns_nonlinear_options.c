@@ -1,17 +1,17 @@
 /* The nonlinear solver's options (solve.c): the lid-driven cavity at Re = 200 on the
- * distorted 4 x 4 macros, level 3, stationary, solver.nonlinear_rtol = 1e-8.
- *  - solver.nonlinear = auto with solver.nonlinear_switch = 1e-16 (never reached) is the
- *    fixed point bit for bit (both with solver.anderson_depth = 0, the plain fixed point) (same steps, linear iterations, solution), and with switch 1
+ * distorted 4 x 4 macros, level 3, stationary, nonlinear.rtol = 1e-8.
+ *  - nonlinear.method = auto with nonlinear.newton_switch = 1e-16 (never reached) is the
+ *    fixed point bit for bit (both with nonlinear.anderson_depth = 0, the plain fixed point) (same steps, linear iterations, solution), and with switch 1
  *    (Newton from the first step) Newton bit for bit: the switch changes the linearisation
  *    only, not the structures' numbers;
  *  - auto with the default switch converges in fewer nonlinear steps than the fixed point,
  *    to the same solution (kinetic energy to 1e-7);
- *  - solver.linear_forcing = eisenstat-walker (the default) acts in Newton's steps only: the
+ *  - nonlinear.linear_forcing = eisenstat-walker (the default) acts in Newton's steps only: the
  *    fixed point with it is the fixed point bit for bit; auto with it converges to the same
  *    solution, its first (fixed-point) linear solve is that of auto with linear_forcing =
  *    fixed, and it needs fewer linear iterations than that (linear.rtol = 1e-2 in every step);
  *    (auto switches to Newton here: PCD with its rotation term, U D / nu = 200)
- *  - the default fixed point (Anderson acceleration, solver.anderson_depth = 5) converges
+ *  - the default fixed point (Anderson acceleration, nonlinear.anderson_depth = 5) converges
  *    in fewer nonlinear steps and linear iterations than the plain fixed point, to the
  *    same solution (kinetic energy to 1e-7); auto, Eisenstat-Walker: compared with the
  *    plain fixed point, auto with its default Anderson phase;
@@ -21,7 +21,7 @@
 static const char *cavity = "[problem]\nre = 200\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
                             "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                            "[solver]\nnonlinear_rtol = 1e-8\n%s\n";
+                            "[nonlinear]\nrtol = 1e-8\n%s\n";
 
 typedef struct {
   NsResult r;
@@ -54,17 +54,17 @@ static void check_same(const Run *a, const Run *b) {
 
 static int run(void) {
   Run fp, newton, never, at_once, autos, ew, ew_self, ew_fp, aa, aa_self;
-  if (solve_case("nonlinear = fixed-point\nanderson_depth = 0", MPI_COMM_WORLD, &fp) ||
-      solve_case("nonlinear = newton", MPI_COMM_WORLD, &newton) ||
-      solve_case("nonlinear = auto\nnonlinear_switch = 1e-16\nanderson_depth = 0", MPI_COMM_WORLD, &never) ||
-      solve_case("nonlinear = auto\nnonlinear_switch = 1", MPI_COMM_WORLD, &at_once) ||
-      solve_case("nonlinear = auto\nlinear_forcing = fixed", MPI_COMM_WORLD, &autos) ||
-      solve_case("nonlinear = auto\nlinear_forcing = eisenstat-walker", MPI_COMM_WORLD, &ew) ||
-      solve_case("nonlinear = auto\nlinear_forcing = eisenstat-walker", MPI_COMM_SELF, &ew_self) ||
-      solve_case("nonlinear = fixed-point\nlinear_forcing = eisenstat-walker\nanderson_depth = 0", MPI_COMM_WORLD,
+  if (solve_case("method = fixed-point\nanderson_depth = 0", MPI_COMM_WORLD, &fp) ||
+      solve_case("method = newton", MPI_COMM_WORLD, &newton) ||
+      solve_case("method = auto\nnewton_switch = 1e-16\nanderson_depth = 0", MPI_COMM_WORLD, &never) ||
+      solve_case("method = auto\nnewton_switch = 1", MPI_COMM_WORLD, &at_once) ||
+      solve_case("method = auto\nlinear_forcing = fixed", MPI_COMM_WORLD, &autos) ||
+      solve_case("method = auto\nlinear_forcing = eisenstat-walker", MPI_COMM_WORLD, &ew) ||
+      solve_case("method = auto\nlinear_forcing = eisenstat-walker", MPI_COMM_SELF, &ew_self) ||
+      solve_case("method = fixed-point\nlinear_forcing = eisenstat-walker\nanderson_depth = 0", MPI_COMM_WORLD,
                  &ew_fp) ||
-      solve_case("nonlinear = fixed-point", MPI_COMM_WORLD, &aa) ||
-      solve_case("nonlinear = fixed-point", MPI_COMM_SELF, &aa_self))
+      solve_case("method = fixed-point", MPI_COMM_WORLD, &aa) ||
+      solve_case("method = fixed-point", MPI_COMM_SELF, &aa_self))
     return 1;
   check_same(&fp, &never);
   check_same(&newton, &at_once);

@@ -19,7 +19,7 @@ static const char *poiseuille_ini =
     "[problem]\nre = 5\n"
     "[boundary.left]\nu = 4*y*(1-y)\nv = 0\n[boundary.bottom]\nu = 0\nv = 0\npriority = 1\n"
     "[boundary.top]\nu = 0\nv = 0\npriority = 1\n"
-    "[solver]\nnonlinear = fixed-point\nnonlinear_rtol = 1e-12\nnonlinear_max_iterations = 30\n"
+    "[nonlinear]\nmethod = fixed-point\nrtol = 1e-12\nmax_iterations = 30\n"
     "[linear]\nrtol = 1e-6\n";
 
 /* the same problem as parameters */
@@ -229,13 +229,13 @@ static void check_names(void) {
     const char *section, *key, *choices;
   } want[] = {{"linear", "schur", "auto|mass|pcd"},
               {"linear", "krylov", "auto|bicgstab|ibicgstab|pipebicgsafe|fgmres"},
-              {"solver", "nonlinear", "fixed-point|newton|auto"},
-              {"solver", "linear_forcing", "fixed|eisenstat-walker"},
-              {"solver", "continuation", "auto|off|re|pseudo-time"},
+              {"nonlinear", "method", "fixed-point|newton|auto"},
+              {"nonlinear", "linear_forcing", "fixed|eisenstat-walker"},
+              {"continuation", "method", "auto|off|re|pseudo-time"},
               {"linear", "pcd_boundary", "robin|inflow-dirichlet"},
               {"linear", "pcd_supg", "off|on"},
-              {"solver", "nonlinear_step_reference", "rhs|first-defect|update"},
-              {"solver", "nonlinear_line_search", "backtracking|none"},
+              {"nonlinear", "step_reference", "rhs|first-defect|update"},
+              {"nonlinear", "line_search", "backtracking|none"},
               {"velocity", "scarc_solver", "mg|cg|bicgstab|ibicgstab|pipebicgsafe"},
               {"time", "scheme", "none|backward-euler|crank-nicolson|fs-theta|bdf2"}};
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {

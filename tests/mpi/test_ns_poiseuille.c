@@ -35,7 +35,7 @@ static const char *poiseuille =
     "[problem]\nre = 5\n"
     "[boundary.left]\nu = 4*y*(1-y)\nv = 0\n[boundary.bottom]\nu = 0\nv = 0\npriority = 1\n"
     "[boundary.top]\nu = 0\nv = 0\npriority = 1\n"
-    "[solver]\nnonlinear = fixed-point\nnonlinear_rtol = 1e-12\nnonlinear_max_iterations = 30\n"
+    "[nonlinear]\nmethod = fixed-point\nrtol = 1e-12\nmax_iterations = 30\n"
     "[linear]\nrtol = 1e-6\n";
 
 enum { LMIN = 2, LMAX = 4, NL = LMAX - LMIN + 1 };

@@ -27,7 +27,7 @@
   "[problem]\nre = 400\nforce_x = sin(3*x)*y\nforce_y = x*x - y\n"                                             \
   "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"                                             \
   "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"                 \
-  "[solver]\nnonlinear = %s\n"
+  "[nonlinear]\nmethod = %s\n"
 static const char *cavity = CAVITY;
 /* the same with other SUPG and PSPG factors and the viscous term in the residuals */
 static const char *cavity_stabilised = CAVITY "[stabilisation]\nsupg_scale = 0.5\npspg_scale = 2\nviscous_residual = on\n";
@@ -36,12 +36,12 @@ static const char *cavity_stabilised = CAVITY "[stabilisation]\nsupg_scale = 0.5
 static const char *slip = "[problem]\nre = 100\n"
                           "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nv = 0\n"
                           "[boundary.left]\nu = 0.1*y\nv = 0\npriority = 1\n[boundary.right]\nu = 0.1*y\nv = 0\n"
-                          "priority = 1\n[solver]\nnonlinear = %s\n";
+                          "priority = 1\n[nonlinear]\nmethod = %s\n";
 static const char *dfg = "[problem]\nre = 100\nreference_velocity = 1\nreference_length = 0.1\n"
                          "[boundary.inflow]\nu = 4*1.5*y*(0.41-y)/0.41^2\nv = 0\n"
                          "[boundary.wall]\nu = 0\nv = 0\n"
                          "[boundary.cylinder]\ntype = circle\ncenter = 0.2 0.2\nradius = 0.05\nu = 0\nv = 0\n"
-                         "[solver]\nnonlinear = %s\n";
+                         "[nonlinear]\nmethod = %s\n";
 
 static double fu(double x, double y) { return 1.3 * sin(3.0 * x + 0.5) * cos(2.0 * y) + 0.2 * y; }
 static double fv(double x, double y) { return -0.9 * cos(2.5 * x) * sin(3.0 * y + 0.3) + 0.1 * x * y; }

@@ -39,19 +39,19 @@
 static const char *outflow = "[problem]\nre = 10\n"
                              "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 0\nv = 0\n"
                              "[boundary.left]\nu = 4*y*(1-y)\nv = 0\n"
-                             "[solver]\nnonlinear = %s\n[linear]\nschur = %s\nfactorisation = %s\n"
+                             "[nonlinear]\nmethod = %s\n[linear]\nschur = %s\nfactorisation = %s\n"
                              "[velocity]\nrtol = 1e-13\nmax_iterations = 200\n";
 /* the channel with PCD's Kay-Loghin-Wathen boundary conditions (A_p zero on the inflow) */
 static const char *outflow_inflow_dirichlet =
     "[problem]\nre = 10\n"
     "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 0\nv = 0\n"
     "[boundary.left]\nu = 4*y*(1-y)\nv = 0\n"
-    "[solver]\nnonlinear = %s\n[linear]\nschur = %s\nfactorisation = %s\npcd_boundary = inflow-dirichlet\n"
+    "[nonlinear]\nmethod = %s\n[linear]\nschur = %s\nfactorisation = %s\npcd_boundary = inflow-dirichlet\n"
     "[velocity]\nrtol = 1e-13\nmax_iterations = 200\n";
 static const char *enclosed = "[problem]\nre = 10\n"
                               "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
                               "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                              "[solver]\nnonlinear = %s\n[linear]\nschur = %s\nfactorisation = %s\npcd_rotation = 0\n"
+                              "[nonlinear]\nmethod = %s\n[linear]\nschur = %s\nfactorisation = %s\npcd_rotation = 0\n"
                               "[velocity]\nrtol = 1e-13\nmax_iterations = 200\n";
 
 enum { LEVEL = 3 };
@@ -448,7 +448,7 @@ static void check_factorisations(const char *fmt, const char *nonlinear) {
 static const char *cavity = "[problem]\nre = 100\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
                             "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                            "[solver]\nnonlinear = %s\nnonlinear_rtol = 1e-10\n"
+                            "[nonlinear]\nmethod = %s\nrtol = 1e-10\n"
                             "[linear]\nschur = mass\nkrylov = fgmres\nfactorisation = %s\n";
 
 static void check_factorisation_solutions(const char *nonlinear) {

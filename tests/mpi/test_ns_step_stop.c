@@ -1,7 +1,7 @@
 /* The stopping test of a time step's nonlinear solve (solve.c,
- * solver.nonlinear_step_reference): the lid-driven cavity at Re = 50 on the distorted
+ * nonlinear.step_reference): the lid-driven cavity at Re = 50 on the distorted
  * 4 x 4 macros, level 2, from rest, BDF2 with dt = 0.1 to t = 1 (near its steady state,
- * where the extrapolated start makes a step's first defect tiny), solver.nonlinear_rtol
+ * where the extrapolated start makes a step's first defect tiny), nonlinear.rtol
  * = 1e-6.
  *  - rhs (defect <= rtol max(r0, ||h_free||)) and update take fewer nonlinear steps than
  *    first-defect, every step converged, and their solutions at t = 1 agree with a tight
@@ -15,7 +15,7 @@
 static const char *cavity = "[problem]\nre = 50\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
                             "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                            "[solver]\nnonlinear_rtol = %s\nnonlinear_step_reference = %s\n"
+                            "[nonlinear]\nrtol = %s\nstep_reference = %s\n"
                             "[time]\nscheme = %s\ndt = 0.1\nend = 1\n";
 
 enum { LEVEL = 2 };

@@ -17,7 +17,7 @@
 static const char *cavity = "[problem]\nre = 50\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
                             "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                            "[solver]\nnonlinear_rtol = 1e-8\n"
+                            "[nonlinear]\nrtol = 1e-8\n"
                             "[time]\nscheme = %s\ndt = %s\nend = %s\n"
                             "[output]\n%s\n";
 

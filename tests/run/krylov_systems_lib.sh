@@ -21,10 +21,10 @@
 . "$(dirname "$0")/lib.sh"
 LIN="solver.smoother_step=fixed solver.local_fixed_cycles=2 velocity.fixed_iterations=2 solver.coarse_max_dofs=1000"
 CD="$FEAST_SRC/config/poisson.ini grid.level=5 problem.convection=20,10 solver.rtol=1e-12"
-ST="$FEAST_SRC/config/stokes.ini grid.level=5 solver.nonlinear_rtol=1e-11"
-NS="$FEAST_SRC/config/cavity.ini grid.level=5 solver.nonlinear_rtol=1e-11"
-ST6="$FEAST_SRC/config/stokes.ini grid.level=6 solver.nonlinear_rtol=1e-11"
-NS6="$FEAST_SRC/config/cavity.ini grid.level=6 solver.nonlinear_rtol=1e-11"
+ST="$FEAST_SRC/config/stokes.ini grid.level=5 nonlinear.rtol=1e-11"
+NS="$FEAST_SRC/config/cavity.ini grid.level=5 nonlinear.rtol=1e-11"
+ST6="$FEAST_SRC/config/stokes.ini grid.level=6 nonlinear.rtol=1e-11"
+NS6="$FEAST_SRC/config/cavity.ini grid.level=6 nonlinear.rtol=1e-11"
 
 # run NAME NP METRIC ITERS CONFIG... : one solve; remembers "metric iterations reductions"
 declare -A M IT RED NSOL

@@ -101,8 +101,8 @@ ns_grid_dirichlet.ini            | 1 |                                          
 ns_corner_conflict.ini           | 1 |                                           | 1 | boundary.top.u&ns_corner_conflict.ini:10&boundary.left.u&ns_corner_conflict.ini:14&(0, 1)&priority
 ns_no_velocity.ini               | 1 |                                           | 1 | ns_no_velocity.ini&no boundary part has a velocity value
 ns_nonfinite_value.ini           | 1 |                                           | 1 | ns_nonfinite_value.ini:14&boundary.left.u&1/x&not finite
-ns_bad_nonlinear.ini             | 1 |                                           | 1 | ns_bad_nonlinear.ini:28&solver.nonlinear&picard
-ns_bad_continuation.ini          | 1 |                                           | 1 | ns_bad_continuation.ini:28&solver.continuation&maybe&auto
+ns_bad_nonlinear.ini             | 1 |                                           | 1 | ns_bad_nonlinear.ini:28&nonlinear.method&picard
+ns_bad_continuation.ini          | 1 |                                           | 1 | ns_bad_continuation.ini:28&continuation.method&maybe&auto
 ns_bad_krylov.ini                | 1 |                                           | 1 | ns_bad_krylov.ini:28&linear.krylov&gmres
 ns_local_coarse_big.ini          | 1 |                                           | 1 | ns_local_coarse_big.ini:28&solver.local_coarse_max_dofs&5000
 -                                | 1 | @SRC@/config/cavity.ini boundary.top.u=1+ | 1 | command line&boundary.top.u&1+

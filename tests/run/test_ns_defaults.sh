@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Robust defaults (issue #26, item 4): the cavity at Re = 1000 converges with no key but
 # problem.re and grid.level, and the choices made for it (linear.schur,
-# linear.krylov, solver.coarse_stabilisation, solver.nonlinear = auto, PCD's rotation term)
+# linear.krylov, solver.coarse_stabilisation, nonlinear.method = auto, PCD's rotation term)
 # are printed at verbosity 1:
 # - Re = 1000, L = 4: pcd (enclosed flow, U D / nu = 1000) with the rotation term, fgmres,
 #   upwind (coarse-mesh Peclet number U H / (2 nu) = 250 >= 150), fixed point then Newton;
@@ -34,7 +34,7 @@ run1() {
   grep -e "= auto" -e "^feastc:" "$TMP/$out" | sed 's/^/    /'
 }
 has() { grep -c -- "$2" "$TMP/$1"; }
-OLD=(solver.nonlinear=fixed-point linear.pcd_rotation=0 linear.pcd_supg=off)
+OLD=(nonlinear.method=fixed-point linear.pcd_rotation=0 linear.pcd_supg=off)
 
 run1 re1000 "$cfg" problem.re=1000 grid.level=4
 check "Re=1000 L=4: exit 0 (got $rc), converged" "$rc == 0 and '$(json converged)' == 'true'"
@@ -42,8 +42,8 @@ check "Re=1000: linear.schur = auto: pcd printed" "$(has re1000 'linear.schur = 
 check "Re=1000: linear.krylov = auto: fgmres printed" "$(has re1000 'linear.krylov = auto: fgmres') == 1"
 check "Re=1000: solver.coarse_stabilisation = auto: upwind printed" \
   "$(has re1000 'solver.coarse_stabilisation = auto: upwind (coarse-mesh Peclet') == 1"
-check "Re=1000: the rotation term on, solver.nonlinear = auto: fixed point, then Newton printed" \
-  "$(has re1000 'rotation term on (an enclosed flow)') == 1 and $(has re1000 'solver.nonlinear = auto: fixed point, then Newton') == 1"
+check "Re=1000: the rotation term on, nonlinear.method = auto: fixed point, then Newton printed" \
+  "$(has re1000 'rotation term on (an enclosed flow)') == 1 and $(has re1000 'nonlinear.method = auto: fixed point, then Newton') == 1"
 
 run1 re3200 "$cfg" problem.re=3200 grid.level=4
 check "Re=3200 L=4 with no other key: exit 0 (got $rc), converged" "$rc == 0 and '$(json converged)' == 'true'"
@@ -63,8 +63,8 @@ run1 re100 "$cfg" problem.re=100 grid.level=4
 check "Re=100 L=4: converged" "$rc == 0 and '$(json converged)' == 'true'"
 check "Re=100: mass, fgmres, none" \
   "$(has re100 'linear.schur = auto: mass') == 1 and $(has re100 'krylov = auto: fgmres') == 1 and $(has re100 'stabilisation = auto: none') == 1"
-check "Re=100: solver.nonlinear = auto: the fixed point throughout" \
-  "$(has re100 'solver.nonlinear = auto: fixed point (no PCD rotation term') == 1 and $(has re100 'Newton from') == 0"
+check "Re=100: nonlinear.method = auto: the fixed point throughout" \
+  "$(has re100 'nonlinear.method = auto: fixed point (no PCD rotation term') == 1 and $(has re100 'Newton from') == 0"
 
 st="$FEAST_SRC/config/stokes.ini"
 run1 stokes "$st" grid.level=4
@@ -76,14 +76,14 @@ check "stokes: the same bits as with the paper's keys given" \
   "'$(json kinetic_energy)' == '$ke' and $(json linear_iterations) == $li"
 check "explicit keys: nothing printed as auto" "$(has stokes_explicit '= auto') == 0"
 
-run1 restart30 "$cfg" problem.re=1000 grid.level=4 linear.restart=30 solver.nonlinear_max_iterations=20 solver.continuation=off \
+run1 restart30 "$cfg" problem.re=1000 grid.level=4 linear.restart=30 nonlinear.max_iterations=20 continuation.method=off \
   "${OLD[@]}"
 check "Re=1000 linear.restart=30: not converged (exit 2, got $rc)" "$rc == 2"
 check "the message names the key to try (linear.restart)" "$(grep '^feastc:' "$TMP/restart30" | grep -c 'try linear.restart')  == 1"
 
 # the velocity solves' V cycles: "(N linear iterations, M velocity V cycles)" of the last line
 cycles() { sed -n 's/.*(\([0-9]*\) linear iterations, \([0-9]*\) velocity V cycles).*/\1 \2/p' "$TMP/$1" | tail -n 1; }
-CYC=(problem.re=1000 grid.level=4 solver.coarse_max_dofs=300 solver.nonlinear_max_iterations=2 solver.continuation=off)
+CYC=(problem.re=1000 grid.level=4 solver.coarse_max_dofs=300 nonlinear.max_iterations=2 continuation.method=off)
 run1 cyc1 "$cfg" "${CYC[@]}"
 read -r its1 vc1 <<<"$(cycles cyc1)"
 run1 cyc2 "$cfg" "${CYC[@]}" velocity.max_iterations=2

@@ -34,23 +34,23 @@ not_converged() { # LABEL 'reason1 reason2 ...'
 }
 
 # 1. Re = 1e5 on a coarse grid: no stationary solution is found (the direct attempt alone:
-# solver.continuation = off; case 3 runs with continuation's stages)
-run 1 "Re=1e5 L=3" grid.level=3 problem.re=1e5 solver.continuation=off
+# continuation.method = off; case 3 runs with continuation's stages)
+run 1 "Re=1e5 L=3" grid.level=3 problem.re=1e5 continuation.method=off
 not_converged "Re=1e5 L=3" "diverged linear_diverged max_iterations"
 
 # 2. the step limit
-run 2 "nonlinear_max_iterations=2" grid.level=4 solver.nonlinear_max_iterations=2 solver.continuation=off
+run 2 "nonlinear_max_iterations=2" grid.level=4 nonlinear.max_iterations=2 continuation.method=off
 not_converged "max 2 steps" "max_iterations"
 check "max 2 steps: 2 steps done" "$(json nonlinear_iterations) == 2"
 check "max 2 steps: nonlinear residual below the initial one" "$(json nonlinear_residual) < $(json initial_residual)"
 
 # 3. a NaN in the preconditioner, on each rank of 2 (the direct attempt alone:
-# solver.continuation = off)
+# continuation.method = off)
 for r in 0 1; do
-  run 2 "nan on rank $r" grid.level=4 debug.inject=nan debug.inject_rank=$r solver.continuation=off
+  run 2 "nan on rank $r" grid.level=4 debug.inject=nan debug.inject_rank=$r continuation.method=off
   not_converged "nan rank $r" "nan"
 done
-# 3b. the same one-off NaN (debug.inject acts once) with solver.continuation = auto: the direct
+# 3b. the same one-off NaN (debug.inject acts once) with continuation.method = auto: the direct
 # attempt stops as nan, the stages start afresh from zero and converge at Re = 100, and the
 # summary says so
 run 2 "nan on rank 1, continuation" grid.level=4 debug.inject=nan debug.inject_rank=1

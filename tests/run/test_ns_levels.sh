@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 means=()
 for L in 4 5 6 7; do
-  feastc_np 2 "$FEAST_SRC/config/cavity.ini" grid.level=$L solver.nonlinear_max_iterations=4 solver.continuation=off 2>"$TMP/err"
+  feastc_np 2 "$FEAST_SRC/config/cavity.ini" grid.level=$L nonlinear.max_iterations=4 continuation.method=off 2>"$TMP/err"
   check "L=$L: stopped after 4 steps as asked (exit 2, reason max_iterations)" "'$(json reason)' == 'max_iterations'"
   per=$(json linear_iterations_per_step)
   m=$("$PY" -c "p = $per; print(sum(p[1:4]) / 3)")

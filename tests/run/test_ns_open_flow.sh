@@ -6,10 +6,10 @@
 #   (inflow-dirichlet), Newton with exact inner solves at Re = 100 to a defect of 1e-10:
 #   the same solution, and at most half the FGMRES iterations (136 against 739 here, both
 #   with PCD's SUPG term, linear.pcd_supg = on; at L = 3 without it 154 against 612);
-# - pseudo-time stepping (solver.continuation = pseudo-time) at Re = 400 reaches the
+# - pseudo-time stepping (continuation.method = pseudo-time) at Re = 400 reaches the
 #   steady state Newton reaches from the pseudo-time iterate with the default tolerance
 #   (kinetic energy to 1e-7), and gives the same steps, iterations and bits on 1 and 3 ranks;
-# - solver.continuation = auto at Re = 800, level 3: the direct attempt fails, pseudo-time
+# - continuation.method = auto at Re = 800, level 3: the direct attempt fails, pseudo-time
 #   steps from the zero start (logged), converged, no continuation stages (at level 2, a
 #   cell Reynolds number of 100, the fixed point after the pseudo-time steps stalls);
 # - output.wall_shear_zeros_on: the step's lower wall reattaches once, the upper wall has
@@ -23,8 +23,8 @@ cfg="$FEAST_SRC/config/step.ini"
 log="$TMP/run.log"
 # one rank with the log at verbosity 1 in $log, summary in $TMP/last.json
 feastc_log() { rm -f "$TMP/last.json"; "$FEASTC" "$@" output.summary="$TMP/last.json" output.verbosity=1 >"$log" 2>&1; }
-exact=(grid.level=2 problem.re=100 solver.nonlinear=newton solver.nonlinear_rtol=1e-10 velocity.solver=direct pressure.solver=direct
-       solver.continuation=off linear.max_iterations=400 linear.restart=200)
+exact=(grid.level=2 problem.re=100 nonlinear.method=newton nonlinear.rtol=1e-10 velocity.solver=direct pressure.solver=direct
+       continuation.method=off linear.max_iterations=400 linear.restart=200)
 feastc_np 1 "$cfg" "${exact[@]}" || fail=$((fail+1))
 lr=$(json linear_iterations); kr=$(json kinetic_energy)
 check "robin: converged" "'$(json converged)' == 'true'"
@@ -35,7 +35,7 @@ check "inflow-dirichlet: converged" "'$(json converged)' == 'true'"
 check "the same solution (kinetic energy to 1e-8)" "abs($kr - $kd) <= 1e-8 * $kr"
 check "robin takes at most half the iterations ($lr vs $ld)" "$lr <= 0.5 * $ld"
 
-pt=(grid.level=2 problem.re=400 solver.continuation=pseudo-time)
+pt=(grid.level=2 problem.re=400 continuation.method=pseudo-time)
 feastc_log "$cfg" "${pt[@]}" || fail=$((fail+1))
 k1=$(json kinetic_energy); n1=$(json nonlinear_iterations); l1=$(json linear_iterations)
 check "pseudo-time: converged" "'$(json converged)' == 'true'"
@@ -43,7 +43,7 @@ check "pseudo-time steps logged" "$(grep -c 'pseudo-time step' "$log") >= 3"
 feastc_np 3 "$cfg" "${pt[@]}" || fail=$((fail+1))
 check "pseudo-time, 3 ranks: the same steps, iterations and kinetic energy" \
   "$(json nonlinear_iterations) == $n1 and $(json linear_iterations) == $l1 and '$(json kinetic_energy)' == '$k1'"
-feastc_np 1 "$cfg" grid.level=2 problem.re=400 solver.nonlinear=newton solver.nonlinear_rtol=1e-11 || fail=$((fail+1))
+feastc_np 1 "$cfg" grid.level=2 problem.re=400 nonlinear.method=newton nonlinear.rtol=1e-11 || fail=$((fail+1))
 kn=$(json kinetic_energy)
 echo "kinetic energy: pseudo-time $k1, Newton $kn"
 check "Newton: converged" "'$(json converged)' == 'true'"

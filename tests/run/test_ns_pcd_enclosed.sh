@@ -11,7 +11,7 @@
 # the comparison is of the Schur approximations.
 . "$(dirname "$0")/lib.sh"
 cfg="$FEAST_SRC/config/cavity.ini"
-args=(grid.level=4 problem.re=400 solver.coarse_max_dofs=300 solver.nonlinear=fixed-point velocity.max_iterations=2)
+args=(grid.level=4 problem.re=400 solver.coarse_max_dofs=300 nonlinear.method=fixed-point velocity.max_iterations=2)
 feastc_np 2 "$cfg" "${args[@]}" linear.schur=mass || fail=$((fail+1))
 lm=$(json linear_iterations); km=$(json kinetic_energy)
 check "mass converged" "'$(json converged)' == 'true'"

@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 "$PY" -c 'import vtk' 2>/dev/null || { echo "python3-vtk not available: skipped"; exit 77; }
 CFG="$FEAST_SRC/tests/data/ns/taylor_green_time.ini"
-common=(time.end=0.5 solver.nonlinear_rtol=1e-9 time.tau_dt=off)
+common=(time.end=0.5 nonlinear.rtol=1e-9 time.tau_dt=off)
 
 # u at every node of output.vtk=$1 as one list
 rms_difference() {

@@ -114,19 +114,19 @@ NS=$src/config/cavity.ini
 for spec in "1|fixed-point|" "2|newton|" "2|fixed-point|solver.local_precision=single"; do
   IFS='|' read -r np method extra <<<"$spec"
   # shellcheck disable=SC2086
-  srun $np "cavity L4 np=$np $method $extra" "$NS" grid.level=4 solver.coarse_max_dofs=300 solver.nonlinear=$method \
-    solver.nonlinear_rtol=1e-6 output.summary="$TMP/s.json" output.vtk="$TMP/c" output.centerlines="$TMP/c" $extra
+  srun $np "cavity L4 np=$np $method $extra" "$NS" grid.level=4 solver.coarse_max_dofs=300 nonlinear.method=$method \
+    nonlinear.rtol=1e-6 output.summary="$TMP/s.json" output.vtk="$TMP/c" output.centerlines="$TMP/c" $extra
   check "ASan cavity L4 np=$np $method $extra: exit 0 (got $rc), converged, no report" \
     "$rc == 0 and '$(json converged "$TMP/s.json")' == 'true' and $(sanitizer_reports "$TMP/s.log") == 0"
 done
 srun 2 "stokes MMS L3 np=2" "$src/tests/data/ns/mms_stokes.ini" grid.level=3 grid.file="$src/grids/distorted4x4.feast" \
   solver.coarse_max_dofs=100 output.summary="$TMP/s.json"
 check "ASan stokes MMS L3 np=2: exit 0 (got $rc), no report" "$rc == 0 and $(sanitizer_reports "$TMP/s.log") == 0"
-srun 2 "dfg L3 np=2 (Gmsh mesh)" "$src/config/dfg.ini" grid.level=3 solver.coarse_max_dofs=100 solver.nonlinear_rtol=1e-4 \
+srun 2 "dfg L3 np=2 (Gmsh mesh)" "$src/config/dfg.ini" grid.level=3 solver.coarse_max_dofs=100 nonlinear.rtol=1e-4 \
   grid.file="$src/tests/data/mesh/dfg24_gmsh_v41.msh" output.summary="$TMP/s.json" output.vtk="$TMP/d"
 check "ASan dfg L3 np=2 (PCD, forces, point pressure, recirculation, Gmsh mesh): exit 0 (got $rc), no report" \
   "$rc == 0 and '$(json drag_coefficient "$TMP/s.json")' != 'None' and $(sanitizer_reports "$TMP/s.log") == 0"
-srun 2 "cavity L3 nan injected" "$NS" grid.level=3 debug.inject=nan debug.inject_rank=1 solver.continuation=off output.summary="$TMP/s.json"
+srun 2 "cavity L3 nan injected" "$NS" grid.level=3 debug.inject=nan debug.inject_rank=1 continuation.method=off output.summary="$TMP/s.json"
 check "ASan cavity nan injection: exit 2 (got $rc), no report" "$rc == 2 and $(sanitizer_reports "$TMP/s.log") == 0"
 srun 1 "dry run L12" "$CFG" --dry-run grid.level=12
 check "ASan dry run L12: exit 0 (got $rc), no report" "$rc == 0 and $(sanitizer_reports "$TMP/s.log") == 0"
@@ -184,7 +184,7 @@ SUPP
           --suppressions="$TMP/vg.supp")
   unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
   for spec in "ok|0|$CFG grid.level=4 solver.coarse_max_dofs=100 output.summary=$TMP/vg.json" \
-              "ns|0|$src/config/cavity.ini grid.level=3 solver.coarse_max_dofs=100 solver.nonlinear_rtol=1e-4" \
+              "ns|0|$src/config/cavity.ini grid.level=3 solver.coarse_max_dofs=100 nonlinear.rtol=1e-4" \
               "bad|1|$src/tests/data/bad/cfg_unknown_key.ini"; do
     IFS='|' read -r label want args <<<"$spec"
     # shellcheck disable=SC2086

@@ -129,7 +129,7 @@ bad() {
     "$rc == 1 and $lines == 1 and $(grep -c -- "$expect" err.log) == 1"
 }
 # a stationary checkpoint of the same problem (at t = 2, where the inflow is not zero)
-feastc_np 1 "${DFG[@]}" time.scheme=none time.start=2 output.checkpoint=st.bin solver.nonlinear_max_iterations=2 solver.continuation=off
+feastc_np 1 "${DFG[@]}" time.scheme=none time.start=2 output.checkpoint=st.bin nonlinear.max_iterations=2 continuation.method=off
 bad "(d) stationary checkpoint, time run" "checkpoint is of a stationary run" st.bin time.end=1
 bad "(d) time checkpoint, stationary run" "checkpoint is of a time-dependent run" half.bin time.scheme=none time.start=2
 bad "(d) time checkpoint, other time.dt" "time.dt = 0.025" half.bin time.dt=0.025 time.end=1

@@ -48,7 +48,7 @@ static int find_key(const char *section, const char *key) {
 
 /* every key: unique, documented, sane range, a default that its own getter accepts */
 static void test_schema(void) {
-  CHECK(feast_config_key_count(schema) == 116); /* linear.pcd_supg + 115: linear.pcd_boundary, solver.pseudo_dt, pseudo_switch, pseudo_max_steps, output.wall_shear_zeros_on + 110: linear.pcd_viscous_scale, pcd_rotation + 108: linear.fgmres_basis + 107: solver.anderson_depth + 106: velocity.newton_reaction + 105: stabilisation.supg_scale, pspg_scale, viscous_residual + 102: solver.continuation, continuation_stall_steps, _stall_factor, _factor, _rtol, _max_stages + 96: solver.nonlinear_step_reference, linear_forcing, nonlinear_switch + 93: velocity.solver, pressure.solver, rtol, max_iterations, linear.factorisation + 88: 75 + solver.local_gpu_min_nodes + the time-dependent run: time.scheme, dt, start, end, tau_dt, steps_max, initial.u, v, stationary, output.timeseries, vtk_every, series_from; 75 = main's 55 + solver.coarse_solver, linear.schur, linear.restart, the four DFG output keys, output.checkpoint(_interval), solver.residual_replacement(_drop), solver.smoother_step, debug.reduction_latency_us, solver.local_fixed_cycles, velocity.fixed_iterations, solver.initial_guess, problem.convection, solver.overlap, solver.local_framed_min_nodes, solver.coarse_stabilisation */
+  CHECK(feast_config_key_count(schema) == 116); /* linear.pcd_supg + 115: linear.pcd_boundary, continuation.pseudo_dt, pseudo_switch, pseudo_max_steps, output.wall_shear_zeros_on + 110: linear.pcd_viscous_scale, pcd_rotation + 108: linear.fgmres_basis + 107: nonlinear.anderson_depth + 106: velocity.newton_reaction + 105: stabilisation.supg_scale, pspg_scale, viscous_residual + 102: continuation.method, continuation_stall_steps, _stall_factor, _factor, _rtol, _max_stages + 96: nonlinear.step_reference, linear_forcing, nonlinear_switch + 93: velocity.solver, pressure.solver, rtol, max_iterations, linear.factorisation + 88: 75 + solver.local_gpu_min_nodes + the time-dependent run: time.scheme, dt, start, end, tau_dt, steps_max, initial.u, v, stationary, output.timeseries, vtk_every, series_from; 75 = main's 55 + solver.coarse_solver, linear.schur, linear.restart, the four DFG output keys, output.checkpoint(_interval), solver.residual_replacement(_drop), solver.smoother_step, debug.reduction_latency_us, solver.local_fixed_cycles, velocity.fixed_iterations, solver.initial_guess, problem.convection, solver.overlap, solver.local_framed_min_nodes, solver.coarse_stabilisation */
   FeastConfig *cfg = NULL;
   CHECK_OK(feast_app_config_create(&cfg));
   for (int k = 0; k < feast_config_key_count(schema); k++) {
@@ -132,13 +132,13 @@ static void test_layers(void) {
   CHECK_OK(feast_config_add_keys(cfg, scarc_config_keys()));
   CHECK(feast_config_key_count(cfg) == feast_core_keys.nkeys + scarc_config_keys()->nkeys);
   CHECK_OK(feast_config_override(cfg, "solver.rtol=1e-3"));
-  expect_error(feast_config_override(cfg, "solver.nonlinear=newton"), FEAST_ERR_CONFIG, "",
-               N("solver.nonlinear"), "scarc: no nonlinear keys");
+  expect_error(feast_config_override(cfg, "nonlinear.method=newton"), FEAST_ERR_CONFIG, "",
+               N("nonlinear.method"), "scarc: no nonlinear keys");
   feast_config_destroy(&cfg);
   /* a key two tables declare is an error naming both */
   static const FeastKeySpec again[] = {
       {"grid", "level", FEAST_KEY_INT, "4", 0, 16, NULL, "the core's grid.level declared a second time"}};
-  static const FeastKeyTable twice = {"test", again, 1};
+  static const FeastKeyTable twice = {"test", again, 1, NULL, 0};
   CHECK_OK(feast_config_create(&cfg));
   expect_error(feast_config_add_keys(cfg, &twice), FEAST_ERR_ARG, "", N("grid.level", "test", "feast"), "dup key");
   CHECK(feast_config_key_count(cfg) == feast_core_keys.nkeys);
@@ -198,6 +198,11 @@ static void test_bad_files(void) {
     const char *const *needles;
   } cases[] = {
       {"[grid]\nfile = m\nlevel = 3\nlevel = 4\n", FEAST_ERR_CONFIG, N("@:4:", "duplicate", "grid.level", "line 3")},
+      /* keys that moved out of [solver] (2026-12-02): one error naming the new place */
+      {"[solver]\nnonlinear_rtol = 1e-6\n", FEAST_ERR_CONFIG,
+       N("@:2:", "'solver.nonlinear_rtol' has moved", "'nonlinear.rtol'", "[nonlinear]")},
+      {"[solver]\ntarget = cpu\ncontinuation = off\n", FEAST_ERR_CONFIG,
+       N("@:3:", "'solver.continuation' has moved", "'continuation.method'", "[continuation]")},
       {"[solver]\nrtol = 1e-6\n[grid]\nlevel = 2\n[solver]\nrtol = 1e-7\n", FEAST_ERR_CONFIG,
        N("@:6:", "solver.rtol", "line 2")},
       {"[grid]\nlevle = 3\n", FEAST_ERR_CONFIG, N("@:2:", "'grid.levle'", "did you mean 'grid.level'")},
@@ -306,6 +311,8 @@ static void test_bad_files(void) {
 
 static void test_bad_overrides(void) {
   bad_override("grid.levle=5", FEAST_ERR_CONFIG, N("command line", "'grid.levle'", "did you mean 'grid.level'"));
+  bad_override("solver.pseudo_dt=2", FEAST_ERR_CONFIG, N("command line", "'solver.pseudo_dt' has moved", "'continuation.pseudo_dt'"));
+  bad_override("solver.nonlinear=newton", FEAST_ERR_CONFIG, N("command line", "'nonlinear.method'"));
   bad_override("nosuch.level=5", FEAST_ERR_CONFIG, N("command line", "nosuch.level", "'grid.level'"));
   bad_override("=5", FEAST_ERR_CONFIG, N("command line", "=5"));
   bad_override("level=5", FEAST_ERR_CONFIG, N("'level=5'", "grid.level"));

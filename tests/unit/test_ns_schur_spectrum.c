@@ -90,7 +90,7 @@ static const char *step = "[problem]\nre = %g\n"
                           "[boundary.inflow]\nu = 24*y*(0.5-y)\nv = 0\n"
                           "[boundary.step]\nu = 0\nv = 0\n[boundary.lower]\nu = 0\nv = 0\n"
                           "[boundary.upper]\nu = 0\nv = 0\n"
-                          "[solver]\nnonlinear = %s\nnonlinear_rtol = 1e-10\n"
+                          "[nonlinear]\nmethod = %s\nrtol = 1e-10\n"
                           "[linear]\nschur = pcd\npcd_boundary = %s\npcd_supg = %s\n"
                           "[velocity]\nsolver = direct\n[pressure]\nsolver = direct\n";
 
