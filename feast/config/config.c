@@ -136,22 +136,27 @@ int feast_config_add_keys(FeastConfig *cfg, const FeastKeyTable *table) {
   return 0;
 }
 
-const char *config_moved_to(const FeastConfig *cfg, const char *section, const char *key) {
-  const size_t ns = strlen(section);
-  for (int t = 0; t < cfg->ntables; t++)
+/* the moved-key entry (FeastKeyTable.moved) whose new name (new_name = 1) or former name
+ * is name, or NULL */
+static const FeastMovedKey *moved_entry(const FeastConfig *cfg, const char *name, int new_name) {
+  for (int t = 0; cfg && name && t < cfg->ntables; t++)
     for (int i = 0; i < cfg->tables[t]->nmoved; i++) {
-      const char *from = cfg->tables[t]->moved[i].from;
-      if (strncmp(from, section, ns) == 0 && from[ns] == '.' && strcmp(from + ns + 1, key) == 0)
-        return cfg->tables[t]->moved[i].to;
+      const FeastMovedKey *m = &cfg->tables[t]->moved[i];
+      if (strcmp(new_name ? m->to : m->from, name) == 0) return m;
     }
   return NULL;
 }
 
+const char *config_moved_to(const FeastConfig *cfg, const char *section, const char *key) {
+  char name[2 * MAX_NAME + 4];
+  snprintf(name, sizeof name, "%s.%s", section, key);
+  const FeastMovedKey *m = moved_entry(cfg, name, 0);
+  return m ? m->to : NULL;
+}
+
 const char *feast_config_former_name(const FeastConfig *cfg, const char *name) {
-  for (int t = 0; cfg && name && t < cfg->ntables; t++)
-    for (int i = 0; i < cfg->tables[t]->nmoved; i++)
-      if (strcmp(cfg->tables[t]->moved[i].to, name) == 0) return cfg->tables[t]->moved[i].from;
-  return NULL;
+  const FeastMovedKey *m = moved_entry(cfg, name, 1);
+  return m ? m->from : NULL;
 }
 
 int feast_config_key_count(const FeastConfig *cfg) { return cfg ? cfg->nkeys : 0; }
