@@ -119,6 +119,13 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsR
     for (int k = 0; k < r->continuation_stages; k++) steps[k] = r->continuation_iterations[k];
     feast_summary_set_real_array(s, "continuation_stage_iterations", steps, r->continuation_stages);
   }
+  /* grid sequencing: what the coarser levels took (the counters above are the finest's) */
+  if (r->coarse.levels) {
+    feast_summary_set_int(s, "coarse_levels", r->coarse.levels);
+    feast_summary_set_bool(s, "coarse_converged", r->coarse.converged);
+    feast_summary_set_int(s, "coarse_nonlinear_iterations", r->coarse.nonlinear_iterations);
+    feast_summary_set_int(s, "coarse_linear_iterations", r->coarse.linear_iterations);
+  }
   feast_summary_set_real(s, "kinetic_energy", ke);
   if (!isnan(eu)) feast_summary_set_real(s, "velocity_l2_error", eu);
   if (!isnan(ep)) feast_summary_set_real(s, "pressure_l2_error", ep);

@@ -175,14 +175,15 @@ static int pseudo_time_then_solve(NsProblem *ns, NsResult *res) {
     res->reason = NS_NAN;
     return 0;
   }
-  const NsAttempt final = {n->rtol, res->initial_residual, 1, 0, 0.0, 0, ns->defaults.newton_after_pseudo_time};
+  const NsAttempt final = {n->rtol, res->initial_residual, 1, 0, 0.0, 0,
+                           ns->defaults.newton_after_pseudo_time ? n->newton_switch : 0.0};
   if (final.newton_switch) feast_log(1, "  pseudo-time: the fixed point from here, Newton from nonlinear.newton_switch on\n");
   NsResult r;
   FEAST_CALL(ns_solve_attempt(ns, &final, &r));
   return ns_result_accumulate(ns, res, &r);
 }
 
-int ns_solve(NsProblem *ns, NsResult *res) {
+int ns_solve_level(NsProblem *ns, NsResult *res) {
   const NsNonlinearParams *n = &ns->params.nonlinear;
   if (ns->stokes || n->continuation == NS_CONTINUATION_OFF) return ns_solve_attempt(ns, NULL, res);
   if (n->continuation == NS_CONTINUATION_PSEUDO_TIME && !ns->iter.restored) {

@@ -63,11 +63,16 @@ typedef enum {
   NS_CONTINUATION_PSEUDO_TIME,
   NS_CONTINUATION_NCHOICES
 } NsContinuation; /* auto|off|re|pseudo-time */
+/* continuation.grid_sequencing (sequencing.c): auto = on for a stationary open flow (not
+ * enclosed), off otherwise; on = every stationary navier-stokes solve; the coarsest level
+ * solved first is NsDefaults.coarsest_level */
+typedef enum { NS_SEQUENCING_AUTO, NS_SEQUENCING_ON, NS_SEQUENCING_OFF, NS_SEQUENCING_NCHOICES } NsGridSequencing; /* auto|on|off */
 typedef enum { NS_START_ZERO, NS_START_RANDOM } NsInitialGuess; /* ScaRC's solver.initial_guess: zero|random */
 const char *ns_schur_name(NsSchurChoice c);
 const char *ns_nonlinear_name(NsNonlinearMethod m);
 const char *ns_line_search_name(NsLineSearch l);
 const char *ns_continuation_name(NsContinuation c);
+const char *ns_grid_sequencing_name(NsGridSequencing s);
 /* linear.factorisation: which block factors of K = [A B; BT C] = L D U the preconditioner
  * applies (schur.c), with D = blockdiag(A, -S):
  *   lower = L D = [A 0; BT -S] (the FEAST paper's K_s), upper = D U = [A B; 0 -S],
@@ -160,6 +165,7 @@ typedef struct {
   double pseudo_dt;          /* the first pseudo-time step in units of reference_length / reference_velocity: 1 */
   double pseudo_switch;      /* pseudo-time steps until the defect <= this x the first, then the nonlinear solver: 1e-2 */
   int pseudo_max_steps;      /* pseudo-time steps at most: 200 */
+  NsGridSequencing grid_sequencing; /* grid sequencing (sequencing.c states the rules): auto */
 } NsNonlinearParams;
 
 typedef struct {
@@ -231,6 +237,11 @@ double ns_viscosity_at(const NsPhysicsParams *p, double re);
 /* part `name` with u, v, p (NULL: natural): sets the next boundary entry */
 int ns_params_boundary(NsParams *p, const char *part, const char *u, const char *v, const char *p_value, int priority);
 
+/* why each `auto` value was chosen (the log's and the summary's words) */
+typedef struct {
+  char schur[160], krylov[160], upwind[160], nonlinear[160], rotation[160], sequencing[160];
+} NsDefaultsWhy;
+
 /* The problem-dependent defaults: the `auto` values of linear.schur, linear.krylov,
  * solver.coarse_stabilisation and nonlinear.method (and whether pcd's rotation term applies,
  * and velocity.max_iterations where unset) resolved from the parameters and the coarse mesh alone (every
@@ -254,7 +265,9 @@ typedef struct {
                                    steps (an open flow: not enclosed), else continuation in Re */
   double re_domain;             /* U D / nu, D the larger side of the mesh's bounding box */
   double peclet;                /* U H / (2 nu), H the longest edge of the coarse mesh */
-  char schur_why[160], krylov_why[160], upwind_why[160], nonlinear_why[160], rotation_why[160];
+  int sequencing;                /* continuation.grid_sequencing resolved: 1 = on */
+  int coarsest_level;           /* with sequencing: the level solved first (problem.c states the rule) */
+  NsDefaultsWhy why;
 } NsDefaults;
 /* enclosed: the velocity given on every part, the pressure nowhere */
 int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclosed, NsDefaults *d);
@@ -289,6 +302,15 @@ typedef enum {
 enum { NS_MAX_STAGES = 16 };
 const char *ns_status_name(NsStatus s);
 
+/* grid sequencing (continuation.grid_sequencing, sequencing.c): what the solves on the
+ * coarser levels took; the other counters of NsResult are the finest level's */
+typedef struct {
+  int levels;                  /* coarser levels solved (0: none) */
+  int converged;               /* 1: the coarsest of them and each after it converged */
+  long nonlinear_iterations;   /* their nonlinear steps (continuation's and pseudo-time's included) */
+  long linear_iterations;      /* their Krylov iterations */
+} NsCoarseResult;
+
 typedef struct {
   int converged;
   NsStatus reason;
@@ -315,6 +337,7 @@ typedef struct {
   double continuation_re[NS_MAX_STAGES + 1];
   int continuation_iterations[NS_MAX_STAGES + 1];
   NsStatus continuation_reason[NS_MAX_STAGES + 1];
+  NsCoarseResult coarse;       /* grid sequencing: the coarser levels' solves */
 } NsResult;
 
 /* continue from a checkpoint (verified and matched by feast_checkpoint_match): the
@@ -325,7 +348,9 @@ int ns_restore(NsProblem *ns, const FeastCheckpoint *ck);
 /* the nonlinear iteration, one progress line per step on stdout (rank 0); the last
  * iterate stays in the problem also when it did not converge. With continuation.method =
  * auto (stationary navier-stokes) a direct attempt that fails or stalls is followed by
- * continuation in Re (continuation.c) */
+ * continuation in Re or pseudo-time steps (continuation.c); with grid sequencing
+ * (continuation.grid_sequencing, auto: a stationary open flow) a fresh problem's first
+ * solve starts on a coarser level of the same mesh (sequencing.c) */
 int ns_solve(NsProblem *ns, NsResult *res);
 /* buf <- for a run that did not converge: its likely cause and the key to try (one
  * clause, no newline); "" when converged */
@@ -355,7 +380,9 @@ int ns_level(const NsProblem *ns);
  * pressure shifted to zero mean; a state restored by ns_restore or ns_time_restore is
  * dropped (ns_solve starts afresh, Anderson's history empty). Without it ns_solve starts
  * from the iterate the problem holds: after ns_create_with_params zero with the Dirichlet
- * values, after a solve its last iterate. ns_solve's direct attempt starts from it
+ * values, after a solve its last iterate; grid sequencing (continuation.grid_sequencing)
+ * starts only a fresh problem's first solve, from its coarsest level, not one from a given
+ * guess or a solve's iterate. ns_solve's direct attempt starts from it
  * (continuation.method = pseudo-time: its pseudo-time steps); continuation's fallbacks
  * after a failed direct attempt (the stages in Re, or pseudo-time steps) start from the
  * zero start, and ns_time_run from initial.u / v (it ignores the guess). FEAST_ERR_ARG

@@ -110,6 +110,8 @@ static int nonlinear_from_config(const FeastConfig *cfg, NsNonlinearParams *p) {
   FEAST_CALL(feast_config_get_real(cfg, "continuation.pseudo_dt", &p->pseudo_dt));
   FEAST_CALL(feast_config_get_real(cfg, "continuation.pseudo_switch", &p->pseudo_switch));
   FEAST_CALL(get_int(cfg, "continuation.pseudo_max_steps", &p->pseudo_max_steps));
+  FEAST_CALL(feast_config_get_enum(cfg, "continuation.grid_sequencing", &v));
+  p->grid_sequencing = (NsGridSequencing)v;
   FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
   return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
 }

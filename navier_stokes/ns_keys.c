@@ -104,6 +104,14 @@ static FeastKeySpec keys[] = {
              "the first, then the nonlinear solver (nonlinear.method) from there"),
     INT_KEY("continuation", "pseudo_max_steps", "200", 1, 100000,
             "navier-stokes, continuation.method = pseudo-time: pseudo-time steps at most"),
+    ENUM_KEY("continuation", "grid_sequencing", "auto", NULL /* ns_grid_sequencing_name */,
+             "stationary navier-stokes: grid sequencing (nested iteration): the problem is solved first on "
+             "coarser levels of the same mesh, from the coarsest (the first from level 2 on whose cell Peclet "
+             "number U h / (2 nu) is <= 32) up, each from the interpolated solution of the one below and "
+             "to continuation.rtol, the finest to nonlinear.rtol x its zero start's first defect, with Newton "
+             "from the first step where nonlinear.method = auto uses Newton (navier_stokes/sequencing.c); "
+             "auto = on for an open flow (an inflow or outflow), off for an enclosed one; the summary's "
+             "coarse_* entries count the coarser levels' steps"),
     REAL_KEY("nonlinear", "rtol", "1e-8", 1e-16, 1,
              "stokes/navier-stokes: stop when the nonlinear defect is reduced by this factor"),
     INT_KEY("nonlinear", "max_iterations", "100", 1, 100000,
@@ -313,6 +321,7 @@ static const char *schur_name(int i) { return ns_schur_name((NsSchurChoice)i); }
 static const char *nonlinear_name(int i) { return ns_nonlinear_name((NsNonlinearMethod)i); }
 static const char *line_search_name(int i) { return ns_line_search_name((NsLineSearch)i); }
 static const char *continuation_name(int i) { return ns_continuation_name((NsContinuation)i); }
+static const char *grid_sequencing_name(int i) { return ns_grid_sequencing_name((NsGridSequencing)i); }
 static const char *time_scheme_name(int i) { return ns_time_scheme_name((NsTimeScheme)i); }
 static const char *factorisation_name(int i) { return ns_factorisation_name((NsFactorisation)i); }
 static const char *inner_solver_name(int i) { return ns_inner_solver_name((NsInnerSolver)i); }
@@ -349,7 +358,7 @@ static const FeastMovedKey moved[] = {
 const FeastKeyTable *ns_config_keys(void) {
   static const FeastKeyTable table = {"navier_stokes", keys, FEAST_NKEYS(keys), moved, FEAST_NKEYS(moved)};
   static char schur[64], nonlinear[64], line_search[64], time_scheme[128], krylov[128];
-  static char step_reference[64], linear_forcing[64], continuation[64];
+  static char step_reference[64], linear_forcing[64], continuation[64], grid_sequencing[64];
   if (!schur[0]) {
     SET_CHOICES("linear", "schur", feast_key_choices(NULL, schur_name, NS_SCHUR_NCHOICES, schur, sizeof schur));
     SET_CHOICES("nonlinear", "method",
@@ -361,6 +370,9 @@ const FeastKeyTable *ns_config_keys(void) {
                                   sizeof step_reference));
     SET_CHOICES("continuation", "method",
                 feast_key_choices(NULL, continuation_name, NS_CONTINUATION_NCHOICES, continuation, sizeof continuation));
+    SET_CHOICES("continuation", "grid_sequencing",
+                feast_key_choices(NULL, grid_sequencing_name, NS_SEQUENCING_NCHOICES, grid_sequencing,
+                                  sizeof grid_sequencing));
     SET_CHOICES("nonlinear", "linear_forcing",
                 feast_key_choices(NULL, linear_forcing_name, NS_FORCING_NCHOICES, linear_forcing,
                                   sizeof linear_forcing));

@@ -118,14 +118,18 @@ typedef struct {
   double *linear_per_step;
   double *continuation_per_step; /* continuation.c: Krylov iterations of every step of every attempt */
   double *stall_history;        /* solve.c: the defects of an attempt's steps (the stall test) */
+  double *sequence_per_step;    /* sequencing.c: the failed attempt's and the fallback's steps' iterations */
   /* --restart: the state the iteration continues from (ns_restore); counters of ScaRC
    * objects of this process are added to it */
   int restored;
   NsState resume;
+  int start_given;              /* the iterate is a start of its own (ns_set_initial_guess's, or a solve's):
+                                   ns_solve starts from it, without grid sequencing */
 } NsIteration;
 
 struct NsProblem {
-  NsParams params;              /* as given to ns_create_with_params */
+  NsParams params;              /* as given to ns_create_with_params, its strings in `strings` */
+  char *strings;                /* the parameters' expression and part texts (own_strings: problem.c) */
   const FeastConfig *describe;  /* the config front end's config, described in checkpoints (NULL: none) */
   FeastExpr *initial[2];        /* time runs: the initial u, v */
   const FeastDomain *dom;
@@ -220,9 +224,9 @@ typedef struct {
   int stall_steps;  /* > 0: reason NS_STALLED when the defect exceeds stall_factor x the one */
   double stall_factor; /* stall_steps steps of this attempt before */
   int max_steps;    /* > 0: at most this many steps (else nonlinear.max_iterations) */
-  int newton_switch; /* nonlinear.method = auto with Newton's structures: the fixed point switches to Newton at
-                        nonlinear.newton_switch x the attempt's first defect (where ns_defaults does not
-                        already switch every attempt) */
+  double newton_switch; /* > 0, nonlinear.method = auto with Newton's structures: the fixed point switches to
+                           Newton at this x the attempt's first defect (where ns_defaults does not already switch
+                           every attempt); INFINITY: Newton from the first step; 0: ns_defaults' rule */
 } NsAttempt;
 /* solve.c: the stationary nonlinear iteration at ns->nu from the iterate in ns->iter.v (a
  * restored state first, ns->iter.restored); a NULL attempt: the parameters' own tests (what
@@ -231,6 +235,9 @@ int ns_solve_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res);
 /* the same as an inner solve (no checkpoints or signals, progress at verbosity 2): a
  * pseudo-time step's (pseudo_time.c) */
 int ns_solve_inner_attempt(NsProblem *ns, const NsAttempt *a, NsResult *res);
+/* continuation.c: the stationary solve on the problem's own level (ns_solve without grid
+ * sequencing): the direct attempt, then continuation.method's fallbacks */
+int ns_solve_level(NsProblem *ns, NsResult *res);
 /* pseudo_time.c: pseudo-time steps from the iterate in ns->iter.v until its defect is <=
  * continuation.pseudo_switch x the first (or the steps run out); res counts them */
 int ns_pseudo_time(NsProblem *ns, NsResult *res);

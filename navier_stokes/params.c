@@ -38,6 +38,11 @@ _Static_assert(sizeof line_search_names / sizeof line_search_names[0] == NS_LINE
 const char *ns_nonlinear_name(NsNonlinearMethod m) { return NAME_OF(nonlinear_names, m); }
 const char *ns_line_search_name(NsLineSearch l) { return NAME_OF(line_search_names, l); }
 const char *ns_continuation_name(NsContinuation c) { return NAME_OF(continuation_names, c); }
+static const char *const grid_sequencing_names[] = {[NS_SEQUENCING_AUTO] = "auto", [NS_SEQUENCING_ON] = "on",
+                                                    [NS_SEQUENCING_OFF] = "off"};
+_Static_assert(sizeof grid_sequencing_names / sizeof grid_sequencing_names[0] == NS_SEQUENCING_NCHOICES,
+               "one name per choice");
+const char *ns_grid_sequencing_name(NsGridSequencing s) { return NAME_OF(grid_sequencing_names, s); }
 const char *ns_time_scheme_name(NsTimeScheme s) { return NAME_OF(time_scheme_names, s); }
 const char *ns_factorisation_name(NsFactorisation f) { return NAME_OF(factorisation_names, f); }
 static const char *const inner_solver_names[] = {[NS_INNER_SCARC] = "scarc", [NS_INNER_DIRECT] = "direct",
@@ -68,7 +73,8 @@ void ns_params_defaults(NsParams *p) {
                                      .newton_switch = 1e-2, .anderson_depth = 5, .continuation = NS_CONTINUATION_AUTO,
                                      .stall_steps = 10, .stall_factor = 0.5, .continuation_factor = 4.0,
                                      .continuation_rtol = 1e-4, .continuation_max_stages = 8,
-                                     .pseudo_dt = 1.0, .pseudo_switch = 1e-2, .pseudo_max_steps = 200};
+                                     .pseudo_dt = 1.0, .pseudo_switch = 1e-2, .pseudo_max_steps = 200,
+                                     .grid_sequencing = NS_SEQUENCING_AUTO};
   p->linear = (NsLinearParams){.krylov_auto = 1, .krylov = FEAST_KRYLOV_BICGSTAB, .schur = NS_SCHUR_AUTO,
                                .rtol = 1e-2, .max_iterations = 100, .restart = 60, .grow = 1,
                                .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08,

@@ -64,6 +64,10 @@ int ns_pressure_free(FeastBC *const bc[NS_NFIELDS], int nparts) {
  *   60 (converges without); the graded 4 x 4 cavity (H = 0.354) at Re = 400 71. */
 enum { RE_PCD = 200 };
 static const double PECLET_UPWIND = 90.0;
+/* grid sequencing's coarsest level: the first from SEQUENCE_LEVEL_MIN on whose cell Peclet
+ * number is <= PECLET_SEQUENCE (ns_defaults) */
+static const double PECLET_SEQUENCE = 32.0;
+enum { SEQUENCE_LEVEL_MIN = 2 };
 
 int ns_linear_restart_bound(const NsParams *p, int stokes) {
   const int grows = p->linear.grow && ns_krylov_choice(p, stokes) == FEAST_KRYLOV_FGMRES && !stokes &&
@@ -110,24 +114,24 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
 
   d->schur_auto = p->linear.schur == NS_SCHUR_AUTO;
   if (!d->schur_auto) d->pcd = p->linear.schur == NS_SCHUR_PCD;
-  else if (paper) snprintf(d->schur_why, sizeof d->schur_why, "%s", what);
+  else if (paper) snprintf(d->why.schur, sizeof d->why.schur, "%s", what);
   else if (!d->pcd_applicable)
-    snprintf(d->schur_why, sizeof d->schur_why, "no inflow part and not enclosed: PCD has no boundary conditions");
+    snprintf(d->why.schur, sizeof d->why.schur, "no inflow part and not enclosed: PCD has no boundary conditions");
   else {
     d->pcd = d->re_domain >= RE_PCD;
-    snprintf(d->schur_why, sizeof d->schur_why, "%s, U D / nu = %.4g %s %d", enclosed ? "enclosed flow" : "inflow",
+    snprintf(d->why.schur, sizeof d->why.schur, "%s, U D / nu = %.4g %s %d", enclosed ? "enclosed flow" : "inflow",
              d->re_domain, d->pcd ? ">=" : "<", RE_PCD);
   }
 
   d->rotation = d->pcd && enclosed && p->linear.pcd_rotation > 0.0;
-  snprintf(d->rotation_why, sizeof d->rotation_why, "%s",
+  snprintf(d->why.rotation, sizeof d->why.rotation, "%s",
            d->rotation ? "on (an enclosed flow)"
            : !enclosed ? "off (a flow with an inflow or outflow: the channel took as many iterations with it, 1.4x the time)"
                        : "off (linear.pcd_rotation = 0)");
   d->nonlinear_auto = !stokes && p->nonlinear.method == NS_NONLINEAR_AUTO;
   d->newton = d->nonlinear_auto && d->rotation && !time_dependent;
   if (d->nonlinear_auto)
-    snprintf(d->nonlinear_why, sizeof d->nonlinear_why, "%s",
+    snprintf(d->why.nonlinear, sizeof d->why.nonlinear, "%s",
              d->newton         ? "a stationary enclosed flow with PCD and its rotation term"
              : time_dependent ? "a time-dependent run"
                               : "no PCD rotation term: Newton's linear systems would need far more iterations");
@@ -154,17 +158,33 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
   d->newton_after_pseudo_time = d->nonlinear_auto && !time_dependent && d->pcd && !d->newton &&
                                 (d->pseudo_time || p->nonlinear.continuation == NS_CONTINUATION_PSEUDO_TIME);
 
+  /* continuation.grid_sequencing (sequencing.c): auto = on in a stationary open flow, where
+   * the nonlinear iteration's way into Newton's basin is the cost (the step at Re = 800, L =
+   * 5: 4 Newton steps on L = 5 after L = 3 and 4, 148 s against 265 s), off in an enclosed
+   * one (the cavity at Re = 1000, L = 6: the same time, 9 fixed-point and Newton steps
+   * either way). The coarsest level: the first from SEQUENCE_LEVEL_MIN on whose cell
+   * Peclet number U h / (2 nu), h = H / 2^l, is <= PECLET_SEQUENCE (the step, H = 0.5: level
+   * 3 at 25; level 2, at 50, does not converge in 100 steps) */
+  const NsGridSequencing gs = p->nonlinear.grid_sequencing;
+  d->sequencing = !stokes && !time_dependent && (gs == NS_SEQUENCING_ON || (gs == NS_SEQUENCING_AUTO && !enclosed));
+  d->coarsest_level = SEQUENCE_LEVEL_MIN;
+  while (d->coarsest_level < 30 && d->peclet / (double)(1 << d->coarsest_level) > PECLET_SEQUENCE) d->coarsest_level++;
+  if (d->sequencing)
+    snprintf(d->why.sequencing, sizeof d->why.sequencing, "%s; from level %d, cell Peclet number %.3g <= %g",
+             gs == NS_SEQUENCING_ON ? "on" : "an open flow", d->coarsest_level,
+             d->peclet / (double)(1 << d->coarsest_level), PECLET_SEQUENCE);
+
   d->krylov_auto = p->linear.krylov_auto;
   d->krylov = ns_krylov_choice(p, stokes);
   if (d->krylov_auto)
-    snprintf(d->krylov_why, sizeof d->krylov_why, "%s", paper ? what : "stationary navier-stokes");
+    snprintf(d->why.krylov, sizeof d->why.krylov, "%s", paper ? what : "stationary navier-stokes");
 
   d->upwind_auto = p->velocity.coarse_stabilisation_auto;
   if (!d->upwind_auto) d->upwind = p->velocity.scarc.coarse_stabilisation == SCARC_STABILISATION_UPWIND;
-  else if (paper) snprintf(d->upwind_why, sizeof d->upwind_why, "%s", what);
+  else if (paper) snprintf(d->why.upwind, sizeof d->why.upwind, "%s", what);
   else {
     d->upwind = d->peclet >= PECLET_UPWIND;
-    snprintf(d->upwind_why, sizeof d->upwind_why,
+    snprintf(d->why.upwind, sizeof d->why.upwind,
              "coarse-mesh Peclet number U H / (2 nu) = %.4g %s %g, H = %.3g the longest macro edge",
              d->peclet, d->upwind ? ">=" : "<", PECLET_UPWIND, edge);
   }
@@ -172,22 +192,23 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
 }
 
 static void log_defaults(const NsDefaults *d) {
-  if (d->schur_auto) feast_log(1, "  linear.schur = auto: %s (%s)\n", d->pcd ? "pcd" : "mass", d->schur_why);
-  if (d->pcd) feast_log(1, "  linear.pcd_rotation: the rotation term %s\n", d->rotation_why);
+  if (d->schur_auto) feast_log(1, "  linear.schur = auto: %s (%s)\n", d->pcd ? "pcd" : "mass", d->why.schur);
+  if (d->pcd) feast_log(1, "  linear.pcd_rotation: the rotation term %s\n", d->why.rotation);
   if (d->nonlinear_auto)
     feast_log(1, "  nonlinear.method = auto: %s (%s)\n",
               d->newton                     ? "fixed point, then Newton"
               : d->newton_after_pseudo_time ? "fixed point; after pseudo-time steps, then Newton"
                                             : "fixed point",
-              d->nonlinear_why);
+              d->why.nonlinear);
   if (d->pseudo_time)
     feast_log(1, "  continuation.method = auto: pseudo-time steps where the direct attempt fails (an open flow)\n");
+  if (d->sequencing) feast_log(1, "  continuation.grid_sequencing: on (%s)\n", d->why.sequencing);
   if (d->velocity_cycles_auto)
     feast_log(1, "  velocity.max_iterations: 1 (unset; an enclosed flow with the rotation term: its outer "
                  "iterations follow the Schur approximation)\n");
-  if (d->krylov_auto) feast_log(1, "  linear.krylov = auto: %s (%s)\n", feast_krylov_method_name(d->krylov), d->krylov_why);
+  if (d->krylov_auto) feast_log(1, "  linear.krylov = auto: %s (%s)\n", feast_krylov_method_name(d->krylov), d->why.krylov);
   if (d->upwind_auto)
-    feast_log(1, "  solver.coarse_stabilisation = auto: %s (%s)\n", d->upwind ? "upwind" : "none", d->upwind_why);
+    feast_log(1, "  solver.coarse_stabilisation = auto: %s (%s)\n", d->upwind ? "upwind" : "none", d->why.upwind);
 }
 
 /* Newton or the fixed point, from nonlinear.method and what ns_defaults resolved auto to:
@@ -234,18 +255,47 @@ static int create_bc(const NsParams *p, const FeastMesh *mesh, int f, FeastBC **
   return st;
 }
 
+/* the texts of ns->params (expressions, part names) copied into one block that the problem
+ * owns, so that the parameters stay whole after the caller's strings are gone (a coarser
+ * level's problem is made from them: sequencing.c) */
+static int own_strings(NsProblem *ns) {
+  NsPhysicsParams *ph = &ns->params.physics;
+  const char **texts[3 + 3 + 2 + 4 * NS_MAX_BOUNDARY];
+  int n = 0;
+  for (int i = 0; i < 2; i++) texts[n++] = &ph->force[i];
+  for (int i = 0; i < 3; i++) texts[n++] = &ph->exact[i];
+  for (int i = 0; i < 2; i++) texts[n++] = &ph->initial[i];
+  for (int i = 0; i < ph->nboundary; i++) {
+    NsBoundaryValues *b = &ph->boundary[i];
+    texts[n++] = &b->part, texts[n++] = &b->u, texts[n++] = &b->v, texts[n++] = &b->p;
+  }
+  size_t size = 1;
+  for (int i = 0; i < n; i++) size += *texts[i] ? strlen(*texts[i]) + 1 : 0;
+  FEAST_CALL(FEAST_ALLOC(size, &ns->strings));
+  char *at = ns->strings;
+  for (int i = 0; i < n; i++) {
+    if (!*texts[i]) continue;
+    const size_t len = strlen(*texts[i]) + 1;
+    memcpy(at, *texts[i], len);
+    *texts[i] = at;
+    at += len;
+  }
+  return 0;
+}
+
 int ns_create_with_params(const NsParams *p, const FeastDomain *dom, int stokes, NsProblem **nsp) {
   FEAST_CHECK(p && dom && nsp, FEAST_ERR_ARG, "ns_create_with_params: NULL argument");
   NsProblem *ns;
   FEAST_CALL(FEAST_ALLOC(1, &ns));
   *nsp = ns;
   ns->params = *p;
+  FEAST_CALL(own_strings(ns));
   ns->dom = dom;
   ns->level = dom->finest;
   ns->stokes = stokes;
   FEAST_CALL(read_params(ns));
   for (int f = 0; f < NS_NFIELDS; f++) {
-    FEAST_CALL(create_bc(p, dom->mesh, f, &ns->sys.bc[f]));
+    FEAST_CALL(create_bc(&ns->params, dom->mesh, f, &ns->sys.bc[f]));
     FEAST_CALL(feast_mask_create(dom, feast_bc_parts(ns->sys.bc[f]), &ns->sys.mask[f]));
   }
   ns->nullspace = ns_pressure_free(ns->sys.bc, dom->mesh->nparts);
@@ -278,7 +328,9 @@ void ns_destroy(NsProblem **nsp) {
   free(ns->iter.linear_per_step);
   free(ns->iter.continuation_per_step);
   free(ns->iter.stall_history);
+  free(ns->iter.sequence_per_step);
   free(ns->iter.resume.linear_per_step);
+  free(ns->strings);
   feast_free(nsp);
 }
 
@@ -299,6 +351,7 @@ int ns_set_initial_guess(NsProblem *ns, const FeastVec *x) {
   FEAST_CALL(ns_boundary_values(ns, ns->iter.v));
   FEAST_CALL(ns_project_solution(ns, ns->iter.v));
   ns->iter.restored = 0; /* a fresh start: not the state of ns_restore / ns_time_restore */
+  ns->iter.start_given = 1;
   ns->time.restored = 0;
   return 0;
 }

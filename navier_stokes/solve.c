@@ -110,8 +110,12 @@ static int switch_to_newton(NsProblem *ns, NonlinearParams *p, int step, double 
   if (ns->newton || !(*r <= p->newton_switch * r0)) return 0;
   ns->newton = 1;
   ns_anderson_reset(ns); /* the fixed point's history ends here */
-  feast_log(p->inner ? 2 : 1, "  %sNewton from step %d on (relative defect %.3e <= nonlinear.newton_switch = %g)\n",
-            p->inner ? "  " : "", step, *r / r0, p->newton_switch);
+  if (isinf(p->newton_switch))
+    feast_log(p->inner ? 2 : 1, "  %sNewton from step %d on (the start is a coarser level's solution)\n",
+              p->inner ? "  " : "", step);
+  else
+    feast_log(p->inner ? 2 : 1, "  %sNewton from step %d on (relative defect %.3e <= nonlinear.newton_switch = %g)\n",
+              p->inner ? "  " : "", step, *r / r0, p->newton_switch);
   if (p->grow && !p->inner && p->linear.max_iterations < GROW_MAX) {
     p->linear.max_iterations = GROW_MAX;
     if (p->linear.restart < GROW_MAX / 2) p->linear.restart = GROW_MAX / 2;
@@ -332,7 +336,7 @@ static int solve(NsProblem *ns, NsResult *res, int inner, const NsAttempt *a) {
     if (!a->checkpoints) p.checkpoint[0] = 0;
   }
   if (ns->newton_auto) ns->newton = 0; /* every solve starts with the fixed point */
-  if (ns->newton_auto && a && a->newton_switch) p.newton_switch = ns->params.nonlinear.newton_switch;
+  if (ns->newton_auto && a && a->newton_switch > 0.0) p.newton_switch = a->newton_switch;
   const int resuming = ns->iter.restored && !inner; /* the state of ns_restore, Anderson's history included */
   if (!resuming) ns_anderson_reset(ns);
   double t0 = feast_wtime(), r, lambda = resuming ? ns->iter.resume.lambda : 1.0;

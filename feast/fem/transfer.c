@@ -10,6 +10,18 @@ void feast_grid_prolongate(int Nc, const double *coarse, double *fine) {
     for (int i = 0; i < Nf; i++) fine[j * Nf + i] = feast_prolongate_point_d(coarse, Nc, i, j);
 }
 
+int feast_vec_prolongate(const FeastVec *coarse, FeastVec *fine) {
+  FEAST_CHECK(coarse && fine && fine->level == coarse->level + 1 && fine->nb == coarse->nb &&
+                  fine->nlocal == coarse->nlocal && fine->dom->levels == coarse->dom->levels,
+              FEAST_ERR_ARG, "feast_vec_prolongate: level %d (%d blocks) to level %d (%d blocks) of %s", coarse->level,
+              coarse->nb, fine->level, fine->nb,
+              fine->dom->levels == coarse->dom->levels ? "one distribution" : "another distribution");
+  for (int b = 0; b < fine->nb; b++)
+    for (int li = 0; li < fine->nlocal; li++)
+      feast_grid_prolongate(coarse->N, feast_vec_block(coarse, b, li), feast_vec_block(fine, b, li));
+  return 0;
+}
+
 void feast_grid_restrict(int Nf, const double *fine, double *coarse) {
   const int Nc = (Nf + 1) / 2;
   for (int J = 0; J < Nc; J++)

@@ -4,8 +4,15 @@
  * is consistent; restriction of partial values is partial. */
 #ifndef FEAST_TRANSFER_H
 #define FEAST_TRANSFER_H
+#include "feast/la/band9.h"
+#include "feast/la/vector.h"
 void feast_grid_prolongate(int Nc, const double *coarse, double *fine);
 void feast_grid_restrict(int Nf, const double *fine, double *coarse);
+/* fine <- the bilinear interpolation of coarse, block by block and macro by macro: both
+ * vectors of the same distribution (domains that share their macros, e.g.
+ * feast_domain_coarser_view), fine one level above coarse, the same block count
+ * (FEAST_ERR_ARG otherwise). A consistent coarse vector gives a consistent fine one. */
+int feast_vec_prolongate(const FeastVec *coarse, FeastVec *fine);
 /* Galerkin coarse operator Ac = P^T Af P of one macro, with P the bilinear prolongation
  * restricted to free nodes (rows of fixed fine nodes and columns of fixed coarse nodes
  * are zero); fixed coarse rows become identity rows. Fixed nodes must lie on the macro's
@@ -17,7 +24,6 @@ void feast_grid_restrict(int Nf, const double *fine, double *coarse);
  * values are overwritten and nothing is allocated, so a refresh of the values reuses the
  * storage. Unlike rediscretisation, this keeps rows whose couplings leave the macro
  * (interface rows of a local problem) consistent across levels. */
-#include "feast/la/band9.h"
 int feast_band9_galerkin(const FeastBand9Framed *Af, const unsigned char *fixed_f, const unsigned char *fixed_c,
                          FeastBand9 *Ac);
 /* Only the frame of the product, into Ac->frame (Nc >= 5), where Ac->inside is known to

@@ -158,6 +158,14 @@ void feast_domain_destroy(FeastDomain **domp) {
   feast_free(domp);
 }
 
+int feast_domain_coarser_view(const FeastDomain *dom, int finest, FeastDomain *view) {
+  FEAST_CHECK(dom && view && finest >= 0 && finest <= dom->finest, FEAST_ERR_ARG,
+              "feast_domain_coarser_view: level %d of a domain with levels 0..%d", finest, dom ? dom->finest : -1);
+  *view = *dom;
+  view->finest = finest;
+  return 0;
+}
+
 int feast_domain_sum(const FeastDomain *dom, int level, double *const *v) {
   return feast_exchange_sum(dom->levels[level].nodes, v);
 }

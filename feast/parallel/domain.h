@@ -37,6 +37,11 @@ typedef struct {
 
 int feast_domain_create(const FeastMesh *mesh, int finest, MPI_Comm comm, FeastDomain **dom);
 void feast_domain_destroy(FeastDomain **dom);
+/* *view <- dom with levels 0..finest only (0 <= finest <= dom->finest), sharing dom's
+ * storage (no copy): the same macros, ranks and exchanges, for a problem on a coarser
+ * level of the same distribution (grid sequencing). Valid while dom lives; never
+ * destroyed. */
+int feast_domain_coarser_view(const FeastDomain *dom, int finest, FeastDomain *view);
 /* partial -> consistent: v[m] (per local macro, level l) summed over shared nodes */
 int feast_domain_sum(const FeastDomain *dom, int level, double *const *v);
 
