@@ -25,54 +25,86 @@
 
 enum { PATH_MAX_LEN = 4096 };
 
+/* what the monitor computes and writes after each step: the benchmark quantities and
+ * the output files with their settings */
 typedef struct {
-  const FeastProblemContext *app;
   const char *forces_on;             /* output.forces_on, "" = none */
   int pressure_points;               /* output.pressure_point_a and _b set */
-  double pa[2], pb[2];
+  double pa[2], pb[2];               /* the two points of the pressure difference p(pa) - p(pb) */
   FILE *csv;                         /* output.timeseries (rank 0) */
   char csv_path[PATH_MAX_LEN];
   char vtk[PATH_MAX_LEN];            /* output.vtk with output.vtk_every, "" = no snapshots */
   long vtk_every;
+} Outputs;
+
+/* the series of the time steps, one value per step (the arrays for the whole run) */
+typedef struct {
   long n;                            /* samples so far */
   long n0;                           /* of them restored from the checkpoint */
   double *t, *cd, *cl, *dp, *sec;    /* the series, one value per step */
   double *dt, *nonlinear, *linear;   /* the other columns of the CSV */
   double *ass, *loc;                 /* T_ass and T_loc of each step (max over the ranks) */
-  long nsnap;
-  char **snap_files;
-  double *snap_t;
+} StepSeries;
+
+/* the VTK snapshots written so far: the ParaView collection's list (rank 0) */
+typedef struct {
+  long count;                        /* snapshots in the list */
+  char **files;                      /* each one's index file, relative to output.vtk's folder */
+  double *t;                         /* each one's time */
+} Snapshots;
+
+typedef struct {
+  const FeastProblemContext *app;
+  Outputs out;
+  StepSeries series;
+  Snapshots snapshots;
   double started;                    /* wall time of the first step's start */
 } Monitor;
 
 /* the drag/lift coefficients and the pressure difference of the current solution (NaN
  * where not asked for) */
-static int quantities(Monitor *m, const NsProblem *ns, double *cd, double *cl, double *dp) {
+static int quantities(const Outputs *out, const NsProblem *ns, double *cd, double *cl, double *dp) {
   *cd = *cl = *dp = NAN;
-  if (m->forces_on[0]) {
+  if (out->forces_on[0]) {
     double c[2];
-    FEAST_CALL(ns_force_coefficients(ns, m->forces_on, c));
+    FEAST_CALL(ns_force_coefficients(ns, out->forces_on, c));
     *cd = c[0], *cl = c[1];
   }
-  if (m->pressure_points) FEAST_CALL(ns_pressure_difference(ns, m->pa, m->pb, dp));
+  if (out->pressure_points) FEAST_CALL(ns_pressure_difference(ns, out->pa, out->pb, dp));
   return 0;
 }
 
-/* "P_000012" for snapshot step k of prefix P, and its ParaView index name relative to P's folder */
-static int snapshot(Monitor *m, const NsProblem *ns, long k, double t) {
-  char base[PATH_MAX_LEN + 16], file[PATH_MAX_LEN + 32];
-  snprintf(base, sizeof base, "%s_%06ld", m->vtk, k);
-  FEAST_CALL(ns_write_vtk(ns, base));
-  if (m->app->rank != 0) return 0;
+/* "P_000012": the prefix of the files of snapshot step k of output.vtk = P */
+static void snapshot_base(const char *vtk, long k, char *base, size_t size) {
+  snprintf(base, size, "%s_%06ld", vtk, k);
+}
+
+/* snapshot step k (at time t) added to the ParaView collection's list: the name of its
+ * index file relative to output.vtk's folder */
+static int snapshot_add(Snapshots *snaps, const char *vtk, long k, double t) {
+  char base[PATH_MAX_LEN + 32], file[PATH_MAX_LEN + 48];
+  snapshot_base(vtk, k, base, sizeof base);
   FEAST_CALL(feast_vtk_file_name(base, -1, file, sizeof file));
   const char *slash = strrchr(file, '/');
   const char *rel = slash ? slash + 1 : file;
-  FEAST_CALL(FEAST_ALLOC(strlen(rel) + 1, &m->snap_files[m->nsnap]));
-  memcpy(m->snap_files[m->nsnap], rel, strlen(rel) + 1);
-  m->snap_t[m->nsnap++] = t;
+  FEAST_CALL(FEAST_ALLOC(strlen(rel) + 1, &snaps->files[snaps->count]));
+  memcpy(snaps->files[snaps->count], rel, strlen(rel) + 1);
+  snaps->t[snaps->count++] = t;
+  return 0;
+}
+
+/* snapshot step k at time t: its VTK files, and on rank 0 the ParaView collection P.pvd
+ * with it */
+static int snapshot(Monitor *m, const NsProblem *ns, long k, double t) {
+  char base[PATH_MAX_LEN + 32];
+  snapshot_base(m->out.vtk, k, base, sizeof base);
+  FEAST_CALL(ns_write_vtk(ns, base));
+  if (m->app->rank != 0) return 0;
+  Snapshots *snaps = &m->snapshots;
+  FEAST_CALL(snapshot_add(snaps, m->out.vtk, k, t));
   char pvd[PATH_MAX_LEN + 8];
-  snprintf(pvd, sizeof pvd, "%s.pvd", m->vtk);
-  return feast_vtk_write_pvd(pvd, (int)m->nsnap, (const char *const *)m->snap_files, m->snap_t);
+  snprintf(pvd, sizeof pvd, "%s.pvd", m->out.vtk);
+  return feast_vtk_write_pvd(pvd, (int)snaps->count, (const char *const *)snaps->files, snaps->t);
 }
 
 static void time_left(double seconds, char *buf, size_t size) {
@@ -81,24 +113,48 @@ static void time_left(double seconds, char *buf, size_t size) {
   else snprintf(buf, size, "%.1f h", seconds / 3600);
 }
 
-/* the series' arrays for the whole run (steps values), once */
+/* the series' and the snapshots' arrays for the whole run (steps values), once */
 static int monitor_alloc(Monitor *m, long steps) {
-  if (m->t) return 0;
+  StepSeries *series = &m->series;
+  if (series->t) return 0;
   const long n = steps + 1;
-  double **series[] = {&m->t, &m->cd, &m->cl, &m->dp, &m->sec, &m->dt, &m->nonlinear, &m->linear, &m->ass, &m->loc,
-                       &m->snap_t};
-  for (size_t k = 0; k < sizeof series / sizeof series[0]; k++) FEAST_CALL(FEAST_ALLOC(n, series[k]));
-  return FEAST_ALLOC(n, &m->snap_files);
+  double **arrays[] = {&series->t, &series->cd, &series->cl, &series->dp, &series->sec, &series->dt,
+                       &series->nonlinear, &series->linear, &series->ass, &series->loc, &m->snapshots.t};
+  for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) FEAST_CALL(FEAST_ALLOC(n, arrays[k]));
+  return FEAST_ALLOC(n, &m->snapshots.files);
 }
 
 /* line i of output.timeseries */
-static int csv_line(Monitor *m, long i) {
-  if (!m->csv) return 0;
-  fprintf(m->csv, "%.17g,%.17g,%.17g,%.17g,%.17g,%d,%ld,%.6f,%.6f,%.6f\n", m->t[i], m->dt[i], m->cd[i], m->cl[i],
-          m->dp[i], (int)m->nonlinear[i], (long)m->linear[i], m->sec[i], m->ass[i], m->loc[i]);
-  FEAST_CHECK(fflush(m->csv) == 0, FEAST_ERR_FILE, "output.timeseries %s: cannot write: %s", m->csv_path,
+static int csv_line(const Outputs *out, const StepSeries *series, long i) {
+  if (!out->csv) return 0;
+  fprintf(out->csv, "%.17g,%.17g,%.17g,%.17g,%.17g,%d,%ld,%.6f,%.6f,%.6f\n", series->t[i], series->dt[i],
+          series->cd[i], series->cl[i], series->dp[i], (int)series->nonlinear[i], (long)series->linear[i],
+          series->sec[i], series->ass[i], series->loc[i]);
+  FEAST_CHECK(fflush(out->csv) == 0, FEAST_ERR_FILE, "output.timeseries %s: cannot write: %s", out->csv_path,
               strerror(errno));
   return 0;
+}
+
+/* sample i of the series: step s with its quantities cd, cl, dp; T_ass and T_loc are the
+ * maximum over the ranks of comm */
+static int series_record(StepSeries *series, long i, const NsStepInfo *s, double cd, double cl, double dp,
+                         MPI_Comm comm) {
+  series->t[i] = s->t, series->cd[i] = cd, series->cl[i] = cl, series->dp[i] = dp;
+  series->sec[i] = s->seconds, series->dt[i] = s->dt;
+  series->nonlinear[i] = s->nonlinear_steps, series->linear[i] = (double)s->linear_iterations;
+  double phases[2] = {s->assembly_seconds, s->local_seconds};
+  FEAST_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, phases, 2, MPI_DOUBLE, MPI_MAX, comm));
+  series->ass[i] = phases[0], series->loc[i] = phases[1];
+  return 0;
+}
+
+/* the progress line of step s, with the time left estimated from the steps of this run */
+static void progress(const Monitor *m, const NsStepInfo *s, double cd, double cl, double dp) {
+  const double spent = feast_wtime() - m->started;
+  char left[32];
+  time_left(spent / (double)(s->step - m->series.n0) * (double)(s->steps - s->step), left, sizeof left);
+  feast_log(1, "  step %6ld/%ld  t %-10.6g c_D %-12.8g c_L %-12.8g dp %-12.8g nonlinear %d  linear %3ld  %6.3f s  (%s left)\n",
+            s->step, s->steps, s->t, cd, cl, dp, s->nonlinear_steps, s->linear_iterations, s->seconds, left);
 }
 
 static int after_step(void *ctx, const NsProblem *ns, const NsStepInfo *s) {
@@ -106,20 +162,13 @@ static int after_step(void *ctx, const NsProblem *ns, const NsStepInfo *s) {
   if (!m->started) m->started = feast_wtime() - s->seconds;
   FEAST_CALL(monitor_alloc(m, s->steps));
   double cd, cl, dp;
-  FEAST_CALL(quantities(m, ns, &cd, &cl, &dp));
-  const long i = m->n++;
-  m->t[i] = s->t, m->cd[i] = cd, m->cl[i] = cl, m->dp[i] = dp, m->sec[i] = s->seconds;
-  m->dt[i] = s->dt, m->nonlinear[i] = s->nonlinear_steps, m->linear[i] = (double)s->linear_iterations;
-  double phases[2] = {s->assembly_seconds, s->local_seconds};
-  FEAST_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, phases, 2, MPI_DOUBLE, MPI_MAX, m->app->dom->comm));
-  m->ass[i] = phases[0], m->loc[i] = phases[1];
-  FEAST_CALL(csv_line(m, i));
-  if (m->vtk[0] && (s->step % m->vtk_every == 0 || s->step == s->steps)) FEAST_CALL(snapshot(m, ns, s->step, s->t));
-  const double spent = feast_wtime() - m->started;
-  char left[32];
-  time_left(spent / (double)(s->step - m->n0) * (double)(s->steps - s->step), left, sizeof left);
-  feast_log(1, "  step %6ld/%ld  t %-10.6g c_D %-12.8g c_L %-12.8g dp %-12.8g nonlinear %d  linear %3ld  %6.3f s  (%s left)\n",
-            s->step, s->steps, s->t, cd, cl, dp, s->nonlinear_steps, s->linear_iterations, s->seconds, left);
+  FEAST_CALL(quantities(&m->out, ns, &cd, &cl, &dp));
+  const long i = m->series.n++;
+  FEAST_CALL(series_record(&m->series, i, s, cd, cl, dp, m->app->dom->comm));
+  FEAST_CALL(csv_line(&m->out, &m->series, i));
+  if (m->out.vtk[0] && (s->step % m->out.vtk_every == 0 || s->step == s->steps))
+    FEAST_CALL(snapshot(m, ns, s->step, s->t));
+  progress(m, s, cd, cl, dp);
   return 0;
 }
 
@@ -127,23 +176,24 @@ static int monitor_open(const FeastProblemContext *app, Monitor *m) {
   memset(m, 0, sizeof *m);
   m->app = app;
   const FeastConfig *cfg = app->cfg;
-  FEAST_CALL(feast_config_get_string(cfg, "output.forces_on", &m->forces_on));
-  m->pressure_points = feast_config_is_set(cfg, "output.pressure_point_a");
-  if (m->pressure_points) {
-    FEAST_CALL(feast_config_get_real2(cfg, "output.pressure_point_a", m->pa));
-    FEAST_CALL(feast_config_get_real2(cfg, "output.pressure_point_b", m->pb));
+  Outputs *out = &m->out;
+  FEAST_CALL(feast_config_get_string(cfg, "output.forces_on", &out->forces_on));
+  out->pressure_points = feast_config_is_set(cfg, "output.pressure_point_a");
+  if (out->pressure_points) {
+    FEAST_CALL(feast_config_get_real2(cfg, "output.pressure_point_a", out->pa));
+    FEAST_CALL(feast_config_get_real2(cfg, "output.pressure_point_b", out->pb));
   }
   if (feast_config_is_set(cfg, "output.vtk_every")) {
-    FEAST_CALL(feast_config_get_path(cfg, "output.vtk", m->vtk, sizeof m->vtk));
-    FEAST_CALL(feast_config_get_int(cfg, "output.vtk_every", &m->vtk_every));
+    FEAST_CALL(feast_config_get_path(cfg, "output.vtk", out->vtk, sizeof out->vtk));
+    FEAST_CALL(feast_config_get_int(cfg, "output.vtk_every", &out->vtk_every));
   }
-  FEAST_CALL(feast_config_get_path(cfg, "output.timeseries", m->csv_path, sizeof m->csv_path));
-  if (!m->csv_path[0] || app->rank != 0) return 0;
-  m->csv = fopen(m->csv_path, "w");
-  FEAST_CHECK(m->csv, FEAST_ERR_FILE, "output.timeseries = %s (%s): cannot write: %s", m->csv_path,
+  FEAST_CALL(feast_config_get_path(cfg, "output.timeseries", out->csv_path, sizeof out->csv_path));
+  if (!out->csv_path[0] || app->rank != 0) return 0;
+  out->csv = fopen(out->csv_path, "w");
+  FEAST_CHECK(out->csv, FEAST_ERR_FILE, "output.timeseries = %s (%s): cannot write: %s", out->csv_path,
               feast_config_origin(cfg, "output.timeseries"), strerror(errno));
-  fprintf(m->csv, "t,dt,drag_coefficient,lift_coefficient,pressure_difference,nonlinear_steps,linear_iterations,seconds,"
-                  "assembly_seconds,local_mg_seconds\n");
+  fprintf(out->csv, "t,dt,drag_coefficient,lift_coefficient,pressure_difference,nonlinear_steps,linear_iterations,seconds,"
+                    "assembly_seconds,local_mg_seconds\n");
   return 0;
 }
 
@@ -152,17 +202,29 @@ static const char *const series_names[] = {"series.t",       "series.dt",       
                                            "series.dp",      "series.nonlinear", "series.linear",   "series.seconds",
                                            "series.assembly", "series.local_mg"};
 enum { NSERIES = sizeof series_names / sizeof series_names[0] };
-static void series_arrays(Monitor *m, double **x) {
-  double *a[NSERIES] = {m->t, m->dt, m->cd, m->cl, m->dp, m->nonlinear, m->linear, m->sec, m->ass, m->loc};
+static void series_arrays(const StepSeries *series, double **x) {
+  double *a[NSERIES] = {series->t,         series->dt,     series->cd,  series->cl,  series->dp,
+                        series->nonlinear, series->linear, series->sec, series->ass, series->loc};
   memcpy(x, a, sizeof a);
 }
 
 static int monitor_save(void *ctx, FeastCheckpoint *ck) {
-  Monitor *m = ctx;
+  const StepSeries *series = &((Monitor *)ctx)->series;
   double *x[NSERIES];
-  series_arrays(m, x);
-  FEAST_CALL(feast_checkpoint_set(ck, "series.count", "%ld", m->n));
-  for (int k = 0; k < NSERIES; k++) FEAST_CALL(feast_checkpoint_add_array(ck, series_names[k], x[k], m->n));
+  series_arrays(series, x);
+  FEAST_CALL(feast_checkpoint_set(ck, "series.count", "%ld", series->n));
+  for (int k = 0; k < NSERIES; k++) FEAST_CALL(feast_checkpoint_add_array(ck, series_names[k], x[k], series->n));
+  return 0;
+}
+
+/* the snapshots of the first count of the steps back in the ParaView collection's list
+ * (rank 0; the files are there from the run that wrote the checkpoint) */
+static int restore_snapshots(Monitor *m, long count, long steps) {
+  const Outputs *out = &m->out;
+  for (long j = 1; out->vtk[0] && m->app->rank == 0 && j <= count; j++) {
+    if (j % out->vtk_every != 0 && j != steps) continue;
+    FEAST_CALL(snapshot_add(&m->snapshots, out->vtk, j, m->series.t[j - 1]));
+  }
   return 0;
 }
 
@@ -176,34 +238,26 @@ static int monitor_restore(Monitor *m, const FeastCheckpoint *ck, long steps) {
               "checkpoint %s: %ld values of the series after time step %ld (of %ld)", feast_checkpoint_path(ck), count,
               done, steps);
   FEAST_CALL(monitor_alloc(m, steps));
+  StepSeries *series = &m->series;
   double *x[NSERIES];
-  series_arrays(m, x);
+  series_arrays(series, x);
   for (int k = 0; k < NSERIES; k++) {
     const double *stored;
     FEAST_CALL(feast_checkpoint_array(ck, series_names[k], count, &stored));
     if (count) memcpy(x[k], stored, (size_t)count * sizeof *stored);
   }
-  m->n = m->n0 = count;
-  for (long i = 0; i < count; i++) FEAST_CALL(csv_line(m, i));
-  for (long j = 1; m->vtk[0] && m->app->rank == 0 && j <= count; j++) {
-    if (j % m->vtk_every != 0 && j != steps) continue;
-    char base[PATH_MAX_LEN + 32], file[PATH_MAX_LEN + 48];
-    snprintf(base, sizeof base, "%s_%06ld", m->vtk, j);
-    FEAST_CALL(feast_vtk_file_name(base, -1, file, sizeof file));
-    const char *slash = strrchr(file, '/');
-    const char *rel = slash ? slash + 1 : file;
-    FEAST_CALL(FEAST_ALLOC(strlen(rel) + 1, &m->snap_files[m->nsnap]));
-    memcpy(m->snap_files[m->nsnap], rel, strlen(rel) + 1);
-    m->snap_t[m->nsnap++] = m->t[j - 1];
-  }
-  return 0;
+  series->n = series->n0 = count;
+  for (long i = 0; i < count; i++) FEAST_CALL(csv_line(&m->out, series, i));
+  return restore_snapshots(m, count, steps);
 }
 
 static void monitor_close(Monitor *m) {
-  if (m->csv) fclose(m->csv);
-  for (long k = 0; k < m->nsnap; k++) free(m->snap_files[k]);
-  void *arrays[] = {m->t,      m->cd,  m->cl,  m->dp,         m->sec,   m->dt, m->nonlinear,
-                    m->linear, m->ass, m->loc, m->snap_files, m->snap_t};
+  if (m->out.csv) fclose(m->out.csv);
+  const StepSeries *series = &m->series;
+  const Snapshots *snaps = &m->snapshots;
+  for (long k = 0; k < snaps->count; k++) free(snaps->files[k]);
+  void *arrays[] = {series->t, series->cd, series->cl, series->dp, series->sec, series->dt,
+                    series->nonlinear, series->linear, series->ass, series->loc, snaps->files, snaps->t};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
 }
 
@@ -228,26 +282,28 @@ typedef struct {
   const double *t, *cd, *cl, *dp;
   long n;
   int pressure_points;
-} Series;
+} SeriesWindow;
 
-static int series_window(const FeastConfig *cfg, const Monitor *m, Series *w) {
+static int series_window(const FeastConfig *cfg, const Monitor *m, SeriesWindow *w) {
+  const StepSeries *series = &m->series;
   long k = 0;
   if (feast_config_is_set(cfg, "output.series_from")) {
     double from;
     FEAST_CALL(feast_config_get_real(cfg, "output.series_from", &from));
-    while (k < m->n - 1 && m->t[k] < from) k++; /* from < time.end (ns_app_time_check) */
-    feast_log(1, "  series quantities from t = %.6g (output.series_from): %ld of %ld steps\n", m->t[k], m->n - k,
-              m->n);
+    while (k < series->n - 1 && series->t[k] < from) k++; /* from < time.end (ns_app_time_check) */
+    feast_log(1, "  series quantities from t = %.6g (output.series_from): %ld of %ld steps\n", series->t[k],
+              series->n - k, series->n);
   }
-  *w = (Series){m->t + k, m->cd + k, m->cl + k, m->dp + k, m->n - k, m->pressure_points};
+  *w = (SeriesWindow){series->t + k, series->cd + k, series->cl + k, series->dp + k, series->n - k,
+                      m->out.pressure_points};
   return 0;
 }
 
 /* summary key PREFIX_max / _min with their times */
-static void extrema(FeastSummary *s, const char *prefix, const Series *m, const double *y) {
+static void extrema(FeastSummary *s, const char *prefix, const SeriesWindow *w, const double *y) {
   char key[96], key_time[104];
   for (int sign = 1; sign >= -1; sign -= 2) {
-    const NsSeriesPoint p = ns_series_extremum(m->t, y, m->n, sign);
+    const NsSeriesPoint p = ns_series_extremum(w->t, y, w->n, sign);
     snprintf(key, sizeof key, "%s_%s", prefix, sign > 0 ? "max" : "min");
     snprintf(key_time, sizeof key_time, "%s_time", key);
     feast_summary_set_real(s, key, p.value);
@@ -258,9 +314,9 @@ static void extrema(FeastSummary *s, const char *prefix, const Series *m, const 
 
 /* the Strouhal number D f / U of the lift and the pressure difference half a period after
  * the last lift maximum (DFG 2D-2) */
-static int periodic(const FeastProblemContext *app, const Series *m) {
+static int periodic(const FeastProblemContext *app, const SeriesWindow *w) {
   long periods;
-  const double f = ns_series_frequency(m->t, m->cl, m->n, &periods);
+  const double f = ns_series_frequency(w->t, w->cl, w->n, &periods);
   if (f <= 0.0) {
     feast_log(1, "  no periodic lift signal (fewer than 3 maxima in the second half of the run): no Strouhal number\n");
     return 0;
@@ -271,10 +327,10 @@ static int periodic(const FeastProblemContext *app, const Series *m) {
   feast_summary_set_real(app->summary, "strouhal_number", D * f / U);
   feast_summary_set_int(app->summary, "strouhal_periods", periods);
   feast_log(1, "  strouhal_number %.8f (frequency %.8f over %ld periods)\n", D * f / U, f, periods);
-  if (!m->pressure_points) return 0;
+  if (!w->pressure_points) return 0;
   NsSeriesPoint last; /* the last lift maximum whose half period ends within the run */
-  if (!ns_series_last_maximum(m->t, m->cl, m->n, 0.5 / f, &last)) return 0;
-  const double s = last.time + 0.5 / f, dp = ns_series_at(m->t, m->dp, m->n, s);
+  if (!ns_series_last_maximum(w->t, w->cl, w->n, 0.5 / f, &last)) return 0;
+  const double s = last.time + 0.5 / f, dp = ns_series_at(w->t, w->dp, w->n, s);
   feast_summary_set_real(app->summary, "pressure_difference_at_lift_half_period", dp);
   feast_summary_set_real(app->summary, "pressure_difference_at_lift_half_period_time", s);
   feast_log(1, "  pressure_difference_at_lift_half_period %.10f at t = %.6f\n", dp, s);
@@ -285,20 +341,45 @@ static int periodic(const FeastProblemContext *app, const Series *m) {
  * whose work or memory grows from step to step shows it here; and where a step's time
  * goes: its assembly (not accelerable) and local multigrids (accelerable), the Amdahl
  * fractions of the steps alone (the summary's amdahl object has the whole run's) */
-static void step_times(FeastSummary *s, const Monitor *m) {
-  const long q = m->n >= 4 ? m->n / 4 : 1;
+static void step_times(FeastSummary *s, const StepSeries *series) {
+  const long q = series->n >= 4 ? series->n / 4 : 1;
   double first = 0.0, last = 0.0, all = 0.0, ass = 0.0, loc = 0.0;
-  for (long k = 0; k < m->n; k++) all += m->sec[k], ass += m->ass[k], loc += m->loc[k];
-  feast_summary_set_real(s, "assembly_seconds_per_step", ass / (double)m->n);
-  feast_summary_set_real(s, "local_mg_seconds_per_step", loc / (double)m->n);
-  feast_log(1, "  per step: T_ass %.4f s (R_ass %.3f, not accelerable), T_loc %.4f s (R_acc %.3f)\n", ass / (double)m->n,
-            all > 0.0 ? ass / all : 0.0, loc / (double)m->n, all > 0.0 ? loc / all : 0.0);
-  for (long k = 0; k < q; k++) first += m->sec[k], last += m->sec[m->n - 1 - k];
-  feast_summary_set_real(s, "seconds_per_step", all / (double)m->n);
+  for (long k = 0; k < series->n; k++) all += series->sec[k], ass += series->ass[k], loc += series->loc[k];
+  feast_summary_set_real(s, "assembly_seconds_per_step", ass / (double)series->n);
+  feast_summary_set_real(s, "local_mg_seconds_per_step", loc / (double)series->n);
+  feast_log(1, "  per step: T_ass %.4f s (R_ass %.3f, not accelerable), T_loc %.4f s (R_acc %.3f)\n",
+            ass / (double)series->n, all > 0.0 ? ass / all : 0.0, loc / (double)series->n, all > 0.0 ? loc / all : 0.0);
+  for (long k = 0; k < q; k++) first += series->sec[k], last += series->sec[series->n - 1 - k];
+  feast_summary_set_real(s, "seconds_per_step", all / (double)series->n);
   feast_summary_set_real(s, "seconds_per_step_first_quarter", first / (double)q);
   feast_summary_set_real(s, "seconds_per_step_last_quarter", last / (double)q);
-  feast_log(1, "  seconds per step: %.4f (first quarter of the steps %.4f, last quarter %.4f)\n", all / (double)m->n,
-            first / (double)q, last / (double)q);
+  feast_log(1, "  seconds per step: %.4f (first quarter of the steps %.4f, last quarter %.4f)\n",
+            all / (double)series->n, first / (double)q, last / (double)q);
+}
+
+/* the summary's quantities of the series (none without steps): the step times, the last
+ * values, and the extrema and the periodic quantities of the window output.series_from */
+static int report_series(const FeastProblemContext *app, const Monitor *m) {
+  FeastSummary *s = app->summary;
+  const StepSeries *series = &m->series;
+  if (series->n == 0) return 0;
+  step_times(s, series);
+  const long last = series->n - 1;
+  if (m->out.forces_on[0]) {
+    SeriesWindow w = {0}; /* the window of the summary's series quantities */
+    FEAST_CALL(series_window(app->cfg, m, &w));
+    extrema(s, "drag_coefficient", &w, w.cd);
+    extrema(s, "lift_coefficient", &w, w.cl);
+    feast_summary_set_real(s, "drag_coefficient", series->cd[last]);
+    feast_summary_set_real(s, "lift_coefficient", series->cl[last]);
+    FEAST_CALL(periodic(app, &w));
+  }
+  if (m->out.pressure_points) {
+    feast_summary_set_real(s, "pressure_difference_final", series->dp[last]);
+    feast_summary_set_real(s, "pressure_difference", series->dp[last]);
+    feast_log(1, "  pressure_difference_final %.10f at t = %.6f\n", series->dp[last], series->t[last]);
+  }
+  return 0;
 }
 
 static int report(const FeastProblemContext *app, const NsProblem *ns, const NsTimeParams *p, const NsTimeResult *r,
@@ -330,23 +411,7 @@ static int report(const FeastProblemContext *app, const NsProblem *ns, const NsT
     feast_log(1, "  %ld of %ld linear solves stopped at their cap without converging\n", r->linear_capped,
               r->nonlinear_iterations);
   if (!isnan(eu) || !isnan(ep)) feast_log(1, "  l2 errors at t = %.6g: velocity %.6e, pressure %.6e\n", r->t, eu, ep);
-  if (m->n == 0) return 0;
-  step_times(s, m);
-  if (m->forces_on[0]) {
-    Series w = {0}; /* the window of the summary's series quantities */
-    FEAST_CALL(series_window(app->cfg, m, &w));
-    extrema(s, "drag_coefficient", &w, w.cd);
-    extrema(s, "lift_coefficient", &w, w.cl);
-    feast_summary_set_real(s, "drag_coefficient", m->cd[m->n - 1]);
-    feast_summary_set_real(s, "lift_coefficient", m->cl[m->n - 1]);
-    FEAST_CALL(periodic(app, &w));
-  }
-  if (m->pressure_points) {
-    feast_summary_set_real(s, "pressure_difference_final", m->dp[m->n - 1]);
-    feast_summary_set_real(s, "pressure_difference", m->dp[m->n - 1]);
-    feast_log(1, "  pressure_difference_final %.10f at t = %.6f\n", m->dp[m->n - 1], m->t[m->n - 1]);
-  }
-  return 0;
+  return report_series(app, m);
 }
 
 /* the end of a run that did not reach time.end: a failed step (exit 2) or a signal (6) */
@@ -378,7 +443,7 @@ int ns_app_time_run(const FeastProblemContext *app, NsProblem *ns, int *final_vt
   ns_time_set_checkpoint_hook(ns, NULL, NULL);
   if (!st) st = report(app, ns, &p, &r, &m);
   /* output.vtk at the end: without snapshots, or the last good state of a failed run */
-  *final_vtk = !r.stop_signal && (!m.vtk[0] || !r.converged);
+  *final_vtk = !r.stop_signal && (!m.out.vtk[0] || !r.converged);
   monitor_close(&m);
   if (!st && !r.converged) st = unfinished(&p, &r);
   return st;
