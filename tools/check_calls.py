@@ -24,7 +24,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_layers import LAYERS, layer_of  # noqa: E402
+from check_layers import LAYERS, circles, layer_of  # noqa: E402
 
 
 def objects(build):
@@ -66,39 +66,6 @@ def call_graph(objs):
             if callee and callee != src:
                 graph[src].setdefault(callee, []).append(s)
     return graph
-
-
-def circles(graph):
-    """the strongly connected components of more than one file (Tarjan), sorted"""
-    index, low, stack, on, comps, counter = {}, {}, [], set(), [], [0]
-    sys.setrecursionlimit(10000)
-
-    def visit(v):
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        for w in graph[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                comps.append(sorted(comp))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return sorted(comps)
 
 
 def main():

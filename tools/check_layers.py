@@ -81,25 +81,54 @@ def upward_includes(root, files):
     return errors
 
 
+def circles(graph):
+    """the strongly connected components of more than one node (Tarjan) of graph (node ->
+    its successors; every successor a node), each sorted, sorted: the include circles
+    here, the call circles of tools/check_calls.py"""
+    index, low, stack, on, comps, counter = {}, {}, [], set(), [], [0]
+    sys.setrecursionlimit(10000)
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                comps.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(comps)
+
+
 def include_circles(root, files):
-    """the circles of the graph header -> the headers it includes (paths from root)"""
+    """one line per circle of the graph header -> the headers it includes (paths from
+    root), naming each include of the circle with its line"""
     headers = {path for _, path in files if path.endswith((".h", ".cuh"))}
-    graph = {h: [(n, t) for n, t in includes(root, h) if t in headers] for h in sorted(headers)}
-    errors, state = [], {}  # state: 1 on the current path, 2 done
-
-    def visit(h, path):
-        state[h] = 1
-        for number, t in graph[h]:
-            if state.get(t) == 1:
-                circle = path[path.index(t):] + [t]
-                errors.append(f"{h}:{number}: includes {t}: an include circle: {' -> '.join(circle)}")
-            elif t not in state:
-                visit(t, path + [t])
-        state[h] = 2
-
-    for h in graph:
-        if h not in state:
-            visit(h, [h])
+    lines = {h: {} for h in sorted(headers)}  # header -> {included header: line number}
+    for h in lines:
+        for number, t in includes(root, h):
+            if t in headers:
+                lines[h].setdefault(t, number)
+    errors = []
+    for comp in circles(lines):
+        edges = "; ".join(f"{h}:{lines[h][t]} includes {t}" for h in comp for t in comp if t in lines[h])
+        errors.append(f"an include circle: {' -> '.join(comp)}: {edges}")
     return errors
 
 
