@@ -92,10 +92,11 @@ static int run_stage(NsProblem *ns, NsResult *res, double re, const FeastVec *go
 
 static int stages(NsProblem *ns, NsResult *res) {
   const NsNonlinearParams *n = &ns->params.nonlinear;
+  const NsContinuationParams *c = &ns->params.continuation;
   const double target = ns->params.physics.re, r0 = res->initial_residual;
-  const double stage_rtol = n->continuation_rtol > n->rtol ? n->continuation_rtol : n->rtol;
-  const int max_stages = n->continuation_max_stages < NS_MAX_STAGES ? n->continuation_max_stages : NS_MAX_STAGES;
-  double q = n->continuation_factor, re_good = 0.0, re = target / q;
+  const double stage_rtol = c->rtol > n->rtol ? c->rtol : n->rtol;
+  const int max_stages = c->max_stages < NS_MAX_STAGES ? c->max_stages : NS_MAX_STAGES;
+  double q = c->factor, re_good = 0.0, re = target / q;
   FeastVec *good = NULL;
   FEAST_CALL(feast_vec_create(ns->dom, ns->level, NS_NFIELDS, &good));
   /* the zero start with the Dirichlet values (a fresh problem's first iterate) */
@@ -106,7 +107,7 @@ static int stages(NsProblem *ns, NsResult *res) {
   while (!st && res->continuation_stages < max_stages) {
     const int last = re >= target;
     if (last) re = target;
-    const NsAttempt a = {last ? n->rtol : stage_rtol, r0, last, n->stall_steps, n->stall_factor, 0, 0};
+    const NsAttempt a = {last ? n->rtol : stage_rtol, r0, last, c->stall_steps, c->stall_factor, 0, 0};
     NsResult r;
     st = run_stage(ns, res, re, good, re_good, &a, &r);
     if (st) break;
@@ -143,7 +144,7 @@ static int stages(NsProblem *ns, NsResult *res) {
   if (!st && !done && target_stalled && res->reason != NS_INTERRUPTED) {
     feast_log(1, "  continuation: the last resort, Re = %.6g from the solution at Re = %.6g without the stall test\n",
               target, re_good);
-    const NsAttempt a = {n->rtol, r0, 1, 0, n->stall_factor, 0, 0};
+    const NsAttempt a = {n->rtol, r0, 1, 0, c->stall_factor, 0, 0};
     NsResult r;
     st = run_stage(ns, res, target, good, re_good, &a, &r);
     done = !st && r.converged;
@@ -185,12 +186,13 @@ static int pseudo_time_then_solve(NsProblem *ns, NsResult *res) {
 
 int ns_solve_level(NsProblem *ns, NsResult *res) {
   const NsNonlinearParams *n = &ns->params.nonlinear;
-  if (ns->stokes || n->continuation == NS_CONTINUATION_OFF) return ns_solve_attempt(ns, NULL, res);
-  if (n->continuation == NS_CONTINUATION_PSEUDO_TIME && !ns->iter.restored) {
+  const NsContinuationParams *c = &ns->params.continuation;
+  if (ns->stokes || c->method == NS_CONTINUATION_OFF) return ns_solve_attempt(ns, NULL, res);
+  if (c->method == NS_CONTINUATION_PSEUDO_TIME && !ns->iter.restored) {
     memset(res, 0, sizeof *res);
     return pseudo_time_then_solve(ns, res);
   }
-  const NsAttempt direct = {n->rtol, 0.0, 1, n->stall_steps, n->stall_factor, 0, 0};
+  const NsAttempt direct = {n->rtol, 0.0, 1, c->stall_steps, c->stall_factor, 0, 0};
   FEAST_CALL(ns_solve_attempt(ns, &direct, res));
   res->direct_reason = res->reason;
   res->direct_iterations = res->nonlinear_iterations;
@@ -198,13 +200,13 @@ int ns_solve_level(NsProblem *ns, NsResult *res) {
   const int pseudo = ns->defaults.pseudo_time;
   char next[96];
   if (pseudo) snprintf(next, sizeof next, "pseudo-time steps from the zero start (an open flow)");
-  else snprintf(next, sizeof next, "stages from Re = %.6g", ns->params.physics.re / n->continuation_factor);
+  else snprintf(next, sizeof next, "stages from Re = %.6g", ns->params.physics.re / c->factor);
   feast_log(1, "  continuation: the direct attempt at Re = %.6g stopped (%s) after %d steps at defect %.3e (%.3e of "
             "the first; the cause: %s, %d of %d); continuation.method = %s: %s\n",
             ns->params.physics.re, ns_status_name(res->reason), res->nonlinear_iterations, res->final_residual,
             res->initial_residual > 0 ? res->final_residual / res->initial_residual : 0.0,
             failure_cause(res->nonlinear_iterations, res->linear_capped), res->linear_capped,
-            res->nonlinear_iterations, ns_continuation_name(n->continuation), next);
+            res->nonlinear_iterations, ns_continuation_name(c->method), next);
   /* the direct attempt's per-step iterations into the problem's concatenated array */
   NsResult direct_res = *res;
   res->nonlinear_iterations = 0;

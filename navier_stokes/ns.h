@@ -154,19 +154,24 @@ typedef struct {
   int anderson_depth;        /* stationary fixed-point steps mixed by Anderson acceleration over
                                 this many last steps, at most NS_ANDERSON_MAX (anderson.c); 0:
                                 off: 5 */
-  /* continuation in Re (continuation.c states the rules) */
-  NsContinuation continuation; /* auto */
-  int stall_steps;           /* continuation auto: an attempt whose defect has not fallen below */
+} NsNonlinearParams;
+
+/* the drivers above the nonlinear solver, the [continuation] keys: continuation in Re and
+ * the fallbacks after a failed direct attempt (continuation.c), pseudo-time steps
+ * (pseudo_time.c), grid sequencing (sequencing.c); each file states its rules */
+typedef struct {
+  NsContinuation method;     /* auto */
+  int stall_steps;           /* method auto: an attempt whose defect has not fallen below */
   double stall_factor;       /* stall_factor x the defect stall_steps steps before is stalled: 10, 0.5 */
-  double continuation_factor; /* the first stage at Re / factor, each next one factor x the last: 4 */
-  double continuation_rtol;  /* the stages below the target: defect <= this x the direct attempt's first: 1e-4 */
-  int continuation_max_stages; /* stages tried (failed ones included), at most NS_MAX_STAGES: 8 */
-  /* pseudo-time stepping (pseudo_time.c states the rules) */
+  double factor;             /* the first stage at Re / factor, each next one factor x the last: 4 */
+  double rtol;               /* the stages below the target, and grid sequencing's coarser levels:
+                                defect <= this x the direct attempt's first: 1e-4 */
+  int max_stages;            /* stages tried (failed ones included), at most NS_MAX_STAGES: 8 */
   double pseudo_dt;          /* the first pseudo-time step in units of reference_length / reference_velocity: 1 */
   double pseudo_switch;      /* pseudo-time steps until the defect <= this x the first, then the nonlinear solver: 1e-2 */
   int pseudo_max_steps;      /* pseudo-time steps at most: 200 */
-  NsGridSequencing grid_sequencing; /* grid sequencing (sequencing.c states the rules): auto */
-} NsNonlinearParams;
+  NsGridSequencing grid_sequencing; /* auto */
+} NsContinuationParams;
 
 typedef struct {
   int krylov_auto;           /* 1: fgmres for stationary navier-stokes, else bicgstab (ns_defaults): 1 */
@@ -218,6 +223,7 @@ typedef struct {
   NsPhysicsParams physics;
   NsStabilisationParams stabilisation;
   NsNonlinearParams nonlinear;
+  NsContinuationParams continuation;
   NsLinearParams linear;
   NsVelocityParams velocity;
   NsPressureParams pressure;

@@ -100,20 +100,25 @@ static int nonlinear_from_config(const FeastConfig *cfg, NsNonlinearParams *p) {
   p->step_reference = (NsStepReference)v;
   FEAST_CALL(feast_config_get_real(cfg, "nonlinear.newton_switch", &p->newton_switch));
   FEAST_CALL(get_int(cfg, "nonlinear.anderson_depth", &p->anderson_depth));
+  FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
+  return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
+}
+
+static int continuation_from_config(const FeastConfig *cfg, NsContinuationParams *p) {
+  int v;
   FEAST_CALL(feast_config_get_enum(cfg, "continuation.method", &v));
-  p->continuation = (NsContinuation)v;
+  p->method = (NsContinuation)v;
   FEAST_CALL(get_int(cfg, "continuation.stall_steps", &p->stall_steps));
   FEAST_CALL(feast_config_get_real(cfg, "continuation.stall_factor", &p->stall_factor));
-  FEAST_CALL(feast_config_get_real(cfg, "continuation.factor", &p->continuation_factor));
-  FEAST_CALL(feast_config_get_real(cfg, "continuation.rtol", &p->continuation_rtol));
-  FEAST_CALL(get_int(cfg, "continuation.max_stages", &p->continuation_max_stages));
+  FEAST_CALL(feast_config_get_real(cfg, "continuation.factor", &p->factor));
+  FEAST_CALL(feast_config_get_real(cfg, "continuation.rtol", &p->rtol));
+  FEAST_CALL(get_int(cfg, "continuation.max_stages", &p->max_stages));
   FEAST_CALL(feast_config_get_real(cfg, "continuation.pseudo_dt", &p->pseudo_dt));
   FEAST_CALL(feast_config_get_real(cfg, "continuation.pseudo_switch", &p->pseudo_switch));
   FEAST_CALL(get_int(cfg, "continuation.pseudo_max_steps", &p->pseudo_max_steps));
   FEAST_CALL(feast_config_get_enum(cfg, "continuation.grid_sequencing", &v));
   p->grid_sequencing = (NsGridSequencing)v;
-  FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
-  return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
+  return 0;
 }
 
 static int linear_from_config(const FeastConfig *cfg, NsLinearParams *p) {
@@ -180,6 +185,7 @@ int ns_params_from_config(const FeastConfig *cfg, NsParams *p) {
   FEAST_CALL(stabilisation_from_config(cfg, &p->stabilisation));
   FEAST_CALL(boundary_from_config(cfg, p));
   FEAST_CALL(nonlinear_from_config(cfg, &p->nonlinear));
+  FEAST_CALL(continuation_from_config(cfg, &p->continuation));
   FEAST_CALL(linear_from_config(cfg, &p->linear));
   FEAST_CALL(velocity_from_config(cfg, &p->velocity));
   FEAST_CALL(pressure_from_config(cfg, &p->pressure));

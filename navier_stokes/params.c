@@ -70,11 +70,11 @@ void ns_params_defaults(NsParams *p) {
                                      .damping = 1.0, .line_search = NS_LINE_SEARCH_BACKTRACKING,
                                      .divergence_factor = 1e4, .initial_guess = NS_START_ZERO,
                                      .checkpoint_interval = 1, .step_reference = NS_STEP_REFERENCE_RHS,
-                                     .newton_switch = 1e-2, .anderson_depth = 5, .continuation = NS_CONTINUATION_AUTO,
-                                     .stall_steps = 10, .stall_factor = 0.5, .continuation_factor = 4.0,
-                                     .continuation_rtol = 1e-4, .continuation_max_stages = 8,
-                                     .pseudo_dt = 1.0, .pseudo_switch = 1e-2, .pseudo_max_steps = 200,
-                                     .grid_sequencing = NS_SEQUENCING_AUTO};
+                                     .newton_switch = 1e-2, .anderson_depth = 5};
+  p->continuation = (NsContinuationParams){.method = NS_CONTINUATION_AUTO, .stall_steps = 10, .stall_factor = 0.5,
+                                           .factor = 4.0, .rtol = 1e-4, .max_stages = 8, .pseudo_dt = 1.0,
+                                           .pseudo_switch = 1e-2, .pseudo_max_steps = 200,
+                                           .grid_sequencing = NS_SEQUENCING_AUTO};
   p->linear = (NsLinearParams){.krylov_auto = 1, .krylov = FEAST_KRYLOV_BICGSTAB, .schur = NS_SCHUR_AUTO,
                                .rtol = 1e-2, .max_iterations = 100, .restart = 60, .grow = 1,
                                .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08,

@@ -148,7 +148,7 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
    * flow (the backward-facing step at Re = 800, L = 4: 77 s against 1,364 s by continuation
    * in Re, whose stages at the target stalled again and again), continuation in Re in an
    * enclosed one (the cavity: its stages converge; BENCHMARKS.md) */
-  d->pseudo_time = !stokes && !time_dependent && !enclosed && p->nonlinear.continuation == NS_CONTINUATION_AUTO;
+  d->pseudo_time = !stokes && !time_dependent && !enclosed && p->continuation.method == NS_CONTINUATION_AUTO;
   /* nonlinear.method = auto after pseudo-time steps (PCD without the rotation term): the
    * attempt that follows them switches from the fixed point to Newton at
    * nonlinear.newton_switch x its first defect (the step at Re = 800, L = 4: 31 fixed-point
@@ -156,7 +156,7 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
    * first step crawls: 83 steps); the direct attempt keeps the fixed point throughout (the
    * DFG channel at Re = 100: Newton 12 % slower) */
   d->newton_after_pseudo_time = d->nonlinear_auto && !time_dependent && d->pcd && !d->newton &&
-                                (d->pseudo_time || p->nonlinear.continuation == NS_CONTINUATION_PSEUDO_TIME);
+                                (d->pseudo_time || p->continuation.method == NS_CONTINUATION_PSEUDO_TIME);
 
   /* continuation.grid_sequencing (sequencing.c): auto = on in a stationary open flow, where
    * the nonlinear iteration's way into Newton's basin is the cost (the step at Re = 800, L =
@@ -165,7 +165,7 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
    * either way). The coarsest level: the first from SEQUENCE_LEVEL_MIN on whose cell
    * Peclet number U h / (2 nu), h = H / 2^l, is <= PECLET_SEQUENCE (the step, H = 0.5: level
    * 3 at 25; level 2, at 50, does not converge in 100 steps) */
-  const NsGridSequencing gs = p->nonlinear.grid_sequencing;
+  const NsGridSequencing gs = p->continuation.grid_sequencing;
   d->sequencing = !stokes && !time_dependent && (gs == NS_SEQUENCING_ON || (gs == NS_SEQUENCING_AUTO && !enclosed));
   d->coarsest_level = SEQUENCE_LEVEL_MIN;
   while (d->coarsest_level < 30 && d->peclet / (double)(1 << d->coarsest_level) > PECLET_SEQUENCE) d->coarsest_level++;

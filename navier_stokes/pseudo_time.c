@@ -44,21 +44,21 @@ static int stationary_defect(NsProblem *ns, double *r) {
 }
 
 int ns_pseudo_time(NsProblem *ns, NsResult *res) {
-  const NsNonlinearParams *n = &ns->params.nonlinear;
+  const NsContinuationParams *c = &ns->params.continuation;
   const NsPhysicsParams *ph = &ns->params.physics;
   FEAST_CALL(ns_time_state_create(ns));
   const double rate = ns->time.tau_rate, unit = ph->reference_length / ph->reference_velocity;
   ns->time.tau_rate = 0.0; /* the stationary problem's tau */
-  double dt = n->pseudo_dt * unit, r0 = 0.0, r = 0.0;
+  double dt = c->pseudo_dt * unit, r0 = 0.0, r = 0.0;
   const NsAttempt one = {1e-300, 0.0, 0, 0, 0.0, 1, 0};
   int st = 0, k;
-  for (k = 0; k < n->pseudo_max_steps && !st; k++) {
+  for (k = 0; k < c->pseudo_max_steps && !st; k++) {
     double rk;
     if ((st = stationary_defect(ns, &rk))) break;
     if (k == 0) r0 = rk, res->initial_residual = r0;
     else dt = fmin(DT_MAX * unit, dt * r / rk); /* switched evolution relaxation */
     r = rk;
-    if (!isfinite(r) || r <= n->pseudo_switch * r0) break;
+    if (!isfinite(r) || r <= c->pseudo_switch * r0) break;
     pseudo_step_terms(ns, dt);
     NsResult step;
     if ((st = ns_solve_inner_attempt(ns, &one, &step))) break;
@@ -70,7 +70,7 @@ int ns_pseudo_time(NsProblem *ns, NsResult *res) {
   ns->time.tau_rate = rate;
   FEAST_CALL(st);
   res->final_residual = r;
-  res->converged = isfinite(r) && r <= n->pseudo_switch * r0;
+  res->converged = isfinite(r) && r <= c->pseudo_switch * r0;
   feast_log(1, "  pseudo-time: %s after %d steps (%ld linear iterations), defect %.3e (%.3e of the first)\n",
             res->converged ? "done" : "stopped", k, res->linear_iterations, r,
             r0 > 0.0 ? r / r0 : 0.0);

@@ -46,7 +46,7 @@ static int solve_coarser(const NsProblem *ns, FeastVec *start, NsResult *res) {
   FEAST_CALL(feast_domain_coarser_view(ns->dom, ns->level - 1, &view));
   NsParams p = ns->params;
   p.nonlinear.checkpoint[0] = 0;
-  p.nonlinear.rtol = fmax(p.nonlinear.rtol, p.nonlinear.continuation_rtol);
+  p.nonlinear.rtol = fmax(p.nonlinear.rtol, p.continuation.rtol);
   NsProblem *coarse = NULL;
   feast_log(1, "grid sequencing: level %d first (to nonlinear.rtol = %g, continuation.rtol's)\n", view.finest,
             p.nonlinear.rtol);
@@ -83,7 +83,8 @@ static int attempt_from_coarse(NsProblem *ns, const FeastVec *start, NsResult *r
   FEAST_CALL(zero_start_defect(ns, &r0));
   const NsNonlinearParams *n = &ns->params.nonlinear;
   const int newton = ns->newton_auto;
-  const NsAttempt a = {n->rtol, r0, 1, n->stall_steps, n->stall_factor, 0, newton ? INFINITY : 0.0};
+  const NsContinuationParams *c = &ns->params.continuation;
+  const NsAttempt a = {n->rtol, r0, 1, c->stall_steps, c->stall_factor, 0, newton ? INFINITY : 0.0};
   feast_log(1, "grid sequencing: level %d from level %d's solution%s; converged at %.3e (nonlinear.rtol x the "
             "zero start's first defect on level %d)\n", ns->level, ns->level - 1,
             newton ? ", Newton from the first step" : "", n->rtol * r0, ns->level);

@@ -483,7 +483,7 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
              "nonlinear.damping = 0.5, nonlinear.max_iterations, or a finer grid.level",
              res->reason == NS_DIVERGED ? "diverges" : res->reason == NS_STALLED ? "stalls" : "does not settle",
              d->re_domain,
-             ns->params.nonlinear.continuation == NS_CONTINUATION_OFF ? "continuation.method = auto, "
+             ns->params.continuation.method == NS_CONTINUATION_OFF ? "continuation.method = auto, "
              : res->continuation_stages ? "more continuation.max_stages, " : "");
   else if (res->reason == NS_NAN)
     snprintf(buf, size, "a NaN in the solution or preconditioner: try solver.local_precision = double");

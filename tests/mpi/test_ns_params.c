@@ -51,12 +51,14 @@ static void check_defaults(void) {
         pn->damping == dn->damping && pn->line_search == dn->line_search &&
         pn->divergence_factor == dn->divergence_factor && pn->initial_guess == dn->initial_guess &&
         !strcmp(pn->checkpoint, dn->checkpoint) && pn->checkpoint_interval == dn->checkpoint_interval);
-  CHECK(pn->continuation == dn->continuation && pn->continuation == NS_CONTINUATION_AUTO &&
-        pn->stall_steps == dn->stall_steps && pn->stall_factor == dn->stall_factor &&
-        pn->continuation_factor == dn->continuation_factor && pn->continuation_rtol == dn->continuation_rtol &&
-        pn->continuation_max_stages == dn->continuation_max_stages);
-  CHECK(pn->pseudo_dt == dn->pseudo_dt && pn->pseudo_dt == 1.0 && pn->pseudo_switch == dn->pseudo_switch &&
-        pn->pseudo_max_steps == dn->pseudo_max_steps);
+  const NsContinuationParams *pc = &p.continuation, *dc = &d.continuation;
+  CHECK(pc->grid_sequencing == dc->grid_sequencing && pc->grid_sequencing == NS_SEQUENCING_AUTO);
+  CHECK(pc->method == dc->method && pc->method == NS_CONTINUATION_AUTO &&
+        pc->stall_steps == dc->stall_steps && pc->stall_factor == dc->stall_factor &&
+        pc->factor == dc->factor && pc->rtol == dc->rtol &&
+        pc->max_stages == dc->max_stages);
+  CHECK(pc->pseudo_dt == dc->pseudo_dt && pc->pseudo_dt == 1.0 && pc->pseudo_switch == dc->pseudo_switch &&
+        pc->pseudo_max_steps == dc->pseudo_max_steps);
   CHECK(p.linear.pcd_inflow_dirichlet == d.linear.pcd_inflow_dirichlet && !p.linear.pcd_inflow_dirichlet);
   CHECK(p.linear.pcd_supg == d.linear.pcd_supg && p.linear.pcd_supg == 1);
   const NsLinearParams *pl = &p.linear, *dl = &d.linear;
@@ -147,7 +149,7 @@ static void check_initial_guess(void) {
   NsProblem *ns;
   NsParams p;
   poiseuille_params(&p);
-  p.nonlinear.grid_sequencing = NS_SEQUENCING_OFF;
+  p.continuation.grid_sequencing = NS_SEQUENCING_OFF;
   CHECK_OK(create_from_params(&p, 3, &mesh, &dom, &ns));
   FeastVec *x = NULL, *ref = NULL, *other = NULL;
   NsResult r1, r2;
