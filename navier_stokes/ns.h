@@ -249,7 +249,7 @@ typedef struct {
 } NsDefaultsWhy;
 
 /* The problem-dependent defaults: the `auto` values of linear.schur, linear.krylov,
- * solver.coarse_stabilisation and nonlinear.method (and whether pcd's rotation term applies,
+ * solver.coarse_stabilisation, nonlinear.method and continuation.grid_sequencing (and whether pcd's rotation term applies,
  * and velocity.max_iterations where unset) resolved from the parameters and the coarse mesh alone (every
  * rank, rank count and phase decides the same; problem.c states the rules). Stokes and
  * time-dependent runs resolve to the paper's choices (mass, bicgstab, none). */
