@@ -99,9 +99,7 @@ static int stages(NsProblem *ns, NsResult *res) {
   double q = c->factor, re_good = 0.0, re = target / q;
   FeastVec *good = NULL;
   FEAST_CALL(feast_vec_create(ns->dom, ns->level, NS_NFIELDS, &good));
-  /* the zero start with the Dirichlet values (a fresh problem's first iterate) */
-  feast_vec_zero(good);
-  int st = ns_boundary_values(ns, good);
+  int st = ns_zero_start(ns, good);
   ns->iter.restored = 0; /* the stages start afresh (a restored state was the direct attempt's) */
   int done = 0, target_stalled = 0;
   while (!st && res->continuation_stages < max_stages) {
@@ -215,8 +213,7 @@ int ns_solve_level(NsProblem *ns, NsResult *res) {
   res->reductions_per_iteration = res->exchanges_per_iteration = 0.0;
   FEAST_CALL(ns_result_accumulate(ns, res, &direct_res));
   if (!pseudo) return stages(ns, res);
-  feast_vec_zero(ns->iter.v); /* the zero start with the Dirichlet values, as a fresh run's */
-  FEAST_CALL(ns_boundary_values(ns, ns->iter.v));
+  FEAST_CALL(ns_zero_start(ns, ns->iter.v)); /* as a fresh run's */
   ns->iter.restored = 0;
   return pseudo_time_then_solve(ns, res);
 }

@@ -92,7 +92,8 @@ static FeastKeySpec keys[] = {
     REAL_KEY("continuation", "rtol", "1e-4", 1e-16, 1,
              "navier-stokes, continuation.method = auto: the stages below problem.re stop at a defect <= this "
              "x the direct attempt's first (at least nonlinear.rtol); the last one at nonlinear.rtol "
-             "x that first defect, the direct attempt's own test"),
+             "x that first defect, the direct attempt's own test. The coarser levels of "
+             "continuation.grid_sequencing stop at this x their first defect (at least nonlinear.rtol)"),
     INT_KEY("continuation", "max_stages", "8", 1, NS_MAX_STAGES,
             "navier-stokes, continuation.method = auto: stages tried at most (failed ones included)"),
     REAL_KEY("continuation", "pseudo_dt", "1", 1e-6, 1e6,

@@ -243,6 +243,9 @@ int ns_solve_level(NsProblem *ns, NsResult *res);
 int ns_pseudo_time(NsProblem *ns, NsResult *res);
 /* solve.c: acc += the counters of the attempt r (its per-step iterations appended) */
 int ns_result_accumulate(NsProblem *ns, NsResult *acc, const NsResult *r);
+/* acc's step and iteration counts += r's, the averages per Krylov iteration weighted by
+ * the iterations (the per-step array and the outcome aside) */
+void ns_result_add_counters(NsResult *acc, const NsResult *r);
 /* the operators of the stationary problem: not in a (real) time step */
 static inline int ns_stationary_operators(const NsProblem *ns) { return !ns->time.on || ns->time.pseudo; }
 
@@ -266,6 +269,9 @@ void ns_set_time(NsProblem *ns, double t);
 /* v <- the Dirichlet values of every field at the time set (ns_set_time); other nodes
  * are not touched */
 int ns_boundary_values(NsProblem *ns, FeastVec *v);
+/* v <- the zero start: zero with the Dirichlet values of every field (a fresh problem's
+ * first iterate) */
+int ns_zero_start(NsProblem *ns, FeastVec *v);
 /* blocks (A12, A21 with Newton only; A22 a view of A11's storage on the macros where
  * ns_a22_shared), vectors, the first iterate */
 int ns_system_create(NsProblem *ns);

@@ -58,15 +58,11 @@ static int solve_coarser(const NsProblem *ns, FeastVec *start, NsResult *res) {
 }
 
 /* the first defect of the zero start on ns's level (the reference of the stopping test
- * without sequencing), the iterate left as it was */
-static int zero_start_defect(NsProblem *ns, double *r0) {
-  feast_vec_copy(ns->iter.v, ns->iter.scratch);
-  feast_vec_zero(ns->iter.v);
-  FEAST_CALL(ns_boundary_values(ns, ns->iter.v));
-  FEAST_CALL(ns_system_residual(ns, ns->iter.v, ns->iter.v, ns->iter.defect));
-  FEAST_CALL(feast_vec_norm(ns->iter.defect, r0));
-  feast_vec_copy(ns->iter.scratch, ns->iter.v);
-  return 0;
+ * without sequencing), the zero start built in work */
+static int zero_start_defect(NsProblem *ns, FeastVec *work, double *r0) {
+  FEAST_CALL(ns_zero_start(ns, work));
+  FEAST_CALL(ns_system_residual(ns, work, work, ns->iter.defect));
+  return feast_vec_norm(ns->iter.defect, r0);
 }
 
 /* what the solve c on the coarser level took, its own coarser levels' included */
@@ -76,11 +72,12 @@ static NsCoarseResult coarse_counts(const NsResult *c) {
                           c->coarse.linear_iterations + c->linear_iterations};
 }
 
-/* the attempt on ns's level from the interpolated solution in start (the rules above) */
-static int attempt_from_coarse(NsProblem *ns, const FeastVec *start, NsResult *res) {
+/* the attempt on ns's level from the interpolated solution in start (the rules above;
+ * start is a work vector after it) */
+static int attempt_from_coarse(NsProblem *ns, FeastVec *start, NsResult *res) {
   double r0;
   FEAST_CALL(ns_set_initial_guess(ns, start));
-  FEAST_CALL(zero_start_defect(ns, &r0));
+  FEAST_CALL(zero_start_defect(ns, start, &r0));
   const NsNonlinearParams *n = &ns->params.nonlinear;
   const int newton = ns->newton_auto;
   const NsContinuationParams *c = &ns->params.continuation;
@@ -98,10 +95,8 @@ static int attempt_from_coarse(NsProblem *ns, const FeastVec *start, NsResult *r
 
 /* res <- the level's own strategy from the zero start, after the failed attempt `first`
  * (NULL: none) whose per-step iterations are first_steps: its counters added in front */
-static int fall_back(NsProblem *ns, FeastVec *start, const NsResult *first, const double *first_steps,
-                     NsResult *res) {
-  feast_vec_zero(start);
-  FEAST_CALL(ns_set_initial_guess(ns, start));
+static int fall_back(NsProblem *ns, const NsResult *first, const double *first_steps, NsResult *res) {
+  FEAST_CALL(ns_zero_start(ns, ns->iter.v));
   FEAST_CALL(ns_solve_level(ns, res));
   if (!first) return 0;
   const int n1 = first->nonlinear_iterations, n = n1 + res->nonlinear_iterations;
@@ -111,10 +106,7 @@ static int fall_back(NsProblem *ns, FeastVec *start, const NsResult *first, cons
   memcpy(per + n1, res->linear_per_step, (size_t)res->nonlinear_iterations * sizeof *per);
   free(ns->iter.sequence_per_step);
   ns->iter.sequence_per_step = res->linear_per_step = per;
-  res->nonlinear_iterations = n;
-  res->linear_iterations += first->linear_iterations;
-  res->linear_capped += first->linear_capped;
-  res->newton_given_up += first->newton_given_up;
+  ns_result_add_counters(res, first);
   return 0;
 }
 
@@ -131,13 +123,13 @@ static int solve_sequenced(NsProblem *ns, NsResult *res) {
   } else if (!st && !c.converged) {
     feast_log(1, "grid sequencing: level %d did not converge (%s); level %d's own strategy from the zero start\n",
               ns->level - 1, ns_status_name(c.reason), ns->level);
-    st = fall_back(ns, start, NULL, NULL, res);
+    st = fall_back(ns, NULL, NULL, res);
   } else if (!st) {
     st = attempt_from_coarse(ns, start, &first);
     if (!st && !first.converged && first.reason != NS_INTERRUPTED) {
       st = FEAST_ALLOC(first.nonlinear_iterations + 1, &first_steps);
       if (!st) memcpy(first_steps, first.linear_per_step, (size_t)first.nonlinear_iterations * sizeof *first_steps);
-      if (!st) st = fall_back(ns, start, &first, first_steps, res);
+      if (!st) st = fall_back(ns, &first, first_steps, res);
     } else if (!st) {
       *res = first;
     }

@@ -490,21 +490,25 @@ void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t
 }
 
 /* acc += the counters of attempt r (its per-step iterations appended) */
+void ns_result_add_counters(NsResult *acc, const NsResult *r) {
+  const double w0 = (double)acc->linear_iterations, w1 = (double)r->linear_iterations;
+  if (w0 + w1 > 0) {
+    acc->reductions_per_iteration = (acc->reductions_per_iteration * w0 + r->reductions_per_iteration * w1) / (w0 + w1);
+    acc->exchanges_per_iteration = (acc->exchanges_per_iteration * w0 + r->exchanges_per_iteration * w1) / (w0 + w1);
+  }
+  acc->nonlinear_iterations += r->nonlinear_iterations;
+  acc->linear_iterations += r->linear_iterations;
+  acc->linear_capped += r->linear_capped;
+  acc->newton_given_up += r->newton_given_up;
+}
+
 int ns_result_accumulate(NsProblem *ns, NsResult *acc, const NsResult *r) {
   const int n = acc->nonlinear_iterations + r->nonlinear_iterations;
   double *per = realloc(ns->iter.continuation_per_step, (size_t)(n > 0 ? n : 1) * sizeof *per);
   FEAST_CHECK(per, FEAST_ERR_MEM, "continuation: out of memory");
   ns->iter.continuation_per_step = per;
   memcpy(per + acc->nonlinear_iterations, r->linear_per_step, (size_t)r->nonlinear_iterations * sizeof *per);
-  const double w0 = (double)acc->linear_iterations, w1 = (double)r->linear_iterations;
-  if (w0 + w1 > 0) {
-    acc->reductions_per_iteration = (acc->reductions_per_iteration * w0 + r->reductions_per_iteration * w1) / (w0 + w1);
-    acc->exchanges_per_iteration = (acc->exchanges_per_iteration * w0 + r->exchanges_per_iteration * w1) / (w0 + w1);
-  }
-  acc->nonlinear_iterations = n;
-  acc->linear_iterations += r->linear_iterations;
-  acc->linear_capped += r->linear_capped;
-  acc->newton_given_up += r->newton_given_up;
+  ns_result_add_counters(acc, r);
   acc->linear_per_step = per;
   /* the ScaRC counters are cumulative over the problem's life: the last attempt's are all */
   acc->velocity_vcycles = r->velocity_vcycles;

@@ -47,9 +47,12 @@ static int create_system(NsProblem *ns) {
     for (long i = 0; i < (long)lev->N * lev->N; i++) ns->sys.ones->v[li][i] = 1.0;
   }
   FEAST_CALL(feast_vec_sum(ns->sys.mass));
-  /* the first iterate: zero, with the Dirichlet values of every field */
-  feast_vec_zero(ns->iter.v);
-  return ns_boundary_values(ns, ns->iter.v);
+  return ns_zero_start(ns, ns->iter.v); /* the first iterate */
+}
+
+int ns_zero_start(NsProblem *ns, FeastVec *v) {
+  feast_vec_zero(v);
+  return ns_boundary_values(ns, v);
 }
 
 int ns_boundary_values(NsProblem *ns, FeastVec *v) {
