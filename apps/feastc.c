@@ -5,8 +5,9 @@
 
 /* A process started without mpirun (Open MPI's singleton: one rank, no launcher variables)
  * talks to nobody, so it needs none of the UCX transport whose probe costs ~0.17 s of a
- * 0.38 s start (BENCHMARKS.md): take the basic ob1 layer unless the user chose one
- * (OMPI_MCA_pml set). Other MPI libraries ignore the variable; under mpirun nothing changes. */
+ * 0.38 s start (docs/notes/cavity-performance.md): take the basic ob1 layer unless the
+ * user chose one (OMPI_MCA_pml set). Other MPI libraries ignore the variable; under mpirun
+ * nothing changes. */
 static void singleton_transport(void) {
   if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") && !getenv("PMI_RANK"))
     setenv("OMPI_MCA_pml", "ob1", 0);

@@ -7,7 +7,7 @@ export OMPI_MCA_mpi_yield_when_idle=1
 # recirculation length (Schaefer & Turek 1996 give the interval [0.0842, 0.0852]),
 # nonlinear steps, BiCGStab iterations and the time per phase (the FEAST paper's Table 4
 # quantities: assembly and linear solver with their shares R_ass, R_lin of the run), as a
-# Markdown table for BENCHMARKS.md.
+# Markdown table (for docs/benchmarks.md and docs/notes/dfg-stationary.md).
 #   bench/dfg.sh BUILD_DIR [NP] [LEVELS...] [-- extra overrides]   (default: 1 rank, 3 4 5 6 7)
 # Example: bench/dfg.sh build 1 3 4 5 6 7
 # DFG_CONFIG=config/dfg_re100.ini bench/dfg.sh build 1 3 4 5 runs another config (its

@@ -3,7 +3,7 @@
 export OMPI_MCA_mpi_yield_when_idle=1
 # The time-dependent DFG benchmark 2D-3 (config/dfg2d3.ini: Re(t) up to 100 and back,
 # t in [0, 8]) at given levels and time steps: one run per (level, dt), and a Markdown
-# table for BENCHMARKS.md with the time steps, wall time (s and s per step), nonlinear steps
+# table (for docs/benchmarks.md and docs/notes/time-dependent.md) with the time steps, wall time (s and s per step), nonlinear steps
 # and Krylov iterations per time step, and c_D,max, c_L,max (with their times) and
 # delta p(8) = pressure_difference_final with the relative errors against John's (2004)
 # reference values: c_D,max 2.950921575 at t = 3.93625, c_L,max 0.47795 at t = 5.693125,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# solver.local_gpu_min_nodes measured on a lent device (BENCHMARKS.md, "GPU: the first
+# solver.local_gpu_min_nodes measured on a lent device (docs/notes/gpu-and-amdahl.md, "GPU: the first
 # device run"): bench_local_mg_gpu at L = 3..6 (small batches: launch latency against the
 # host core), then cavity L7, DFG 2D-1 L6 and 2D-3 L5 (to t = 0.2) on the CPU and with
 # target = gpu at min nodes 0, 17, 33, 65, then DFG 2D-1 L5 on the GPU at 1 and 2 ranks.

@@ -21,7 +21,7 @@ export OMPI_MCA_mpi_yield_when_idle=1
 #   this project's VMs memory freed by a process is still backed by the host only on the
 #   CPU that freed it (the kernel's per-CPU free lists; free memory elsewhere is handed
 #   back to the host and faults in at about 5 ms per 2 MiB), so pinned runs pay the page
-#   faults bare metal would (see BENCHMARKS.md, "first-touch stalls")
+#   faults bare metal would (see docs/notes/scarc-poisson.md, "First-touch stalls, explained")
 set -euo pipefail
 build=${1:-build}; shift || true
 levels=${*:-7 8 9}

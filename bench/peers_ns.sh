@@ -19,7 +19,7 @@ export OMPI_MCA_mpi_yield_when_idle=1
 #   CPU=1: the core both run on (pinned with taskset, one thread each)
 #   PEER=../shared/peers/dealii-cavity (needs libdeal.ii-dev: apt-get install libdeal.ii-dev)
 #   CONFIG=config/cavity.ini: feastc's config (config/cavity_graded.ini: the graded
-#   4 x 4 macros with the consistent stabilisation, BENCHMARKS.md)
+#   4 x 4 macros with the consistent stabilisation, docs/notes/cavity-accuracy.md)
 # feastc runs CONFIG with problem.re and grid.level and no other key but the ones given
 # after "--" (its defaults are what a user gets).
 set -euo pipefail

@@ -38,7 +38,7 @@ static const FeastLocalBackend *const registry[] = {
 /* auto = single on either target: the local multigrid only preconditions the double outer
  * solver (to local_rtol = 0.1), and on the CPU single streams half the bytes and fills
  * twice the SIMD lanes: the same iteration counts and 4-28 % less time over the cavity,
- * channel, DFG 2D-1/2D-3, Stokes and Poisson (BENCHMARKS.md, 2026-11-27) */
+ * channel, DFG 2D-1/2D-3, Stokes and Poisson (docs/notes/ns-linear-solver.md, 2026-11-27) */
 const char *feast_local_resolve_precision(const char *precision) {
   return strcmp(precision, "auto") != 0 ? precision : "single";
 }

@@ -49,8 +49,8 @@ typedef struct {
                                     columns twice: on levels that stay in cache (N <= 65)
                                     that is a large part of a sweep (every level framed:
                                     local multigrid 5 % slower at Poisson L = 8, ~15 % in
-                                    the cavity at L = 7, BENCHMARKS.md); ScaRC:
-                                    solver.local_framed_min_nodes (129) */
+                                    the cavity at L = 7, docs/notes/scarc-poisson.md);
+                                    ScaRC: solver.local_framed_min_nodes (129) */
   int coarse_upwind;             /* levels below the finest stabilised by feast_band9_upwind
                                     (solver.coarse_stabilisation = upwind) */
   int gpu_min_nodes;             /* target gpu: a batch whose macros have fewer nodes per

@@ -9,9 +9,9 @@
  * i.e. the correction c_k is replaced by the mixed one; the line search then takes it as
  * its direction. For the Picard iteration of Navier-Stokes it improves the linear rate
  * (Pollock, Rebholz & Xiao, SIAM J. Numer. Anal. 57, 2019): the cavity at Re = 1000,
- * L = 6 converges in 21 instead of 31 steps (BENCHMARKS.md). The small least-squares
- * problem is solved by its normal equations (m <= 10, Cholesky; a history whose Gram
- * matrix is not positive definite is dropped and the plain correction taken).
+ * L = 6 converges in 21 instead of 31 steps (docs/notes/ns-nonlinear.md). The small
+ * least-squares problem is solved by its normal equations (m <= 10, Cholesky; a history
+ * whose Gram matrix is not positive definite is dropped and the plain correction taken).
  *
  * Stationary runs only: a time step's fixed point converges in 2-3 steps from the last
  * solution, too few for a history (DFG 2D-3, L = 4, 30 steps: 61 nonlinear steps and 337

@@ -17,10 +17,11 @@
  * (not on other parallelograms: the bilinear term st of the reference cell has Laplacian
  * 2 g^st there). The dropped term is an O(tau nu Laplace u) consistency error, O(h) where
  * tau ~ h / |w| (convection-dominated cells): on the cavity at Re = 1000 the centre-line
- * extrema converge at first order with it, dominated by the PSPG part (BENCHMARKS.md,
- * issue #26). stabilisation.viscous_residual = on restores it: -nu Laplace w of the
- * linearisation velocity, reconstructed per cell (ns_cell_laplacian), lagged into the
- * right-hand side of both residuals (consistent at the converged nonlinear solution):
+ * extrema converge at first order with it, dominated by the PSPG part
+ * (docs/notes/cavity-accuracy.md, issue #26). stabilisation.viscous_residual = on restores
+ * it: -nu Laplace w of the linearisation velocity, reconstructed per cell
+ * (ns_cell_laplacian), lagged into the right-hand side of both residuals (consistent at
+ * the converged nonlinear solution):
  *   f1(a) += tau_s (nu Lap w_1, w.grad phi_a),  g(a) -= tau_p (nu Lap w, grad psi_a)
  * tau_s = stabilisation.supg_scale tau, tau_p = stabilisation.pspg_scale tau (defaults 1)
  * in the SUPG terms (A's tau, B's tau, f's tau) and the PSPG terms (BT's tau, C, g).
@@ -34,15 +35,17 @@
  * tau_s w.grad phi_a) + tau_s (R_i, w.grad phi_a); g -= tau_p ((w.grad) w, grad psi_a)),
  * which keeps the defect that of the nonlinear problem. Without the stabilisation's
  * derivatives (the Galerkin term alone, as before 2026-11-26) Newton converged only
- * linearly, at a rate of 0.3-0.7 per step on the cavity at Re = 400-1000 (BENCHMARKS.md,
- * "Newton's Jacobian"). tau depends on w through the cell-centre velocity w_c (ns_tau;
- * d w_c / d w_b = phi_b(centre) = 1/4): its derivative adds, per cell, with
+ * linearly, at a rate of 0.3-0.7 per step on the cavity at Re = 400-1000
+ * (docs/notes/ns-nonlinear.md, "Newton's Jacobian"). tau depends on w through the
+ * cell-centre velocity w_c (ns_tau; d w_c / d w_b = phi_b(centre) = 1/4): its derivative
+ * adds, per cell, with
  * Phi_ia = (R_i, w.grad phi_a), Psi_a = -(R_p, grad psi_a) (R_p = (w.grad) w + mass w + s +
  * grad p_w - f - nu Lap w, the PSPG residual at the linearisation point),
  *   A_ij(a,b) += Phi_ia d tau_s / d w_b,j,   BT_j(a,b) += Psi_a d tau_p / d w_b,j
  * (and J_tau w on the right-hand side): without it Newton converged linearly, at 0.22-0.29
- * per step with exact inner solves (BENCHMARKS.md, "Newton at Re 1000"); with it J is the
- * derivative of the defect (tests/unit/test_ns_jacobian.c, finite differences, 1e-8).
+ * per step with exact inner solves (docs/notes/schur-approximations.md, "Newton at Re
+ * 1000"); with it J is the derivative of the defect (tests/unit/test_ns_jacobian.c, finite
+ * differences, 1e-8).
  * Where tau is frozen (NsForm.tau_frozen) it has no derivative, and the preconditioner's
  * velocity blocks (velocity_blocks) leave tau's derivative out with the reaction term.
  * The lagged viscous residual's derivative, -theta tau_s (nu Lap x_i, w.grad phi_a) in the
@@ -51,7 +54,7 @@
  * the 9 bands: ns_form stores it per cell (NsForm.viscous_cells) and Newton's Krylov
  * operator adds it matrix-free (ns_viscous_derivative_apply); the preconditioner does
  * without it. Without it Newton converged linearly where the viscous residual is on, at
- * 0.35 per step (the graded cavity at Re = 400, L = 5; BENCHMARKS.md).
+ * 0.35 per step (the graded cavity at Re = 400, L = 5; docs/notes/ns-nonlinear.md).
  *
  * A time step (navier_stokes/timestep.c) approximates du/dt by mass u + s (mass =
  * alpha_0/dt, s from the old levels: backward Euler, BDF2, a theta-step) and weights the

@@ -127,8 +127,8 @@ typedef struct {
   NsBoundaryValues boundary[NS_MAX_BOUNDARY];
 } NsPhysicsParams;
 
-/* the SUPG/PSPG stabilisation of navier_stokes/forms.h (issue #26, BENCHMARKS.md "Accuracy
- * per unknown"): tau of ns_tau times a factor per term family, and the viscous term of
+/* the SUPG/PSPG stabilisation of navier_stokes/forms.h (issue #26, docs/notes/cavity-accuracy.md
+ * "Accuracy per unknown"): tau of ns_tau times a factor per term family, and the viscous term of
  * the residuals; per problem (ns_form_at puts them in every form it builds) */
 typedef struct {
   double supg_scale;         /* the SUPG terms use supg_scale x tau: 1 */

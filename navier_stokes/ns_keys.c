@@ -37,7 +37,7 @@ static FeastKeySpec keys[] = {
     REAL_KEY("stabilisation", "pspg_scale", "1", 1e-6, 1e6,
              "stokes/navier-stokes: the PSPG terms (the pressure Laplacian C, the PSPG of the convection and of "
              "f) use this factor times tau; their O(tau nu Laplace u) consistency error scales with it "
-             "(BENCHMARKS.md, issue #26)"),
+             "(docs/notes/cavity-accuracy.md, issue #26)"),
     ENUM_KEY("stabilisation", "viscous_residual", "off", "off|on",
              "stokes/navier-stokes: on = the SUPG and PSPG residuals include -nu Laplace u, reconstructed per "
              "cell from second differences of the linearisation velocity on its macro (lagged: consistent at "
@@ -45,7 +45,7 @@ static FeastKeySpec keys[] = {
              "the cavity (rectangular macros) it removes the O(tau nu Laplace u) consistency error that makes "
              "the extrema converge at first order at Re = 1000 (3x smaller errors at L = 6 on 4 x 4 macros); "
              "on curved macros the reconstruction misses the mapping's curvature (DFG: delta p worse). "
-             "BENCHMARKS.md, issue #26"),
+             "docs/notes/cavity-accuracy.md, issue #26"),
 
     /* ---- the fields' values on boundary part NAME ---- */
     STRING_KEY("boundary.*", "u", NULL,
@@ -144,7 +144,7 @@ static FeastKeySpec keys[] = {
              "safeguard (not below 0.9 eta_k-1^2 when that exceeds 0.1), at most 0.9, linear.rtol in "
              "the first step, and not below 0.5 x the nonlinear target / r_k (no oversolving in the "
              "last step); the fixed point's steps keep linear.rtol (with them it stalled at Re = 1000; "
-             "auto at Re = 1000, L = 6: 33 s instead of 46 s with fixed; BENCHMARKS.md)"),
+             "auto at Re = 1000, L = 6: 33 s instead of 46 s with fixed; docs/notes/ns-nonlinear.md)"),
 
     /* ---- the linear solver of every nonlinear step ---- */
     ENUM_KEY("linear", "krylov", "auto", NULL /* auto, the Krylov registry's saddle-point methods */,
@@ -159,13 +159,13 @@ static FeastKeySpec keys[] = {
     INT_KEY("linear", "restart", "60", 1, 1000,
             "linear.krylov = fgmres: iterations per restart cycle (memory: 2 restart + 1 "
             "vectors of the saddle-point system, 1.5 restart + 2.5 with linear.fgmres_basis = single; 60: the cavity at Re = 1000 needs 2.1x fewer "
-            "iterations than with 30, and converges at L = 4, BENCHMARKS.md)"),
+            "iterations than with 30, and converges at L = 4, docs/notes/krylov-methods.md)"),
     ENUM_KEY("linear", "fgmres_basis", "single", "single|double",
              "linear.krylov = fgmres: the precision the orthonormal basis is stored in; single halves "
              "the memory its Gram-Schmidt reads (the Krylov vectors' orthogonality to 1e-7, far below "
              "linear.rtol; the preconditioned vectors, the update and the residuals stay double; "
              "Gram-Schmidt 14.5 % -> 8.6 % of the graded cavity's cycles at Re = 400, Newton's runs ~17 % "
-             "faster, the same iterations: BENCHMARKS.md); double = the basis in double precision"),
+             "faster, the same iterations: docs/notes/krylov-methods.md); double = the basis in double precision"),
     ENUM_KEY("linear", "schur", "auto", NULL /* ns_schur_name */,
              "pressure Schur complement approximation of the preconditioner: auto = pcd for stationary "
              "navier-stokes where PCD applies (an inflow or an enclosed flow) and the domain Reynolds "
@@ -222,7 +222,7 @@ static FeastKeySpec keys[] = {
     INT_KEY("velocity", "max_iterations", "2", 1, 100000,
             "maximum ScaRC iterations of a velocity block solve (2: more cycles toward velocity.rtol cost "
             "more than the outer iterations they save; stationary cavity and channel 1.2-1.4x faster "
-            "than with 8, time steps unchanged: BENCHMARKS.md); unset, a stationary enclosed flow with "
+            "than with 8, time steps unchanged: docs/notes/ns-linear-solver.md); unset, a stationary enclosed flow with "
             "PCD's rotation term takes 1 (its outer iterations follow the Schur approximation: 0-22 % "
             "faster; logged)"),
     INT_KEY("velocity", "fixed_iterations", "0", 0, 1000,

@@ -41,8 +41,9 @@
  * (k^2 (nu k^2 + i Omega m)) there), hence sigma < 1: 0.3 measured best, with the viscous
  * term doubled (0.2 / 0.4 and 1.5 / 3 times it within ~5 %). Its A_p solve runs at most
  * ROTATION_CYCLES cycles: its right-hand side M_rot A_p^-1 r is rougher than r, and toward
- * pressure.rtol it took 8 cycles for no fewer iterations (BENCHMARKS.md, "The FGMRES plateau
- * explained"). With an inflow it is off: the DFG channel took as many iterations, 1.4x the time.
+ * pressure.rtol it took 8 cycles for no fewer iterations (docs/notes/schur-approximations.md,
+ * "The plateau explained"). With an inflow it is off: the DFG channel took as many
+ * iterations, 1.4x the time.
  * Inflow parts are found from the data, not named: the parts whose Dirichlet velocity
  * flows into the domain (int u.n ds < 0 over the part's coarse edges, from the config's
  * expressions: the same decision on every rank, rank count and level; checked in the

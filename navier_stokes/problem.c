@@ -36,7 +36,7 @@ int ns_pressure_free(FeastBC *const bc[NS_NFIELDS], int nparts) {
 }
 
 /* ---- the problem-dependent defaults (linear.schur, linear.krylov,
- * solver.coarse_stabilisation = auto; BENCHMARKS.md, "Robust defaults") ----
+ * solver.coarse_stabilisation = auto; docs/notes/ns-linear-solver.md, "Robust defaults") ----
  * - linear.schur = auto: pcd where PCD applies (an inflow part, or an enclosed flow) and
  *   the domain Reynolds number U D / nu >= 200 (D: the larger side of the mesh's bounding
  *   box); mass below. The mass approximation nu M_p^-1 degrades with the Reynolds number
@@ -140,14 +140,15 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
    * on (a stationary enclosed flow), whose outer iterations follow the Schur approximation
    * (a second cycle saves at most 13 % of them and costs more: 0-22 % faster with one, 7
    * cases at Re = 400-3200, L = 4-6), two elsewhere (the channel: 45 % more iterations with
-   * one, 3-14 % slower; BENCHMARKS.md, "One velocity V cycle where the rotation term is on") */
+   * one, 3-14 % slower; docs/notes/ns-linear-solver.md, "One velocity V cycle where the
+   * rotation term is on") */
   d->velocity_cycles_auto = p->velocity.max_iterations_auto && d->rotation && !time_dependent;
   d->velocity_cycles = d->velocity_cycles_auto ? 1 : p->velocity.max_iterations;
 
   /* continuation.method = auto: where the direct attempt fails, pseudo-time steps in an open
    * flow (the backward-facing step at Re = 800, L = 4: 77 s against 1,364 s by continuation
    * in Re, whose stages at the target stalled again and again), continuation in Re in an
-   * enclosed one (the cavity: its stages converge; BENCHMARKS.md) */
+   * enclosed one (the cavity: its stages converge; docs/notes/ns-nonlinear.md) */
   d->pseudo_time = !stokes && !time_dependent && !enclosed && p->continuation.method == NS_CONTINUATION_AUTO;
   /* nonlinear.method = auto after pseudo-time steps (PCD without the rotation term): the
    * attempt that follows them switches from the fixed point to Newton at

@@ -167,8 +167,8 @@ static double forcing_term(double r, double r_prev, double target, double eta) {
  * Dirichlet rows (~ M u_n / dt + f): the step's first defect after the extrapolated start
  * is O(dt^2) and tiny near a periodic or steady state, so relative to it alone every step
  * takes 5-8 nonlinear steps; relative to ||h_free|| the defect bounds the change
- * dt M^-1 r of u relative to u (BENCHMARKS.md, 2026-11-26). ns->iter.scratch is free here (the
- * preconditioner's work vector). */
+ * dt M^-1 r of u relative to u (docs/notes/time-dependent.md, 2026-11-26). ns->iter.scratch is
+ * free here (the preconditioner's work vector). */
 static int stop_reference(NsProblem *ns, const NonlinearParams *p, double r0, double *ref) {
   *ref = r0;
   if (!p->rhs_reference) return 0;

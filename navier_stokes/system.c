@@ -168,8 +168,8 @@ static int assemble_macro(NsProblem *ns, const FeastVec *w, int li) {
  * A22 of the Jacobian at w without the reaction term (u . grad) w (NsForm.velocity_blocks,
  * assembled with the system's blocks), with the system's Dirichlet rows. ScaRC's multigrid
  * does not converge on the reaction term (the cavity at Re = 1000, L = 6: 678-1000 FGMRES
- * iterations per Newton step with it, 133-168 without; BENCHMARKS.md, "Newton's velocity
- * blocks"). Created at the first Newton step */
+ * iterations per Newton step with it, 133-168 without; docs/notes/ns-nonlinear.md,
+ * "Newton's velocity blocks"). Created at the first Newton step */
 static int create_velocity_blocks(NsProblem *ns) {
   const FeastDomain *dom = ns->dom;
   for (int i = 0; i < 3 && !ns->sys.vblk[velocity_blocks[i]]; i++) {

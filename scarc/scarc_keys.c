@@ -14,7 +14,7 @@ static FeastKeySpec keys[] = {
     ENUM_KEY("solver", "local_precision", "auto", NULL /* scarc_precision_name */,
              "floating point precision of the local multigrid; auto = single on cpu and gpu "
              "(mixed precision: the outer solver stays double; on the CPU single takes 4-28 % "
-             "less time than double with the same iteration counts, BENCHMARKS.md), double where "
+             "less time than double with the same iteration counts, docs/notes/ns-linear-solver.md), double where "
              "the V cycle must be a linear map (ibicgstab, pipebicgsafe: they stagnate with "
              "single-precision local solves; logged)"),
     ENUM_KEY("solver", "scarc_solver", "mg", NULL /* scarc_solver_choices() */,
@@ -62,7 +62,7 @@ static FeastKeySpec keys[] = {
             "global coarse grid: the finest level with fewer unknowns (nodes of one field) than "
             "this, solved directly (solver.coarse_solver) on rank 0 (2500: 4 x 4 macros' 4,225 "
             "nodes at L = 4 made an L = 5 run two-level, its direct solves 23 % of the run; "
-            "BENCHMARKS.md)"),
+            "docs/notes/ns-linear-solver.md)"),
     ENUM_KEY("solver", "coarse_stabilisation", "auto", NULL /* auto, scarc_stabilisation_name */,
              "multigrid levels below the finest (global and local): auto = none, except where the "
              "problem decides (stationary navier-stokes: upwind when the coarse mesh's Peclet number "
@@ -71,7 +71,7 @@ static FeastKeySpec keys[] = {
              "min(|a_ij - a_ji|/2, max(0, a_ij, a_ji)) (discrete upwinding of the convective, "
              "skew-symmetric part; symmetric matrices are unchanged), for convection-dominated "
              "velocity blocks whose Galerkin coarse levels lose the fine grid's SUPG (the cavity at "
-             "Re = 1000 from L = 6 needs it; at Re = 400, L = 6 it costs 14 % time, BENCHMARKS.md)"),
+             "Re = 1000 from L = 6 needs it; at Re = 400, L = 6 it costs 14 % time, docs/notes/ns-linear-solver.md)"),
     ENUM_KEY("solver", "coarse_solver", "klu", NULL /* feast_direct_solver_name */,
              "direct solver of the global coarse grid (SuiteSparse; both analyse the pattern "
              "once): klu = sparse LU with AMD ordering, refactored in place with the first "
@@ -106,7 +106,7 @@ static FeastKeySpec keys[] = {
             "local multigrid, target = gpu: levels with fewer nodes per side run on the CPU backend of "
             "the same precision (a GPU V cycle costs ~10 launches per level whatever the size); 17 = "
             "levels of 9 x 9 nodes and less on the CPU (measured on an H200 with 8-24 macros per rank, "
-            "BENCHMARKS.md; its small-batch bench: with ~5 or fewer macros per rank 33 is faster); "
+            "docs/notes/gpu-and-amdahl.md; its small-batch bench: with ~5 or fewer macros per rank 33 is faster); "
             "0 = every level on the GPU"),
 };
 

@@ -121,7 +121,8 @@ void feast_vec_scale(double a, FeastVec *x) {
  * tree then adds: an order set by the macro alone, so the same at every rank count, and
  * SIMD-wide (AVX-512 where the compiler targets it, the same sums in plain C elsewhere).
  * Summed in node order, one chain per product, the adder's latency bounded the loop
- * (FGMRES's Gram-Schmidt: 10 % of the graded cavity at Re = 400, BENCHMARKS.md). */
+ * (FGMRES's Gram-Schmidt: 10 % of the graded cavity at Re = 400,
+ * docs/notes/krylov-methods.md). */
 enum { DOT_LANES = 8, DOT_MAX = 4 };
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 #include <immintrin.h>

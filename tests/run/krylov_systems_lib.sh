@@ -17,7 +17,7 @@
 # From a random start every Navier-Stokes linear solve must reduce its residual by
 # linear.rtol ||d|| / ||d - K c_0||, down to ~4e-15 in the last steps: that is what
 # solver.residual_replacement_drop (restart from the true residual after a drop by
-# sqrt(eps)) is there for (without it, 455 / 640 / 813 iterations; BENCHMARKS.md).
+# sqrt(eps)) is there for (without it, 455 / 640 / 813 iterations; docs/notes/krylov-methods.md).
 . "$(dirname "$0")/lib.sh"
 LIN="solver.smoother_step=fixed solver.local_fixed_cycles=2 velocity.fixed_iterations=2 solver.coarse_max_dofs=1000"
 CD="$FEAST_SRC/config/poisson.ini grid.level=5 problem.convection=20,10 solver.rtol=1e-12"

@@ -9,7 +9,7 @@
 # (ghia_re400.csv), whose misprinted v at x = 0.9063 is shown but not compared.
 # At Re = 1000, level 5, with PCD, FGMRES and upwind-stabilised coarse levels
 # (solver.coarse_stabilisation = upwind): the extrema within 1 % of Botella & Peyret's
-# spectral values (measured 0.14-0.41 %; 0.06-0.07 % at L = 7, BENCHMARKS.md) and the
+# spectral values (measured 0.14-0.41 %; 0.06-0.07 % at L = 7, docs/notes/cavity-accuracy.md) and the
 # profiles within 0.02 of Ghia's Re = 1000 tables (0.0146; Ghia's u_min is 1.5 % off).
 . "$(dirname "$0")/lib.sh"
 feastc_np 2 "$FEAST_SRC/config/cavity.ini" grid.level=6 output.centerlines="$TMP/cl" || fail=$((fail+1))

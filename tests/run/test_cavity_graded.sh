@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The cavity on graded macros (config/cavity_graded.ini: grids/cavity4x4cos.feast with
-# stabilisation.viscous_residual = on; BENCHMARKS.md "Coarse meshes for the cavity"):
+# stabilisation.viscous_residual = on; docs/notes/cavity-accuracy.md "Coarse meshes for the cavity"):
 # (a) tools/make_cavity_grid.py regenerates both shipped graded grids byte for byte;
 # (b) Re = 100, L = 3 and 4: all three centre-line extrema on one side of Botella &
 #     Peyret's values at both levels (u_min and v_min below, v_max above: the vortex

@@ -3,7 +3,7 @@
 # - 2D-1 (Re = 20, config/dfg.ini) at level 4 (6,320 nodes): drag coefficient within 1 %
 #   and pressure difference within 2 % of the reference values (Nabh 1998 / FEATFLOW);
 #   lift coefficient within 20 % and recirculation length within 1 % of the 1996 interval
-#   [0.0842, 0.0852] (both converge more slowly with L: BENCHMARKS.md); natural outflow,
+#   [0.0842, 0.0852] (both converge more slowly with L: docs/notes/dfg-stationary.md); natural outflow,
 #   so no pressure null space;
 # - at level 3 with the global coarse grid at L = 2 and local multigrids of two levels
 #   (so the velocity and the PCD pressure solves run through ScaRC's local multigrids):

@@ -20,7 +20,7 @@ echo "auto with 20 linear iterations at most: $(json nonlinear_iterations) steps
 check "auto converged after giving Newton up" "'$(json converged)' == 'true' and $(json newton_given_up) == 1"
 # the preconditioner's velocity blocks with and without Newton's reaction term
 # (velocity.newton_reaction; off, the default, is what ScaRC converges on from L = 6 at
-# Re = 1000, BENCHMARKS.md): the same solution, Re = 1000, level 4, at 2 ranks
+# Re = 1000, docs/notes/ns-nonlinear.md): the same solution, Re = 1000, level 4, at 2 ranks
 for r in off on; do
   feastc_np 2 "$cfg" grid.level=4 problem.re=1000 nonlinear.method=auto velocity.newton_reaction=$r || fail=$((fail+1))
   check "auto with velocity.newton_reaction = $r converged" "'$(json converged)' == 'true'"

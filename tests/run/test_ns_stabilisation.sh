@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The stabilisation keys (issue #26, BENCHMARKS.md "Accuracy per unknown"): the cavity at
+# The stabilisation keys (issue #26, docs/notes/cavity-accuracy.md "Accuracy per unknown"): the cavity at
 # Re = 100 on 4 x 4 square macros (grids/cavity4x4.feast), L = 4, its centre-line extrema
 # against Botella & Peyret. The PSPG terms' consistency error, O(tau nu Laplace u), makes
 # the vortex too weak and scales with tau: stabilisation.pspg_scale = 3 must make each

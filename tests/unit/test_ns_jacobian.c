@@ -25,7 +25,7 @@
  *     1e-6 where viscosity sets tau (nu = 1e2, 1e3; measured 8e-9 and 8e-8) and in the
  *     convective regime (nu = 1e-2, where tau follows |w|; measured 7e-9). Without tau's
  *     derivative (before 2026-11-27) the gap there was 0.70 of Newton's terms, and Newton
- *     converged linearly (BENCHMARKS.md, "Newton with tau's derivative").
+ *     converged linearly (docs/notes/ns-nonlinear.md, "Newton with tau's derivative").
  *  4. the preconditioner's velocity blocks (NsForm.velocity_blocks, velocity.newton_reaction =
  *     off), assembled in the same pass as J: J - J_drop is the reaction term alone, R_ij =
  *     ((phi_c d_j w_i), phi_a + tau w.grad phi_a), integrated here by a form of its own (tau
