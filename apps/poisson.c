@@ -19,6 +19,12 @@
 
 static double u_exact(double x, double y) { return sin(M_PI * x) * sin(M_PI * y); }
 
+/* u_exact at a node (FeastNodeFn) */
+static int exact_at_node(void *ctx, double x, double y, double *value) {
+  *value = u_exact(x, y);
+  return 0;
+}
+
 /* the exact solution as a Q1 function */
 static void exact(long n, const double *x, const double *y, void *ctx, double *u) {
   for (long k = 0; k < n; k++) u[k] = u_exact(x[k], y[k]);
@@ -68,23 +74,17 @@ static int assemble_matrix(const FeastDomain *dom, const double *conv, Scarc *sc
 static int rhs_values(const FeastDomain *dom, const FeastMask *mask, const double *conv, int random_start,
                       FeastVec *b, FeastVec *x) {
   const FeastLevel *lev = &dom->levels[dom->finest];
-  const long n = (long)lev->N * lev->N;
   feast_vec_zero(b);
   if (random_start)
     feast_vec_fill_hash(x);
   else
     feast_vec_zero(x);
   for (int li = 0; li < dom->nlocal; li++)
-    FEAST_CALL(feast_q1_assemble_rhs(lev->N, lev->xy[li], dom->local[li], source, (void *)conv, 2, b->v[li]));
+    FEAST_CALL(feast_q1_assemble_rhs(lev->N, lev->xy[li], dom->local[li], source, (void *)conv, 2,
+                                     feast_vec_block(b, 0, li)));
   FEAST_CALL(feast_vec_sum(b));
-  for (int li = 0; li < dom->nlocal; li++)
-    for (long i = 0; i < n; i++)
-      if (mask->fixed[dom->finest][li][i]) {
-        double g = u_exact(lev->xy[li][2 * i], lev->xy[li][2 * i + 1]);
-        b->v[li][i] = g;
-        x->v[li][i] = g;
-      }
-  return 0;
+  FEAST_CALL(feast_vec_set_nodes(b, 0, mask, exact_at_node, NULL));
+  return feast_vec_set_nodes(x, 0, mask, exact_at_node, NULL);
 }
 
 /* the right-hand side b and the start x, made and filled (rhs_values), timed as assembly */
@@ -103,7 +103,7 @@ static int l2_error(const FeastDomain *dom, const FeastVec *x, double *err) {
   double *part;
   FEAST_CALL(FEAST_ALLOC(2 * dom->nlocal + 2, &part));
   for (int li = 0; li < dom->nlocal; li++)
-    FEAST_CALL(feast_q1_l2_error(lev->N, lev->xy[li], x->v[li], exact, NULL, 3, &part[li],
+    FEAST_CALL(feast_q1_l2_error(lev->N, lev->xy[li], feast_vec_block_read(x, 0, li), exact, NULL, 3, &part[li],
                                  &part[dom->nlocal + li]));
   double sums[2];
   int st = feast_domain_sum_macros(dom, 2, part, sums);
@@ -123,7 +123,7 @@ static int export_matrix(const FeastProblemContext *app, Scarc *scarc, const Fea
   FEAST_CALL(feast_gather_matrix(dom, dom->finest, A, 0, 0, &t));
   double *g = NULL;
   if (app->rank == 0) FEAST_CALL(FEAST_ALLOC(dom->levels[dom->finest].nglobal, &g));
-  FEAST_CALL(feast_gather_vector(dom, dom->finest, b->v, 0, g));
+  FEAST_CALL(feast_vec_gather_block(b, 0, 0, g));
   int st = 0;
   if (app->rank == 0) {
     char rhs[4200];
@@ -144,7 +144,7 @@ static int write_vtk(const FeastProblemContext *app, const FeastVec *x) {
   if (!path[0]) return 0;
   const FeastDomain *dom = app->dom;
   const FeastLevel *lev = &dom->levels[dom->finest];
-  FeastVtkField f = {"u", 1, (const double *const *)x->v};
+  FeastVtkField f = {"u", 1, feast_vec_blocks_read(x, 0)};
   FEAST_CALL(feast_vtk_write(path, dom->finest, dom->nlocal, dom->local, (const double *const *)lev->xy,
                              1, &f, dom->comm));
   feast_log(1, "  vtk: %s.pvtu\n", path);

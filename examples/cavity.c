@@ -53,7 +53,7 @@ static int centreline_minimum(const NsProblem *ns, const FeastDomain *dom, doubl
   int *counts = NULL, *offsets = NULL;
   FEAST_CALL(FEAST_ALLOC(dom->nlocal * lev->N + 1, &mine));
   for (int li = 0; li < dom->nlocal; li++) {
-    const double *u = feast_vec_block(sol, FIELD_U, li), *xy = lev->xy[li];
+    const double *u = feast_vec_block_read(sol, FIELD_U, li), *xy = lev->xy[li];
     for (long i = 0; i < nn; i++)
       if (lev->owned[li][i] && fabs(xy[2 * i] - 0.5) < 1e-9) mine[n++] = (Point){xy[2 * i + 1], u[i]};
   }

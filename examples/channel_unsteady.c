@@ -47,7 +47,7 @@ static int max_speed(const NsProblem *ns, double *speed) {
   const long n = (long)sol->N * sol->N;
   double m = 0.0;
   for (int li = 0; li < sol->nlocal; li++) {
-    const double *u = feast_vec_block(sol, 0, li), *v = feast_vec_block(sol, 1, li);
+    const double *u = feast_vec_block_read(sol, 0, li), *v = feast_vec_block_read(sol, 1, li);
     for (long i = 0; i < n; i++) m = fmax(m, hypot(u[i], v[i]));
   }
   FEAST_MPI_CALL(MPI_Allreduce(&m, speed, 1, MPI_DOUBLE, MPI_MAX, sol->dom->comm));

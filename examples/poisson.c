@@ -85,7 +85,7 @@ static int run(const char *mesh_path, int level, Outcome *out) {
   if (!st) st = feast_vec_create(dom, level, 1, &b);
   if (!st) st = feast_vec_create(dom, level, 1, &x);
   for (int li = 0; !st && li < dom->nlocal; li++)
-    st = feast_q1_assemble_rhs(lev->N, lev->xy[li], dom->local[li], source, NULL, 2, b->v[li]);
+    st = feast_q1_assemble_rhs(lev->N, lev->xy[li], dom->local[li], source, NULL, 2, feast_vec_block(b, 0, li));
   if (!st) st = feast_vec_sum(b);
   if (!st) feast_vec_zero_fixed(b, 0, mask);
 
@@ -99,7 +99,8 @@ static int run(const char *mesh_path, int level, Outcome *out) {
    * result on any number of ranks) */
   if (!st) st = FEAST_ALLOC(2 * dom->nlocal + 2, &err);
   for (int li = 0; !st && li < dom->nlocal; li++)
-    st = feast_q1_l2_error(lev->N, lev->xy[li], x->v[li], exact, NULL, 3, &err[li], &err[dom->nlocal + li]);
+    st = feast_q1_l2_error(lev->N, lev->xy[li], feast_vec_block_read(x, 0, li), exact, NULL, 3, &err[li],
+                           &err[dom->nlocal + li]);
   double sums[2] = {NAN, NAN}; /* int (u_h - u)^2, int u^2 */
   if (!st) st = feast_domain_sum_macros(dom, 2, err, sums);
   if (!st) {

@@ -135,7 +135,7 @@ static int write_checkpoint(const NsProblem *ns, const NsState *state, const cha
   for (int k = 0; k < nvec * NS_NFIELDS; k++) {
     const FeastVec *x = vec[k / NS_NFIELDS].x;
     const int f = k % NS_NFIELDS;
-    const int gathered = feast_gather_vector(dom, ns->level, x->v + f * x->nlocal, 0, g);
+    const int gathered = feast_vec_gather_block(x, f, 0, g);
     if (!st) st = gathered;
     char name[48];
     snprintf(name, sizeof name, "%s%s", vec[k / NS_NFIELDS].prefix, field_names[f]);
@@ -194,7 +194,7 @@ static int restore_fields(NsProblem *ns, const FeastCheckpoint *ck, const char *
     snprintf(name, sizeof name, "%s%s", prefix, field_names[f]);
     st = feast_checkpoint_array(ck, name, n, &values);
     if (!st) memcpy(g, values, (size_t)n * sizeof *g);
-    if (!st) st = feast_scatter_vector(ns->dom, ns->level, g, 0, x->v + f * x->nlocal);
+    if (!st) st = feast_vec_scatter_block(g, 0, x, f);
   }
   free(g);
   return st;

@@ -108,8 +108,10 @@ int ns_force(const NsProblem *ns, const char *part, double force[2]) {
   for (int li = 0; li < dom->nlocal && !st; li++) {
     /* the residual of the momentum equations at the new level: du/dt (a time step) and
      * every stationary term at full weight, no Newton terms (they cancel at w = u) */
-    ForceCtx fc = {ns_form_at(ns, ns->iter.v, li),
-                   {feast_vec_block(ns->iter.v, NS_U, li), feast_vec_block(ns->iter.v, NS_V, li), feast_vec_block(ns->iter.v, NS_P, li)},
+    const FeastVec *x = ns->iter.v;
+    ForceCtx fc = {ns_form_at(ns, x, li),
+                   {feast_vec_block_read(x, NS_U, li), feast_vec_block_read(x, NS_V, li),
+                    feast_vec_block_read(x, NS_P, li)},
                    mask->fixed[ns->level][li],
                    {0.0, 0.0}};
     fc.form.newton = 0;
@@ -145,7 +147,7 @@ int ns_pressure_at(const NsProblem *ns, const double p[2], const char *what, dou
     double rs[2];
     if (!feast_q1_locate(lev->N, lev->xy[li], p[0], p[1], LOCATE_TOL, &ci, &cj, rs)) continue;
     mine = dom->local[li];
-    v = feast_q1_eval(lev->N, feast_vec_block(ns->iter.v, NS_P, li), ci, cj, rs);
+    v = feast_q1_eval(lev->N, feast_vec_block_read(ns->iter.v, NS_P, li), ci, cj, rs);
     break;
   }
   FEAST_MPI_CALL(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, dom->comm));
@@ -213,7 +215,7 @@ int ns_recirculation(const NsProblem *ns, const double from[2], double *length) 
   const int N = lev->N;
   double mine = HUGE_VAL, first;
   for (int li = 0; li < dom->nlocal; li++) {
-    const double *xy = lev->xy[li], *u = feast_vec_block(ns->iter.v, NS_U, li);
+    const double *xy = lev->xy[li], *u = feast_vec_block_read(ns->iter.v, NS_U, li);
     for (int j = 0; j < N - 1; j++)
       for (int i = 0; i < N - 1; i++) {
         const double x = cell_crossing(N, xy, u, i, j, from[0], from[1]);
@@ -239,7 +241,8 @@ static long inward_node(int le, int p, int N) {
 static int edge_zeros(const NsProblem *ns, int li, int le, double **pts, int *n, int *cap) {
   const FeastLevel *lev = &ns->dom->levels[ns->level];
   const int N = lev->N;
-  const double *xy = lev->xy[li], *u = feast_vec_block(ns->iter.v, NS_U, li), *v = feast_vec_block(ns->iter.v, NS_V, li);
+  const double *xy = lev->xy[li], *u = feast_vec_block_read(ns->iter.v, NS_U, li);
+  const double *v = feast_vec_block_read(ns->iter.v, NS_V, li);
   double prev = 0.0;
   for (int p = 0; p < N; p++) {
     const long k = feast_edge_node(le, p, N), k1 = feast_edge_node(le, p < N - 1 ? p + 1 : p - 1, N);

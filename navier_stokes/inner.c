@@ -74,9 +74,7 @@ static int direct_set_operator(NsInner *s, const FeastBand9 *A) {
 
 /* jacobi: the consistent diagonal (partial sums added over the interfaces) */
 static int jacobi_set_operator(NsInner *s, const FeastBand9 *A) {
-  const int centre = feast_band_index(0, 0);
-  for (int li = 0; li < s->dom->nlocal; li++)
-    memcpy(s->diag->v[li], A[li].band[centre], sizeof(double) * A[li].N * A[li].N);
+  feast_vec_diagonal(A, s->diag);
   return feast_vec_sum(s->diag);
 }
 
@@ -97,10 +95,8 @@ int ns_inner_solve_capped(NsInner *s, int max_iterations, const FeastVec *b, Fea
   }
   memset(res, 0, sizeof *res);
   res->converged = 1, res->iterations = 1;
-  if (s->kind == NS_INNER_DIRECT) return feast_direct_solve(s->lu, b->v, x->v);
-  const long n = (long)b->N * b->N;
-  for (int li = 0; li < s->dom->nlocal; li++)
-    for (long i = 0; i < n; i++) x->v[li][i] = b->v[li][i] / s->diag->v[li][i];
+  if (s->kind == NS_INNER_DIRECT) return feast_direct_solve(s->lu, feast_vec_blocks(b, 0), feast_vec_blocks(x, 0));
+  feast_vec_pointwise_divide(b, s->diag, x);
   return 0;
 }
 

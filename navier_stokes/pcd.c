@@ -214,13 +214,8 @@ static int laplace_solver(NsProblem *ns, const unsigned char *parts, int count, 
  * one pinned Neumann A_p serves both in an enclosed flow */
 /* the Schur approximations' viscous part (see ns_private.h), mass and PCD alike */
 void ns_schur_viscous(const NsProblem *ns, const FeastVec *y, FeastVec *r) {
-  const long n = (long)r->N * r->N;
   const double nu = ns->time.on ? ns->time.theta * ns->nu : ns->nu;
-  for (int li = 0; li < ns->dom->nlocal; li++) {
-    double *p = r->v[li];
-    const double *m = ns->sys.mass->v[li], *yl = y ? y->v[li] : NULL;
-    for (long i = 0; i < n; i++) p[i] = (nu * p[i] + (yl ? yl[i] : 0.0)) / m[i];
-  }
+  feast_vec_scale_add_divide(nu, y, ns->sys.mass, r);
 }
 
 int ns_pcd_create(NsProblem *ns) {
@@ -285,7 +280,7 @@ int ns_pcd_update(NsProblem *ns) {
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
   for (int li = 0; li < dom->nlocal; li++) {
-    const double *w[2] = {feast_vec_block(ns->iter.v, NS_U, li), feast_vec_block(ns->iter.v, NS_V, li)};
+    const double *w[2] = {feast_vec_block_read(ns->iter.v, NS_U, li), feast_vec_block_read(ns->iter.v, NS_V, li)};
     FeastBand9 *A[1] = {&ns->prec.pcd_ops.conv[li]};
     feast_band9_zero(A[0]);
     const double tau_scale = ns->params.linear.pcd_supg ? ns->params.stabilisation.supg_scale : 0.0;
@@ -294,7 +289,7 @@ int ns_pcd_update(NsProblem *ns) {
                                        NULL));
     if (ns->prec.pcd_ops.robin && ns_stationary_operators(ns)) FEAST_CALL(add_robin(ns, li, w));
     if (ns->prec.pcd_ops.rot && ns_stationary_operators(ns)) {
-      double *rot[1] = {ns->prec.pcd_ops.rot->v[li]};
+      double *rot[1] = {feast_vec_block(ns->prec.pcd_ops.rot, 0, li)};
       memset(rot[0], 0, sizeof(double) * lev->N * lev->N);
       FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], rotation_form, (void *)w, 2, 0, NULL, 1,
                                          rot));
@@ -319,19 +314,14 @@ int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
   if (ns_stationary_operators(ns)) FEAST_CALL(laplace_solve(ns, ns->prec.pcd_ops.solver, ns->prec.pcd_ops.mask, 0, ns->prec.pcd_ops.z));
   else FEAST_CALL(laplace_solve(ns, ns->prec.pcd_ops.time_solver, ns->prec.pcd_ops.time_mask, 0, ns->prec.pcd_ops.z));
   if (ns->prec.pcd) {
-    for (int li = 0; li < ns->dom->nlocal; li++) feast_band9_matvec(&ns->prec.pcd_ops.conv[li], ns->prec.pcd_ops.z->v[li], y->v[li]);
+    feast_vec_matvec(ns->prec.pcd_ops.conv, ns->prec.pcd_ops.z, y);
     FEAST_CALL(feast_vec_sum(y));
     if (ns->time.on && ns->time.theta != 1.0) feast_vec_scale(ns->time.theta, y);
   } else {
     feast_vec_zero(y);
   }
-  if (!ns->time.on) return 0;
-  const long n = (long)y->N * y->N;
-  for (int li = 0; li < ns->dom->nlocal; li++) { /* y += mass m z */
-    double *yl = y->v[li];
-    const double *m = ns->sys.mass->v[li], *z = ns->prec.pcd_ops.z->v[li];
-    for (long i = 0; i < n; i++) yl[i] += ns->time.mass * m[i] * z[i];
-  }
+  if (ns->time.on) /* y += mass m z */
+    feast_vec_pointwise_mult_add(ns->time.mass, ns->sys.mass, ns->prec.pcd_ops.z, y);
   return 0;
 }
 
@@ -340,9 +330,7 @@ enum { ROTATION_CYCLES = 2 };
 /* s <- A_p^-1 M_rot z, z = A_p^-1 r of ns_pcd_apply (in ns->prec.pcd_ops.z): the rotation term, its
  * solve capped at ROTATION_CYCLES */
 static int rotation_solve(NsProblem *ns) {
-  const long n = (long)ns->prec.pcd_ops.z->N * ns->prec.pcd_ops.z->N;
-  for (int li = 0; li < ns->dom->nlocal; li++)
-    for (long i = 0; i < n; i++) ns->prec.pcd_ops.r->v[li][i] = ns->prec.pcd_ops.rot->v[li][i] * ns->prec.pcd_ops.z->v[li][i];
+  feast_vec_pointwise_mult(ns->prec.pcd_ops.rot, ns->prec.pcd_ops.z, ns->prec.pcd_ops.r);
   return laplace_solve(ns, ns->prec.pcd_ops.solver, ns->prec.pcd_ops.mask, ROTATION_CYCLES, ns->prec.pcd_ops.s);
 }
 
@@ -351,22 +339,13 @@ static int rotation_solve(NsProblem *ns) {
  * A_p zero on the outflow, R_in the inflow's Robin term (in ns->prec.pcd_ops.conv); in a pseudo-time
  * step F_p has the mass term M_p / dt too, which adds A_p^-1 r / dt */
 static int robin_apply(NsProblem *ns, FeastVec *r) {
-  const long n = (long)r->N * r->N;
-  for (int li = 0; li < ns->dom->nlocal; li++) {
-    const double *m = ns->sys.mass->v[li], *rl = r->v[li];
-    double *y = ns->prec.pcd_ops.y->v[li];
-    for (long i = 0; i < n; i++) y[i] = rl[i] / m[i];
-    feast_band9_matvec(&ns->prec.pcd_ops.conv[li], y, ns->prec.pcd_ops.r->v[li]);
-  }
+  feast_vec_pointwise_divide(r, ns->sys.mass, ns->prec.pcd_ops.y);
+  feast_vec_matvec(ns->prec.pcd_ops.conv, ns->prec.pcd_ops.y, ns->prec.pcd_ops.r);
   FEAST_CALL(feast_vec_sum(ns->prec.pcd_ops.r));
   if (ns->time.on) feast_vec_axpy(ns->time.mass, r, ns->prec.pcd_ops.r); /* a pseudo-time step's mass M_p / dt */
   FEAST_CALL(laplace_solve(ns, ns->prec.pcd_ops.solver, ns->prec.pcd_ops.mask, 0, ns->prec.pcd_ops.z));
   const double s = ns->params.linear.pcd_viscous_scale * ns->nu;
-  for (int li = 0; li < ns->dom->nlocal; li++) {
-    double *rl = r->v[li];
-    const double *y = ns->prec.pcd_ops.y->v[li], *z = ns->prec.pcd_ops.z->v[li];
-    for (long i = 0; i < n; i++) rl[i] = s * y[i] + z[i];
-  }
+  feast_vec_waxpy(s, ns->prec.pcd_ops.y, ns->prec.pcd_ops.z, r);
   return 0;
 }
 

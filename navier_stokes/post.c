@@ -36,7 +36,7 @@ static int l2_sq(const NsProblem *ns, const FeastVec *x, int f, FeastExpr *e, do
   Shifted g = {e, shift};
   int st = 0;
   for (int li = 0; li < dom->nlocal && !st; li++)
-    st = feast_q1_l2_error(lev->N, lev->xy[li], feast_vec_block(x, f, li), e ? shifted_fn : zero_fn, &g, 3,
+    st = feast_q1_l2_error(lev->N, lev->xy[li], feast_vec_block_read(x, f, li), e ? shifted_fn : zero_fn, &g, 3,
                            &part[li], &part[dom->nlocal + li]);
   double sums[2] = {0, 0};
   if (!st) st = feast_domain_sum_macros(dom, 1, part, sums);
@@ -113,15 +113,13 @@ static int vorticity(const NsProblem *ns, FeastVec *omega) {
   const FeastLevel *lev = &dom->levels[ns->level];
   feast_vec_zero(omega);
   for (int li = 0; li < dom->nlocal; li++) {
-    const double *uv[2] = {feast_vec_block(ns->iter.v, NS_U, li), feast_vec_block(ns->iter.v, NS_V, li)};
-    double *b = omega->v[li];
+    const double *uv[2] = {feast_vec_block_read(ns->iter.v, NS_U, li), feast_vec_block_read(ns->iter.v, NS_V, li)};
+    double *b = feast_vec_block(omega, 0, li);
     FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], vorticity_form, (void *)uv, 2, 0, NULL, 1,
                                        &b));
   }
   FEAST_CALL(feast_vec_sum(omega));
-  const long n = (long)lev->N * lev->N;
-  for (int li = 0; li < dom->nlocal; li++)
-    for (long i = 0; i < n; i++) omega->v[li][i] /= ns->sys.mass->v[li][i];
+  feast_vec_pointwise_divide(omega, ns->sys.mass, omega);
   return 0;
 }
 
@@ -136,15 +134,13 @@ int ns_write_vtk(const NsProblem *ns, const char *base) {
   if (!st) st = FEAST_ALLOC(dom->nlocal + 1, &uv);
   for (int li = 0; li < dom->nlocal && !st; li++) {
     st = FEAST_ALLOC(2 * n, &uv[li]);
-    for (long i = 0; i < n && !st; i++) {
-      uv[li][2 * i] = feast_vec_block(ns->iter.v, NS_U, li)[i];
-      uv[li][2 * i + 1] = feast_vec_block(ns->iter.v, NS_V, li)[i];
-    }
+    const double *u = feast_vec_block_read(ns->iter.v, NS_U, li), *v = feast_vec_block_read(ns->iter.v, NS_V, li);
+    for (long i = 0; i < n && !st; i++) uv[li][2 * i] = u[i], uv[li][2 * i + 1] = v[i];
   }
   if (!st) {
     const FeastVtkField fields[3] = {{"u", 2, (const double *const *)uv},
-                                     {"p", 1, (const double *const *)(ns->iter.v->v + (long)NS_P * dom->nlocal)},
-                                     {"vorticity", 1, (const double *const *)omega->v}};
+                                     {"p", 1, feast_vec_blocks_read(ns->iter.v, NS_P)},
+                                     {"vorticity", 1, feast_vec_blocks_read(omega, 0)}};
     st = feast_vtk_write(base, ns->level, dom->nlocal, dom->local, (const double *const *)lev->xy, 3, fields,
                          dom->comm);
   }
@@ -185,7 +181,7 @@ static int line_points(const NsProblem *ns, int axis, double at, int f, LinePoin
   for (int li = 0; li < dom->nlocal; li++)
     for (long i = 0; i < n; i++) {
       if (!lev->owned[li][i] || !on_line(lev, li, i, axis, at)) continue;
-      mine[nmine++] = (LinePoint){lev->xy[li][2 * i + 1 - axis], feast_vec_block(ns->iter.v, f, li)[i]};
+      mine[nmine++] = (LinePoint){lev->xy[li][2 * i + 1 - axis], feast_vec_block_read(ns->iter.v, f, li)[i]};
     }
   int *counts = NULL, *displs = NULL, bytes = nmine * (int)sizeof(LinePoint), total = 0;
   LinePoint *all = NULL;

@@ -148,7 +148,7 @@ int ns_schur_update(NsProblem *ns) {
 /* a velocity solve that failed (NaN, breakdown) leaves a NaN in its result for the outer
  * Krylov method to report */
 static void mark_failure(const FeastSolveResult *res, FeastVec *cf) {
-  if (!isfinite(res->final_residual) && cf->nlocal > 0) cf->v[0][0] = NAN;
+  if (!isfinite(res->final_residual)) feast_vec_mark_nan(cf);
 }
 
 /* c_f <- A_ff^-1 d_f by the inner solver (velocity.solver) from zero */
@@ -180,13 +180,12 @@ static int velocity_solve_pair(NsProblem *ns, const FeastVec *d, FeastVec *c) {
 
 /* r = c_p <- BT1 c_u + BT2 c_v - d_p (consistent): the pressure right-hand side of lower and full */
 static int lower_pressure_rhs(NsProblem *ns, const FeastVec *d, FeastVec *c) {
-  for (int li = 0; li < ns->dom->nlocal; li++) {
-    double *cp = feast_vec_block(c, NS_P, li);
-    feast_band9_matvec(&ns->sys.blk[NS_BT1][li], feast_vec_block(c, NS_U, li), cp);
-    feast_band9_matvec_add(&ns->sys.blk[NS_BT2][li], feast_vec_block(c, NS_V, li), cp);
-  }
-  FeastVec cp, dp;
+  FeastVec cu, cv, cp, dp;
+  feast_vec_view(c, NS_U, &cu);
+  feast_vec_view(c, NS_V, &cv);
   feast_vec_view(c, NS_P, &cp);
+  feast_vec_matvec(ns->sys.blk[NS_BT1], &cu, &cp);
+  feast_vec_matvec_add(ns->sys.blk[NS_BT2], &cv, &cp);
   FEAST_CALL(feast_vec_sum(&cp));
   feast_vec_view(d, NS_P, &dp);
   feast_vec_axpy(-1.0, &dp, &cp);
@@ -208,13 +207,7 @@ static int schur_solve(NsProblem *ns, const FeastVec *d, FeastVec *c) {
   FeastVec cp;
   feast_vec_view(c, NS_P, &cp);
   FEAST_CALL(ns->prec.schur->apply(ns, &cp));
-  for (int li = 0; li < ns->dom->nlocal; li++) {
-    double *p = feast_vec_block(c, NS_P, li);
-    const double *dp = feast_vec_block(d, NS_P, li);
-    const unsigned char *fixed = ns->sys.mask[NS_P]->fixed[ns->level][li];
-    for (long i = 0; i < (long)c->N * c->N; i++)
-      if (fixed[i]) p[i] = dp[i];
-  }
+  feast_vec_copy_fixed(d, c, NS_P, ns->sys.mask[NS_P]);
   return ns_project_solution(ns, c);
 }
 
@@ -248,11 +241,11 @@ const char *ns_schur_name(NsSchurChoice c) {
 
 /* t_v <- d_v - A21 c_u (Newton's coupling of the velocity components) */
 static int coupled_defect(NsProblem *ns, const FeastVec *d, const FeastVec *c, FeastVec *t) {
-  FeastVec tv, dv;
+  FeastVec tv, dv, cu;
   feast_vec_view(t, NS_V, &tv);
   feast_vec_view(d, NS_V, &dv);
-  for (int li = 0; li < ns->dom->nlocal; li++)
-    feast_band9_matvec(&velocity_blocks(ns)[NS_A21][li], feast_vec_block(c, NS_U, li), tv.v[li]);
+  feast_vec_view(c, NS_U, &cu);
+  feast_vec_matvec(velocity_blocks(ns)[NS_A21], &cu, &tv);
   FEAST_CALL(feast_vec_sum(&tv));
   feast_vec_aypx(-1.0, &dv, &tv); /* tv <- dv - tv */
   return 0;
@@ -272,12 +265,13 @@ static int velocity_solves(NsProblem *ns, const FeastVec *r, FeastVec *c) {
  * the velocity right-hand side of upper and full */
 static int upper_velocity_rhs(NsProblem *ns, const FeastVec *d, const FeastVec *c, FeastVec *t) {
   static const int b_block[2] = {NS_B1, NS_B2};
+  FeastVec cp;
+  feast_vec_view(c, NS_P, &cp);
   for (int f = NS_U; f <= NS_V; f++) {
     FeastVec tf, df;
     feast_vec_view(t, f, &tf);
     feast_vec_view(d, f, &df);
-    for (int li = 0; li < ns->dom->nlocal; li++)
-      feast_band9_matvec(&ns->sys.blk[b_block[f]][li], feast_vec_block(c, NS_P, li), tf.v[li]);
+    feast_vec_matvec(ns->sys.blk[b_block[f]], &cp, &tf);
     FEAST_CALL(feast_vec_sum(&tf));
     feast_vec_aypx(-1.0, &df, &tf); /* tf <- df - tf */
   }

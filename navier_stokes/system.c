@@ -42,10 +42,9 @@ static int create_system(NsProblem *ns) {
     FEAST_CALL(feast_vec_create(dom, ns->level, NS_NFIELDS, three[i]));
   FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->sys.mass));
   FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->sys.ones));
-  for (int li = 0; li < dom->nlocal; li++) {
-    FEAST_CALL(feast_q1_lumped_mass(lev->N, lev->xy[li], dom->local[li], ns->sys.mass->v[li]));
-    for (long i = 0; i < (long)lev->N * lev->N; i++) ns->sys.ones->v[li][i] = 1.0;
-  }
+  for (int li = 0; li < dom->nlocal; li++)
+    FEAST_CALL(feast_q1_lumped_mass(lev->N, lev->xy[li], dom->local[li], feast_vec_block(ns->sys.mass, 0, li)));
+  feast_vec_set(ns->sys.ones, 1.0);
   FEAST_CALL(feast_vec_sum(ns->sys.mass));
   return ns_zero_start(ns, ns->iter.v); /* the first iterate */
 }
@@ -55,9 +54,13 @@ int ns_zero_start(NsProblem *ns, FeastVec *v) {
   return ns_boundary_values(ns, v);
 }
 
+/* field f of v <- its boundary values at its Dirichlet nodes */
+static int field_boundary_values(NsProblem *ns, int f, FeastVec *v) {
+  return feast_bc_values(ns->sys.bc[f], ns->dom, ns->sys.mask[f], feast_vec_blocks(v, f));
+}
+
 int ns_boundary_values(NsProblem *ns, FeastVec *v) {
-  for (int f = 0; f < NS_NFIELDS; f++)
-    FEAST_CALL(feast_bc_values(ns->sys.bc[f], ns->dom, ns->sys.mask[f], v->v + (long)f * ns->dom->nlocal));
+  for (int f = 0; f < NS_NFIELDS; f++) FEAST_CALL(field_boundary_values(ns, f, v));
   return 0;
 }
 
@@ -101,16 +104,16 @@ NsForm ns_form_at(const NsProblem *ns, const FeastVec *w, int li) {
   NsForm form = ns_form_steady(ns->nu, ns->newton, NULL, NULL, ns->sys.force);
   form.stab = ns->params.stabilisation;
   if (!ns->stokes) {
-    form.w1 = feast_vec_block(w, NS_U, li);
-    form.w2 = feast_vec_block(w, NS_V, li);
-    form.wp = feast_vec_block(w, NS_P, li);
+    form.w1 = feast_vec_block_read(w, NS_U, li);
+    form.w2 = feast_vec_block_read(w, NS_V, li);
+    form.wp = feast_vec_block_read(w, NS_P, li);
   }
   form.tau_rate = ns->time.tau_rate; /* also where the time terms are off: r_old (0 for the stationary start) */
   if (ns->time.on) {
     form.theta = ns->time.theta;
     form.mass = ns->time.mass;
-    form.s1 = feast_vec_block(ns->time.s, NS_U, li);
-    form.s2 = feast_vec_block(ns->time.s, NS_V, li);
+    form.s1 = feast_vec_block_read(ns->time.s, NS_U, li);
+    form.s2 = feast_vec_block_read(ns->time.s, NS_V, li);
   }
   return form;
 }
@@ -204,7 +207,7 @@ int ns_system_assemble(NsProblem *ns, const FeastVec *w) {
   if (!st) st = feast_vec_sum(ns->sys.rhs);
   if (!st) subtract_explicit_part(ns, ns->sys.rhs);
   for (int f = 0; f < NS_NFIELDS && !st; f++) {
-    st = feast_bc_values(ns->sys.bc[f], dom, ns->sys.mask[f], ns->sys.rhs->v + (long)f * dom->nlocal);
+    st = field_boundary_values(ns, f, ns->sys.rhs);
     for (int li = 0; li < dom->nlocal && !st; li++) fix_rows(ns, ns->sys.blk, f, li);
   }
   for (int f = NS_U; f <= NS_V && !st && apart; f++)
@@ -228,9 +231,9 @@ static int system_residual(NsProblem *ns, const FeastVec *w, const FeastVec *x, 
       memset(y[r], 0, sizeof(double) * n);
     }
     NsForm form = ns_form_at(ns, w, li);
-    form.x1 = feast_vec_block(x, NS_U, li);
-    form.x2 = feast_vec_block(x, NS_V, li);
-    form.p = feast_vec_block(x, NS_P, li);
+    form.x1 = feast_vec_block_read(x, NS_U, li);
+    form.x2 = feast_vec_block_read(x, NS_V, li);
+    form.p = feast_vec_block_read(x, NS_P, li);
     FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], ns_form_residual, &form, 3, 0, NULL,
                                        NS_NRHS, y));
     FEAST_CALL(form.status);
@@ -238,14 +241,8 @@ static int system_residual(NsProblem *ns, const FeastVec *w, const FeastVec *x, 
   FEAST_CALL(feast_vec_sum(d));
   subtract_explicit_part(ns, d);
   for (int f = 0; f < NS_NFIELDS; f++) {
-    FEAST_CALL(feast_bc_values(ns->sys.bc[f], dom, ns->sys.mask[f], d->v + (long)f * dom->nlocal));
-    for (int li = 0; li < dom->nlocal; li++) {
-      const unsigned char *fixed = ns->sys.mask[f]->fixed[ns->level][li];
-      double *df = feast_vec_block(d, f, li);
-      const double *xf = feast_vec_block(x, f, li);
-      for (long i = 0; i < n; i++)
-        if (fixed[i]) df[i] = df[i] - xf[i];
-    }
+    FEAST_CALL(field_boundary_values(ns, f, d));
+    feast_vec_sub_fixed(x, d, f, ns->sys.mask[f]);
   }
   return ns_project_residual(ns, d);
 }
@@ -266,14 +263,14 @@ static int apply(NsProblem *ns, const FeastVec *x, FeastVec *y, int with_viscous
       memset(yf, 0, sizeof(double) * x->N * x->N);
       for (int col = 0; col < NS_NFIELDS; col++) {
         const FeastBand9 *A = ns->sys.blk[row_blocks[f][col]];
-        if (A) feast_band9_matvec_add(&A[li], feast_vec_block(x, col, li), yf);
+        if (A) feast_band9_matvec_add(&A[li], feast_vec_block_read(x, col, li), yf);
       }
     }
     if (with_viscous) {
       const unsigned char *fixed[NS_NFIELDS];
       for (int f = 0; f < NS_NFIELDS; f++) fixed[f] = ns->sys.mask[f]->fixed[ns->level][li];
-      ns_viscous_derivative_apply(x->N, ns->sys.viscous_cells[li], feast_vec_block(x, NS_U, li),
-                                  feast_vec_block(x, NS_V, li), fixed, feast_vec_block(y, NS_U, li),
+      ns_viscous_derivative_apply(x->N, ns->sys.viscous_cells[li], feast_vec_block_read(x, NS_U, li),
+                                  feast_vec_block_read(x, NS_V, li), fixed, feast_vec_block(y, NS_U, li),
                                   feast_vec_block(y, NS_V, li), feast_vec_block(y, NS_P, li));
     }
   }

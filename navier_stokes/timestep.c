@@ -43,22 +43,17 @@ long ns_time_step_count(const NsTimeParams *p) { return step_count(p->start, p->
 
 double ns_time(const NsProblem *ns) { return ns->time.t; }
 
+/* the expression ctx at the node (x, y) (FeastNodeFn) */
+static int expr_at_node(void *ctx, double x, double y, double *value) { return feast_expr_eval(ctx, x, y, value); }
+
 /* v <- (initial.u, initial.v, 0) with the boundary values at `start` */
 static int initial_values(NsProblem *ns, double start) {
-  const FeastDomain *dom = ns->dom;
-  const FeastLevel *lev = &dom->levels[ns->level];
   feast_vec_zero(ns->iter.v);
   for (int f = 0; f < 2; f++) {
     FeastExpr *e = ns->initial[f];
     FEAST_CHECK(e, FEAST_ERR_ARG, "ns_time_run: a problem made with time.scheme = none");
     feast_expr_set_time(e, start);
-    int st = 0;
-    for (int li = 0; li < dom->nlocal && !st; li++) {
-      double *x = feast_vec_block(ns->iter.v, NS_U + f, li);
-      for (long i = 0; i < (long)lev->N * lev->N && !st; i++)
-        st = feast_expr_eval(e, lev->xy[li][2 * i], lev->xy[li][2 * i + 1], &x[i]);
-    }
-    FEAST_CALL(st);
+    FEAST_CALL(feast_vec_set_nodes(ns->iter.v, NS_U + f, NULL, expr_at_node, e));
   }
   ns_set_time(ns, start);
   return ns_boundary_values(ns, ns->iter.v);

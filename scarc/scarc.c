@@ -370,7 +370,9 @@ void scarc_stats(const Scarc *s, ScarcStats *st) {
 /* y <- A x on the ring rows (interior = 0) or the others (1) of local macro li: the
  * partial operator of a level above the coarse one is Ac inside and R on the ring, on
  * the coarse level (the finest too for small problems) A */
-static void matvec_rows(const ScarcLevel *lv, int li, const double *x, double *y, int interior) {
+static void matvec_rows(const ScarcLevel *lv, int li, const FeastVec *xv, FeastVec *yv, int interior) {
+  const double *x = feast_vec_block_read(xv, 0, li);
+  double *y = feast_vec_block(yv, 0, li);
   if (!lv->R) feast_band9_matvec_part(&lv->A[li], x, y, interior); /* the coarse level */
   else if (interior) feast_band9_matvec_part(&lv->Ac[li], x, y, 1);
   else feast_band9_ring_matvec(&lv->R[li], x, y);
@@ -379,8 +381,8 @@ static void matvec_rows(const ScarcLevel *lv, int li, const double *x, double *y
 /* y <- A x, partial (no interface sum) */
 static void matvec_partial(const ScarcLevel *lv, const FeastVec *x, FeastVec *y) {
   for (int li = 0; li < x->nlocal; li++) {
-    matvec_rows(lv, li, x->v[li], y->v[li], 0);
-    matvec_rows(lv, li, x->v[li], y->v[li], 1);
+    matvec_rows(lv, li, x, y, 0);
+    matvec_rows(lv, li, x, y, 1);
   }
 }
 
@@ -394,10 +396,10 @@ static int matvec_level(Scarc *s, int l, const FeastVec *x, FeastVec *y) {
   }
   const ScarcLevel *lv = &s->lv[l];
   FeastExchange *ex = s->dom->levels[l].nodes;
-  for (int li = 0; li < x->nlocal; li++) matvec_rows(lv, li, x->v[li], y->v[li], 0);
-  FEAST_CALL(feast_exchange_begin(ex, y->v));
-  for (int li = 0; li < x->nlocal; li++) matvec_rows(lv, li, x->v[li], y->v[li], 1);
-  return feast_exchange_end(ex, y->v);
+  for (int li = 0; li < x->nlocal; li++) matvec_rows(lv, li, x, y, 0);
+  FEAST_CALL(feast_exchange_begin(ex, feast_vec_blocks(y, 0)));
+  for (int li = 0; li < x->nlocal; li++) matvec_rows(lv, li, x, y, 1);
+  return feast_exchange_end(ex, feast_vec_blocks(y, 0));
 }
 
 int scarc_matvec(Scarc *s, const FeastVec *x, FeastVec *y) { return matvec_level(s, s->finest, x, y); }
@@ -442,7 +444,7 @@ static int smooth(Scarc *s, int l, const FeastVec *b, FeastVec *x, int x_zero, d
    * backend synchronises its stream and copies the corrections back before it returns),
    * so this bracket holds finished device work; nothing is synchronised here */
   feast_timer_start(FEAST_T_LOCAL_MG);
-  int rc = feast_local_solve(lv->local, (const double *const *)lv->d->v, lv->c->v, &st);
+  int rc = feast_local_solve(lv->local, feast_vec_blocks_read(lv->d, 0), feast_vec_blocks(lv->c, 0), &st);
   feast_timer_stop(FEAST_T_LOCAL_MG);
   FEAST_CALL(rc);
   s->stats.local_solves += s->dom->nlocal;
@@ -450,14 +452,8 @@ static int smooth(Scarc *s, int l, const FeastVec *b, FeastVec *x, int x_zero, d
   s->stats.local_nonfinite += st.nonfinite;
   /* the backend zeroes a non-finite local result; the outer solver must still see it
    * and stop with reason "nan" rather than iterate on a silently damaged correction */
-  if (st.nonfinite && s->dom->nlocal > 0) lv->c->v[0][0] = NAN;
-  const FeastLevel *lev = &s->dom->levels[l];
-  const long n = (long)lev->N * lev->N;
-  for (int li = 0; li < s->dom->nlocal; li++) {
-    double *c = lv->c->v[li];
-    const double *w = lev->weight[li];
-    for (long i = 0; i < n; i++) c[i] *= w[i];
-  }
+  if (st.nonfinite) feast_vec_mark_nan(lv->c);
+  feast_vec_scale_weights(lv->c);
   FEAST_CALL(feast_vec_sum(lv->c));
   FEAST_CALL(smoother_step(s, l, alpha));
   feast_vec_axpy(*alpha, lv->c, x);
@@ -500,7 +496,7 @@ static int make_rhs_vectors(Scarc *s, int nrhs) {
 static int vcycle(Scarc *s, int l, int nrhs, const FeastVec *const *b, FeastVec *const *x, int x_zero) {
   if (l == s->coarse) {
     double *const *bv[SCARC_MAX_RHS], *const *xv[SCARC_MAX_RHS];
-    for (int k = 0; k < nrhs; k++) bv[k] = b[k]->v, xv[k] = x[k]->v;
+    for (int k = 0; k < nrhs; k++) bv[k] = feast_vec_blocks(b[k], 0), xv[k] = feast_vec_blocks(x[k], 0);
     return feast_direct_solve_many(s->coarse_solver, nrhs, bv, xv);
   }
   ScarcLevel *lv = &s->lv[l], *lc = &s->lv[l - 1];
@@ -508,16 +504,14 @@ static int vcycle(Scarc *s, int l, int nrhs, const FeastVec *const *b, FeastVec 
     double alpha = 0;
     for (int j = 0; j < s->p.mg_pre_smooth; j++) FEAST_CALL(smooth(s, l, b[k], x[k], x_zero && j == 0, &alpha));
     restriction_defect(s, l, b[k], x[k], s->p.mg_pre_smooth > 0, alpha);
-    for (int li = 0; li < s->dom->nlocal; li++)
-      feast_grid_restrict(lv->d->N, lv->d->v[li], lc->b[k]->v[li]);
+    FEAST_CALL(feast_vec_restrict(lv->d, lc->b[k]));
     FEAST_CALL(feast_vec_sum(lc->b[k]));
     feast_vec_zero_fixed(lc->b[k], 0, s->mask);
     feast_vec_zero(lc->x[k]);
   }
   FEAST_CALL(vcycle(s, l - 1, nrhs, (const FeastVec *const *)lc->b, lc->x, 1));
   for (int k = 0; k < nrhs; k++) {
-    for (int li = 0; li < s->dom->nlocal; li++)
-      feast_grid_prolongate(lc->x[k]->N, lc->x[k]->v[li], lv->c->v[li]);
+    FEAST_CALL(feast_vec_prolongate(lc->x[k], lv->c));
     feast_vec_axpy(1.0, lv->c, x[k]);
     double alpha;
     for (int j = 0; j < s->p.mg_post_smooth; j++) FEAST_CALL(smooth(s, l, b[k], x[k], 0, &alpha));

@@ -11,7 +11,7 @@ static int fault_apply(void *ctx, const FeastVec *x, FeastVec *y) {
   if (++h->calls != 2 || !h->on_this_rank) return 0;
   if (h->mode == FEAST_FAULT_FAIL)
     FEAST_ERROR(FEAST_ERR_INTERNAL, "injected failure (debug.inject = fail) on rank %d", feast_log_rank());
-  if (h->mode == FEAST_FAULT_NAN && y->nlocal > 0) y->v[0][0] = NAN;
+  if (h->mode == FEAST_FAULT_NAN) feast_vec_mark_nan(y);
   return 0;
 }
 

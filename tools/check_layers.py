@@ -14,11 +14,20 @@ layer above (tests/, bench/, examples/ and tools/ stand above them all and are n
 checked). The header include graph must have no circle either (a.h includes b.h, which
 includes a.h, directly or through others).
 
+The storage of vectors (FeastVec.host, FeastVecSingle.host: issue #45, item 4) is
+touched only in feast/la: the layers above it, examples/ and bench/ reach the values
+through the host accessors feast_vec_block, feast_vec_block_read, feast_vec_blocks and
+feast_vec_blocks_read (feast/la/vector.h) or a function of feast/la, so that a
+device-resident implementation has one interface to provide. Any member access `.host`
+or `->host` there (outside comments and strings) is a violation; tests/ may look (white
+box).
+
     tools/check_layers.py [ROOT]     (ROOT: the source tree, default the current folder)
 
 Prints one line per violation, "FILE:LINE: ..." and exits 1 if there is any, else prints
 a one-line summary and exits 0. Standard library only; tests/run/test_layers.sh runs it
-on the tree and on a copy with a planted upward include and a planted circle.
+on the tree and on copies with a planted upward include, a planted circle and planted
+uses of the vector storage.
 """
 import os
 import re
@@ -28,6 +37,10 @@ LAYERS = ["feast/base", "feast/config", "feast/mesh", "feast/parallel", "feast/l
           "solvers", "coproc", "scarc", "navier_stokes", "apps"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 SUFFIXES = (".c", ".h", ".cu", ".cuh", ".cpp")
+STORAGE_FLOOR = "feast/la"              # the one layer that touches FeastVec.host
+STORAGE_USERS = ["examples", "bench"]   # checked for it too, besides the layers
+STORAGE = re.compile(r"(->|\.)\s*host\b")
+ACCESSOR = re.compile(r"\bfeast_vec_blocks?(_read)?\s*\(")
 
 
 def sources(root):
@@ -116,6 +129,41 @@ def circles(graph):
     return sorted(comps)
 
 
+def code_lines(root, path):
+    """(line number, text) of the file with its comments and string and character
+    literals blanked (so that prose may name FeastVec.host)"""
+    with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    blank = lambda m: re.sub(r"[^\n]", " ", m.group(0))
+    text = re.sub(r'/\*.*?\*/|//[^\n]*|"(\\.|[^"\\\n])*"|\'(\\.|[^\'\\\n])*\'', blank, text, flags=re.S)
+    return enumerate(text.split("\n"), 1)
+
+
+def storage_files(root, files):
+    """the source files outside the storage floor that the storage rule covers"""
+    paths = [path for layer, path in files if layer != STORAGE_FLOOR]
+    for top in STORAGE_USERS:
+        for folder, _, names in os.walk(os.path.join(root, top)):
+            paths += [os.path.relpath(os.path.join(folder, n), root) for n in sorted(names) if n.endswith(SUFFIXES)]
+    return paths
+
+
+def storage_uses(root, files):
+    """(errors: one line per direct use of the vector storage outside feast/la, the number
+    of accessor calls, the number of files with any)"""
+    errors, calls, users = [], 0, 0
+    for path in storage_files(root, files):
+        found = 0
+        for number, line in code_lines(root, path):
+            if STORAGE.search(line):
+                errors.append(f"{path}:{number}: uses the vector storage (.host) outside {STORAGE_FLOOR}: "
+                              "through feast_vec_block* (feast/la/vector.h) or a function of feast/la")
+            found += len(ACCESSOR.findall(line))
+        calls += found
+        users += found > 0
+    return errors, calls, users
+
+
 def include_circles(root, files):
     """one line per circle of the graph header -> the headers it includes (paths from
     root), naming each include of the circle with its line"""
@@ -138,13 +186,15 @@ def main():
     if not files:
         print(f"check_layers: no sources of {', '.join(LAYERS)} under {root}", file=sys.stderr)
         return 2
-    errors = strays(root) + upward_includes(root, files) + include_circles(root, files)
+    storage, calls, users = storage_uses(root, files)
+    errors = strays(root) + upward_includes(root, files) + include_circles(root, files) + storage
     for e in errors:
         print(e)
     if errors:
         return 1
     print(f"check_layers: {len(files)} files of {len(LAYERS)} layers ({' < '.join(LAYERS)}): "
-          "no upward include, no include circle")
+          f"no upward include, no include circle; vector storage only in {STORAGE_FLOOR} "
+          f"(outside it {calls} host accessor calls in {users} files)")
     return 0
 
 

@@ -10,22 +10,34 @@ void feast_grid_prolongate(int Nc, const double *coarse, double *fine) {
     for (int i = 0; i < Nf; i++) fine[j * Nf + i] = feast_prolongate_point_d(coarse, Nc, i, j);
 }
 
-int feast_vec_prolongate(const FeastVec *coarse, FeastVec *fine) {
-  FEAST_CHECK(coarse && fine && fine->level == coarse->level + 1 && fine->nb == coarse->nb &&
-                  fine->nlocal == coarse->nlocal && fine->dom->levels == coarse->dom->levels,
-              FEAST_ERR_ARG, "feast_vec_prolongate: level %d (%d blocks) to level %d (%d blocks) of %s", coarse->level,
-              coarse->nb, fine->level, fine->nb,
-              fine->dom->levels == coarse->dom->levels ? "one distribution" : "another distribution");
-  for (int b = 0; b < fine->nb; b++)
-    for (int li = 0; li < fine->nlocal; li++)
-      feast_grid_prolongate(coarse->N, feast_vec_block(coarse, b, li), feast_vec_block(fine, b, li));
-  return 0;
-}
-
 void feast_grid_restrict(int Nf, const double *fine, double *coarse) {
   const int Nc = (Nf + 1) / 2;
   for (int J = 0; J < Nc; J++)
     for (int I = 0; I < Nc; I++) coarse[J * Nc + I] = feast_restrict_point_d(fine, Nf, I, J);
+}
+
+/* to <- op(from) block by block and macro by macro (op: the transfer of one macro's
+ * values, given from's N; what: the caller's name), after FEAST_ERR_ARG unless the fine
+ * vector (to when upward, else from) lies one level above the coarse one, of the same
+ * distribution and block count */
+static int transfer(const char *what, void (*op)(int, const double *, double *), const FeastVec *from, FeastVec *to,
+                    int upward) {
+  const FeastVec *coarse = upward ? from : to, *fine = upward ? to : from;
+  FEAST_CHECK(coarse && fine && fine->level == coarse->level + 1 && fine->nb == coarse->nb &&
+                  fine->nlocal == coarse->nlocal && fine->dom->levels == coarse->dom->levels,
+              FEAST_ERR_ARG, "%s: level %d (%d blocks) to level %d (%d blocks) of %s", what, from->level, from->nb,
+              to->level, to->nb, fine->dom->levels == coarse->dom->levels ? "one distribution" : "another distribution");
+  for (int b = 0; b < from->nb; b++)
+    for (int li = 0; li < from->nlocal; li++) op(from->N, feast_vec_block_read(from, b, li), feast_vec_block(to, b, li));
+  return 0;
+}
+
+int feast_vec_prolongate(const FeastVec *coarse, FeastVec *fine) {
+  return transfer("feast_vec_prolongate", feast_grid_prolongate, coarse, fine, 1);
+}
+
+int feast_vec_restrict(const FeastVec *fine, FeastVec *coarse) {
+  return transfer("feast_vec_restrict", feast_grid_restrict, fine, coarse, 0);
 }
 
 /* The Galerkin product as a stencil formula. Along one axis the bilinear prolongation

@@ -13,6 +13,9 @@ void feast_grid_restrict(int Nf, const double *fine, double *coarse);
  * feast_domain_coarser_view), fine one level above coarse, the same block count
  * (FEAST_ERR_ARG otherwise). A consistent coarse vector gives a consistent fine one. */
 int feast_vec_prolongate(const FeastVec *coarse, FeastVec *fine);
+/* coarse <- the full-weighting restriction of fine (the same pairs of vectors; partial
+ * values restrict to partial ones) */
+int feast_vec_restrict(const FeastVec *fine, FeastVec *coarse);
 /* Galerkin coarse operator Ac = P^T Af P of one macro, with P the bilinear prolongation
  * restricted to free nodes (rows of fixed fine nodes and columns of fixed coarse nodes
  * are zero); fixed coarse rows become identity rows. Fixed nodes must lie on the macro's

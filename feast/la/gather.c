@@ -368,3 +368,11 @@ int feast_scatter_vector(const FeastDomain *dom, int level, double *g, int root,
   feast_vec_gather_destroy(&plan);
   return rc;
 }
+
+int feast_vec_gather_block(const FeastVec *x, int b, int root, double *g) {
+  return feast_gather_vector(x->dom, x->level, feast_vec_blocks(x, b), root, g);
+}
+
+int feast_vec_scatter_block(double *g, int root, FeastVec *x, int b) {
+  return feast_scatter_vector(x->dom, x->level, g, root, feast_vec_blocks(x, b));
+}

@@ -4,6 +4,7 @@
 #ifndef FEAST_GATHER_H
 #define FEAST_GATHER_H
 #include "feast/la/band9.h"
+#include "feast/la/vector.h"
 #include "feast/parallel/domain.h"
 #include <stdint.h>
 
@@ -46,4 +47,8 @@ void feast_vec_gather_destroy(FeastVecGather **g);
 int feast_gather_vector(const FeastDomain *dom, int level, double *const *v, int root, double *g);
 /* one scatter: global array g on root -> every copy of every node of v[li] (all ranks) */
 int feast_scatter_vector(const FeastDomain *dom, int level, double *g, int root, double *const *v);
+/* the same for block b of a consistent vector x (on its domain and level): gather into g,
+ * scatter from g */
+int feast_vec_gather_block(const FeastVec *x, int b, int root, double *g);
+int feast_vec_scatter_block(double *g, int root, FeastVec *x, int b);
 #endif

@@ -1,4 +1,5 @@
 #include "feast/la/vector.h"
+#include "feast/la/vector_private.h"
 #include "feast/la/band9.h"
 #include "feast/base/error.h"
 #include "feast/base/log.h"
@@ -17,7 +18,7 @@ static int vec_record(const FeastDomain *dom, int level, int nb, FeastVec **xp) 
   x->N = dom->levels[level].N;
   x->nb = nb;
   x->nlocal = dom->nlocal;
-  return FEAST_ALLOC(nb * dom->nlocal + 1, &x->v);
+  return FEAST_ALLOC(nb * dom->nlocal + 1, &x->host);
 }
 
 int feast_vec_create_set(const FeastDomain *dom, int level, int nb, int count, FeastVec **const *vecs) {
@@ -33,7 +34,7 @@ int feast_vec_create_set(const FeastDomain *dom, int level, int nb, int count, F
   const size_t pad = FEAST_PAD(N);
   const int rc = feast_alloc_coloured_groups(count * arrays, 1, (size_t)N * N + 2 * pad, sizeof(double), pad,
                                              FEAST_NBANDS, all, &(*vecs[0])->block);
-  for (int i = 0; i < count && !rc; i++) memcpy((*vecs[i])->v, all + (size_t)i * arrays, sizeof(char *) * arrays);
+  for (int i = 0; i < count && !rc; i++) memcpy((*vecs[i])->host, all + (size_t)i * arrays, sizeof(char *) * arrays);
   free(all);
   return rc;
 }
@@ -51,35 +52,28 @@ void feast_vec_destroy(FeastVec **xp) {
     return;
   }
   feast_free_coloured(x->block);
-  free(x->v);
+  free(x->host);
   feast_free(xp);
 }
 
 void feast_vec_view(const FeastVec *x, int b, FeastVec *view) {
   *view = *x;
   view->nb = 1;
-  view->v = x->v + (long)b * x->nlocal;
+  view->host = x->host + (long)b * x->nlocal;
   view->view = 1;
 }
 
-#define FOR_ARRAYS(x, body)                                                                    \
-  do {                                                                                         \
-    const long n_ = (long)(x)->N * (x)->N;                                                     \
-    for (int a_ = 0; a_ < (x)->nb * (x)->nlocal; a_++) {                                       \
-      body                                                                                     \
-    }                                                                                          \
-  } while (0)
 
-void feast_vec_zero(FeastVec *x) { FOR_ARRAYS(x, memset(x->v[a_], 0, sizeof(double) * n_);); }
+void feast_vec_zero(FeastVec *x) { FOR_ARRAYS(x, memset(x->host[a_], 0, sizeof(double) * n_);); }
 
 void feast_vec_copy(const FeastVec *x, FeastVec *y) {
-  FOR_ARRAYS(x, memcpy(y->v[a_], x->v[a_], sizeof(double) * n_););
+  FOR_ARRAYS(x, memcpy(y->host[a_], x->host[a_], sizeof(double) * n_););
 }
 
 void feast_vec_axpy(double a, const FeastVec *x, FeastVec *y) {
   FOR_ARRAYS(x, {
-    const double *restrict xs = x->v[a_];
-    double *restrict ys = y->v[a_];
+    const double *restrict xs = x->host[a_];
+    double *restrict ys = y->host[a_];
     for (long i = 0; i < n_; i++) ys[i] += a * xs[i];
   });
 }
@@ -89,11 +83,11 @@ enum { MAXPY_CHUNK = 512 };
 
 void feast_vec_maxpy(int k, const double *a, const FeastVec *const *x, FeastVec *y) {
   FOR_ARRAYS(y, {
-    double *restrict ys = y->v[a_];
+    double *restrict ys = y->host[a_];
     for (long c = 0; c < n_; c += MAXPY_CHUNK) {
       const long end = c + MAXPY_CHUNK < n_ ? c + MAXPY_CHUNK : n_;
       for (int j = 0; j < k; j++) {
-        const double *restrict xs = x[j]->v[a_];
+        const double *restrict xs = x[j]->host[a_];
         const double aj = a[j];
         for (long i = c; i < end; i++) ys[i] += aj * xs[i];
       }
@@ -103,15 +97,15 @@ void feast_vec_maxpy(int k, const double *a, const FeastVec *const *x, FeastVec 
 
 void feast_vec_aypx(double a, const FeastVec *x, FeastVec *y) {
   FOR_ARRAYS(x, {
-    const double *restrict xs = x->v[a_];
-    double *restrict ys = y->v[a_];
+    const double *restrict xs = x->host[a_];
+    double *restrict ys = y->host[a_];
     for (long i = 0; i < n_; i++) ys[i] = xs[i] + a * ys[i];
   });
 }
 
 void feast_vec_scale(double a, FeastVec *x) {
   FOR_ARRAYS(x, {
-    double *restrict xs = x->v[a_];
+    double *restrict xs = x->host[a_];
     for (long i = 0; i < n_; i++) xs[i] *= a;
   });
 }
@@ -226,25 +220,25 @@ int feast_vec_single_create(const FeastDomain *dom, int level, int nb, FeastVecS
   *x = (FeastVecSingle){dom, level, dom->levels[level].N, nb, dom->nlocal, NULL, NULL};
   const long n = (long)x->N * x->N, stride = (n + 15) / 16 * 16; /* 64-byte multiples */
   const int arrays = nb * dom->nlocal;
-  FEAST_CALL(FEAST_ALLOC(arrays + 1, &x->v));
+  FEAST_CALL(FEAST_ALLOC(arrays + 1, &x->host));
   float *block;
   FEAST_CALL(FEAST_ALLOC((size_t)arrays * stride + 1, &block));
   x->block = block;
-  for (int a = 0; a < arrays; a++) x->v[a] = block + (size_t)a * stride;
+  for (int a = 0; a < arrays; a++) x->host[a] = block + (size_t)a * stride;
   return 0;
 }
 
 void feast_vec_single_destroy(FeastVecSingle **xp) {
   if (!*xp) return;
   free((*xp)->block);
-  free((*xp)->v);
+  free((*xp)->host);
   feast_free(xp);
 }
 
 void feast_vec_single_store(const FeastVec *x, FeastVecSingle *y) {
   FOR_ARRAYS(x, {
-    const double *restrict xs = x->v[a_];
-    float *restrict ys = y->v[a_];
+    const double *restrict xs = x->host[a_];
+    float *restrict ys = y->host[a_];
     for (long i = 0; i < n_; i++) ys[i] = (float)xs[i];
   });
 }
@@ -290,7 +284,7 @@ int feast_vec_single_dots(int k, const FeastVecSingle *const *x, const FeastVec 
       double s[DOT_MAX][DOT_LANES] = {{0}};
       for (int b = 0; b < y->nb; b++) {
         const float *xb[DOT_MAX];
-        for (int i = 0; i < nk; i++) xb[i] = x[j + i]->v[b * y->nlocal + li];
+        for (int i = 0; i < nk; i++) xb[i] = x[j + i]->host[b * y->nlocal + li];
         dot_lanes_single(nk, xb, feast_vec_block(y, b, li), lev->owned[li], n, s);
       }
       for (int i = 0; i < nk; i++) part[(j + i) * dom->nlocal + li] = lanes_sum(s[i]);
@@ -303,11 +297,11 @@ int feast_vec_single_dots(int k, const FeastVecSingle *const *x, const FeastVec 
 
 void feast_vec_single_maxpy(int k, const double *a, const FeastVecSingle *const *x, FeastVec *y) {
   FOR_ARRAYS(y, {
-    double *restrict ys = y->v[a_];
+    double *restrict ys = y->host[a_];
     for (long c = 0; c < n_; c += MAXPY_CHUNK) {
       const long end = c + MAXPY_CHUNK < n_ ? c + MAXPY_CHUNK : n_;
       for (int j = 0; j < k; j++) {
-        const float *restrict xs = x[j]->v[a_];
+        const float *restrict xs = x[j]->host[a_];
         const double aj = a[j];
         for (long i = c; i < end; i++) ys[i] += aj * (double)xs[i];
       }
@@ -328,7 +322,7 @@ int feast_vec_norm(const FeastVec *x, double *out) {
 
 int feast_vec_sum(FeastVec *x) {
   for (int b = 0; b < x->nb; b++)
-    FEAST_CALL(feast_domain_sum(x->dom, x->level, x->v + b * x->nlocal));
+    FEAST_CALL(feast_domain_sum(x->dom, x->level, x->host + b * x->nlocal));
   return 0;
 }
 
@@ -336,26 +330,16 @@ void feast_vec_to_partial(FeastVec *x) {
   const FeastLevel *lev = &x->dom->levels[x->level];
   FOR_ARRAYS(x, {
     const unsigned char *own = lev->owned[a_ % x->nlocal];
-    double *xs = x->v[a_];
+    double *xs = x->host[a_];
     for (long i = 0; i < n_; i++)
       if (!own[i]) xs[i] = 0.0;
   });
 }
 
-void feast_vec_zero_fixed(FeastVec *x, int b, const FeastMask *mask) {
-  const long n = (long)x->N * x->N;
-  for (int li = 0; li < x->nlocal; li++) {
-    const unsigned char *fix = mask->fixed[x->level][li];
-    double *xs = feast_vec_block(x, b, li);
-    for (long i = 0; i < n; i++)
-      if (fix[i]) xs[i] = 0.0;
-  }
-}
-
 int feast_vec_finite(const FeastVec *x) {
   int ok = 1;
   FOR_ARRAYS(x, {
-    const double *xs = x->v[a_];
+    const double *xs = x->host[a_];
     for (long i = 0; i < n_; i++) ok &= isfinite(xs[i]);
   });
   return ok;

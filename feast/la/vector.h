@@ -6,14 +6,15 @@
 #ifndef FEAST_VECTOR_H
 #define FEAST_VECTOR_H
 #include "feast/parallel/domain.h"
+#include "feast/la/band9.h"
 #include "feast/la/mask.h"
 
 typedef struct {
   const FeastDomain *dom;
   int level, N, nb, nlocal;
-  double **v; /* v[b * nlocal + li]: block b on local macro li */
-  int view;   /* 1: storage belongs to another vector (feast_vec_view) */
-  void *block; /* the storage of all v[] (one block; NULL in the others of a set) */
+  double **host; /* host[b * nlocal + li]: block b on local macro li (outside feast/la: feast_vec_block) */
+  int view;      /* 1: storage belongs to another vector (feast_vec_view) */
+  void *block;   /* the storage of all host[] (one block; NULL in the others of a set) */
 } FeastVec;
 
 /* zeroed; all arrays in one block (huge pages from 2 MiB on) */
@@ -27,15 +28,39 @@ void feast_vec_destroy(FeastVec **x); /* a view is only detached */
  * scalar operation and solver works on one field of a multi-field vector in place. Valid
  * while x lives; needs no destroy. */
 void feast_vec_view(const FeastVec *x, int b, FeastVec *view);
-static inline double *feast_vec_block(const FeastVec *x, int b, int li) { return x->v[b * x->nlocal + li]; }
+
+/* ---- the host storage ----
+ * Block b on local macro li is N x N values in host memory, numbered linewise (node
+ * (i, j) at i + N j) and padded as by feast_grid_alloc (band9.h). Outside feast/la the
+ * values are reached only through the feast_vec_block accessors below (one name finds
+ * every such place; tools/check_layers.py fails on any other use of FeastVec.host), and
+ * every other operation on vectors is a function of this floor. A device-resident
+ * vector would provide the accessors by staging: the host copy brought up to date
+ * before they return, and marked newer than the device's after a use of the writable
+ * forms (the _read forms leave the device copy valid); the floor's functions would run
+ * on the device. The callers: per-macro kernels on the grid arrays together with
+ * matrices, coordinates or cells (assembly, the system's and ScaRC's products, grid
+ * transfer, the local and coarse-grid solves, boundary values) and output that needs
+ * host values (VTK, sampling, benchmark quantities); docs/architecture.md lists them. */
+static inline double *feast_vec_block(const FeastVec *x, int b, int li) { return x->host[b * x->nlocal + li]; }
+static inline const double *feast_vec_block_read(const FeastVec *x, int b, int li) {
+  return x->host[b * x->nlocal + li];
+}
+/* block b on every local macro (element li: local macro li's values), for the per-macro
+ * functions of other floors (feast_domain_sum, feast_exchange_*, feast_bc_values, VTK,
+ * the direct and local solves) */
+static inline double *const *feast_vec_blocks(const FeastVec *x, int b) { return x->host + (long)b * x->nlocal; }
+static inline const double *const *feast_vec_blocks_read(const FeastVec *x, int b) {
+  return (const double *const *)(x->host + (long)b * x->nlocal);
+}
 
 /* A vector's values rounded to single precision, FeastVec's layout without the padding
- * (v[b * nlocal + li], N*N values): a Krylov basis kept so that its Gram-Schmidt reads
- * half the memory (FGMRES with FeastSolveParams.single_basis) */
+ * (host[b * nlocal + li], N*N values): a Krylov basis kept so that its Gram-Schmidt
+ * reads half the memory (FGMRES with FeastSolveParams.single_basis) */
 typedef struct {
   const FeastDomain *dom;
   int level, N, nb, nlocal;
-  float **v;
+  float **host;
   void *block;
 } FeastVecSingle;
 int feast_vec_single_create(const FeastDomain *dom, int level, int nb, FeastVecSingle **x); /* zeroed */
@@ -67,12 +92,42 @@ int feast_vec_norm(const FeastVec *x, double *out); /* Euclidean norm over globa
 int feast_vec_sum(FeastVec *x);
 /* consistent -> partial: keep values only at owned nodes */
 void feast_vec_to_partial(FeastVec *x);
-/* zero block b at the fixed (Dirichlet) nodes of mask */
-void feast_vec_zero_fixed(FeastVec *x, int b, const FeastMask *mask);
 /* 1 if every value is finite */
 int feast_vec_finite(const FeastVec *x);
 /* x <- a pseudo-random value in [-1, 1) at every node of every block, a hash of the
  * node's coordinates (rounded to 2^-30) and the block: the same on every macro sharing a
  * node and for every partition and rank count (a reproducible nonzero start) */
 void feast_vec_fill_hash(FeastVec *x);
+
+/* ---- pointwise operations (feast/la/vector_ops.c); w may be x or y ---- */
+void feast_vec_set(FeastVec *x, double a);                                           /* x <- a everywhere */
+void feast_vec_pointwise_mult(const FeastVec *x, const FeastVec *y, FeastVec *w);    /* w <- x .* y */
+void feast_vec_pointwise_divide(const FeastVec *x, const FeastVec *y, FeastVec *w);  /* w <- x ./ y */
+void feast_vec_pointwise_mult_add(double a, const FeastVec *x, const FeastVec *y, FeastVec *w); /* w <- w + a x .* y */
+void feast_vec_waxpy(double a, const FeastVec *x, const FeastVec *y, FeastVec *w);   /* w <- a x + y */
+/* x <- (a x + y) ./ d; y NULL: (a x + 0) ./ d */
+void feast_vec_scale_add_divide(double a, const FeastVec *y, const FeastVec *d, FeastVec *x);
+/* x <- x .* the node weights of its level (1 / the number of macros holding the node):
+ * summed over the interfaces (feast_vec_sum), the average of the macros' values */
+void feast_vec_scale_weights(FeastVec *x);
+/* the first value (local macro 0 of the first block) <- NaN where x has a local macro: a
+ * failed solve's mark for the outer Krylov method to report */
+void feast_vec_mark_nan(FeastVec *x);
+
+/* ---- block b at the fixed (Dirichlet) nodes of mask only ---- */
+void feast_vec_zero_fixed(FeastVec *x, int b, const FeastMask *mask);                /* x_b <- 0 */
+void feast_vec_copy_fixed(const FeastVec *x, FeastVec *y, int b, const FeastMask *mask); /* y_b <- x_b */
+void feast_vec_sub_fixed(const FeastVec *x, FeastVec *y, int b, const FeastMask *mask);  /* y_b <- y_b - x_b */
+
+/* a function of the node at (x, y) into *value; nonzero: an error status */
+typedef int (*FeastNodeFn)(void *ctx, double x, double y, double *value);
+/* block b <- fn at every node (mask NULL) or at the fixed nodes of mask, macro by macro
+ * in node order; returns fn's first error, where it stops */
+int feast_vec_set_nodes(FeastVec *x, int b, const FeastMask *mask, FeastNodeFn fn, void *ctx);
+
+/* ---- per-macro matrices A[li] of x's level on one-block vectors (views select a field):
+ * partial results, no interface sum ---- */
+void feast_vec_matvec(const FeastBand9 *A, const FeastVec *x, FeastVec *y);     /* y <- A x */
+void feast_vec_matvec_add(const FeastBand9 *A, const FeastVec *x, FeastVec *y); /* y <- y + A x */
+void feast_vec_diagonal(const FeastBand9 *A, FeastVec *d);                       /* d <- diag(A) */
 #endif

@@ -18,8 +18,8 @@ static void check_batched(const FeastDomain *dom, int level) {
     feast_vec_fill_hash(x[j]);
     for (int a = 0; a < x[j]->nb * x[j]->nlocal; a++)
       for (long i = 0; i < (long)x[j]->N * x[j]->N; i++) {
-        const double h = x[j]->v[a][i];
-        x[j]->v[a][i] = h * (j + 1) + 0.37 * j * h * h; /* a function of consistent values: consistent */
+        const double h = x[j]->host[a][i];
+        x[j]->host[a][i] = h * (j + 1) + 0.37 * j * h * h; /* a function of consistent values: consistent */
       }
   }
   CHECK_OK(feast_vec_create(dom, level, 2, &y));
@@ -42,7 +42,7 @@ static void check_batched(const FeastDomain *dom, int level) {
   feast_vec_maxpy(K, a, (const FeastVec *const *)x, y);
   bad = 0;
   for (int b = 0; b < y->nb * y->nlocal; b++)
-    for (long i = 0; i < (long)y->N * y->N; i++) bad += y->v[b][i] != z->v[b][i];
+    for (long i = 0; i < (long)y->N * y->N; i++) bad += y->host[b][i] != z->host[b][i];
   CHECK(bad == 0);
   for (int j = 0; j < K; j++) feast_vec_destroy(&x[j]);
   feast_vec_destroy(&y);
@@ -63,27 +63,27 @@ static void check_grid(const char *path, int level) {
   CHECK_OK(feast_vec_create(dom, level, 1, &y));
   /* partial ones summed = number of macros holding each node = 1/weight */
   for (int li = 0; li < dom->nlocal; li++)
-    for (int i = 0; i < N * N; i++) x->v[li][i] = 1.0;
+    for (int i = 0; i < N * N; i++) x->host[li][i] = 1.0;
   CHECK_OK(feast_vec_sum(x));
   int bad = 0;
   for (int li = 0; li < dom->nlocal; li++)
-    for (int i = 0; i < N * N; i++) bad += x->v[li][i] * lev->weight[li][i] != 1.0;
+    for (int i = 0; i < N * N; i++) bad += x->host[li][i] * lev->weight[li][i] != 1.0;
   CHECK(bad == 0);
   /* gid kept only at the owner, summed, gives the gid on every copy */
   bad = 0;
   for (int li = 0; li < dom->nlocal; li++)
     for (int j = 0; j < N; j++)
       for (int i = 0; i < N; i++)
-        y->v[li][j * N + i] = (double)feast_mesh_node_gid(mesh, level, dom->local[li], i, j);
+        y->host[li][j * N + i] = (double)feast_mesh_node_gid(mesh, level, dom->local[li], i, j);
   feast_vec_copy(y, x);
   feast_vec_to_partial(x);
   CHECK_OK(feast_vec_sum(x));
   for (int li = 0; li < dom->nlocal; li++)
-    for (int i = 0; i < N * N; i++) bad += x->v[li][i] != y->v[li][i];
+    for (int i = 0; i < N * N; i++) bad += x->host[li][i] != y->host[li][i];
   CHECK(bad == 0);
   /* <1,1> counts every global node once */
   for (int li = 0; li < dom->nlocal; li++)
-    for (int i = 0; i < N * N; i++) x->v[li][i] = 1.0;
+    for (int i = 0; i < N * N; i++) x->host[li][i] = 1.0;
   double d;
   CHECK_OK(feast_vec_dot(x, x, &d));
   CHECK(d == (double)lev->nglobal);

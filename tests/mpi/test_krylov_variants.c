@@ -344,7 +344,7 @@ static void check_single_basis(const FeastVec *b, const FeastVec *x0, Vecs *w) {
     fill(R[i], 0.1 * i - 0.25); /* fill's field, shifted: six different vectors */
     feast_vec_single_store(R[i], U[i]);
     for (int a = 0; a < R[i]->nb * R[i]->nlocal; a++) /* R_i <- its float rounding, widened */
-      for (long n = 0; n < (long)R[i]->N * R[i]->N; n++) R[i]->v[a][n] = (double)U[i]->v[a][n];
+      for (long n = 0; n < (long)R[i]->N * R[i]->N; n++) R[i]->host[a][n] = (double)U[i]->host[a][n];
   }
   double ds[NU], dd[NU], a[NU];
   const FeastVec *ys[NU];

@@ -81,10 +81,10 @@ static long differences_on_root(const NsCase *dist, const NsCase *self) {
   long d = root && (!self || !a || !b);
   for (int f = 0; f < NS_NFIELDS; f++) {
     const FeastVec *v = ns_solution(ns);
-    CHECK_OK(feast_gather_vector(dist->dom, ns_level(ns), v->v + f * v->nlocal, 0, a));
+    CHECK_OK(feast_gather_vector(dist->dom, ns_level(ns), v->host + f * v->nlocal, 0, a));
     if (!root || d) continue;
     const FeastVec *x = ns_solution(self->ns);
-    CHECK_OK(feast_gather_vector(self->dom, ns_level(self->ns), x->v + f * x->nlocal, 0, b));
+    CHECK_OK(feast_gather_vector(self->dom, ns_level(self->ns), x->host + f * x->nlocal, 0, b));
     for (int64_t i = 0; i < n; i++) d += memcmp(&a[i], &b[i], sizeof *a) != 0;
   }
   free(a);

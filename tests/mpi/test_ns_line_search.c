@@ -56,7 +56,7 @@ static double step_gap(const FeastVec *a, const FeastVec *b, double l, const Fea
   feast_vec_axpy(l, c, t);
   double m = 0.0, g;
   for (int k = 0; k < a->nb * a->nlocal; k++)
-    for (long i = 0; i < (long)a->N * a->N; i++) m = fmax(m, fabs(a->v[k][i] - t->v[k][i]));
+    for (long i = 0; i < (long)a->N * a->N; i++) m = fmax(m, fabs(a->host[k][i] - t->host[k][i]));
   MPI_Allreduce(&m, &g, 1, MPI_DOUBLE, MPI_MAX, a->dom->comm);
   return g;
 }

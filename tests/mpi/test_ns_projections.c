@@ -49,8 +49,8 @@ static void pressure_sums(const NsProblem *ns, const FeastVec *x, double *sum, d
   double m = 0.0;
   for (int li = 0; li < ns->dom->nlocal; li++)
     for (long i = 0; i < (long)x->N * x->N; i++) {
-      abs_p->v[li][i] = fabs(p.v[li][i]);
-      m = fmax(m, abs_p->v[li][i]);
+      abs_p->host[li][i] = fabs(p.host[li][i]);
+      m = fmax(m, abs_p->host[li][i]);
     }
   CHECK_OK(feast_vec_dot(abs_p, ns->sys.ones, abssum));
   MPI_Allreduce(&m, pmax, 1, MPI_DOUBLE, MPI_MAX, ns->dom->comm);

@@ -148,15 +148,15 @@ static void check_pcd_robin(NsProblem *ns, const FeastVec *r, const FeastVec *x,
   CHECK_OK(feast_vec_create(dom, ns->level, 1, &t));
   CHECK_OK(feast_vec_create(dom, ns->level, 1, &az));
   for (int li = 0; li < dom->nlocal; li++) {
-    for (long i = 0; i < n; i++) y->v[li][i] = r->v[li][i] / ns->sys.mass->v[li][i];
+    for (long i = 0; i < n; i++) y->host[li][i] = r->host[li][i] / ns->sys.mass->host[li][i];
     FeastBand9 N;
     CHECK_OK(feast_band9_create(lev->N, &N));
     const Convection cv = convection_at(ns, li);
     FeastBand9 *A[1] = {&N};
     CHECK_OK(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], convection, (void *)&cv, 3, 1, A, 0, NULL));
-    feast_band9_matvec(&N, y->v[li], t->v[li]);
-    add_robin(ns, li, y->v[li], t->v[li]);
-    feast_band9_matvec(&ns->prec.pcd_ops.lap[li], ns->prec.pcd_ops.z->v[li], az->v[li]);
+    feast_band9_matvec(&N, y->host[li], t->host[li]);
+    add_robin(ns, li, y->host[li], t->host[li]);
+    feast_band9_matvec(&ns->prec.pcd_ops.lap[li], ns->prec.pcd_ops.z->host[li], az->host[li]);
     feast_band9_destroy(&N);
   }
   CHECK_OK(feast_vec_sum(t));
@@ -164,11 +164,11 @@ static void check_pcd_robin(NsProblem *ns, const FeastVec *r, const FeastVec *x,
   double l[4] = {0.0, 0.0, 0.0, 0.0}, g[4]; /* max |e|, max |A_p z - t| off fixed, max |t|, max |z| on fixed */
   for (int li = 0; li < dom->nlocal; li++) {
     const unsigned char *fixed = ns->prec.pcd_ops.mask->fixed[ns->level][li];
-    const double *cp = feast_vec_block(x, NS_P, li), *z = ns->prec.pcd_ops.z->v[li];
+    const double *cp = feast_vec_block(x, NS_P, li), *z = ns->prec.pcd_ops.z->host[li];
     for (long i = 0; i < n; i++) {
-      l[0] = fmax(l[0], fabs(cp[i] - ns->nu * y->v[li][i] - z[i]));
+      l[0] = fmax(l[0], fabs(cp[i] - ns->nu * y->host[li][i] - z[i]));
       if (fixed[i]) l[3] = fmax(l[3], fabs(z[i]));
-      else l[1] = fmax(l[1], fabs(az->v[li][i] - t->v[li][i])), l[2] = fmax(l[2], fabs(t->v[li][i]));
+      else l[1] = fmax(l[1], fabs(az->host[li][i] - t->host[li][i])), l[2] = fmax(l[2], fabs(t->host[li][i]));
     }
   }
   MPI_Allreduce(l, g, 4, MPI_DOUBLE, MPI_MAX, dom->comm);
@@ -195,7 +195,7 @@ static void check_pcd(NsProblem *ns, const FeastVec *ku, const FeastVec *kv, con
   CHECK_OK(feast_vec_create(dom, ns->level, 1, &az));
   for (int li = 0; li < dom->nlocal; li++) {
     const double *bu = feast_vec_block(ku, NS_P, li), *bv = feast_vec_block(kv, NS_P, li), *dp = feast_vec_block(d, NS_P, li);
-    for (long i = 0; i < n; i++) r->v[li][i] = bu[i] + bv[i] - dp[i];
+    for (long i = 0; i < n; i++) r->host[li][i] = bu[i] + bv[i] - dp[i];
   }
   if (ns->prec.pcd_ops.robin) {
     *spread = 0.0;
@@ -211,8 +211,8 @@ static void check_pcd(NsProblem *ns, const FeastVec *ku, const FeastVec *kv, con
     const Convection cv = convection_at(ns, li);
     FeastBand9 *A[1] = {&N};
     CHECK_OK(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], convection, (void *)&cv, 3, 1, A, 0, NULL));
-    feast_band9_matvec(&N, ns->prec.pcd_ops.z->v[li], nz->v[li]);
-    feast_band9_matvec(&ns->prec.pcd_ops.lap[li], ns->prec.pcd_ops.z->v[li], az->v[li]);
+    feast_band9_matvec(&N, ns->prec.pcd_ops.z->host[li], nz->host[li]);
+    feast_band9_matvec(&ns->prec.pcd_ops.lap[li], ns->prec.pcd_ops.z->host[li], az->host[li]);
     feast_band9_destroy(&N);
   }
   CHECK_OK(feast_vec_sum(nz));
@@ -225,13 +225,13 @@ static void check_pcd(NsProblem *ns, const FeastVec *ku, const FeastVec *kv, con
   double lo = HUGE_VAL, hi = -HUGE_VAL, amax = 0.0, rmax = 0.0, zfixed = 0.0;
   for (int li = 0; li < dom->nlocal; li++) {
     const unsigned char *fixed = ns->prec.pcd_ops.mask->fixed[ns->level][li];
-    const double *cp = feast_vec_block(x, NS_P, li), *m = ns->sys.mass->v[li];
+    const double *cp = feast_vec_block(x, NS_P, li), *m = ns->sys.mass->host[li];
     for (long i = 0; i < n; i++) {
-      const double e = (m[i] * cp[i] - ns->nu * r->v[li][i] - nz->v[li][i]) / m[i];
+      const double e = (m[i] * cp[i] - ns->nu * r->host[li][i] - nz->host[li][i]) / m[i];
       lo = fmin(lo, e), hi = fmax(hi, e);
-      rmax = fmax(rmax, fabs(r->v[li][i]));
-      if (fixed[i]) zfixed = fmax(zfixed, fabs(ns->prec.pcd_ops.z->v[li][i]));
-      else amax = fmax(amax, fabs(az->v[li][i] - rp->v[li][i]));
+      rmax = fmax(rmax, fabs(r->host[li][i]));
+      if (fixed[i]) zfixed = fmax(zfixed, fabs(ns->prec.pcd_ops.z->host[li][i]));
+      else amax = fmax(amax, fabs(az->host[li][i] - rp->host[li][i]));
     }
   }
   double l[5] = {-lo, hi, amax, rmax, zfixed}, g[5];
@@ -303,7 +303,7 @@ static void check_case(const char *fmt, const char *nonlinear, const char *schur
   double lo = HUGE_VAL, hi = -HUGE_VAL, rmax = 0.0;
   for (int li = 0; li < c.dom->nlocal; li++) {
     const double *bu = feast_vec_block(ku, NS_P, li), *bv = feast_vec_block(kv, NS_P, li);
-    const double *cp = feast_vec_block(x, NS_P, li), *dp = feast_vec_block(d, NS_P, li), *m = ns->sys.mass->v[li];
+    const double *cp = feast_vec_block(x, NS_P, li), *dp = feast_vec_block(d, NS_P, li), *m = ns->sys.mass->host[li];
     for (long i = 0; i < (long)x->N * x->N; i++) {
       const double r = bu[i] + bv[i] - m[i] / nu * cp[i] - dp[i];
       rmax = fmax(rmax, fabs(r));
@@ -378,7 +378,7 @@ static void pressure_row(NsProblem *ns, const FeastVec *kc, int coupled, const F
   double l[3] = {0.0, -HUGE_VAL, -HUGE_VAL}, g[3];
   for (int li = 0; li < ns->dom->nlocal; li++) {
     const double *btc = feast_vec_block(kc, NS_P, li), *cp = feast_vec_block(x, NS_P, li);
-    const double *dp = feast_vec_block(d, NS_P, li), *m = ns->sys.mass->v[li];
+    const double *dp = feast_vec_block(d, NS_P, li), *m = ns->sys.mass->host[li];
     for (long i = 0; i < (long)x->N * x->N; i++) {
       const double r = (coupled ? btc[i] : 0.0) - m[i] / nu * cp[i] - dp[i];
       l[0] = fmax(l[0], fabs(r)), l[1] = fmax(l[1], -r * nu / m[i]), l[2] = fmax(l[2], r * nu / m[i]);

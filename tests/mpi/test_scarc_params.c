@@ -59,7 +59,7 @@ static Outcome poisson(const FeastMesh *mesh, int L, const ScarcParams *p, Feast
   CHECK_OK(feast_vec_create(dom, L, 1, &x));
   feast_vec_zero(b);
   for (int li = 0; li < dom->nlocal; li++)
-    CHECK_OK(feast_q1_assemble_rhs(lev->N, lev->xy[li], dom->local[li], source, NULL, 2, b->v[li]));
+    CHECK_OK(feast_q1_assemble_rhs(lev->N, lev->xy[li], dom->local[li], source, NULL, 2, b->host[li]));
   CHECK_OK(feast_vec_sum(b));
   feast_vec_zero_fixed(b, 0, mask);
   feast_vec_zero(x);
@@ -74,7 +74,7 @@ static Outcome poisson(const FeastMesh *mesh, int L, const ScarcParams *p, Feast
   double part[2] = {0, 0}, sum[2] = {0, 0};
   for (int li = 0; li < dom->nlocal; li++) {
     double e2, n2;
-    CHECK_OK(feast_q1_l2_error(lev->N, lev->xy[li], x->v[li], exact, NULL, 3, &e2, &n2));
+    CHECK_OK(feast_q1_l2_error(lev->N, lev->xy[li], x->host[li], exact, NULL, 3, &e2, &n2));
     part[0] += e2, part[1] += n2;
   }
   MPI_Allreduce(part, sum, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);

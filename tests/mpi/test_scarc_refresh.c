@@ -60,7 +60,7 @@ static void solve(Scarc *s, const FeastDomain *dom, const FeastMask *mask, Feast
   CHECK_OK(feast_vec_create(dom, dom->finest, 1, &b));
   if (!b) return;
   for (int li = 0; li < dom->nlocal; li++)
-    for (long i = 0; i < (long)x->N * x->N; i++) b->v[li][i] = 1.0;
+    for (long i = 0; i < (long)x->N * x->N; i++) b->host[li][i] = 1.0;
   feast_vec_zero_fixed(b, 0, mask);
   feast_vec_zero(x);
   FeastSolveParams sp = {.rtol = 1e-10, .max_iterations = 60, .divergence_factor = 1e4};
@@ -83,7 +83,7 @@ static ScarcParams make_params(ScarcPrecision precision, FeastDirectSolver coars
 static long count_differences(const FeastVec *x, const FeastVec *y) {
   long differ = 0;
   for (int li = 0; li < x->nlocal; li++)
-    for (long i = 0; i < (long)x->N * x->N; i++) differ += x->v[li][i] != y->v[li][i];
+    for (long i = 0; i < (long)x->N * x->N; i++) differ += x->host[li][i] != y->host[li][i];
   return differ;
 }
 
@@ -237,7 +237,7 @@ static void check_coarse_solvers(const FeastDomain *dom, const FeastMask *mask) 
  * counts) or 2 (zero), zero at the Dirichlet nodes */
 static void paired_rhs(const FeastMask *mask, int kind, FeastVec *b) {
   for (int li = 0; li < b->nlocal; li++)
-    for (long i = 0; i < (long)b->N * b->N; i++) b->v[li][i] = kind == 0 ? 1.0 : kind == 1 ? (double)(i % 7) - 3.0 : 0.0;
+    for (long i = 0; i < (long)b->N * b->N; i++) b->host[li][i] = kind == 0 ? 1.0 : kind == 1 ? (double)(i % 7) - 3.0 : 0.0;
   feast_vec_zero_fixed(b, 0, mask);
 }
 

@@ -130,7 +130,7 @@ static void numbering_create(const NsProblem *ns, Numbering *num) {
   int count = 0;
   for (int li = 0; li < dom->nlocal; li++)
     for (long i = 0; i < num->nn; i++)
-      if (num->lev->owned[li][i]) g->v[li][i] = ++count;
+      if (num->lev->owned[li][i]) g->host[li][i] = ++count;
   CHECK_OK(feast_vec_sum(g));
   num->n = count;
   CHECK(count == (int)num->lev->nglobal);
@@ -139,9 +139,9 @@ static void numbering_create(const NsProblem *ns, Numbering *num) {
   for (int li = 0; li < dom->nlocal; li++) {
     num->idx[li] = malloc(sizeof(int) * (size_t)num->nn);
     for (long i = 0; i < num->nn; i++) {
-      const int k = (int)g->v[li][i] - 1;
+      const int k = (int)g->host[li][i] - 1;
       num->idx[li][i] = k;
-      bad += k < 0 || k >= count || g->v[li][i] != (double)(k + 1); /* exactly one owner */
+      bad += k < 0 || k >= count || g->host[li][i] != (double)(k + 1); /* exactly one owner */
     }
   }
   CHECK(bad == 0);
@@ -364,7 +364,7 @@ static int run(void) {
             if (num.lev->owned[li][i]) {
               const int k = num.idx[li][i];
               for (int j = 0; j < n; j++)
-                E[(size_t)j * n + k] = ns->nu * S_first[(size_t)j * n + k] / ns->sys.mass->v[li][i];
+                E[(size_t)j * n + k] = ns->nu * S_first[(size_t)j * n + k] / ns->sys.mass->host[li][i];
             }
         mass[l] = spectrum("mass, nu M_p^-1 S:", n, E);
       }

@@ -1,0 +1,117 @@
+/* The pointwise, masked and per-node operations on vectors and the per-macro matrices
+ * applied to them (feast/la/vector.h): the loops over the storage that the floors above
+ * would otherwise write again. */
+#include "feast/la/vector.h"
+#include "feast/la/vector_private.h"
+#include <math.h>
+#include <string.h>
+
+void feast_vec_set(FeastVec *x, double a) {
+  FOR_ARRAYS(x, {
+    double *xs = x->host[a_];
+    for (long i = 0; i < n_; i++) xs[i] = a;
+  });
+}
+
+void feast_vec_pointwise_mult(const FeastVec *x, const FeastVec *y, FeastVec *w) {
+  FOR_ARRAYS(w, {
+    const double *xs = x->host[a_], *ys = y->host[a_];
+    double *ws = w->host[a_];
+    for (long i = 0; i < n_; i++) ws[i] = xs[i] * ys[i];
+  });
+}
+
+void feast_vec_pointwise_divide(const FeastVec *x, const FeastVec *y, FeastVec *w) {
+  FOR_ARRAYS(w, {
+    const double *xs = x->host[a_], *ys = y->host[a_];
+    double *ws = w->host[a_];
+    for (long i = 0; i < n_; i++) ws[i] = xs[i] / ys[i];
+  });
+}
+
+void feast_vec_pointwise_mult_add(double a, const FeastVec *x, const FeastVec *y, FeastVec *w) {
+  FOR_ARRAYS(w, {
+    const double *xs = x->host[a_], *ys = y->host[a_];
+    double *ws = w->host[a_];
+    for (long i = 0; i < n_; i++) ws[i] += a * xs[i] * ys[i];
+  });
+}
+
+void feast_vec_waxpy(double a, const FeastVec *x, const FeastVec *y, FeastVec *w) {
+  FOR_ARRAYS(w, {
+    const double *xs = x->host[a_], *ys = y->host[a_];
+    double *ws = w->host[a_];
+    for (long i = 0; i < n_; i++) ws[i] = a * xs[i] + ys[i];
+  });
+}
+
+void feast_vec_scale_add_divide(double a, const FeastVec *y, const FeastVec *d, FeastVec *x) {
+  FOR_ARRAYS(x, {
+    const double *ys = y ? y->host[a_] : NULL, *ds = d->host[a_];
+    double *xs = x->host[a_];
+    for (long i = 0; i < n_; i++) xs[i] = (a * xs[i] + (ys ? ys[i] : 0.0)) / ds[i];
+  });
+}
+
+void feast_vec_scale_weights(FeastVec *x) {
+  const FeastLevel *lev = &x->dom->levels[x->level];
+  FOR_ARRAYS(x, {
+    const double *ws = lev->weight[a_ % x->nlocal];
+    double *xs = x->host[a_];
+    for (long i = 0; i < n_; i++) xs[i] *= ws[i];
+  });
+}
+
+void feast_vec_mark_nan(FeastVec *x) {
+  if (x->nlocal > 0) x->host[0][0] = NAN;
+}
+
+/* body for every fixed node i of mask in block b on local macro li (xs: x's values there) */
+#define FOR_FIXED(x, b, mask, body)                                                            \
+  for (int li = 0; li < (x)->nlocal; li++) {                                                   \
+    const unsigned char *fix = (mask)->fixed[(x)->level][li];                                  \
+    double *xs = feast_vec_block(x, b, li);                                                    \
+    for (long i = 0; i < (long)(x)->N * (x)->N; i++)                                           \
+      if (fix[i]) {                                                                            \
+        body                                                                                   \
+      }                                                                                        \
+  }
+
+void feast_vec_zero_fixed(FeastVec *x, int b, const FeastMask *mask) { FOR_FIXED(x, b, mask, xs[i] = 0.0;) }
+
+void feast_vec_copy_fixed(const FeastVec *x, FeastVec *y, int b, const FeastMask *mask) {
+  FOR_FIXED(y, b, mask, xs[i] = feast_vec_block_read(x, b, li)[i];)
+}
+
+void feast_vec_sub_fixed(const FeastVec *x, FeastVec *y, int b, const FeastMask *mask) {
+  FOR_FIXED(y, b, mask, xs[i] = xs[i] - feast_vec_block_read(x, b, li)[i];)
+}
+
+int feast_vec_set_nodes(FeastVec *x, int b, const FeastMask *mask, FeastNodeFn fn, void *ctx) {
+  const FeastLevel *lev = &x->dom->levels[x->level];
+  const long n = (long)x->N * x->N;
+  for (int li = 0; li < x->nlocal; li++) {
+    const unsigned char *fix = mask ? mask->fixed[x->level][li] : NULL;
+    const double *xy = lev->xy[li];
+    double *xs = feast_vec_block(x, b, li);
+    for (long i = 0; i < n; i++) {
+      const int st = !fix || fix[i] ? fn(ctx, xy[2 * i], xy[2 * i + 1], &xs[i]) : 0;
+      if (st) return st;
+    }
+  }
+  return 0;
+}
+
+void feast_vec_matvec(const FeastBand9 *A, const FeastVec *x, FeastVec *y) {
+  for (int li = 0; li < x->nlocal; li++) feast_band9_matvec(&A[li], x->host[li], y->host[li]);
+}
+
+void feast_vec_matvec_add(const FeastBand9 *A, const FeastVec *x, FeastVec *y) {
+  for (int li = 0; li < x->nlocal; li++) feast_band9_matvec_add(&A[li], x->host[li], y->host[li]);
+}
+
+void feast_vec_diagonal(const FeastBand9 *A, FeastVec *d) {
+  const int centre = feast_band_index(0, 0);
+  for (int li = 0; li < d->nlocal; li++)
+    memcpy(d->host[li], A[li].band[centre], sizeof(double) * A[li].N * A[li].N);
+}
