@@ -231,7 +231,7 @@ static double krylov_bytes(const FeastConfig *cfg, int stokes) {
   NsParams p;
   if (ns_params_from_config(cfg, &p)) return 0.0;
   const int restart = ns_linear_restart_bound(&p, stokes);
-  const int stationary = p.time.scheme == NS_TIME_NONE; /* anderson.c: stationary runs only */
+  const int stationary = p.time.scheme == NS_TIME_NONE; /* Anderson: stationary runs only (problem.c) */
   const int anderson = stationary && p.nonlinear.anderson_depth > 0 ? 2 * p.nonlinear.anderson_depth + 2 : 0;
   return (feast_krylov_basis_vectors(ns_krylov_choice(&p, stokes), restart, p.linear.single_basis) + anderson) * 3 *
          sizeof(double);

@@ -73,7 +73,7 @@ typedef struct {
 } Stored;
 enum { MAX_STORED = 2 * NS_ANDERSON_MAX + 3 }; /* the iterate and the Anderson history */
 
-/* the prefix of the Anderson history's vector j (ns_anderson_history's order) in a file
+/* the prefix of the Anderson history's vector j (feast_anderson_history's order) in a file
  * whose oldest `skip` steps are not read */
 static void anderson_prefix(int j, int skip, char *prefix, size_t size) {
   if (j < 2) snprintf(prefix, size, "anderson.%s.", j ? "c_prev" : "x_prev");
@@ -90,7 +90,7 @@ static int stored_vectors(const NsProblem *ns, int stationary, Stored *s) {
     return n;
   }
   FeastVec *history[2 * NS_ANDERSON_MAX + 2];
-  const int nh = ns_anderson_history(ns, history);
+  const int nh = feast_anderson_history(feast_nonlinear_anderson(ns->iter.nonlinear), history);
   for (int j = 0; j < nh; j++, n++) {
     anderson_prefix(j, 0, s[n].prefix, sizeof s[n].prefix);
     s[n].x = history[j];
@@ -209,9 +209,9 @@ static int restore_anderson(NsProblem *ns, const FeastCheckpoint *ck) {
               "checkpoint %s: ns.anderson_started = %ld, ns.anderson_count = %ld out of range",
               feast_checkpoint_path(ck), started, count);
   int skip;
-  FEAST_CALL(ns_anderson_restore(ns, (int)started, (int)count, &skip));
+  FEAST_CALL(feast_anderson_restore(feast_nonlinear_anderson(ns->iter.nonlinear), (int)started, (int)count, &skip));
   FeastVec *history[2 * NS_ANDERSON_MAX + 2];
-  const int nh = ns_anderson_history(ns, history);
+  const int nh = feast_anderson_history(feast_nonlinear_anderson(ns->iter.nonlinear), history);
   for (int j = 0; j < nh; j++) {
     char prefix[32];
     anderson_prefix(j, skip, prefix, sizeof prefix);

@@ -152,7 +152,7 @@ typedef struct {
   NsStepReference step_reference; /* time steps' stopping test: rhs */
   double newton_switch;      /* method auto: Newton from defect <= this x the first: 1e-2 */
   int anderson_depth;        /* stationary fixed-point steps mixed by Anderson acceleration over
-                                this many last steps, at most NS_ANDERSON_MAX (anderson.c); 0:
+                                this many last steps, at most NS_ANDERSON_MAX (solvers/anderson.c); 0:
                                 off: 5 */
 } NsNonlinearParams;
 

@@ -8,6 +8,7 @@
 #include "navier_stokes/forms.h"
 #include "navier_stokes/ns.h"
 #include "solvers/krylov.h"
+#include "solvers/nonlinear.h"
 #include "scarc/scarc.h"
 #include "scarc/scarc_config.h"
 
@@ -106,18 +107,16 @@ typedef struct {
   FeastVec *ones;               /* 1 everywhere (one block) */
 } NsSystem;
 
-/* The nonlinear iteration's vectors and history (solve.c, anderson.c, continuation.c,
- * checkpoint.c) */
+/* The nonlinear iteration's vectors and history (solve.c, continuation.c, checkpoint.c) */
 typedef struct {
   FeastVec *v;                  /* the iterate (u, v, p) */
   FeastVec *defect, *correction; /* of the current step */
   FeastVec *scratch;            /* work of the preconditioner */
   FeastVec *v_old;              /* the last iterate (line search) */
-  struct NsAnderson *anderson;  /* nonlinear.anderson_depth > 0: the history (anderson.c) */
+  FeastNonlinear *nonlinear;    /* the solver (solvers/nonlinear.h) on v, defect, correction, v_old: its
+                                   per-step counters, stall history and Anderson history */
   FeastKrylovWork *krylov_work; /* of the linear solver */
-  double *linear_per_step;
   double *continuation_per_step; /* continuation.c: Krylov iterations of every step of every attempt */
-  double *stall_history;        /* solve.c: the defects of an attempt's steps (the stall test) */
   double *sequence_per_step;    /* sequencing.c: the failed attempt's and the fallback's steps' iterations */
   /* --restart: the state the iteration continues from (ns_restore); counters of ScaRC
    * objects of this process are added to it */
@@ -144,22 +143,6 @@ struct NsProblem {
   NsPreconditioner prec;        /* K_s: the block preconditioner and its parts (schur.c) */
   NsDefaults defaults;          /* the auto values resolved (problem.c) */
 };
-
-/* ---- anderson.c: Anderson acceleration of the fixed point (nonlinear.anderson_depth) ---- */
-typedef struct NsAnderson NsAnderson;
-/* c <- the Anderson-mixed correction of the last fixed-point steps (ns->iter.v the iterate,
- * ns->iter.correction its correction); nothing under Newton, in a time run or with depth 0 */
-int ns_anderson_mix(NsProblem *ns);
-/* forget the history: a new nonlinear solve, or the switch to Newton */
-void ns_anderson_reset(NsProblem *ns);
-/* the history as vectors (checkpoint.c): x_prev, c_prev, then dx, dc of each held step,
- * oldest first; their number (0: no history yet) */
-int ns_anderson_history(const NsProblem *ns, FeastVec **x);
-/* a history (started: x_prev and c_prev held) of `count` held steps about to be read into
- * the vectors ns_anderson_history then gives; *skip: the oldest steps of the file beyond
- * nonlinear.anderson_depth, dropped (all of them with depth 0, when nothing is restored) */
-int ns_anderson_restore(NsProblem *ns, int started, int count, int *skip);
-void ns_anderson_destroy(NsProblem *ns);
 
 /* ---- inner.c: an approximate inverse of one scalar block operator, by name ---- */
 typedef struct NsInner NsInner;

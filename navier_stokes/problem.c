@@ -307,6 +307,16 @@ int ns_create_with_params(const NsParams *p, const FeastDomain *dom, int stokes,
   log_defaults(&ns->defaults);
   choose_nonlinear(ns);
   FEAST_CALL(ns_system_create(ns));
+  /* the nonlinear solver (solve.c drives it). Anderson mixing of the fixed point
+   * (solvers/anderson.h) improves the Picard iteration's linear rate (Pollock, Rebholz &
+   * Xiao, SIAM J. Numer. Anal. 57, 2019: the cavity at Re = 1000, L = 6 converges in 21
+   * instead of 31 steps, BENCHMARKS.md); its history lives for one solve (a continuation
+   * stage and the switch to Newton start it afresh) and a checkpoint holds it
+   * (checkpoint.c). Stationary runs only: a time step's fixed point converges in 2-3 steps
+   * from the last solution, too few for a history (DFG 2D-3, L = 4, 30 steps: 61 nonlinear
+   * steps and 337 iterations mixed, 60 and 335 not) */
+  const FeastNonlinearVectors it = {ns->iter.v, ns->iter.defect, ns->iter.correction, ns->iter.v_old};
+  FEAST_CALL(feast_nonlinear_create(&it, ns->time_dependent ? 0 : ns->params.nonlinear.anderson_depth, &ns->iter.nonlinear));
   return ns_schur_create(ns);
 }
 
@@ -314,7 +324,7 @@ void ns_destroy(NsProblem **nsp) {
   NsProblem *ns = *nsp;
   if (!ns) return;
   ns_schur_destroy(ns);
-  ns_anderson_destroy(ns);
+  feast_nonlinear_destroy(&ns->iter.nonlinear);
   ns_system_destroy(ns);
   feast_krylov_work_destroy(&ns->iter.krylov_work);
   for (int f = 0; f < NS_NFIELDS; f++) {
@@ -326,9 +336,7 @@ void ns_destroy(NsProblem **nsp) {
   feast_expr_destroy(&ns->initial[1]);
   feast_expr_destroy(&ns->sys.force[0]);
   feast_expr_destroy(&ns->sys.force[1]);
-  free(ns->iter.linear_per_step);
   free(ns->iter.continuation_per_step);
-  free(ns->iter.stall_history);
   free(ns->iter.sequence_per_step);
   free(ns->iter.resume.linear_per_step);
   free(ns->strings);
