@@ -188,7 +188,7 @@ typedef struct {
   NsFactorisation factorisation; /* of the block preconditioner: lower */
   NsLinearForcing forcing;   /* the tolerance per nonlinear step: eisenstat-walker (in Newton's steps) */
   double pcd_viscous_scale;  /* linear.schur = pcd, stationary: the factor of nu M_p^-1 (pcd.c): 1 */
-  double pcd_rotation;       /* linear.schur = pcd, stationary, enclosed: sigma of the rotation term (pcd.c), 0 = off: 0.3 */
+  double pcd_rotation;       /* linear.schur = pcd, stationary, enclosed or Robin PCD: sigma of the rotation term (pcd.c), 0 = off: 0.3 */
   int pcd_inflow_dirichlet;  /* linear.schur = pcd, stationary, with an inflow: 1 = A_p zero on the inflow (Kay, Loghin
                                 & Wathen), 0 = zero on the outflow and N_p with the inflow's Robin term (Elman &
                                 Tuminaro 2009; pcd.c): 0 */
@@ -255,7 +255,7 @@ typedef struct {
  * time-dependent runs resolve to the paper's choices (mass, bicgstab, none). */
 typedef struct {
   int pcd;                      /* linear.schur: 1 = pcd, 0 = mass */
-  int rotation;                 /* pcd's rotation term on: linear.pcd_rotation > 0, an enclosed flow */
+  int rotation;                 /* pcd's rotation term on: linear.pcd_rotation > 0, an enclosed flow or Robin PCD */
   int newton;                   /* nonlinear.method = auto switches to Newton: a stationary run with the
                                    rotation term (else the fixed point throughout) */
   int velocity_cycles;          /* velocity.max_iterations: 1 where unset and the rotation term is on in a

@@ -26,7 +26,8 @@
  * N_p are 9-band matrices of the same structure and A_p's solver is a scalar ScaRC.
  * The PSPG block C is left out of the approximation, as in the mass variant.
  * The rotation term of recirculating flows (stationary solves of an enclosed flow, where
- * A_p has Neumann conditions: linear.pcd_rotation = sigma, 0.3 by default, 0 = off), and
+ * A_p has Neumann conditions, and of an open flow with the Robin variant below, where A_p
+ * is zero on the outflow: linear.pcd_rotation = sigma, 0.3 by default, 0 = off), and
  * the factor s of the viscous term (linear.pcd_viscous_scale, 1):
  *   S^-1 ~ s nu M_p^-1 + M_p^-1 N_p A_p^-1 [+ nu M_p^-1 + (sigma / nu) A_p^-1 M_rot A_p^-1],
  *   M_rot = (max(0, det grad w) psi_b, psi_a) lumped.
@@ -42,8 +43,13 @@
  * term doubled (0.2 / 0.4 and 1.5 / 3 times it within ~5 %). Its A_p solve runs at most
  * ROTATION_CYCLES cycles: its right-hand side M_rot A_p^-1 r is rougher than r, and toward
  * pressure.rtol it took 8 cycles for no fewer iterations (docs/notes/schur-approximations.md,
- * "The plateau explained"). With an inflow it is off: the DFG channel took as many
- * iterations, 1.4x the time.
+ * "The plateau explained"). With an inflow and Kay-Loghin-Wathen's conditions
+ * (inflow-dirichlet) it is off: the DFG channel took as many iterations, 1.4x the time (the
+ * BRM1 form, 2026-11-2x). With the Robin variant it is on (issue #44, 2026-12-02): on the
+ * step at Re = 400, level 2, Newton's S~^-1 S without it has eigenvalues of negative real
+ * part (with it the real parts are >= 0.094), and at Re = 800 the step's Newton steps take
+ * half the FGMRES iterations with it
+ * (docs/notes/open-flows.md, "The rotation term in open flows").
  * Inflow parts are found from the data, not named: the parts whose Dirichlet velocity
  * flows into the domain (int u.n ds < 0 over the part's coarse edges, from the config's
  * expressions: the same decision on every rank, rank count and level; checked in the
@@ -243,7 +249,7 @@ int ns_pcd_create(NsProblem *ns) {
       if (!st) outflow_parts(ns, parts, &count);
     }
     if (!st) st = laplace_solver(ns, parts, count, "stationary", &ns->prec.pcd_ops.mask, &ns->prec.pcd_ops.solver);
-    if (!st && ns->defaults.rotation) /* the rotation term: stationary solves of an enclosed flow */
+    if (!st && ns->defaults.rotation) /* the rotation term: stationary solves */
       if (!(st = feast_vec_create(dom, ns->level, 1, &ns->prec.pcd_ops.rot)))
         st = feast_vec_create(dom, ns->level, 1, &ns->prec.pcd_ops.s);
   }
@@ -325,7 +331,7 @@ int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
   return 0;
 }
 
-enum { ROTATION_CYCLES = 2 };
+enum { ROTATION_CYCLES = 2, ROBIN_ROTATION_CYCLES = 1 };
 
 /* s <- A_p^-1 M_rot z, z = A_p^-1 r of ns_pcd_apply (in ns->prec.pcd_ops.z): the rotation term, its
  * solve capped at ROTATION_CYCLES */
@@ -334,18 +340,33 @@ static int rotation_solve(NsProblem *ns) {
   return laplace_solve(ns, ns->prec.pcd_ops.solver, ns->prec.pcd_ops.mask, ROTATION_CYCLES, ns->prec.pcd_ops.s);
 }
 
+/* the rotation term of the Robin variant: s <- A_p^-1 M_rot A_p^-1 r (ns->prec.pcd_ops.s), both
+ * solves capped, the first at ROBIN_ROTATION_CYCLES (the step at Re = 800, L = 3 took 2808
+ * FGMRES iterations with one cycle, 2774 with two and 2775 with pressure.rtol's solve) */
+static int robin_rotation(NsProblem *ns, const FeastVec *r) {
+  feast_vec_copy(r, ns->prec.pcd_ops.r);
+  FEAST_CALL(laplace_solve(ns, ns->prec.pcd_ops.solver, ns->prec.pcd_ops.mask, ROBIN_ROTATION_CYCLES, ns->prec.pcd_ops.z));
+  return rotation_solve(ns);
+}
+
 /* the Robin variant of a stationary solve with an inflow (Elman & Tuminaro; Blechta's BRM2,
  * the operators in the other order): S~^-1 r = s nu M_p^-1 r + A_p^-1 (N_p + R_in) M_p^-1 r,
- * A_p zero on the outflow, R_in the inflow's Robin term (in ns->prec.pcd_ops.conv); in a pseudo-time
- * step F_p has the mass term M_p / dt too, which adds A_p^-1 r / dt */
+ * A_p zero on the outflow, R_in the inflow's Robin term (in ns->prec.pcd_ops.conv), with the
+ * rotation term [+ nu M_p^-1 r + (sigma / nu) A_p^-1 M_rot A_p^-1 r] (robin_rotation; not in
+ * pseudo-time steps); in a pseudo-time step F_p has the mass term M_p / dt too, which adds
+ * A_p^-1 r / dt */
 static int robin_apply(NsProblem *ns, FeastVec *r) {
+  const int rotation = ns->prec.pcd_ops.rot && !ns->time.on; /* not in a pseudo-time step */
+  if (rotation) FEAST_CALL(robin_rotation(ns, r));
   feast_vec_pointwise_divide(r, ns->sys.mass, ns->prec.pcd_ops.y);
   feast_vec_matvec(ns->prec.pcd_ops.conv, ns->prec.pcd_ops.y, ns->prec.pcd_ops.r);
   FEAST_CALL(feast_vec_sum(ns->prec.pcd_ops.r));
   if (ns->time.on) feast_vec_axpy(ns->time.mass, r, ns->prec.pcd_ops.r); /* a pseudo-time step's mass M_p / dt */
   FEAST_CALL(laplace_solve(ns, ns->prec.pcd_ops.solver, ns->prec.pcd_ops.mask, 0, ns->prec.pcd_ops.z));
-  const double s = ns->params.linear.pcd_viscous_scale * ns->nu;
+  const NsLinearParams *lp = &ns->params.linear;
+  const double s = (lp->pcd_viscous_scale + (rotation ? 1.0 : 0.0)) * ns->nu;
   feast_vec_waxpy(s, ns->prec.pcd_ops.y, ns->prec.pcd_ops.z, r);
+  if (rotation) feast_vec_axpy(lp->pcd_rotation / ns->nu, ns->prec.pcd_ops.s, r);
   return 0;
 }
 

@@ -123,26 +123,31 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
              d->re_domain, d->pcd ? ">=" : "<", RE_PCD);
   }
 
-  d->rotation = d->pcd && enclosed && p->linear.pcd_rotation > 0.0;
+  /* the rotation term (pcd.c): an enclosed flow (A_p with Neumann conditions) or one with
+   * Elman & Tuminaro's inflow conditions (Robin PCD, A_p zero on the outflow; not with
+   * linear.pcd_inflow_dirichlet, whose A_p is zero on the inflow) */
+  const int robin = count > 0 && !p->linear.pcd_inflow_dirichlet;
+  d->rotation = d->pcd && (enclosed || robin) && p->linear.pcd_rotation > 0.0;
   snprintf(d->why.rotation, sizeof d->why.rotation, "%s",
-           d->rotation ? "on (an enclosed flow)"
-           : !enclosed ? "off (a flow with an inflow or outflow: the channel took as many iterations with it, 1.4x the time)"
-                       : "off (linear.pcd_rotation = 0)");
+           d->rotation ? (enclosed ? "on (an enclosed flow)" : "on (an open flow, Robin PCD: its recirculation zones)")
+           : p->linear.pcd_rotation > 0.0 ? "off (linear.pcd_boundary = inflow-dirichlet)"
+                                          : "off (linear.pcd_rotation = 0)");
   d->nonlinear_auto = !stokes && p->nonlinear.method == NS_NONLINEAR_AUTO;
-  d->newton = d->nonlinear_auto && d->rotation && !time_dependent;
+  d->newton = d->nonlinear_auto && d->rotation && enclosed && !time_dependent;
   if (d->nonlinear_auto)
     snprintf(d->why.nonlinear, sizeof d->why.nonlinear, "%s",
              d->newton         ? "a stationary enclosed flow with PCD and its rotation term"
              : time_dependent ? "a time-dependent run"
+             : !enclosed      ? "an open flow: Newton's basin is reached by pseudo-time steps or a coarser level"
                               : "no PCD rotation term: Newton's linear systems would need far more iterations");
 
   /* velocity.max_iterations unset: one V cycle per velocity solve where the rotation term is
-   * on (a stationary enclosed flow), whose outer iterations follow the Schur approximation
+   * on in a stationary enclosed flow, whose outer iterations follow the Schur approximation
    * (a second cycle saves at most 13 % of them and costs more: 0-22 % faster with one, 7
    * cases at Re = 400-3200, L = 4-6), two elsewhere (the channel: 45 % more iterations with
    * one, 3-14 % slower; docs/notes/ns-linear-solver.md, "One velocity V cycle where the
    * rotation term is on") */
-  d->velocity_cycles_auto = p->velocity.max_iterations_auto && d->rotation && !time_dependent;
+  d->velocity_cycles_auto = p->velocity.max_iterations_auto && d->rotation && enclosed && !time_dependent;
   d->velocity_cycles = d->velocity_cycles_auto ? 1 : p->velocity.max_iterations;
 
   /* continuation.method = auto: where the direct attempt fails, pseudo-time steps in an open

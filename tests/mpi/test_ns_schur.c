@@ -23,8 +23,9 @@
  *  - |A_p z - r'| <= 1e-10 |r| off the fixed nodes and z = 0 on them (r' = r zero-summed
  *    for the enclosed flow, whose A_p is pinned at one vertex; the inflow nodes of the
  *    channel).
- * With the channel's default linear.pcd_boundary = robin (Elman & Tuminaro; Blechta's BRM2)
- * the pressure step is S~^-1 r = nu M_p^-1 r + A_p^-1 (N_p + R) M_p^-1 r, A_p zero on the
+ * With the channel's default linear.pcd_boundary = robin (Elman & Tuminaro; Blechta's BRM2;
+ * without the rotation term here, linear.pcd_rotation = 0: its spectrum is
+ * test_ns_schur_spectrum's) the pressure step is S~^-1 r = nu M_p^-1 r + A_p^-1 (N_p + R) M_p^-1 r, A_p zero on the
  * outflow (the right part), R = -(w.n psi_b, psi_a) on the inflow (the left part), assembled
  * here by Simpson's rule per boundary segment (pcd.c: 2-point Gauss; both exact):
  *  - c_p - nu r / m = z to 1e-12 |d|, z the PCD solver's own, = 0 on the outflow nodes;
@@ -39,7 +40,7 @@
 static const char *outflow = "[problem]\nre = 10\n"
                              "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 0\nv = 0\n"
                              "[boundary.left]\nu = 4*y*(1-y)\nv = 0\n"
-                             "[nonlinear]\nmethod = %s\n[linear]\nschur = %s\nfactorisation = %s\n"
+                             "[nonlinear]\nmethod = %s\n[linear]\nschur = %s\nfactorisation = %s\npcd_rotation = 0\n"
                              "[velocity]\nrtol = 1e-13\nmax_iterations = 200\n";
 /* the channel with PCD's Kay-Loghin-Wathen boundary conditions (A_p zero on the inflow) */
 static const char *outflow_inflow_dirichlet =

@@ -1,8 +1,11 @@
 /* The spectrum of S~^-1 S, PCD's Schur complement approximation against the exact Schur
  * complement, on a small open flow (issue #44): the backward-facing step (grids/
  * step60x2.feast, the parts of config/step.ini) at level 1 (605 nodes), Re = 200, where the
- * flow recirculates behind the step. Three PCD variants for an inflow:
- *   robin            (the default; Elman & Tuminaro, Blechta's BRM2, linear.pcd_supg = on):
+ * flow recirculates behind the step. Four PCD variants for an inflow:
+ *   robin + rotation (the default: robin below with the rotation term, linear.pcd_rotation
+ *                    = 0.3: + nu M_p^-1 + (sigma / nu) A_p^-1 M_rot A_p^-1);
+ *   robin            (the default of the morning of 2026-12-02, linear.pcd_rotation = 0;
+ *                    Elman & Tuminaro, Blechta's BRM2, linear.pcd_supg = on):
  *                    S~^-1 = nu M_p^-1 + A_p^-1 (N_p + S_p + R_in) M_p^-1, A_p zero on the
  *                    outflow, S_p = tau_s (w.grad psi_b, w.grad psi_a) the velocity's SUPG
  *                    streamline diffusion (so that F_p = nu A_p + N_p + S_p is the pressure
@@ -53,6 +56,15 @@
  *   Newton Gp: robin ratio 25.2, robin plain 80.1, inflow-dirichlet 103.4 (Re lambda down
  *                                  to -0.458)
  *   the mass approximation nu M_p^-1 S (fixed point): |lambda| in [1.7e-4, 0.702], ratio 4151
+ * The rotation term with robin (linear.pcd_rotation = 0.3, the default since the evening of
+ * 2026-12-02; pcd.c): fixed point Re lambda in [0.138, 2538], 5/50/95 % 0.288 / 0.452 /
+ * 0.917, 30.6 % in |lambda - 1| < 0.5, 3 eigenvalues above 2; Newton S~^-1 S Re lambda in
+ * [0.141, 2584], 0.285 / 0.415 / 1.03, 21.3 %, 3 above 2. Asserted for both linearisations:
+ * positive real parts (Newton's Gp too), the smallest |lambda| at least 1.6 x robin's without
+ * the term (2.0 / 2.0 measured), the 5 % quantile 1.3 x (1.61 / 1.59), the share within
+ * |lambda - 1| < 0.5 1.5 x (1.81 / 1.74), at most 5 above 2. At level 2, Re = 400 (measured
+ * once, not run here) Newton's S~^-1 S without the term has Re lambda down to -0.079, with
+ * it 0.094.
  * Asserted: robin's eigenvalues all have positive real parts (fixed point, Newton's S~^-1 S
  * and Newton's Gp); plain robin's |lambda| ratio is at most 0.8 x inflow-dirichlet's under
  * the fixed point (measured 0.67) and its max |Im| at most 0.9 x (0.80); under Newton its
@@ -91,14 +103,17 @@ static const char *step = "[problem]\nre = %g\n"
                           "[boundary.step]\nu = 0\nv = 0\n[boundary.lower]\nu = 0\nv = 0\n"
                           "[boundary.upper]\nu = 0\nv = 0\n"
                           "[nonlinear]\nmethod = %s\nrtol = 1e-10\n"
-                          "[linear]\nschur = pcd\npcd_boundary = %s\npcd_supg = %s\n"
+                          "[linear]\nschur = pcd\npcd_boundary = %s\npcd_supg = %s\npcd_rotation = %s\n"
                           "[velocity]\nsolver = direct\n[pressure]\nsolver = direct\n";
 
-/* the default (robin, F_p with the SUPG streamline diffusion), robin without it (the
- * default of 2026-11-29), and the PCD before issue #44 (inflow-dirichlet, without it) */
-enum { ROBIN, ROBIN_PLAIN, INFLOW_DIRICHLET, NVARIANTS };
-static const char *const variant_names[NVARIANTS] = {"robin", "robin", "inflow-dirichlet"};
-static const char *const variant_supg[NVARIANTS] = {"on", "off", "off"};
+/* robin with F_p's SUPG streamline diffusion (the default of 2026-12-02, morning), robin
+ * without it (the default of 2026-11-29), the PCD before issue #44 (inflow-dirichlet,
+ * without it), all three without the rotation term, and the default: robin with the SUPG
+ * term and the rotation term (linear.pcd_rotation = 0.3) */
+enum { ROBIN, ROBIN_PLAIN, INFLOW_DIRICHLET, ROBIN_ROTATION, NVARIANTS };
+static const char *const variant_names[NVARIANTS] = {"robin", "robin", "inflow-dirichlet", "robin"};
+static const char *const variant_supg[NVARIANTS] = {"on", "off", "off", "on"};
+static const char *const variant_rotation[NVARIANTS] = {"0", "0", "0", "0.3"};
 enum { FIXED_POINT, NEWTON, NLINEARISATIONS };
 static const char *const linearisation_names[NLINEARISATIONS] = {"fixed-point", "newton"};
 
@@ -185,6 +200,7 @@ static void matmul(int n, const double *P, const double *Q, double *R) {
 
 typedef struct {
   double re_min, re_max, im_max, mod_min, mod_max, ratio, disk, q05, q50, q95;
+  int above2; /* eigenvalues with |lambda| > 2 */
 } Spectrum;
 
 static int compare_doubles(const void *a, const void *b) {
@@ -204,7 +220,7 @@ static Spectrum spectrum(const char *label, int n, const double *G) {
   double *work = dense(lwork, 1);
   dgeev_("N", "N", &n, a, &n, wr, wi, &none, &one, &none, &one, work, &lwork, &info, 1, 1);
   CHECK(info == 0);
-  Spectrum s = {HUGE_VAL, -HUGE_VAL, 0.0, 0, 0, 0, 0, 0, 0, 0};
+  Spectrum s = {HUGE_VAL, -HUGE_VAL, 0.0, 0, 0, 0, 0, 0, 0, 0, 0};
   double trace = 0.0, sum = 0.0, abs_sum = 0.0;
   int in_disk = 0;
   for (int k = 0; k < n; k++) {
@@ -214,6 +230,7 @@ static Spectrum spectrum(const char *label, int n, const double *G) {
     s.re_min = fmin(s.re_min, wr[k]), s.re_max = fmax(s.re_max, wr[k]);
     s.im_max = fmax(s.im_max, fabs(wi[k]));
     in_disk += hypot(wr[k] - 1.0, wi[k]) < 0.5;
+    s.above2 += mod[k] > 2.0;
   }
   const double trace_error = fabs(sum - trace) / abs_sum;
   CHECK(trace_error <= 1e-12);
@@ -223,9 +240,9 @@ static Spectrum spectrum(const char *label, int n, const double *G) {
   s.q05 = mod[(int)(0.05 * (n - 1))], s.q50 = mod[(int)(0.5 * (n - 1))], s.q95 = mod[(int)(0.95 * (n - 1))];
   if (feast_test_rank() == 0)
     printf("  %-34s Re in [%.4g, %.4g], max |Im| %.4g, |lambda| in [%.4g, %.4g] (ratio %.4g), quantiles 5/50/95 %% "
-           "%.3g / %.3g / %.3g, |lambda - 1| < 0.5: %.1f %% (sum - trace %.1e)\n",
+           "%.3g / %.3g / %.3g, |lambda - 1| < 0.5: %.1f %%, |lambda| > 2: %d (sum - trace %.1e)\n",
            label, s.re_min, s.re_max, s.im_max, s.mod_min, s.mod_max, s.ratio, s.q05, s.q50, s.q95, 100.0 * s.disk,
-           trace_error);
+           s.above2, trace_error);
   free(a), free(wr), free(wi), free(mod), free(work);
   return s;
 }
@@ -298,7 +315,7 @@ static int run(void) {
   char text[2048];
   /* the solution: the fixed point with robin's PCD and direct inner solves */
   NsCase sol;
-  snprintf(text, sizeof text, step, RE, "fixed-point", "robin", "on");
+  snprintf(text, sizeof text, step, RE, "fixed-point", "robin", "on", "0");
   if (ns_case_create(MESH, LEVEL, text, 0, MPI_COMM_SELF, &sol)) {
     CHECK(0);
     return 0;
@@ -323,7 +340,8 @@ static int run(void) {
     double *S_first = NULL;
     for (int v = 0; v < NVARIANTS; v++) {
       NsCase c;
-      snprintf(text, sizeof text, step, RE, linearisation_names[l], variant_names[v], variant_supg[v]);
+      snprintf(text, sizeof text, step, RE, linearisation_names[l], variant_names[v], variant_supg[v],
+               variant_rotation[v]);
       if (ns_case_create(MESH, LEVEL, text, 0, MPI_COMM_SELF, &c)) {
         CHECK(0);
         continue;
@@ -331,7 +349,8 @@ static int run(void) {
       NsProblem *ns = c.ns;
       CHECK(ns->newton == (l == NEWTON));
       CHECK(ns->prec.pcd && (ns->prec.pcd_ops.robin != NULL) == (v != INFLOW_DIRICHLET));
-      CHECK(ns->params.linear.pcd_supg == (v == ROBIN));
+      CHECK(ns->params.linear.pcd_supg == (v == ROBIN || v == ROBIN_ROTATION));
+      CHECK((ns->prec.pcd_ops.rot != NULL) == (v == ROBIN_ROTATION));
       feast_vec_copy(sol.ns->iter.v, ns->iter.v);
       CHECK_OK(ns_system_assemble(ns, ns->iter.v));
       CHECK_OK(ns_schur_update(ns));
@@ -353,8 +372,8 @@ static int run(void) {
         CHECK(max_abs(nn, E) <= 1e-14 * max_abs(nn, S_first));
       }
       if (feast_test_rank() == 0)
-        printf("%s, pcd_boundary = %s, pcd_supg = %s: n_p = %d, |Gp - S~^-1 S| / |S~^-1 S| = %.2e\n",
-               linearisation_names[l], variant_names[v], variant_supg[v], n, gp_error);
+        printf("%s, pcd_boundary = %s, pcd_supg = %s, pcd_rotation = %s: n_p = %d, |Gp - S~^-1 S| / |S~^-1 S| = "
+               "%.2e\n", linearisation_names[l], variant_names[v], variant_supg[v], variant_rotation[v], n, gp_error);
       exact[l][v] = spectrum("S~^-1 S:", n, G);
       if (l == NEWTON) gp[l][v] = spectrum("Gp = S~^-1 (BT A~^-1 B - C):", n, D.Gp);
       else gp[l][v] = exact[l][v];
@@ -393,6 +412,20 @@ static int run(void) {
   CHECK(fr->mod_min >= 3.0 * fp->mod_min);
   CHECK(fr->q50 >= 1.5 * fp->q50);
   CHECK(fr->ratio <= 0.1 * mass[FIXED_POINT].ratio);
+  /* the rotation term (the default): the small eigenvalues raised, the bulk nearer 1, a few
+   * large outliers (each costs a Krylov method about one iteration) */
+  for (int l = 0; l < NLINEARISATIONS; l++) {
+    const Spectrum *with = &exact[l][ROBIN_ROTATION], *without = &exact[l][ROBIN];
+    CHECK(with->re_min > 0.0 && gp[l][ROBIN_ROTATION].re_min > 0.0);
+    CHECK(with->mod_min >= 1.6 * without->mod_min);
+    CHECK(with->q05 >= 1.3 * without->q05);
+    CHECK(with->disk >= 1.5 * without->disk);
+    CHECK(with->above2 <= 5);
+    if (feast_test_rank() == 0)
+      printf("%s: the rotation term: smallest |lambda| %.2f x, 5 %% quantile %.2f x, |lambda - 1| < 0.5 %.2f x, "
+             "%d above 2\n", linearisation_names[l], with->mod_min / without->mod_min, with->q05 / without->q05,
+             with->disk / without->disk, with->above2);
+  }
   if (feast_test_rank() == 0)
     printf("plain robin / inflow-dirichlet: |lambda| ratio %.3f (fixed point), %.3f (Newton S~^-1 S), %.3f (Newton "
            "Gp); max |Im| %.3f (fixed point)\nrobin / plain robin (the SUPG term): |lambda| ratio %.3f (fixed point), "
