@@ -282,6 +282,13 @@ void ns_pcd_destroy(NsProblem *ns) {
   feast_mask_destroy(&ns->prec.pcd_ops.time_mask);
 }
 
+/* 1 where the rotation term applies: stationary operators, and with the Robin variant not
+ * in a pseudo-time step (measured there without it: docs/notes/open-flows.md, "The rotation
+ * term in open flows") */
+static int rotation_on(const NsProblem *ns) {
+  return ns->prec.pcd_ops.rot && ns_stationary_operators(ns) && !(ns->prec.pcd_ops.robin && ns->time.on);
+}
+
 int ns_pcd_update(NsProblem *ns) {
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
@@ -294,14 +301,14 @@ int ns_pcd_update(NsProblem *ns) {
     FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], convection_form, (void *)&cc, 3, 1, A, 0,
                                        NULL));
     if (ns->prec.pcd_ops.robin && ns_stationary_operators(ns)) FEAST_CALL(add_robin(ns, li, w));
-    if (ns->prec.pcd_ops.rot && ns_stationary_operators(ns)) {
+    if (rotation_on(ns)) {
       double *rot[1] = {feast_vec_block(ns->prec.pcd_ops.rot, 0, li)};
       memset(rot[0], 0, sizeof(double) * lev->N * lev->N);
       FEAST_CALL(feast_q1_assemble_cells(lev->N, lev->xy[li], dom->local[li], rotation_form, (void *)w, 2, 0, NULL, 1,
                                          rot));
     }
   }
-  return ns->prec.pcd_ops.rot && ns_stationary_operators(ns) ? feast_vec_sum(ns->prec.pcd_ops.rot) : 0;
+  return rotation_on(ns) ? feast_vec_sum(ns->prec.pcd_ops.rot) : 0;
 }
 
 /* x <- A_p^-1 b by solver (A_p with mask's conditions) in at most max_cycles cycles (0:
@@ -333,8 +340,8 @@ int ns_pcd_apply(NsProblem *ns, const FeastVec *r, FeastVec *y) {
 
 enum { ROTATION_CYCLES = 2, ROBIN_ROTATION_CYCLES = 1 };
 
-/* s <- A_p^-1 M_rot z, z = A_p^-1 r of ns_pcd_apply (in ns->prec.pcd_ops.z): the rotation term, its
- * solve capped at ROTATION_CYCLES */
+/* s <- A_p^-1 M_rot z, z = A_p^-1 r of ns_pcd_apply or robin_rotation (in ns->prec.pcd_ops.z):
+ * the rotation term, its solve capped at ROTATION_CYCLES */
 static int rotation_solve(NsProblem *ns) {
   feast_vec_pointwise_mult(ns->prec.pcd_ops.rot, ns->prec.pcd_ops.z, ns->prec.pcd_ops.r);
   return laplace_solve(ns, ns->prec.pcd_ops.solver, ns->prec.pcd_ops.mask, ROTATION_CYCLES, ns->prec.pcd_ops.s);
@@ -356,7 +363,7 @@ static int robin_rotation(NsProblem *ns, const FeastVec *r) {
  * pseudo-time steps); in a pseudo-time step F_p has the mass term M_p / dt too, which adds
  * A_p^-1 r / dt */
 static int robin_apply(NsProblem *ns, FeastVec *r) {
-  const int rotation = ns->prec.pcd_ops.rot && !ns->time.on; /* not in a pseudo-time step */
+  const int rotation = rotation_on(ns);
   if (rotation) FEAST_CALL(robin_rotation(ns, r));
   feast_vec_pointwise_divide(r, ns->sys.mass, ns->prec.pcd_ops.y);
   feast_vec_matvec(ns->prec.pcd_ops.conv, ns->prec.pcd_ops.y, ns->prec.pcd_ops.r);
@@ -378,7 +385,7 @@ static int pcd_apply(NsProblem *ns, FeastVec *r) {
   const NsLinearParams *lp = &ns->params.linear;
   if (ns->prec.pcd_ops.robin && ns_stationary_operators(ns)) return robin_apply(ns, r);
   FEAST_CALL(ns_pcd_apply(ns, r, ns->prec.pcd_ops.y));
-  const int rotation = ns->prec.pcd_ops.rot && ns_stationary_operators(ns); /* pcd_rot: with the stationary A_p only */
+  const int rotation = rotation_on(ns); /* with the stationary A_p only */
   if (rotation) FEAST_CALL(rotation_solve(ns));
   const double s = lp->pcd_viscous_scale + (rotation ? 1.0 : 0.0);
   if (ns_stationary_operators(ns) && s != 1.0) feast_vec_scale(s, r);

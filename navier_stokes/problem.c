@@ -315,7 +315,7 @@ int ns_create_with_params(const NsParams *p, const FeastDomain *dom, int stokes,
   /* the nonlinear solver (solve.c drives it). Anderson mixing of the fixed point
    * (solvers/anderson.h) improves the Picard iteration's linear rate (Pollock, Rebholz &
    * Xiao, SIAM J. Numer. Anal. 57, 2019: the cavity at Re = 1000, L = 6 converges in 21
-   * instead of 31 steps, BENCHMARKS.md); its history lives for one solve (a continuation
+   * instead of 31 steps, docs/notes/ns-nonlinear.md); its history lives for one solve (a continuation
    * stage and the switch to Newton start it afresh) and a checkpoint holds it
    * (checkpoint.c). Stationary runs only: a time step's fixed point converges in 2-3 steps
    * from the last solution, too few for a history (DFG 2D-3, L = 4, 30 steps: 61 nonlinear
