@@ -22,21 +22,7 @@ work=${BITWISE_DIR:-/tmp/feastc-bitwise}
 mkdir -p "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1 OPENBLAS_NUM_THREADS=1
 
-# tree REF NAME -> prints the source folder of REF (a worktree, or the working tree)
-tree() {
-  local ref=$1 name=$2
-  if [ -z "$ref" ]; then echo "$root"; return; fi
-  local dir="$work/src-$name"
-  git -C "$root" worktree remove --force "$dir" >/dev/null 2>&1 || rm -rf "$dir"
-  git -C "$root" worktree add --detach "$dir" "$ref" >/dev/null 2>&1
-  echo "$dir"
-}
-
-build() {
-  local src=$1 bld=$2
-  cmake -S "$src" -B "$bld" -DCMAKE_BUILD_TYPE=Release -DFEAST_ENABLE_CUDA=OFF -DBUILD_TESTING=OFF >/dev/null
-  cmake --build "$bld" -j2 --target feastc >/dev/null
-}
+. "$root/bench/trees_lib.sh" # tree, build, old_names
 
 # the cases: NAME|RANKS|CONFIG|OVERRIDES (CONFIG relative to the tree; RESTART: the case
 # runs twice, the second time from the checkpoint of the first)
@@ -59,16 +45,6 @@ cases=(
   "cylinder|1|config/cylinder.ini|grid.level=2"
   "restart|1|config/cavity.ini|grid.level=4 problem.re=400 nonlinear.max_iterations=3|RESTART"
 )
-
-# the keys that moved (2026-12-02, navier_stokes/ns_keys.c: {"solver.old", "new.name"}):
-# a tree whose feastc does not know the new names gets the old ones
-moved_keys=$(grep -o '{"solver\.[a-z_]*", "[a-z_]*\.[a-z_]*"}' "$root/navier_stokes/ns_keys.c" | tr -d '{}" ' || true)
-old_names() { # old_names BIN OVERRIDES: the overrides as BIN spells them
-  local bin=$1 text=$2 pair
-  [[ $("$bin" --help-config 2>/dev/null) == *'`nonlinear.rtol`'* ]] && { echo "$text"; return; }
-  for pair in $moved_keys; do text=$(sed "s/\b${pair#*,}=/${pair%,*}=/g" <<<"$text"); done
-  echo "$text"
-}
 
 run_case() {
   local bin=$1 src=$2 out=$3 spec=$4

@@ -15,7 +15,7 @@
 #   code   expected exit status
 #   expect substrings the one stderr line must contain, '&'-separated
 # FEAST_BAD_ONLY=REGEX runs only the table lines matching it (grep -E); FEASTC may point
-# to another build. The suite runs it once, on test_sanitizers.sh's ASan/UBSan build (not
+# to another build. The suite runs it once, on the ASan/UBSan build (test_asan_bad_inputs.sh; not
 # a ctest test of its own: the plain build's run took 79 s of the suite, 02ddb93, and
 # checked the same exits and messages of the same code); by hand on the plain build:
 #   FEAST_SRC=$PWD FEASTC=build/bin/feastc MPIEXEC=mpiexec bash tests/run/bad_inputs.sh

@@ -9,7 +9,7 @@
 #    restarts to the same result, on 2 and on 1 rank (global node order); SIGINT at 1 rank;
 #  - damaged or foreign checkpoints (flipped byte in header and data, truncated, empty,
 #    other level, other mesh, other Reynolds number): one error line, exit 1.
-# FEASTC may point to another build. ~70 s. FEAST_CKPT_QUICK=1 (test_sanitizers.sh, on
+# FEASTC may point to another build. ~70 s. FEAST_CKPT_QUICK=1 (test_asan_runs.sh, on
 # its ASan/UBSan build): L = 3, no kill -9 loop, no SIGINT and no 1-rank restart, i.e.
 # the code paths (write, SIGTERM, restart, every rejection) once each.
 # The signals are sent after the first checkpoint and must arrive before the run ends: at
@@ -22,7 +22,7 @@ LEVEL=4 SIGNAL_LEVEL=6 QUICK=${FEAST_CKPT_QUICK:-0}
 CAV=("$SRC/config/cavity.ini" grid.level=$LEVEL)
 SCAV=("$SRC/config/cavity.ini" grid.level=$SIGNAL_LEVEL)
 cd "$TMP" || exit 1
-# every run's output is kept here: a sanitizer build (test_sanitizers.sh) must report nothing
+# every run's output is kept here: a sanitizer build (test_asan_runs.sh) must report nothing
 : >runs.log
 feastc_np() { # lib.sh's, with the output appended to runs.log
   local np=$1; shift
