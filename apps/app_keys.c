@@ -14,13 +14,13 @@
 static FeastKeySpec keys[] = {
     ENUM_KEY("problem", "type", "poisson", NULL /* feast_problem_names() */,
              "the PDE: Poisson model problem (-Laplace u = f), Stokes, or incompressible "
-             "Navier-Stokes (Q1/Q1 SUPG/PSPG)"),
+             "Navier-Stokes (Q1/Q1 SUPG/PSPG)", .flags = FEAST_KEY_DISCRETE | FEAST_KEY_PROBLEM_TYPE),
     REAL2_KEY("problem", "convection", "0 0",
               "poisson: constant convection field \"bx by\": solves -Laplace u + b.grad u = f (Galerkin Q1, "
-              "nonsymmetric) for the same exact solution u = sin(pi x) sin(pi y)"),
+              "nonsymmetric) for the same exact solution u = sin(pi x) sin(pi y)", DISCRETE),
     ENUM_KEY("solver", "gpu_fallback", "none", "none|cpu",
              "target = gpu without a usable GPU: none = stop with an error, cpu = warn and "
-             "run the local multigrid on the CPU"),
+             "run the local multigrid on the CPU", RECORDED),
     PATH_KEY("output", "matrix_market", "",
              "Matrix Market file for the assembled global matrix (`A.mtx` also writes "
              "`A_rhs.mtx`, the right-hand side); empty = none"),

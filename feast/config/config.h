@@ -29,6 +29,16 @@ typedef enum {
   FEAST_KEY_REAL2   /* two finite reals "x y" or "x, y" */
 } FeastKeyType;
 
+/* the role of a key (FeastKeySpec.flags), data the core acts on without knowing the key:
+ * feast/io/checkpoint.c records the DISCRETE and RECORDED keys in a checkpoint and compares
+ * them at a restart; --help-config shows the role */
+enum {
+  FEAST_KEY_DISCRETE = 1, /* defines the discrete problem: a restart refuses a change */
+  FEAST_KEY_RECORDED = 2, /* a solver setting: recorded, a change at a restart is reported */
+  FEAST_KEY_PROBLEM_TYPE = 4 /* names the problem solved (one key of a schema): the
+                                checkpoint's `problem` line */
+};
+
 typedef struct {
   const char *section;       /* "solver"; "boundary.*" matches any "boundary.<name>" */
   const char *key;
@@ -37,6 +47,7 @@ typedef struct {
   double min, max;           /* INT/REAL range, inclusive */
   const char *choices;       /* ENUM: "cpu|gpu" */
   const char *help;
+  unsigned flags;            /* FEAST_KEY_DISCRETE | ...: 0 = none */
 } FeastKeySpec;
 
 /* The schema is composed per config object from key tables: the core's own keys
@@ -74,6 +85,9 @@ const char *feast_config_former_name(const FeastConfig *cfg, const char *name);
 /* the schema: keys 0 .. count-1 (the core's first, then each table's in order added) */
 int feast_config_key_count(const FeastConfig *cfg);
 const FeastKeySpec *feast_config_key_spec(const FeastConfig *cfg, int k); /* NULL if out of range */
+/* the key "section.key" (a section of a "boundary.*" pattern, or a name the key had before
+ * it moved) in the schema, NULL if none */
+const FeastKeySpec *feast_config_find_key(const FeastConfig *cfg, const char *name);
 /* parse and validate a file (and the files it includes); once per config object */
 int feast_config_read(FeastConfig *cfg, const char *path);
 /* "section.key=value" from the command line; replaces a value read from the file */

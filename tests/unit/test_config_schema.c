@@ -137,7 +137,7 @@ static void test_layers(void) {
   feast_config_destroy(&cfg);
   /* a key two tables declare is an error naming both */
   static const FeastKeySpec again[] = {
-      {"grid", "level", FEAST_KEY_INT, "4", 0, 16, NULL, "the core's grid.level declared a second time"}};
+      {"grid", "level", FEAST_KEY_INT, "4", 0, 16, NULL, "the core's grid.level declared a second time", 0}};
   static const FeastKeyTable twice = {"test", again, 1, NULL, 0};
   CHECK_OK(feast_config_create(&cfg));
   expect_error(feast_config_add_keys(cfg, &twice), FEAST_ERR_ARG, "", N("grid.level", "test", "feast"), "dup key");
@@ -367,7 +367,11 @@ static void test_markdown(void) {
   }
   feast_config_write_markdown(schema, f);
   fclose(f);
-  CHECK(!strncmp(text, "| key | type | default | allowed | meaning |\n| --- |", 50));
+  CHECK(!strncmp(text, "| key | type | default | allowed | role | meaning |\n| --- |", 57));
+  /* the role column: a key that defines the discrete problem, a recorded solver setting, none */
+  CHECK(strstr(text, "| `stabilisation.supg_scale` | real | `1` | [1e-6, 1e6] | discrete |"));
+  CHECK(strstr(text, "| `solver.rtol` | real | `1e-8` | [1e-16, 1] | recorded |"));
+  CHECK(strstr(text, "| `output.verbosity` | int | `1` | [0, 2] |  |"));
   CHECK(strstr(text, "| `solver.rtol` | real | `1e-8` | [1e-16, 1] |"));
   CHECK(strstr(text, "| `grid.file` | path | (none) |"));
   CHECK(strstr(text, "`boundary.NAME.radius`"));
@@ -379,7 +383,7 @@ static void test_markdown(void) {
     int pipes = 0;
     for (char *c = line; c < (nl ? nl : line + strlen(line)); c++)
       if (*c == '|' && (c == line || c[-1] != '\\')) pipes++;
-    ok &= pipes == 6;
+    ok &= pipes == 7;
     rows++;
     line = nl ? nl + 1 : NULL;
   }
