@@ -39,6 +39,25 @@ enum {
                                 checkpoint's `problem` line */
 };
 
+/* where a key's value lives in the typed parameters of the layer that declares it
+ * (FeastKeySpec.field): a member of the layer's struct, at offset, of size bytes, stored
+ * as kind (INT: an int or an enum, an ENUM key's index in its choices; CHARS: a char
+ * array, a PATH key resolved; STRING: a pointer to the config's text or the default's).
+ * Kind NONE: no member (the layer's adapter code reads the key). feast_params_defaults and
+ * feast_params_from_config (below) fill a struct from the table by these. */
+typedef enum {
+  FEAST_FIELD_NONE,
+  FEAST_FIELD_INT,
+  FEAST_FIELD_LONG,
+  FEAST_FIELD_DOUBLE,
+  FEAST_FIELD_STRING,
+  FEAST_FIELD_CHARS
+} FeastFieldKind;
+typedef struct {
+  size_t offset, size;
+  FeastFieldKind kind;
+} FeastField;
+
 typedef struct {
   const char *section;       /* "solver"; "boundary.*" matches any "boundary.<name>" */
   const char *key;
@@ -48,6 +67,7 @@ typedef struct {
   const char *choices;       /* ENUM: "cpu|gpu" */
   const char *help;
   unsigned flags;            /* FEAST_KEY_DISCRETE | ...: 0 = none */
+  FeastField field;          /* its member in the layer's parameters (kind NONE: none) */
 } FeastKeySpec;
 
 /* The schema is composed per config object from key tables: the core's own keys
@@ -108,6 +128,19 @@ const char *feast_config_origin(const FeastConfig *cfg, const char *name);
 int feast_config_sections(const FeastConfig *cfg, const char *prefix, int *count,
                           const char *const **names);
 const char *feast_config_path(const FeastConfig *cfg); /* the file read, "" if none */
+
+/* The typed parameters from a key table (FeastKeySpec.field): params, a struct of the
+ * table's layer, <- the default of every key with a member (its default text parsed as
+ * the config would; a key without default leaves its member), or <- the config's value of
+ * every such key (unset: the default; one without default unset leaves its member). With
+ * prefix (e.g. "pressure."), a key of section S is read as "<prefix><key>" where that is
+ * set, else as "S.<key>" (ScaRC's inheritance, scarc/scarc_config.h). FEAST_ERR_ARG for a
+ * member whose size does not fit its kind. */
+int feast_params_defaults(const FeastKeyTable *table, void *params);
+int feast_params_from_config(const FeastConfig *cfg, const FeastKeyTable *table, const char *prefix, void *params);
+/* *out <- the default of key "section.key" of table as kind (as feast_params_defaults would
+ * store it); FEAST_ERR_ARG if the table has no such key or it has no default */
+int feast_key_default(const FeastKeyTable *table, const char *name, FeastFieldKind kind, void *out);
 
 /* the values set (by the files or the command line), one "section.key = value  (origin)"
  * line each, sections in file order; PATH values resolved (feastc --dry-run at verbosity 2) */

@@ -4,6 +4,7 @@
 #ifndef FEAST_CONFIG_KEYS_H
 #define FEAST_CONFIG_KEYS_H
 #include "feast/config/config.h"
+#include <stddef.h>
 
 /* each row: ROW_KEY(section, key, default, ..., help[, .flags = ...]) */
 #define INT_KEY(sec, k, def, lo, hi, h, ...) \
@@ -21,6 +22,12 @@
 /* the roles (feast/config/config.h), as the last argument of a row */
 #define DISCRETE .flags = FEAST_KEY_DISCRETE
 #define RECORDED .flags = FEAST_KEY_RECORDED
+/* the member m of the layer's parameter struct T that holds the key's value, as the last
+ * argument of a row (its kind from its C type: an enum is stored as an int) */
+#define FEAST_FIELD_KIND(x)                                                                          \
+  _Generic((x), int: FEAST_FIELD_INT, long: FEAST_FIELD_LONG, double: FEAST_FIELD_DOUBLE,           \
+           const char *: FEAST_FIELD_STRING, char *: FEAST_FIELD_CHARS, default: FEAST_FIELD_INT)
+#define FEAST_AT(T, m) .field = {offsetof(T, m), sizeof(((T *)0)->m), FEAST_FIELD_KIND(((T *)0)->m)}
 #define FEAST_NKEYS(table) ((int)(sizeof(table) / sizeof((table)[0])))
 
 /* an enum key's allowed values from the name table of its setting: buf <- "first|a|b..."

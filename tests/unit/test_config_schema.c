@@ -137,7 +137,8 @@ static void test_layers(void) {
   feast_config_destroy(&cfg);
   /* a key two tables declare is an error naming both */
   static const FeastKeySpec again[] = {
-      {"grid", "level", FEAST_KEY_INT, "4", 0, 16, NULL, "the core's grid.level declared a second time", 0}};
+      {.section = "grid", .key = "level", .type = FEAST_KEY_INT, .default_value = "4", .max = 16,
+       .help = "the core's grid.level declared a second time"}};
   static const FeastKeyTable twice = {"test", again, 1, NULL, 0};
   CHECK_OK(feast_config_create(&cfg));
   expect_error(feast_config_add_keys(cfg, &twice), FEAST_ERR_ARG, "", N("grid.level", "test", "feast"), "dup key");
