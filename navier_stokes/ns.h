@@ -175,16 +175,19 @@ typedef struct {
   NsGridSequencing grid_sequencing;
 } NsContinuationParams;
 
+/* `auto` one way: a key that may be auto has an AUTO member (an enum's, or NS_KRYLOV_AUTO),
+ * or, an int key whose auto is "unset", holds FEAST_AUTO (feast/config/config.h) in its
+ * member; ns_defaults resolves every one (problem.c states the rules; the reasons logged) */
+#define NS_KRYLOV_AUTO FEAST_KRYLOV_NMETHODS /* linear.krylov = auto (ns_krylov_choice) */
 typedef struct {
-  int krylov_auto;           /* 1: fgmres for stationary navier-stokes, else bicgstab (ns_defaults) */
-  FeastKrylovMethod krylov;  /* with krylov_auto = 0: bicgstab */
+  FeastKrylovMethod krylov;  /* NS_KRYLOV_AUTO: fgmres for stationary navier-stokes, else bicgstab */
   NsSchurChoice schur;       /* auto: ns_defaults states the rule */
   double rtol;               /* per nonlinear step */
-  int max_iterations;
-  int restart;               /* fgmres */
+  int max_iterations;        /* FEAST_AUTO: the key's default, and where restart is FEAST_AUTO too a
+                                stationary fgmres run stopped at its cap doubles both for the steps
+                                after it, up to NS_LINEAR_GROW_MAX (NsDefaults.grow) */
+  int restart;               /* fgmres; FEAST_AUTO: the key's default (see max_iterations) */
   int single_basis;          /* fgmres: the basis stored in single precision (FeastSolveParams) */
-  int grow;                  /* 1: fgmres stopped at its cap doubles max_iterations and restart for the
-                                steps after it, up to 400 (the config front end: neither key set) */
   int residual_replacement;  /* ibicgstab, pipebicgsafe: every this many iterations (0: never) */
   double residual_replacement_drop;
   NsFactorisation factorisation; /* of the block preconditioner */
@@ -201,13 +204,11 @@ typedef struct {
 typedef struct {
   FeastKrylovMethod method;  /* ScaRC's solver of a velocity block: richardson = global multigrid (mg) */
   double rtol;
-  int max_iterations;
-  int max_iterations_auto;   /* 1: max_iterations not chosen (the config key unset): 1 cycle where pcd's
-                                rotation term is on (ns_defaults), else max_iterations; a caller that
-                                sets max_iterations clears it (as the config adapter does) */
+  int max_iterations;        /* FEAST_AUTO: 1 cycle where pcd's rotation term is on in a stationary
+                                enclosed flow, else the key's default (ns_defaults) */
   int fixed_iterations;      /* > 0: exactly this many cycles */
-  ScarcParams scarc;         /* the [solver] keys (scarc_params_defaults) */
-  int coarse_stabilisation_auto; /* 1: scarc.coarse_stabilisation from the coarse-mesh Peclet number */
+  ScarcParams scarc;         /* the [solver] keys (scarc_params_defaults); coarse_stabilisation
+                                AUTO: from the coarse-mesh Peclet number (ns_defaults) */
   NsInnerSolver solver;      /* velocity.solver */
   int newton_reaction;       /* 1: Newton's velocity blocks in the preconditioner keep the reaction term
                                 (u . grad) w of the Jacobian; 0: without it (ScaRC converges) */
@@ -254,7 +255,7 @@ typedef struct {
 
 /* The problem-dependent defaults: the `auto` values of linear.schur, linear.krylov,
  * solver.coarse_stabilisation, nonlinear.method and continuation.grid_sequencing (and whether pcd's rotation term applies,
- * and velocity.max_iterations where unset) resolved from the parameters and the coarse mesh alone (every
+ * and velocity.max_iterations, linear.max_iterations and linear.restart where unset) resolved from the parameters and the coarse mesh alone (every
  * rank, rank count and phase decides the same; problem.c states the rules). Stokes and
  * time-dependent runs resolve to the paper's choices (mass, bicgstab, none). */
 typedef struct {
@@ -263,7 +264,10 @@ typedef struct {
   int newton;                   /* nonlinear.method = auto switches to Newton: a stationary run with the
                                    rotation term (else the fixed point throughout) */
   int velocity_cycles;          /* velocity.max_iterations: 1 where unset and the rotation term is on in a
-                                   stationary run, else the key's value */
+                                   stationary run, else the key's value (unset: its default) */
+  int linear_max_iterations, linear_restart; /* linear.max_iterations, linear.restart (unset: their
+                                   defaults) */
+  int grow;                     /* 1: both unset, a stationary fgmres run's caps grow (solve.c) */
   FeastKrylovMethod krylov;     /* linear.krylov */
   int upwind;                   /* solver.coarse_stabilisation: 1 = upwind */
   int schur_auto, krylov_auto, upwind_auto, nonlinear_auto; /* 1: the value was auto */
@@ -284,7 +288,7 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
 /* linear.krylov resolved (auto: fgmres for a stationary navier-stokes run, else bicgstab) */
 FeastKrylovMethod ns_krylov_choice(const NsParams *p, int stokes);
 /* the most linear iterations per step of a stationary FGMRES run whose cap grows
- * (NsLinearParams.grow; the restart grows to half of it) */
+ * (NsDefaults.grow; the restart grows to half of it) */
 enum { NS_LINEAR_GROW_MAX = 400 };
 /* the longest FGMRES restart a run reaches for certain: NS_LINEAR_GROW_MAX / 2 where the cap
  * grows and Newton runs (nonlinear.method = newton | auto: Newton's solves start there),

@@ -80,16 +80,16 @@ static int boundary_from_config(const FeastConfig *cfg, NsParams *p) {
 /* the members a key's text gives by a rule, not as its value: linear.krylov (auto or a
  * method), linear.fgmres_basis (single|double), velocity.scarc_solver (mg or a method) */
 static int derived_members(NsParams *p, const char *krylov, int basis, const char *scarc_solver) {
-  p->linear.krylov_auto = strcmp(krylov, "auto") == 0;
-  p->linear.krylov = FEAST_KRYLOV_BICGSTAB;
-  if (!p->linear.krylov_auto) FEAST_CALL(feast_krylov_method_from_name(krylov, &p->linear.krylov));
+  p->linear.krylov = NS_KRYLOV_AUTO;
+  if (strcmp(krylov, "auto") != 0) FEAST_CALL(feast_krylov_method_from_name(krylov, &p->linear.krylov));
   p->linear.single_basis = basis == 0;
   return scarc_method_from_name(scarc_solver, &p->velocity.method);
 }
 
 /* the defaults: the rows of the table with a member (navier_stokes/ns_keys.c), the [solver]
  * keys of ScaRC's table that the nonlinear and linear solves take, the members a key gives
- * by a rule, the `auto` flags set, the time run's checkpoint interval the stationary one's */
+ * by a rule, the time run's checkpoint interval the stationary one's (an `auto` is a value:
+ * NS_KRYLOV_AUTO, an enum's AUTO, FEAST_AUTO from the rows) */
 static int defaults(NsParams *p) {
   const FeastKeyTable *ns = ns_config_keys(), *scarc = scarc_config_keys();
   const char *krylov, *scarc_solver;
@@ -105,7 +105,6 @@ static int defaults(NsParams *p) {
   FEAST_CALL(feast_key_default(ns, "linear.fgmres_basis", FEAST_FIELD_INT, &basis));
   FEAST_CALL(feast_key_default(ns, "velocity.scarc_solver", FEAST_FIELD_STRING, &scarc_solver));
   FEAST_CALL(derived_members(p, krylov, basis, scarc_solver));
-  p->linear.grow = p->velocity.max_iterations_auto = p->velocity.coarse_stabilisation_auto = 1;
   scarc_params_defaults(&p->velocity.scarc);
   p->time.checkpoint_interval = p->nonlinear.checkpoint_interval;
   return 0;
@@ -122,9 +121,9 @@ void ns_time_params_defaults(NsTimeParams *p) {
 }
 
 /* the keys that are not plain key -> member: ScaRC's [solver] keys the solves take, the
- * members a key's text gives by a rule, the `auto` flags of the keys not set */
+ * members a key's text gives by a rule */
 static int rules_from_config(const FeastConfig *cfg, NsParams *p) {
-  const char *krylov, *scarc_solver, *stabilisation;
+  const char *krylov, *scarc_solver;
   int v;
   FEAST_CALL(feast_config_get_real(cfg, "solver.divergence_factor", &p->nonlinear.divergence_factor));
   FEAST_CALL(feast_config_get_enum(cfg, "solver.initial_guess", &v));
@@ -135,13 +134,7 @@ static int rules_from_config(const FeastConfig *cfg, NsParams *p) {
   FEAST_CALL(feast_config_get_enum(cfg, "linear.fgmres_basis", &v));
   FEAST_CALL(feast_config_get_string(cfg, "velocity.scarc_solver", &scarc_solver));
   FEAST_CALL(derived_members(p, krylov, v, scarc_solver));
-  /* the caps grow only where the run leaves both at their defaults */
-  p->linear.grow = !feast_config_is_set(cfg, "linear.restart") && !feast_config_is_set(cfg, "linear.max_iterations");
-  p->velocity.max_iterations_auto = !feast_config_is_set(cfg, "velocity.max_iterations");
-  FEAST_CALL(scarc_params_from_config(cfg, "solver.", &p->velocity.scarc));
-  FEAST_CALL(feast_config_get_string(cfg, "solver.coarse_stabilisation", &stabilisation));
-  p->velocity.coarse_stabilisation_auto = strcmp(stabilisation, "auto") == 0;
-  return 0;
+  return scarc_params_from_config(cfg, "solver.", &p->velocity.scarc);
 }
 
 int ns_params_from_config(const FeastConfig *cfg, NsParams *p) {

@@ -163,7 +163,7 @@ static FeastKeySpec keys[] = {
     INT_KEY("linear", "restart", "60", 1, 1000,
             "linear.krylov = fgmres: iterations per restart cycle (memory: 2 restart + 1 "
             "vectors of the saddle-point system, 1.5 restart + 2.5 with linear.fgmres_basis = single; 60: the cavity at Re = 1000 needs 2.1x fewer "
-            "iterations than with 30, and converges at L = 4, docs/notes/krylov-methods.md)", RECORDED, AT(linear.restart)),
+            "iterations than with 30, and converges at L = 4, docs/notes/krylov-methods.md)", RECORDED_UNSET_AUTO, AT(linear.restart)),
     ENUM_KEY("linear", "fgmres_basis", "single", "single|double",
              "linear.krylov = fgmres: the precision the orthonormal basis is stored in; single halves "
              "the memory its Gram-Schmidt reads (the Krylov vectors' orthogonality to 1e-7, far below "
@@ -218,7 +218,7 @@ static FeastKeySpec keys[] = {
             "maximum Krylov iterations per nonlinear step (the step then goes on with that iterate); "
             "stationary navier-stokes with linear.krylov = fgmres and neither this key nor linear.restart "
             "set: a step stopped here doubles both for the steps after it, up to 400 iterations and a "
-            "restart of 200 (logged; the cavity at Re = 3200 needs it)", RECORDED, AT(linear.max_iterations)),
+            "restart of 200 (logged; the cavity at Re = 3200 needs it)", RECORDED_UNSET_AUTO, AT(linear.max_iterations)),
 
     /* ---- the velocity blocks, solved by ScaRC ([solver] structure) ---- */
     ENUM_KEY("velocity", "scarc_solver", "mg", NULL /* scarc_solver_choices() */,
@@ -230,7 +230,7 @@ static FeastKeySpec keys[] = {
             "more than the outer iterations they save; stationary cavity and channel 1.2-1.4x faster "
             "than with 8, time steps unchanged: docs/notes/ns-linear-solver.md); unset, a stationary enclosed flow with "
             "PCD's rotation term takes 1 (its outer iterations follow the Schur approximation: 0-22 % "
-            "faster; logged)", RECORDED, AT(velocity.max_iterations)),
+            "faster; logged)", RECORDED_UNSET_AUTO, AT(velocity.max_iterations)),
     INT_KEY("velocity", "fixed_iterations", "0", 0, 1000,
             "N > 0: every velocity block solve runs exactly N global multigrid cycles from zero "
             "(velocity.scarc_solver = mg; with a fixed smoother step a linear preconditioner); 0 = stop "

@@ -73,6 +73,6 @@ double ns_viscosity_at(const NsPhysicsParams *p, double re) {
 double ns_params_viscosity(const NsParams *p) { return ns_viscosity_at(&p->physics, p->physics.re); }
 
 FeastKrylovMethod ns_krylov_choice(const NsParams *p, int stokes) {
-  if (!p->linear.krylov_auto) return p->linear.krylov;
+  if (p->linear.krylov != NS_KRYLOV_AUTO) return p->linear.krylov;
   return stokes || p->time.scheme != NS_TIME_NONE ? FEAST_KRYLOV_BICGSTAB : FEAST_KRYLOV_FGMRES;
 }

@@ -64,7 +64,8 @@ static const char *const precision_names[] = {[SCARC_PRECISION_AUTO] = "auto", [
                                               [SCARC_PRECISION_SINGLE] = "single"};
 static const char *const step_names[] = {[SCARC_STEP_AUTO] = "auto", [SCARC_STEP_ADAPTIVE] = "adaptive",
                                          [SCARC_STEP_FIXED] = "fixed"};
-static const char *const stabilisation_names[] = {[SCARC_STABILISATION_NONE] = "none",
+static const char *const stabilisation_names[] = {[SCARC_STABILISATION_AUTO] = "auto",
+                                                  [SCARC_STABILISATION_NONE] = "none",
                                                   [SCARC_STABILISATION_UPWIND] = "upwind"};
 _Static_assert(sizeof target_names / sizeof *target_names == SCARC_TARGET_NCHOICES, "one name per choice");
 _Static_assert(sizeof precision_names / sizeof *precision_names == SCARC_PRECISION_NCHOICES, "one name per choice");

@@ -27,8 +27,8 @@ typedef enum {
   SCARC_PRECISION_AUTO, SCARC_PRECISION_DOUBLE, SCARC_PRECISION_SINGLE, SCARC_PRECISION_NCHOICES
 } ScarcPrecision;                                                     /* auto|double|single */
 typedef enum {
-  SCARC_STABILISATION_NONE, SCARC_STABILISATION_UPWIND, SCARC_STABILISATION_NCHOICES
-} ScarcCoarseStabilisation; /* none|upwind (the key's auto: the problem decides) */
+  SCARC_STABILISATION_AUTO, SCARC_STABILISATION_NONE, SCARC_STABILISATION_UPWIND, SCARC_STABILISATION_NCHOICES
+} ScarcCoarseStabilisation; /* auto|none|upwind (auto: the problem decides; ScaRC alone: none) */
 typedef struct {
   /* the global multigrid */
   int mg_pre_smooth, mg_post_smooth; /* additive Schwarz steps per level before / after the
@@ -43,7 +43,8 @@ typedef struct {
   long coarse_max_dofs;              /* global coarse level: the finest with fewer unknowns */
   FeastDirectSolver coarse_solver;   /* its direct solver */
   ScarcCoarseStabilisation coarse_stabilisation; /* levels below the finest (global and
-                                        local): NONE (plain Galerkin products) or UPWIND */
+                                        local): NONE (plain Galerkin products) or UPWIND;
+                                        AUTO: the problem resolves it (none here) */
   /* the local multigrids of the macros */
   ScarcTarget target;                /* where they run: CPU (GPU: scarc_target_available) */
   ScarcPrecision local_precision;    /* AUTO: single (double where the V cycle must be linear:

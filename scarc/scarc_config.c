@@ -21,11 +21,6 @@ int scarc_params_from_config(const FeastConfig *cfg, const char *prefix, ScarcPa
   FEAST_CHECK(cfg && prefix && p, FEAST_ERR_ARG, "scarc_params_from_config: NULL argument");
   scarc_params_defaults(p);
   FEAST_CALL(feast_params_from_config(cfg, scarc_config_keys(), prefix, p)); /* the keys with a member */
-  char name[KEY_MAX];
-  int stabilisation;
-  FEAST_CALL(feast_config_get_enum(cfg, key_name(cfg, prefix, "coarse_stabilisation", name), &stabilisation));
-  /* auto, then the enum's values */
-  p->coarse_stabilisation = stabilisation == 0 ? SCARC_STABILISATION_NONE : (ScarcCoarseStabilisation)(stabilisation - 1);
   /* the benchmark knob acts on every reduction of the run; every solver run reads its
    * solver parameters here, so this is where it is set */
   double latency_us;

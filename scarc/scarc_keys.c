@@ -70,7 +70,7 @@ static FeastKeySpec keys[] = {
             "this, solved directly (solver.coarse_solver) on rank 0 (2500: 4 x 4 macros' 4,225 "
             "nodes at L = 4 made an L = 5 run two-level, its direct solves 23 % of the run; "
             "docs/notes/ns-linear-solver.md)", RECORDED, AT(coarse_max_dofs)),
-    ENUM_KEY("solver", "coarse_stabilisation", "auto", NULL /* auto, scarc_stabilisation_name */,
+    ENUM_KEY("solver", "coarse_stabilisation", "auto", NULL /* scarc_stabilisation_name */,
              "multigrid levels below the finest (global and local): auto = none, except where the "
              "problem decides (stationary navier-stokes: upwind when the coarse mesh's Peclet number "
              "U H / (2 nu), H its longest edge, is >= 90; printed at verbosity 1); none = plain Galerkin products "
@@ -78,7 +78,7 @@ static FeastKeySpec keys[] = {
              "min(|a_ij - a_ji|/2, max(0, a_ij, a_ji)) (discrete upwinding of the convective, "
              "skew-symmetric part; symmetric matrices are unchanged), for convection-dominated "
              "velocity blocks whose Galerkin coarse levels lose the fine grid's SUPG (the cavity at "
-             "Re = 1000 from L = 6 needs it; at Re = 400, L = 6 it costs 14 % time, docs/notes/ns-linear-solver.md)", RECORDED),
+             "Re = 1000 from L = 6 needs it; at Re = 400, L = 6 it costs 14 % time, docs/notes/ns-linear-solver.md)", RECORDED, AT(coarse_stabilisation)),
     ENUM_KEY("solver", "coarse_solver", "klu", NULL /* feast_direct_solver_name */,
              "direct solver of the global coarse grid (SuiteSparse; both analyse the pattern "
              "once): klu = sparse LU with AMD ordering, refactored in place with the first "
@@ -141,7 +141,7 @@ const FeastKeyTable *scarc_config_keys(void) {
     SET_CHOICES("local_precision",
                 feast_key_choices(NULL, precision_name, SCARC_PRECISION_NCHOICES, precision, sizeof precision));
     SET_CHOICES("smoother_step", feast_key_choices(NULL, step_name, SCARC_STEP_NCHOICES, step, sizeof step));
-    SET_CHOICES("coarse_stabilisation", feast_key_choices("auto", stabilisation_name, SCARC_STABILISATION_NCHOICES,
+    SET_CHOICES("coarse_stabilisation", feast_key_choices(NULL, stabilisation_name, SCARC_STABILISATION_NCHOICES,
                                                           stabilisation, sizeof stabilisation));
     SET_CHOICES("coarse_solver",
                 feast_key_choices(NULL, coarse_solver_name, FEAST_DIRECT_NCHOICES, coarse_solver, sizeof coarse_solver));
@@ -150,8 +150,7 @@ const FeastKeyTable *scarc_config_keys(void) {
   return &table;
 }
 
-/* the defaults of the [solver] keys with a member (the table's rows); the others zero:
- * coarse_stabilisation none */
+/* the defaults of the [solver] keys with a member (the table's rows) */
 void scarc_params_defaults(ScarcParams *p) {
   memset(p, 0, sizeof *p);
   if (feast_params_defaults(scarc_config_keys(), p)) feast_warn("scarc_params_defaults: %s", feast_error_message());

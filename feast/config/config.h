@@ -35,9 +35,15 @@ typedef enum {
 enum {
   FEAST_KEY_DISCRETE = 1, /* defines the discrete problem: a restart refuses a change */
   FEAST_KEY_RECORDED = 2, /* a solver setting: recorded, a change at a restart is reported */
-  FEAST_KEY_PROBLEM_TYPE = 4 /* names the problem solved (one key of a schema): the
-                                checkpoint's `problem` line */
+  FEAST_KEY_PROBLEM_TYPE = 4, /* names the problem solved (one key of a schema): the
+                                 checkpoint's `problem` line */
+  FEAST_KEY_UNSET_AUTO = 8   /* an int key whose `auto` is "unset": its member holds FEAST_AUTO
+                                until the layer resolves it (the default: what auto gives
+                                where no rule of the layer applies) */
 };
+/* the member of a FEAST_KEY_UNSET_AUTO key (int or long) while the key is unset; every
+ * other key that may be auto has `auto` among its choices and an AUTO enum member */
+enum { FEAST_AUTO = -1 };
 
 /* where a key's value lives in the typed parameters of the layer that declares it
  * (FeastKeySpec.field): a member of the layer's struct, at offset, of size bytes, stored
@@ -131,8 +137,9 @@ const char *feast_config_path(const FeastConfig *cfg); /* the file read, "" if n
 
 /* The typed parameters from a key table (FeastKeySpec.field): params, a struct of the
  * table's layer, <- the default of every key with a member (its default text parsed as
- * the config would; a key without default leaves its member), or <- the config's value of
- * every such key (unset: the default; one without default unset leaves its member). With
+ * the config would; a key without default leaves its member; FEAST_KEY_UNSET_AUTO:
+ * FEAST_AUTO), or <- the config's value of every such key (unset: the default, FEAST_AUTO
+ * for FEAST_KEY_UNSET_AUTO; one without default unset leaves its member). With
  * prefix (e.g. "pressure."), a key of section S is read as "<prefix><key>" where that is
  * set, else as "S.<key>" (ScaRC's inheritance, scarc/scarc_config.h). FEAST_ERR_ARG for a
  * member whose size does not fit its kind. */

@@ -22,6 +22,7 @@
 /* the roles (feast/config/config.h), as the last argument of a row */
 #define DISCRETE .flags = FEAST_KEY_DISCRETE
 #define RECORDED .flags = FEAST_KEY_RECORDED
+#define RECORDED_UNSET_AUTO .flags = FEAST_KEY_RECORDED | FEAST_KEY_UNSET_AUTO
 /* the member m of the layer's parameter struct T that holds the key's value, as the last
  * argument of a row (its kind from its C type: an enum is stored as an int) */
 #define FEAST_FIELD_KIND(x)                                                                          \

@@ -1,6 +1,7 @@
 /* Typed parameters from a key table (feast/config/config.h: FeastKeySpec.field): the
  * defaults of a layer's struct and the config's values in it, so that a key's default,
- * type and member are written once, in its row. */
+ * type and member are written once, in its row. A key flagged FEAST_KEY_UNSET_AUTO
+ * holds FEAST_AUTO while unset. */
 #include "feast/config/config_private.h"
 #include "feast/base/error.h"
 #include <stdio.h>
@@ -31,6 +32,12 @@ static void store(FeastFieldKind kind, size_t size, const FeastKeySpec *spec, co
   }
 }
 
+/* *at <- FEAST_AUTO, spec's member being an int or a long */
+static void store_auto(const FeastKeySpec *spec, void *at) {
+  const Value v = {.i = FEAST_AUTO};
+  store(spec->field.kind, spec->field.size, spec, &v, "", at);
+}
+
 /* *at (of kind) <- the default of spec */
 static int store_default(const FeastKeySpec *spec, FeastFieldKind kind, size_t size, void *at) {
   Value v;
@@ -48,7 +55,8 @@ int feast_params_defaults(const FeastKeyTable *table, void *params) {
     void *at = NULL;
     if (spec->field.kind == FEAST_FIELD_NONE || !spec->default_value) continue;
     FEAST_CALL(member(spec, params, &at));
-    FEAST_CALL(store_default(spec, spec->field.kind, spec->field.size, at));
+    if (spec->flags & FEAST_KEY_UNSET_AUTO) store_auto(spec, at);
+    else FEAST_CALL(store_default(spec, spec->field.kind, spec->field.size, at));
   }
   return 0;
 }
@@ -90,9 +98,11 @@ int feast_params_from_config(const FeastConfig *cfg, const FeastKeyTable *table,
     if (spec->field.kind == FEAST_FIELD_NONE) continue;
     snprintf(name, sizeof name, "%s%s", prefix ? prefix : "", spec->key);
     if (!prefix || !feast_config_is_set(cfg, name)) snprintf(name, sizeof name, "%s.%s", spec->section, spec->key);
-    if (!spec->default_value && !feast_config_is_set(cfg, name)) continue;
+    const int set = feast_config_is_set(cfg, name);
+    if (!spec->default_value && !set) continue;
     FEAST_CALL(member(spec, params, &at));
-    FEAST_CALL(read_value(cfg, name, spec, at));
+    if (!set && (spec->flags & FEAST_KEY_UNSET_AUTO)) store_auto(spec, at);
+    else FEAST_CALL(read_value(cfg, name, spec, at));
   }
   return 0;
 }

@@ -36,7 +36,9 @@ static void test_defaults(void) {
   CHECK_OK(scarc_params_from_config(cfg, "solver.", &s_config));
   CHECK(memcmp(&s_table, &s_config, sizeof s_table) == 0);
   /* a few defaults by name: the rows' strings */
-  CHECK(from_table.nonlinear.rtol == 1e-8 && from_table.linear.restart == 60 && from_table.velocity.max_iterations == 2);
+  CHECK(from_table.nonlinear.rtol == 1e-8 && from_table.linear.restart == FEAST_AUTO &&
+        from_table.velocity.max_iterations == FEAST_AUTO && from_table.linear.krylov == NS_KRYLOV_AUTO);
+  CHECK(from_table.velocity.scarc.coarse_stabilisation == SCARC_STABILISATION_AUTO);
   CHECK(from_table.nonlinear.method == NS_NONLINEAR_AUTO && from_table.linear.factorisation == NS_FACTORISATION_LOWER);
   CHECK(from_table.time.steps_max == 100000 && from_table.time.tau_dt == 1 && from_table.time.checkpoint_interval == 1);
   CHECK(from_table.linear.residual_replacement_drop == 1.4901161193847656e-08 && from_table.nonlinear.divergence_factor == 1e4);
