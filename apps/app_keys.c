@@ -42,7 +42,7 @@ int feast_app_config_create(FeastConfig **cfg) {
   FEAST_CALL(feast_config_create(cfg));
   /* this order puts problem.type first in --help-config (sections are listed in order of
    * first appearance, each with its keys in the order the tables were added) */
-  const FeastKeyTable *tables[] = {feast_app_keys(), scarc_config_keys(), ns_config_keys()};
+  const FeastKeyTable *tables[] = {feast_app_keys(), scarc_config_keys(), ns_config_keys(), ns_pressure_scarc_keys()};
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
     int st = feast_config_add_keys(*cfg, tables[t]);
     if (st) {

@@ -215,11 +215,14 @@ typedef struct {
 } NsVelocityParams;
 
 /* the pressure Laplacian A_p's solves (PCD, and the time steps' Cahouet-Chabard term):
- * the ScaRC method, fixed iterations and [solver] structure are the velocity's */
+ * the ScaRC method and fixed iterations are the velocity's */
 typedef struct {
   NsInnerSolver solver;      /* scarc or direct */
   double rtol;
   int max_iterations;
+  ScarcParams scarc;         /* the [pressure] ScaRC keys, each unset one the [solver] key's (the
+                                velocity's target); equal to velocity.scarc, the A_p solves take the
+                                velocity's resolved parameters (coarse_stabilisation, linear V cycle) */
 } NsPressureParams;
 
 typedef struct {

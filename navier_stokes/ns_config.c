@@ -106,6 +106,7 @@ static int defaults(NsParams *p) {
   FEAST_CALL(feast_key_default(ns, "velocity.scarc_solver", FEAST_FIELD_STRING, &scarc_solver));
   FEAST_CALL(derived_members(p, krylov, basis, scarc_solver));
   scarc_params_defaults(&p->velocity.scarc);
+  scarc_params_defaults(&p->pressure.scarc);
   p->time.checkpoint_interval = p->nonlinear.checkpoint_interval;
   return 0;
 }
@@ -134,7 +135,8 @@ static int rules_from_config(const FeastConfig *cfg, NsParams *p) {
   FEAST_CALL(feast_config_get_enum(cfg, "linear.fgmres_basis", &v));
   FEAST_CALL(feast_config_get_string(cfg, "velocity.scarc_solver", &scarc_solver));
   FEAST_CALL(derived_members(p, krylov, v, scarc_solver));
-  return scarc_params_from_config(cfg, "solver.", &p->velocity.scarc);
+  FEAST_CALL(scarc_params_from_config(cfg, "solver.", &p->velocity.scarc));
+  return scarc_params_from_config(cfg, "pressure.", &p->pressure.scarc);
 }
 
 int ns_params_from_config(const FeastConfig *cfg, NsParams *p) {
@@ -231,6 +233,13 @@ int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
   return ns_defaults(&p, mesh, stokes, enclosed, &d);
 }
 
+/* the velocity's and the A_p solves' V cycles can be made linear for the method of key
+ * (no adaptive smoother step under [solver] or [pressure]) */
+static int linear_required(const FeastConfig *cfg, const char *key) {
+  FEAST_CALL(scarc_linear_required(cfg, "solver.", key, NULL));
+  return scarc_linear_required(cfg, "pressure.", key, NULL);
+}
+
 /* linear.krylov = ibicgstab | pipebicgsafe need K_s to be a linear map (schur.c): velocity
  * solves of a fixed number of multigrid cycles, a fixed smoother step */
 int ns_schur_check(const FeastConfig *cfg, int stokes) {
@@ -240,7 +249,7 @@ int ns_schur_check(const FeastConfig *cfg, int stokes) {
   const char *velocity;
   FEAST_CALL(feast_config_get_string(cfg, "velocity.scarc_solver", &velocity));
   if (feast_krylov_needs_linear_preconditioner(p.velocity.method))
-    FEAST_CALL(scarc_linear_required(cfg, "solver.", "velocity.scarc_solver", NULL));
+    FEAST_CALL(linear_required(cfg, "velocity.scarc_solver"));
   if (!feast_krylov_needs_linear_preconditioner(krylov)) return 0;
   FEAST_CHECK(p.velocity.method == FEAST_KRYLOV_RICHARDSON, FEAST_ERR_CONFIG,
               "%s: velocity.scarc_solver = %s makes the Schur preconditioner a nonlinear map (a Krylov "
@@ -249,7 +258,7 @@ int ns_schur_check(const FeastConfig *cfg, int stokes) {
               "velocity.fixed_iterations)",
               feast_config_origin(cfg, "velocity.scarc_solver"), velocity, feast_krylov_method_name(krylov),
               feast_config_origin(cfg, "linear.krylov"));
-  return scarc_linear_required(cfg, "solver.", "linear.krylov", NULL);
+  return linear_required(cfg, "linear.krylov");
 }
 
 int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh, int enclosed) {

@@ -249,8 +249,9 @@ static FeastKeySpec keys[] = {
              "L = 6 at Re = 1000: 678-1000 iterations)", RECORDED, AT(velocity.newton_reaction)),
     /* ---- the pressure Laplacian A_p (PCD; the Cahouet-Chabard term of time steps) ---- */
     ENUM_KEY("pressure", "solver", "scarc", NULL /* ns_inner_solver_name, the first two */,
-             "inner solver of the pressure Laplacian A_p (linear.schur = pcd, time steps): scarc (the method, "
-             "fixed iterations and [solver] structure of the velocity solves) or direct (as velocity.solver)", AT(pressure.solver)),
+             "inner solver of the pressure Laplacian A_p (linear.schur = pcd, time steps): scarc (the method and "
+             "fixed iterations of the velocity solves, the ScaRC settings of [solver] but those set under "
+             "[pressure], e.g. pressure.local_rtol) or direct (as velocity.solver)", AT(pressure.solver)),
     REAL_KEY("pressure", "rtol", "0.1", 1e-16, 1, "relative tolerance of an A_p solve with pressure.solver = scarc", AT(pressure.rtol)),
     INT_KEY("pressure", "max_iterations", "8", 1, 100000,
             "maximum ScaRC iterations of an A_p solve with pressure.solver = scarc", AT(pressure.max_iterations)),
@@ -399,5 +400,16 @@ const FeastKeyTable *ns_config_keys(void) {
     SET_CHOICES("pressure", "solver",
                 feast_key_choices(NULL, inner_solver_name, NS_PRESSURE_SOLVERS, pressure_solver, sizeof pressure_solver));
   }
+  return &table;
+}
+
+/* the [pressure] ScaRC keys: the A_p solves' own ScaRC settings, each unset one inherited
+ * from [solver] (NsPressureParams.scarc; scarc_params_from_config with prefix "pressure.") */
+const FeastKeyTable *ns_pressure_scarc_keys(void) {
+  static FeastKeySpec rows[SCARC_PREFIX_KEYS];
+  static char help[SCARC_PREFIX_KEYS][SCARC_HELP_LEN];
+  static FeastKeyTable table = {"navier_stokes (pressure)", rows, 0, NULL, 0};
+  if (!table.nkeys)
+    table.nkeys = scarc_prefix_keys("pressure", "the ScaRC solves of the pressure Laplacian A_p (pressure.solver = scarc)", rows, help, SCARC_PREFIX_KEYS);
   return &table;
 }

@@ -8,6 +8,7 @@
 #include "scarc/scarc.h"
 #include "feast/base/error.h"
 #include "feast/base/log.h"
+#include <stdio.h>
 #include <string.h>
 
 /* the member of ScarcParams that holds a key's value (scarc_params_defaults and
@@ -148,6 +149,22 @@ const FeastKeyTable *scarc_config_keys(void) {
     SET_CHOICES("scarc_solver", scarc_solver_choices());
   }
   return &table;
+}
+
+int scarc_prefix_keys(const char *section, const char *solves, FeastKeySpec *rows, char (*help)[SCARC_HELP_LEN],
+                      int max) {
+  const FeastKeyTable *t = scarc_config_keys();
+  int n = 0;
+  for (int k = 0; k < t->nkeys && n < max; k++) {
+    const FeastKeySpec *s = &t->keys[k];
+    if (s->field.kind == FEAST_FIELD_NONE || strcmp(s->key, "target") == 0) continue;
+    snprintf(help[n], SCARC_HELP_LEN, "%s: solver.%s for them alone (unset: solver.%s's value)", solves, s->key, s->key);
+    rows[n] = *s;
+    rows[n].section = section, rows[n].default_value = NULL, rows[n].help = help[n];
+    rows[n].flags = 0, rows[n].field = (FeastField){0, 0, FEAST_FIELD_NONE};
+    n++;
+  }
+  return n;
 }
 
 /* the defaults of the [solver] keys with a member (the table's rows) */

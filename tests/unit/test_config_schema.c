@@ -48,7 +48,7 @@ static int find_key(const char *section, const char *key) {
 
 /* every key: unique, documented, sane range, a default that its own getter accepts */
 static void test_schema(void) {
-  CHECK(feast_config_key_count(schema) == 117); /* continuation.grid_sequencing + 116: linear.pcd_supg + 115: linear.pcd_boundary, continuation.pseudo_dt, pseudo_switch, pseudo_max_steps, output.wall_shear_zeros_on + 110: linear.pcd_viscous_scale, pcd_rotation + 108: linear.fgmres_basis + 107: nonlinear.anderson_depth + 106: velocity.newton_reaction + 105: stabilisation.supg_scale, pspg_scale, viscous_residual + 102: continuation.method, continuation_stall_steps, _stall_factor, _factor, _rtol, _max_stages + 96: nonlinear.step_reference, linear_forcing, nonlinear_switch + 93: velocity.solver, pressure.solver, rtol, max_iterations, linear.factorisation + 88: 75 + solver.local_gpu_min_nodes + the time-dependent run: time.scheme, dt, start, end, tau_dt, steps_max, initial.u, v, stationary, output.timeseries, vtk_every, series_from; 75 = main's 55 + solver.coarse_solver, linear.schur, linear.restart, the four DFG output keys, output.checkpoint(_interval), solver.residual_replacement(_drop), solver.smoother_step, debug.reduction_latency_us, solver.local_fixed_cycles, velocity.fixed_iterations, solver.initial_guess, problem.convection, solver.overlap, solver.local_framed_min_nodes, solver.coarse_stabilisation */
+  CHECK(feast_config_key_count(schema) == 135); /* 18 [pressure] ScaRC keys + 117: continuation.grid_sequencing + 116: linear.pcd_supg + 115: linear.pcd_boundary, continuation.pseudo_dt, pseudo_switch, pseudo_max_steps, output.wall_shear_zeros_on + 110: linear.pcd_viscous_scale, pcd_rotation + 108: linear.fgmres_basis + 107: nonlinear.anderson_depth + 106: velocity.newton_reaction + 105: stabilisation.supg_scale, pspg_scale, viscous_residual + 102: continuation.method, continuation_stall_steps, _stall_factor, _factor, _rtol, _max_stages + 96: nonlinear.step_reference, linear_forcing, nonlinear_switch + 93: velocity.solver, pressure.solver, rtol, max_iterations, linear.factorisation + 88: 75 + solver.local_gpu_min_nodes + the time-dependent run: time.scheme, dt, start, end, tau_dt, steps_max, initial.u, v, stationary, output.timeseries, vtk_every, series_from; 75 = main's 55 + solver.coarse_solver, linear.schur, linear.restart, the four DFG output keys, output.checkpoint(_interval), solver.residual_replacement(_drop), solver.smoother_step, debug.reduction_latency_us, solver.local_fixed_cycles, velocity.fixed_iterations, solver.initial_guess, problem.convection, solver.overlap, solver.local_framed_min_nodes, solver.coarse_stabilisation */
   FeastConfig *cfg = NULL;
   CHECK_OK(feast_app_config_create(&cfg));
   for (int k = 0; k < feast_config_key_count(schema); k++) {
@@ -145,7 +145,8 @@ static void test_layers(void) {
   CHECK(feast_config_key_count(cfg) == feast_core_keys.nkeys);
   feast_config_destroy(&cfg);
   /* every layer's keys are in the application's schema, in the folder that reads them */
-  const FeastKeyTable *tables[] = {&feast_core_keys, feast_app_keys(), scarc_config_keys(), ns_config_keys()};
+  const FeastKeyTable *tables[] = {&feast_core_keys, feast_app_keys(), scarc_config_keys(), ns_config_keys(),
+                                   ns_pressure_scarc_keys()};
   int total = 0;
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
     for (int k = 0; k < tables[t]->nkeys; k++) CHECK(find_key(tables[t]->keys[k].section, tables[t]->keys[k].key) >= 0);

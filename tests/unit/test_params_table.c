@@ -117,13 +117,22 @@ static void round_trip(const FeastKeyTable *table, size_t size) {
   free(got);
 }
 
-/* a prefix reads its own key where set, else the [solver] one */
+/* a prefix reads its own key where set, else the [solver] one: the A_p solves' [pressure]
+ * ScaRC keys */
 static void test_prefix(void) {
   FeastConfig *cfg = empty_config();
   ScarcParams p;
+  static NsParams ns;
   CHECK_OK(feast_config_override(cfg, "solver.mg_pre_smooth=3"));
   CHECK_OK(feast_params_from_config(cfg, scarc_config_keys(), "velocity.", &p));
   CHECK(p.mg_pre_smooth == 3);
+  CHECK_OK(feast_config_override(cfg, "pressure.local_max_cycles=5"));
+  CHECK_OK(feast_config_override(cfg, "solver.target=gpu"));
+  CHECK_OK(ns_params_from_config(cfg, &ns));
+  CHECK(ns.pressure.scarc.mg_pre_smooth == 3 && ns.velocity.scarc.mg_pre_smooth == 3);
+  CHECK(ns.pressure.scarc.local_max_cycles == 5 && ns.velocity.scarc.local_max_cycles == 16);
+  CHECK(ns.pressure.scarc.target == SCARC_TARGET_GPU && ns.velocity.scarc.target == SCARC_TARGET_GPU);
+  CHECK_FAILS(feast_config_override(cfg, "pressure.target=cpu")); /* the run's one switch: solver.target */
   feast_config_destroy(&cfg);
 }
 
