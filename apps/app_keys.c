@@ -14,13 +14,13 @@
 static FeastKeySpec keys[] = {
     ENUM_KEY("problem", "type", "poisson", NULL /* feast_problem_names() */,
              "the PDE: Poisson model problem (-Laplace u = f), Stokes, or incompressible "
-             "Navier-Stokes (Q1/Q1 SUPG/PSPG)"),
+             "Navier-Stokes (Q1/Q1 SUPG/PSPG)", .flags = FEAST_KEY_DISCRETE | FEAST_KEY_PROBLEM_TYPE),
     REAL2_KEY("problem", "convection", "0 0",
               "poisson: constant convection field \"bx by\": solves -Laplace u + b.grad u = f (Galerkin Q1, "
-              "nonsymmetric) for the same exact solution u = sin(pi x) sin(pi y)"),
+              "nonsymmetric) for the same exact solution u = sin(pi x) sin(pi y)", DISCRETE),
     ENUM_KEY("solver", "gpu_fallback", "none", "none|cpu",
              "target = gpu without a usable GPU: none = stop with an error, cpu = warn and "
-             "run the local multigrid on the CPU"),
+             "run the local multigrid on the CPU", RECORDED),
     PATH_KEY("output", "matrix_market", "",
              "Matrix Market file for the assembled global matrix (`A.mtx` also writes "
              "`A_rhs.mtx`, the right-hand side); empty = none"),
@@ -42,7 +42,7 @@ int feast_app_config_create(FeastConfig **cfg) {
   FEAST_CALL(feast_config_create(cfg));
   /* this order puts problem.type first in --help-config (sections are listed in order of
    * first appearance, each with its keys in the order the tables were added) */
-  const FeastKeyTable *tables[] = {feast_app_keys(), scarc_config_keys(), ns_config_keys()};
+  const FeastKeyTable *tables[] = {feast_app_keys(), scarc_config_keys(), ns_config_keys(), ns_pressure_scarc_keys()};
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
     int st = feast_config_add_keys(*cfg, tables[t]);
     if (st) {

@@ -43,7 +43,9 @@ typedef struct {
 const char *ns_time_scheme_name(NsTimeScheme s); /* none|backward-euler|crank-nicolson|fs-theta|bdf2 */
 
 /* ---- typed parameters: the library takes these (ns_create_with_params); the config is
- * one front end, navier_stokes/ns_config.c (ns_params_from_config, ns_create) ---- */
+ * one front end, navier_stokes/ns_config.c (ns_params_from_config, ns_create). A member's
+ * default is written once, in its key's row (navier_stokes/ns_keys.c: default, range, help
+ * and the member, FEAST_AT); ns_params_defaults fills them from there ---- */
 
 /* the choices of the settings; each has one name table (ns_*_name), which the schema's
  * allowed values are built from (ns_keys.c) */
@@ -113,17 +115,17 @@ const char *ns_linear_forcing_name(NsLinearForcing f);
 typedef struct {
   const char *part;          /* the mesh's name of the part */
   const char *u, *v, *p;
-  int priority;              /* where parts meet at a vertex, the higher one sets the value: 0 */
+  int priority;              /* where parts meet at a vertex, the higher one sets the value */
 } NsBoundaryValues;
 enum { NS_MAX_BOUNDARY = 64 };
 
 typedef struct {
-  double re;                 /* Reynolds number: nu = reference_velocity reference_length / re: 1 */
-  double reference_velocity, reference_length; /* U and L (also of the force coefficients): 1, 1 */
+  double re;                 /* Reynolds number: nu = reference_velocity reference_length / re */
+  double reference_velocity, reference_length; /* U and L (also of the force coefficients) */
   const char *force[2];      /* body force f_x, f_y (expressions): NULL = 0 */
   const char *exact[3];      /* exact u, v, p (ns_errors): NULL = unknown */
   const char *initial[2];    /* time runs: the initial u, v: NULL = 0 */
-  int nboundary;             /* parts with values (the others: natural for every field): 0 */
+  int nboundary;             /* parts with values (the others: natural for every field) */
   NsBoundaryValues boundary[NS_MAX_BOUNDARY];
 } NsPhysicsParams;
 
@@ -131,92 +133,96 @@ typedef struct {
  * "Accuracy per unknown"): tau of ns_tau times a factor per term family, and the viscous term of
  * the residuals; per problem (ns_form_at puts them in every form it builds) */
 typedef struct {
-  double supg_scale;         /* the SUPG terms use supg_scale x tau: 1 */
-  double pspg_scale;         /* the PSPG terms use pspg_scale x tau: 1 */
+  double supg_scale;         /* the SUPG terms use supg_scale x tau */
+  double pspg_scale;         /* the PSPG terms use pspg_scale x tau */
   int viscous_residual;      /* 1: the residuals of both terms include -nu Laplace of the
-                                linearisation velocity, reconstructed per cell: 0 */
+                                linearisation velocity, reconstructed per cell */
 } NsStabilisationParams;
 
 enum { NS_ANDERSON_MAX = 10 }; /* nonlinear.anderson_depth at most */
 
 typedef struct {
-  NsNonlinearMethod method;  /* auto (Newton: navier-stokes only; ns_defaults decides where auto switches) */
-  double rtol;               /* stop at this reduction of the nonlinear defect: 1e-8 */
-  int max_iterations;        /* 100 */
-  double damping;            /* the first step length tried: 1 */
-  NsLineSearch line_search;  /* backtracking */
-  double divergence_factor;  /* of the nonlinear defect, the Krylov and the velocity solves: 1e4 */
-  NsInitialGuess initial_guess; /* of the linear solves: zero */
+  NsNonlinearMethod method;  /* Newton: navier-stokes only; ns_defaults decides where auto switches */
+  double rtol;               /* stop at this reduction of the nonlinear defect */
+  int max_iterations;
+  double damping;            /* the first step length tried */
+  NsLineSearch line_search;
+  double divergence_factor;  /* of the nonlinear defect, the Krylov and the velocity solves */
+  NsInitialGuess initial_guess; /* of the linear solves */
   char checkpoint[4096];     /* stationary runs: a checkpoint file, "" = none */
-  long checkpoint_interval;  /* written every this many steps: 1 */
-  NsStepReference step_reference; /* time steps' stopping test: rhs */
-  double newton_switch;      /* method auto: Newton from defect <= this x the first: 1e-2 */
+  long checkpoint_interval;  /* written every this many steps */
+  NsStepReference step_reference; /* time steps' stopping test */
+  double newton_switch;      /* method auto: Newton from defect <= this x the first */
   int anderson_depth;        /* stationary fixed-point steps mixed by Anderson acceleration over
                                 this many last steps, at most NS_ANDERSON_MAX (solvers/anderson.c); 0:
-                                off: 5 */
+                                off */
 } NsNonlinearParams;
 
 /* the drivers above the nonlinear solver, the [continuation] keys: continuation in Re and
  * the fallbacks after a failed direct attempt (continuation.c), pseudo-time steps
  * (pseudo_time.c), grid sequencing (sequencing.c); each file states its rules */
 typedef struct {
-  NsContinuation method;     /* auto */
+  NsContinuation method;
   int stall_steps;           /* method auto: an attempt whose defect has not fallen below */
-  double stall_factor;       /* stall_factor x the defect stall_steps steps before is stalled: 10, 0.5 */
-  double factor;             /* the first stage at Re / factor, each next one factor x the last: 4 */
+  double stall_factor;       /* stall_factor x the defect stall_steps steps before is stalled */
+  double factor;             /* the first stage at Re / factor, each next one factor x the last */
   double rtol;               /* the stages below the target, and grid sequencing's coarser levels:
-                                defect <= this x the direct attempt's first: 1e-4 */
-  int max_stages;            /* stages tried (failed ones included), at most NS_MAX_STAGES: 8 */
-  double pseudo_dt;          /* the first pseudo-time step in units of reference_length / reference_velocity: 1 */
-  double pseudo_switch;      /* pseudo-time steps until the defect <= this x the first, then the nonlinear solver: 1e-2 */
-  int pseudo_max_steps;      /* pseudo-time steps at most: 200 */
-  NsGridSequencing grid_sequencing; /* auto */
+                                defect <= this x the direct attempt's first */
+  int max_stages;            /* stages tried (failed ones included), at most NS_MAX_STAGES */
+  double pseudo_dt;          /* the first pseudo-time step in units of reference_length / reference_velocity */
+  double pseudo_switch;      /* pseudo-time steps until the defect <= this x the first, then the nonlinear solver */
+  int pseudo_max_steps;      /* pseudo-time steps at most */
+  NsGridSequencing grid_sequencing;
 } NsContinuationParams;
 
+/* `auto` one way: a key that may be auto has an AUTO member (an enum's, or NS_KRYLOV_AUTO),
+ * or, an int key whose auto is "unset", holds FEAST_AUTO (feast/config/config.h) in its
+ * member; ns_defaults resolves every one (problem.c states the rules; the reasons logged) */
+#define NS_KRYLOV_AUTO FEAST_KRYLOV_NMETHODS /* linear.krylov = auto (ns_krylov_choice) */
 typedef struct {
-  int krylov_auto;           /* 1: fgmres for stationary navier-stokes, else bicgstab (ns_defaults): 1 */
-  FeastKrylovMethod krylov;  /* with krylov_auto = 0: bicgstab */
-  NsSchurChoice schur;       /* auto (ns_defaults states the rule) */
-  double rtol;               /* per nonlinear step: 1e-2 */
-  int max_iterations;        /* 100 */
-  int restart;               /* fgmres: 60 */
-  int single_basis;          /* fgmres: the basis stored in single precision (FeastSolveParams): 1 */
-  int grow;                  /* 1: fgmres stopped at its cap doubles max_iterations and restart for the
-                                steps after it, up to 400 (the config front end: neither key set): 1 */
-  int residual_replacement;  /* ibicgstab, pipebicgsafe: every this many iterations (0: never): 0 */
-  double residual_replacement_drop; /* sqrt(eps) */
-  NsFactorisation factorisation; /* of the block preconditioner: lower */
-  NsLinearForcing forcing;   /* the tolerance per nonlinear step: eisenstat-walker (in Newton's steps) */
-  double pcd_viscous_scale;  /* linear.schur = pcd, stationary: the factor of nu M_p^-1 (pcd.c): 1 */
-  double pcd_rotation;       /* linear.schur = pcd, stationary, enclosed or Robin PCD: sigma of the rotation term (pcd.c), 0 = off: 0.3 */
+  FeastKrylovMethod krylov;  /* NS_KRYLOV_AUTO: fgmres for stationary navier-stokes, else bicgstab */
+  NsSchurChoice schur;       /* auto: ns_defaults states the rule */
+  double rtol;               /* per nonlinear step */
+  int max_iterations;        /* FEAST_AUTO: the key's default, and where restart is FEAST_AUTO too a
+                                stationary fgmres run stopped at its cap doubles both for the steps
+                                after it, up to NS_LINEAR_GROW_MAX (NsDefaults.grow) */
+  int restart;               /* fgmres; FEAST_AUTO: the key's default (see max_iterations) */
+  int single_basis;          /* fgmres: the basis stored in single precision (FeastSolveParams) */
+  int residual_replacement;  /* ibicgstab, pipebicgsafe: every this many iterations (0: never) */
+  double residual_replacement_drop;
+  NsFactorisation factorisation; /* of the block preconditioner */
+  NsLinearForcing forcing;   /* the tolerance per nonlinear step (in Newton's steps) */
+  double pcd_viscous_scale;  /* linear.schur = pcd, stationary: the factor of nu M_p^-1 (pcd.c) */
+  double pcd_rotation;       /* linear.schur = pcd, stationary, enclosed or Robin PCD: sigma of the rotation term (pcd.c), 0 = off */
   int pcd_inflow_dirichlet;  /* linear.schur = pcd, stationary, with an inflow: 1 = A_p zero on the inflow (Kay, Loghin
                                 & Wathen), 0 = zero on the outflow and N_p with the inflow's Robin term (Elman &
-                                Tuminaro 2009; pcd.c): 0 */
+                                Tuminaro 2009; pcd.c) */
   int pcd_supg;              /* linear.schur = pcd: 1 = F_p = nu A_p + N_p with the velocity's SUPG streamline
-                                diffusion tau_s (w . grad psi_b, w . grad psi_a) (pcd.c), 0 = without: 1 */
+                                diffusion tau_s (w . grad psi_b, w . grad psi_a) (pcd.c), 0 = without */
 } NsLinearParams;
 
 typedef struct {
   FeastKrylovMethod method;  /* ScaRC's solver of a velocity block: richardson = global multigrid (mg) */
-  double rtol;               /* 0.1 */
-  int max_iterations;        /* 2 */
-  int max_iterations_auto;   /* 1: max_iterations not chosen (the config key unset): 1 cycle where pcd's
-                                rotation term is on (ns_defaults), else max_iterations; a caller that
-                                sets max_iterations clears it (as the config adapter does): 1 */
-  int fixed_iterations;      /* > 0: exactly this many cycles: 0 */
-  ScarcParams scarc;         /* the [solver] keys (scarc_params_defaults) */
-  int coarse_stabilisation_auto; /* 1: scarc.coarse_stabilisation from the coarse-mesh Peclet number: 1 */
-  NsInnerSolver solver;      /* velocity.solver: scarc */
+  double rtol;
+  int max_iterations;        /* FEAST_AUTO: 1 cycle where pcd's rotation term is on in a stationary
+                                enclosed flow, else the key's default (ns_defaults) */
+  int fixed_iterations;      /* > 0: exactly this many cycles */
+  ScarcParams scarc;         /* the [solver] keys (scarc_params_defaults); coarse_stabilisation
+                                AUTO: from the coarse-mesh Peclet number (ns_defaults) */
+  NsInnerSolver solver;      /* velocity.solver */
   int newton_reaction;       /* 1: Newton's velocity blocks in the preconditioner keep the reaction term
-                                (u . grad) w of the Jacobian; 0: without it (ScaRC converges): 0 */
+                                (u . grad) w of the Jacobian; 0: without it (ScaRC converges) */
 } NsVelocityParams;
 
 /* the pressure Laplacian A_p's solves (PCD, and the time steps' Cahouet-Chabard term):
- * the ScaRC method, fixed iterations and [solver] structure are the velocity's */
+ * the ScaRC method and fixed iterations are the velocity's */
 typedef struct {
-  NsInnerSolver solver;      /* scarc (or direct) */
-  double rtol;               /* 0.1 */
-  int max_iterations;        /* 8 */
+  NsInnerSolver solver;      /* scarc or direct */
+  double rtol;
+  int max_iterations;
+  ScarcParams scarc;         /* the [pressure] ScaRC keys, each unset one the [solver] key's (the
+                                velocity's target); equal to velocity.scarc, the A_p solves take the
+                                velocity's resolved parameters (coarse_stabilisation, linear V cycle) */
 } NsPressureParams;
 
 typedef struct {
@@ -228,13 +234,15 @@ typedef struct {
   NsVelocityParams velocity;
   NsPressureParams pressure;
   NsTimeParams time;         /* time.scheme none: stationary; time.start: the t of every expression */
-  FeastFaultParams fault;    /* the test hook around the preconditioner: none */
+  FeastFaultParams fault;    /* the test hook around the preconditioner */
 } NsParams;
 
-/* the defaults of every field (stated at the field above): the keys' schema defaults */
+/* the defaults of every member: the default strings of the keys' rows in
+ * navier_stokes/ns_keys.c (each row names its member, FEAST_AT), ScaRC's [solver] rows in
+ * scarc/scarc_keys.c, and the `auto` flags set (the keys' own defaults) */
 void ns_params_defaults(NsParams *p);
-/* time: none (stationary), start 0, steps_max 100000, tau_dt on, no checkpoint (interval 1);
- * dt and end have no default (required with a scheme) */
+/* ns_params_defaults' time (the [time] rows; dt and end have no default: required with a
+ * scheme) */
 void ns_time_params_defaults(NsTimeParams *p);
 /* nu = reference_velocity reference_length / re */
 double ns_params_viscosity(const NsParams *p);
@@ -250,7 +258,7 @@ typedef struct {
 
 /* The problem-dependent defaults: the `auto` values of linear.schur, linear.krylov,
  * solver.coarse_stabilisation, nonlinear.method and continuation.grid_sequencing (and whether pcd's rotation term applies,
- * and velocity.max_iterations where unset) resolved from the parameters and the coarse mesh alone (every
+ * and velocity.max_iterations, linear.max_iterations and linear.restart where unset) resolved from the parameters and the coarse mesh alone (every
  * rank, rank count and phase decides the same; problem.c states the rules). Stokes and
  * time-dependent runs resolve to the paper's choices (mass, bicgstab, none). */
 typedef struct {
@@ -259,7 +267,10 @@ typedef struct {
   int newton;                   /* nonlinear.method = auto switches to Newton: a stationary run with the
                                    rotation term (else the fixed point throughout) */
   int velocity_cycles;          /* velocity.max_iterations: 1 where unset and the rotation term is on in a
-                                   stationary run, else the key's value */
+                                   stationary run, else the key's value (unset: its default) */
+  int linear_max_iterations, linear_restart; /* linear.max_iterations, linear.restart (unset: their
+                                   defaults) */
+  int grow;                     /* 1: both unset, a stationary fgmres run's caps grow (solve.c) */
   FeastKrylovMethod krylov;     /* linear.krylov */
   int upwind;                   /* solver.coarse_stabilisation: 1 = upwind */
   int schur_auto, krylov_auto, upwind_auto, nonlinear_auto; /* 1: the value was auto */
@@ -280,7 +291,7 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
 /* linear.krylov resolved (auto: fgmres for a stationary navier-stokes run, else bicgstab) */
 FeastKrylovMethod ns_krylov_choice(const NsParams *p, int stokes);
 /* the most linear iterations per step of a stationary FGMRES run whose cap grows
- * (NsLinearParams.grow; the restart grows to half of it) */
+ * (NsDefaults.grow; the restart grows to half of it) */
 enum { NS_LINEAR_GROW_MAX = 400 };
 /* the longest FGMRES restart a run reaches for certain: NS_LINEAR_GROW_MAX / 2 where the cap
  * grows and Newton runs (nonlinear.method = newton | auto: Newton's solves start there),

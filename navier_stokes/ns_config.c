@@ -1,6 +1,8 @@
 /* The config front end of navier_stokes/: the only file of the layer that reads a
- * FeastConfig. ns_params_from_config fills the typed parameters (navier_stokes/ns.h) from
- * the keys (navier_stokes/ns_keys.c, scarc/scarc_keys.c); ns_create is
+ * FeastConfig. ns_params_defaults and ns_params_from_config fill the typed parameters
+ * (navier_stokes/ns.h) from the key tables (navier_stokes/ns_keys.c, scarc/scarc_keys.c:
+ * every row that names a member, by feast_params_defaults / feast_params_from_config), then
+ * by the rules of the keys that are not plain key -> member; ns_create is
  * ns_create_with_params on them; the checks of the input phase report bad values with the
  * file and line of their key. */
 #include "feast/fem/bc.h"
@@ -9,6 +11,8 @@
 #include "feast/base/log.h"
 #include "feast/la/mask.h"
 #include "navier_stokes/ns_config.h"
+#include "navier_stokes/ns_keys.h"
+#include "scarc/scarc_keys.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
 #include <stdio.h>
@@ -39,19 +43,8 @@ static int check_expr(const FeastConfig *cfg, const char *key) {
   return 0;
 }
 
-static int stabilisation_from_config(const FeastConfig *cfg, NsStabilisationParams *p) {
-  int v;
-  FEAST_CALL(feast_config_get_real(cfg, "stabilisation.supg_scale", &p->supg_scale));
-  FEAST_CALL(feast_config_get_real(cfg, "stabilisation.pspg_scale", &p->pspg_scale));
-  FEAST_CALL(feast_config_get_enum(cfg, "stabilisation.viscous_residual", &v));
-  p->viscous_residual = v == 1;
-  return 0;
-}
-
+/* the expressions (NULL where unset: 0, or unknown) */
 static int physics_from_config(const FeastConfig *cfg, NsPhysicsParams *p) {
-  FEAST_CALL(feast_config_get_real(cfg, "problem.re", &p->re));
-  FEAST_CALL(feast_config_get_real(cfg, "problem.reference_velocity", &p->reference_velocity));
-  FEAST_CALL(feast_config_get_real(cfg, "problem.reference_length", &p->reference_length));
   const char *force[2] = {"problem.force_x", "problem.force_y"};
   const char *exact[3] = {"problem.exact_u", "problem.exact_v", "problem.exact_p"};
   const char *initial[2] = {"initial.u", "initial.v"};
@@ -84,111 +77,75 @@ static int boundary_from_config(const FeastConfig *cfg, NsParams *p) {
   return 0;
 }
 
-static int nonlinear_from_config(const FeastConfig *cfg, NsNonlinearParams *p) {
+/* the members a key's text gives by a rule, not as its value: linear.krylov (auto or a
+ * method), linear.fgmres_basis (single|double), velocity.scarc_solver (mg or a method) */
+static int derived_members(NsParams *p, const char *krylov, int basis, const char *scarc_solver) {
+  p->linear.krylov = NS_KRYLOV_AUTO;
+  if (strcmp(krylov, "auto") != 0) FEAST_CALL(feast_krylov_method_from_name(krylov, &p->linear.krylov));
+  p->linear.single_basis = basis == 0;
+  return scarc_method_from_name(scarc_solver, &p->velocity.method);
+}
+
+/* the defaults: the rows of the table with a member (navier_stokes/ns_keys.c), the [solver]
+ * keys of ScaRC's table that the nonlinear and linear solves take, the members a key gives
+ * by a rule, the time run's checkpoint interval the stationary one's (an `auto` is a value:
+ * NS_KRYLOV_AUTO, an enum's AUTO, FEAST_AUTO from the rows) */
+static int defaults(NsParams *p) {
+  const FeastKeyTable *ns = ns_config_keys(), *scarc = scarc_config_keys();
+  const char *krylov, *scarc_solver;
+  int basis;
+  memset(p, 0, sizeof *p);
+  FEAST_CALL(feast_params_defaults(ns, p));
+  FEAST_CALL(feast_key_default(scarc, "solver.divergence_factor", FEAST_FIELD_DOUBLE, &p->nonlinear.divergence_factor));
+  FEAST_CALL(feast_key_default(scarc, "solver.initial_guess", FEAST_FIELD_INT, &p->nonlinear.initial_guess));
+  FEAST_CALL(feast_key_default(scarc, "solver.residual_replacement", FEAST_FIELD_INT, &p->linear.residual_replacement));
+  FEAST_CALL(feast_key_default(scarc, "solver.residual_replacement_drop", FEAST_FIELD_DOUBLE,
+                               &p->linear.residual_replacement_drop));
+  FEAST_CALL(feast_key_default(ns, "linear.krylov", FEAST_FIELD_STRING, &krylov));
+  FEAST_CALL(feast_key_default(ns, "linear.fgmres_basis", FEAST_FIELD_INT, &basis));
+  FEAST_CALL(feast_key_default(ns, "velocity.scarc_solver", FEAST_FIELD_STRING, &scarc_solver));
+  FEAST_CALL(derived_members(p, krylov, basis, scarc_solver));
+  scarc_params_defaults(&p->velocity.scarc);
+  scarc_params_defaults(&p->pressure.scarc);
+  p->time.checkpoint_interval = p->nonlinear.checkpoint_interval;
+  return 0;
+}
+
+void ns_params_defaults(NsParams *p) {
+  if (defaults(p)) feast_warn("ns_params_defaults: %s", feast_error_message()); /* a table's error (test_params_table) */
+}
+
+void ns_time_params_defaults(NsTimeParams *p) {
+  NsParams d;
+  ns_params_defaults(&d);
+  *p = d.time;
+}
+
+/* the keys that are not plain key -> member: ScaRC's [solver] keys the solves take, the
+ * members a key's text gives by a rule */
+static int rules_from_config(const FeastConfig *cfg, NsParams *p) {
+  const char *krylov, *scarc_solver;
   int v;
-  FEAST_CALL(feast_config_get_enum(cfg, "nonlinear.method", &v));
-  p->method = (NsNonlinearMethod)v;
-  FEAST_CALL(feast_config_get_real(cfg, "nonlinear.rtol", &p->rtol));
-  FEAST_CALL(get_int(cfg, "nonlinear.max_iterations", &p->max_iterations));
-  FEAST_CALL(feast_config_get_real(cfg, "nonlinear.damping", &p->damping));
-  FEAST_CALL(feast_config_get_enum(cfg, "nonlinear.line_search", &v));
-  p->line_search = (NsLineSearch)v;
-  FEAST_CALL(feast_config_get_real(cfg, "solver.divergence_factor", &p->divergence_factor));
+  FEAST_CALL(feast_config_get_real(cfg, "solver.divergence_factor", &p->nonlinear.divergence_factor));
   FEAST_CALL(feast_config_get_enum(cfg, "solver.initial_guess", &v));
-  p->initial_guess = (NsInitialGuess)v;
-  FEAST_CALL(feast_config_get_enum(cfg, "nonlinear.step_reference", &v));
-  p->step_reference = (NsStepReference)v;
-  FEAST_CALL(feast_config_get_real(cfg, "nonlinear.newton_switch", &p->newton_switch));
-  FEAST_CALL(get_int(cfg, "nonlinear.anderson_depth", &p->anderson_depth));
-  FEAST_CALL(feast_config_get_path(cfg, "output.checkpoint", p->checkpoint, sizeof p->checkpoint));
-  return feast_config_get_int(cfg, "output.checkpoint_interval", &p->checkpoint_interval);
-}
-
-static int continuation_from_config(const FeastConfig *cfg, NsContinuationParams *p) {
-  int v;
-  FEAST_CALL(feast_config_get_enum(cfg, "continuation.method", &v));
-  p->method = (NsContinuation)v;
-  FEAST_CALL(get_int(cfg, "continuation.stall_steps", &p->stall_steps));
-  FEAST_CALL(feast_config_get_real(cfg, "continuation.stall_factor", &p->stall_factor));
-  FEAST_CALL(feast_config_get_real(cfg, "continuation.factor", &p->factor));
-  FEAST_CALL(feast_config_get_real(cfg, "continuation.rtol", &p->rtol));
-  FEAST_CALL(get_int(cfg, "continuation.max_stages", &p->max_stages));
-  FEAST_CALL(feast_config_get_real(cfg, "continuation.pseudo_dt", &p->pseudo_dt));
-  FEAST_CALL(feast_config_get_real(cfg, "continuation.pseudo_switch", &p->pseudo_switch));
-  FEAST_CALL(get_int(cfg, "continuation.pseudo_max_steps", &p->pseudo_max_steps));
-  FEAST_CALL(feast_config_get_enum(cfg, "continuation.grid_sequencing", &v));
-  p->grid_sequencing = (NsGridSequencing)v;
-  return 0;
-}
-
-static int linear_from_config(const FeastConfig *cfg, NsLinearParams *p) {
-  const char *krylov;
-  int v;
+  p->nonlinear.initial_guess = (NsInitialGuess)v;
+  FEAST_CALL(get_int(cfg, "solver.residual_replacement", &p->linear.residual_replacement));
+  FEAST_CALL(feast_config_get_real(cfg, "solver.residual_replacement_drop", &p->linear.residual_replacement_drop));
   FEAST_CALL(feast_config_get_string(cfg, "linear.krylov", &krylov));
-  p->krylov_auto = strcmp(krylov, "auto") == 0;
-  if (!p->krylov_auto) FEAST_CALL(feast_krylov_method_from_name(krylov, &p->krylov));
-  FEAST_CALL(feast_config_get_enum(cfg, "linear.schur", &v));
-  p->schur = (NsSchurChoice)v;
-  FEAST_CALL(feast_config_get_real(cfg, "linear.rtol", &p->rtol));
-  FEAST_CALL(feast_config_get_real(cfg, "linear.pcd_viscous_scale", &p->pcd_viscous_scale));
-  FEAST_CALL(feast_config_get_real(cfg, "linear.pcd_rotation", &p->pcd_rotation));
-  FEAST_CALL(feast_config_get_enum(cfg, "linear.pcd_boundary", &v));
-  p->pcd_inflow_dirichlet = v == 1;
-  FEAST_CALL(feast_config_get_enum(cfg, "linear.pcd_supg", &v));
-  p->pcd_supg = v == 1;
-  FEAST_CALL(get_int(cfg, "linear.max_iterations", &p->max_iterations));
-  FEAST_CALL(get_int(cfg, "linear.restart", &p->restart));
   FEAST_CALL(feast_config_get_enum(cfg, "linear.fgmres_basis", &v));
-  p->single_basis = v == 0;
-  /* the caps grow only where the run leaves both at their defaults */
-  p->grow = !feast_config_is_set(cfg, "linear.restart") && !feast_config_is_set(cfg, "linear.max_iterations");
-  FEAST_CALL(get_int(cfg, "solver.residual_replacement", &p->residual_replacement));
-  FEAST_CALL(feast_config_get_enum(cfg, "linear.factorisation", &v));
-  p->factorisation = (NsFactorisation)v;
-  FEAST_CALL(feast_config_get_enum(cfg, "nonlinear.linear_forcing", &v));
-  p->forcing = (NsLinearForcing)v;
-  return feast_config_get_real(cfg, "solver.residual_replacement_drop", &p->residual_replacement_drop);
-}
-
-static int velocity_from_config(const FeastConfig *cfg, NsVelocityParams *p) {
-  const char *method, *stabilisation;
-  FEAST_CALL(feast_config_get_string(cfg, "velocity.scarc_solver", &method));
-  FEAST_CALL(scarc_method_from_name(method, &p->method));
-  FEAST_CALL(feast_config_get_real(cfg, "velocity.rtol", &p->rtol));
-  FEAST_CALL(get_int(cfg, "velocity.max_iterations", &p->max_iterations));
-  p->max_iterations_auto = !feast_config_is_set(cfg, "velocity.max_iterations");
-  FEAST_CALL(get_int(cfg, "velocity.fixed_iterations", &p->fixed_iterations));
-  int solver;
-  FEAST_CALL(feast_config_get_enum(cfg, "velocity.solver", &solver));
-  p->solver = (NsInnerSolver)solver;
-  int reaction;
-  FEAST_CALL(feast_config_get_enum(cfg, "velocity.newton_reaction", &reaction));
-  p->newton_reaction = reaction == 1;
-  FEAST_CALL(scarc_params_from_config(cfg, "solver.", &p->scarc));
-  FEAST_CALL(feast_config_get_string(cfg, "solver.coarse_stabilisation", &stabilisation));
-  p->coarse_stabilisation_auto = strcmp(stabilisation, "auto") == 0;
-  return 0;
-}
-
-static int pressure_from_config(const FeastConfig *cfg, NsPressureParams *p) {
-  int solver;
-  FEAST_CALL(feast_config_get_enum(cfg, "pressure.solver", &solver));
-  p->solver = (NsInnerSolver)solver;
-  FEAST_CALL(feast_config_get_real(cfg, "pressure.rtol", &p->rtol));
-  return get_int(cfg, "pressure.max_iterations", &p->max_iterations);
+  FEAST_CALL(feast_config_get_string(cfg, "velocity.scarc_solver", &scarc_solver));
+  FEAST_CALL(derived_members(p, krylov, v, scarc_solver));
+  FEAST_CALL(scarc_params_from_config(cfg, "solver.", &p->velocity.scarc));
+  return scarc_params_from_config(cfg, "pressure.", &p->pressure.scarc);
 }
 
 int ns_params_from_config(const FeastConfig *cfg, NsParams *p) {
   FEAST_CHECK(cfg && p, FEAST_ERR_ARG, "ns_params_from_config: NULL argument");
   ns_params_defaults(p);
+  FEAST_CALL(feast_params_from_config(cfg, ns_config_keys(), NULL, p)); /* the keys with a member */
   FEAST_CALL(physics_from_config(cfg, &p->physics));
-  FEAST_CALL(stabilisation_from_config(cfg, &p->stabilisation));
   FEAST_CALL(boundary_from_config(cfg, p));
-  FEAST_CALL(nonlinear_from_config(cfg, &p->nonlinear));
-  FEAST_CALL(continuation_from_config(cfg, &p->continuation));
-  FEAST_CALL(linear_from_config(cfg, &p->linear));
-  FEAST_CALL(velocity_from_config(cfg, &p->velocity));
-  FEAST_CALL(pressure_from_config(cfg, &p->pressure));
+  FEAST_CALL(rules_from_config(cfg, p));
   FEAST_CALL(ns_time_params_from_config(cfg, &p->time));
   return feast_fault_params_from_config(cfg, &p->fault);
 }
@@ -276,6 +233,13 @@ int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
   return ns_defaults(&p, mesh, stokes, enclosed, &d);
 }
 
+/* the velocity's and the A_p solves' V cycles can be made linear for the method of key
+ * (no adaptive smoother step under [solver] or [pressure]) */
+static int linear_required(const FeastConfig *cfg, const char *key) {
+  FEAST_CALL(scarc_linear_required(cfg, "solver.", key, NULL));
+  return scarc_linear_required(cfg, "pressure.", key, NULL);
+}
+
 /* linear.krylov = ibicgstab | pipebicgsafe need K_s to be a linear map (schur.c): velocity
  * solves of a fixed number of multigrid cycles, a fixed smoother step */
 int ns_schur_check(const FeastConfig *cfg, int stokes) {
@@ -285,7 +249,7 @@ int ns_schur_check(const FeastConfig *cfg, int stokes) {
   const char *velocity;
   FEAST_CALL(feast_config_get_string(cfg, "velocity.scarc_solver", &velocity));
   if (feast_krylov_needs_linear_preconditioner(p.velocity.method))
-    FEAST_CALL(scarc_linear_required(cfg, "solver.", "velocity.scarc_solver", NULL));
+    FEAST_CALL(linear_required(cfg, "velocity.scarc_solver"));
   if (!feast_krylov_needs_linear_preconditioner(krylov)) return 0;
   FEAST_CHECK(p.velocity.method == FEAST_KRYLOV_RICHARDSON, FEAST_ERR_CONFIG,
               "%s: velocity.scarc_solver = %s makes the Schur preconditioner a nonlinear map (a Krylov "
@@ -294,7 +258,7 @@ int ns_schur_check(const FeastConfig *cfg, int stokes) {
               "velocity.fixed_iterations)",
               feast_config_origin(cfg, "velocity.scarc_solver"), velocity, feast_krylov_method_name(krylov),
               feast_config_origin(cfg, "linear.krylov"));
-  return scarc_linear_required(cfg, "solver.", "linear.krylov", NULL);
+  return linear_required(cfg, "linear.krylov");
 }
 
 int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh, int enclosed) {

@@ -4,4 +4,8 @@
 #define NS_KEYS_H
 #include "feast/config/config.h"
 const FeastKeyTable *ns_config_keys(void);
+/* the [pressure] ScaRC keys (mg_pre_smooth, local_rtol, ...; not target): the A_p solves'
+ * own settings, each unset one the [solver] key's; a schema that has them lets a config
+ * set them (without, the A_p solves take [solver]'s) */
+const FeastKeyTable *ns_pressure_scarc_keys(void);
 #endif

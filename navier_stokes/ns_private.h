@@ -76,6 +76,9 @@ typedef struct {
   FeastFaultOp fault;           /* that hook */
   /* the velocity blocks: ScaRC (or the solver velocity.solver names) per block */
   ScarcParams scarc_params;
+  ScarcParams pressure_scarc_params; /* the A_p solves' (pcd.c): the velocity's unless a [pressure]
+                                   ScaRC key differs (pressure_own) */
+  int pressure_own;
   Scarc *scarc[2];              /* velocity blocks; scarc[1] == scarc[0] when shared */
   FeastKrylovMethod velocity_method;
   FeastSolveParams velocity_sp;

@@ -1,6 +1,6 @@
-/* The typed parameters of the Navier-Stokes library: their defaults (the schema's, key by
- * key: navier_stokes/ns_keys.c, scarc/scarc_keys.c) and the one name table of every
- * choice, from which the schema's allowed values are built. */
+/* The typed parameters of the Navier-Stokes library: the one name table of every choice,
+ * from which the schema's allowed values are built, the boundary parts and the viscosity
+ * (their defaults: ns_params_defaults in navier_stokes/ns_config.c, from the key table). */
 #include "feast/base/error.h"
 #include "navier_stokes/ns_private.h"
 #include <string.h>
@@ -52,44 +52,6 @@ const char *ns_inner_solver_name(NsInnerSolver s) { return NAME_OF(inner_solver_
 const char *ns_step_reference_name(NsStepReference r) { return NAME_OF(step_reference_names, r); }
 const char *ns_linear_forcing_name(NsLinearForcing f) { return NAME_OF(forcing_names, f); }
 
-void ns_time_params_defaults(NsTimeParams *p) {
-  memset(p, 0, sizeof *p);
-  p->scheme = NS_TIME_NONE;
-  p->steps_max = 100000;
-  p->tau_dt = 1;
-  p->checkpoint_interval = 1;
-}
-
-void ns_params_defaults(NsParams *p) {
-  memset(p, 0, sizeof *p);
-  p->physics.re = 1.0;
-  p->physics.reference_velocity = 1.0;
-  p->physics.reference_length = 1.0;
-  p->stabilisation = (NsStabilisationParams){.supg_scale = 1.0, .pspg_scale = 1.0, .viscous_residual = 0};
-  p->nonlinear = (NsNonlinearParams){.method = NS_NONLINEAR_AUTO, .rtol = 1e-8, .max_iterations = 100,
-                                     .damping = 1.0, .line_search = NS_LINE_SEARCH_BACKTRACKING,
-                                     .divergence_factor = 1e4, .initial_guess = NS_START_ZERO,
-                                     .checkpoint_interval = 1, .step_reference = NS_STEP_REFERENCE_RHS,
-                                     .newton_switch = 1e-2, .anderson_depth = 5};
-  p->continuation = (NsContinuationParams){.method = NS_CONTINUATION_AUTO, .stall_steps = 10, .stall_factor = 0.5,
-                                           .factor = 4.0, .rtol = 1e-4, .max_stages = 8, .pseudo_dt = 1.0,
-                                           .pseudo_switch = 1e-2, .pseudo_max_steps = 200,
-                                           .grid_sequencing = NS_SEQUENCING_AUTO};
-  p->linear = (NsLinearParams){.krylov_auto = 1, .krylov = FEAST_KRYLOV_BICGSTAB, .schur = NS_SCHUR_AUTO,
-                               .rtol = 1e-2, .max_iterations = 100, .restart = 60, .grow = 1,
-                               .residual_replacement = 0, .residual_replacement_drop = 1.4901161193847656e-08,
-                               .forcing = NS_FORCING_EISENSTAT_WALKER, .single_basis = 1, .pcd_viscous_scale = 1.0,
-                               .pcd_rotation = 0.3, .pcd_supg = 1};
-  p->velocity = (NsVelocityParams){.method = FEAST_KRYLOV_RICHARDSON, .rtol = 0.1, .max_iterations = 2,
-                                   .max_iterations_auto = 1, .fixed_iterations = 0, .coarse_stabilisation_auto = 1};
-  p->linear.factorisation = NS_FACTORISATION_LOWER;
-  p->velocity.solver = NS_INNER_SCARC;
-  p->pressure = (NsPressureParams){.solver = NS_INNER_SCARC, .rtol = 0.1, .max_iterations = 8};
-  scarc_params_defaults(&p->velocity.scarc);
-  ns_time_params_defaults(&p->time);
-  p->fault = (FeastFaultParams){.mode = FEAST_FAULT_NONE, .rank = 0};
-}
-
 int ns_params_boundary(NsParams *p, const char *part, const char *u, const char *v, const char *p_value, int priority) {
   FEAST_CHECK(p && part, FEAST_ERR_ARG, "ns_params_boundary: NULL argument");
   FEAST_CHECK(p->physics.nboundary < NS_MAX_BOUNDARY, FEAST_ERR_ARG, "ns_params_boundary: more than %d parts",
@@ -111,6 +73,6 @@ double ns_viscosity_at(const NsPhysicsParams *p, double re) {
 double ns_params_viscosity(const NsParams *p) { return ns_viscosity_at(&p->physics, p->physics.re); }
 
 FeastKrylovMethod ns_krylov_choice(const NsParams *p, int stokes) {
-  if (!p->linear.krylov_auto) return p->linear.krylov;
+  if (p->linear.krylov != NS_KRYLOV_AUTO) return p->linear.krylov;
   return stokes || p->time.scheme != NS_TIME_NONE ? FEAST_KRYLOV_BICGSTAB : FEAST_KRYLOV_FGMRES;
 }

@@ -206,7 +206,7 @@ static int laplace_solver(NsProblem *ns, const unsigned char *parts, int count, 
     FEAST_CALL(feast_mask_pin(dom, dom->mesh->quads[0], *mask));
     feast_log(2, "  A_p (%s) with Neumann conditions, pinned at vertex %d\n", variant, dom->mesh->quads[0]);
   }
-  FEAST_CALL(ns_inner_create(ns->params.pressure.solver, "pressure", dom, ns->level, *mask, &ns->prec.scarc_params,
+  FEAST_CALL(ns_inner_create(ns->params.pressure.solver, "pressure", dom, ns->level, *mask, &ns->prec.pressure_scarc_params,
                              ns->prec.velocity_method, &ns->prec.pressure_sp, solver));
   return ns_inner_set_operator(*solver, ns->prec.pcd_ops.lap);
 }

@@ -2,6 +2,7 @@
  * problem-dependent defaults. */
 #include "feast/base/error.h"
 #include "feast/base/log.h"
+#include "navier_stokes/ns_keys.h"
 #include "navier_stokes/ns_private.h"
 #include <math.h>
 #include <stdio.h>
@@ -69,10 +70,28 @@ static const double PECLET_UPWIND = 90.0;
 static const double PECLET_SEQUENCE = 32.0;
 enum { SEQUENCE_LEVEL_MIN = 2 };
 
+/* an int member that may be FEAST_AUTO (its key unset): the value, or the key's default
+ * (the row of navier_stokes/ns_keys.c; test_params_table holds the rows to their defaults) */
+static int or_default(int value, const char *key) {
+  int v = 0;
+  if (value != FEAST_AUTO) return value;
+  if (feast_key_default(ns_config_keys(), key, FEAST_FIELD_INT, &v)) feast_warn("%s", feast_error_message());
+  return v;
+}
+
+/* linear.max_iterations and linear.restart resolved: their values, unset their defaults; the
+ * caps grow where both are unset (solve.c: a stationary fgmres run's, at its cap) */
+static int linear_caps(const NsParams *p, int *max_iterations, int *restart) {
+  *max_iterations = or_default(p->linear.max_iterations, "linear.max_iterations");
+  *restart = or_default(p->linear.restart, "linear.restart");
+  return p->linear.max_iterations == FEAST_AUTO && p->linear.restart == FEAST_AUTO;
+}
+
 int ns_linear_restart_bound(const NsParams *p, int stokes) {
-  const int grows = p->linear.grow && ns_krylov_choice(p, stokes) == FEAST_KRYLOV_FGMRES && !stokes &&
-                    p->time.scheme == NS_TIME_NONE && p->nonlinear.method != NS_NONLINEAR_FIXED_POINT;
-  return grows && p->linear.restart < NS_LINEAR_GROW_MAX / 2 ? NS_LINEAR_GROW_MAX / 2 : p->linear.restart;
+  int cap, restart;
+  const int grows = linear_caps(p, &cap, &restart) && ns_krylov_choice(p, stokes) == FEAST_KRYLOV_FGMRES &&
+                    !stokes && p->time.scheme == NS_TIME_NONE && p->nonlinear.method != NS_NONLINEAR_FIXED_POINT;
+  return grows && restart < NS_LINEAR_GROW_MAX / 2 ? NS_LINEAR_GROW_MAX / 2 : restart;
 }
 
 /* the larger side of the coarse mesh's bounding box, and its longest edge */
@@ -147,8 +166,9 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
    * cases at Re = 400-3200, L = 4-6), two elsewhere (the channel: 45 % more iterations with
    * one, 3-14 % slower; docs/notes/ns-linear-solver.md, "One velocity V cycle where the
    * rotation term is on") */
-  d->velocity_cycles_auto = p->velocity.max_iterations_auto && d->rotation && enclosed && !time_dependent;
-  d->velocity_cycles = d->velocity_cycles_auto ? 1 : p->velocity.max_iterations;
+  d->velocity_cycles_auto = p->velocity.max_iterations == FEAST_AUTO && d->rotation && enclosed && !time_dependent;
+  d->velocity_cycles = d->velocity_cycles_auto ? 1 : or_default(p->velocity.max_iterations, "velocity.max_iterations");
+  d->grow = linear_caps(p, &d->linear_max_iterations, &d->linear_restart);
 
   /* continuation.method = auto: where the direct attempt fails, pseudo-time steps in an open
    * flow (the backward-facing step at Re = 800, L = 4: 77 s against 1,364 s by continuation
@@ -180,12 +200,12 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
              gs == NS_SEQUENCING_ON ? "on" : "an open flow", d->coarsest_level,
              d->peclet / (double)(1 << d->coarsest_level), PECLET_SEQUENCE);
 
-  d->krylov_auto = p->linear.krylov_auto;
+  d->krylov_auto = p->linear.krylov == NS_KRYLOV_AUTO;
   d->krylov = ns_krylov_choice(p, stokes);
   if (d->krylov_auto)
     snprintf(d->why.krylov, sizeof d->why.krylov, "%s", paper ? what : "stationary navier-stokes");
 
-  d->upwind_auto = p->velocity.coarse_stabilisation_auto;
+  d->upwind_auto = p->velocity.scarc.coarse_stabilisation == SCARC_STABILISATION_AUTO;
   if (!d->upwind_auto) d->upwind = p->velocity.scarc.coarse_stabilisation == SCARC_STABILISATION_UPWIND;
   else if (paper) snprintf(d->why.upwind, sizeof d->why.upwind, "%s", what);
   else {

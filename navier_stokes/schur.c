@@ -33,7 +33,7 @@ static const char *velocity_solver_name(FeastKrylovMethod m) {
 
 /* the ScaRC V cycle made a linear map for the method named by `key = name` (an explicit
  * adaptive smoother step is refused: ns_schur_check names the keys at input) */
-static int make_linear(ScarcParams *p, const char *key, const char *name) {
+static int make_linear_one(ScarcParams *p, const char *key, const char *name) {
   FEAST_CHECK(p->smoother_step != SCARC_STEP_ADAPTIVE, FEAST_ERR_ARG,
               "%s = %s needs a linear preconditioner: an adaptive smoother step makes the V cycle a nonlinear map",
               key, name);
@@ -41,6 +41,12 @@ static int make_linear(ScarcParams *p, const char *key, const char *name) {
   snprintf(why, sizeof why, "%s = %s", key, name);
   scarc_params_make_linear(p, why);
   return 0;
+}
+
+/* the velocity's and, where the [pressure] ScaRC keys differ, the A_p solves' parameters */
+static int make_linear(NsProblem *ns, const char *key, const char *name) {
+  FEAST_CALL(make_linear_one(&ns->prec.scarc_params, key, name));
+  return ns->prec.pressure_own ? make_linear_one(&ns->prec.pressure_scarc_params, key, name) : 0;
 }
 
 /* linear.krylov = ibicgstab | pipebicgsafe need K_s to be a linear map: velocity solves
@@ -51,12 +57,12 @@ static int linear_preconditioner(NsProblem *ns) {
   const FeastKrylovMethod krylov = ns_krylov_choice(&ns->params, ns->stokes);
   const char *krylov_name = feast_krylov_method_name(krylov);
   if (feast_krylov_needs_linear_preconditioner(ns->prec.velocity_method))
-    FEAST_CALL(make_linear(&ns->prec.scarc_params, "velocity.scarc_solver", velocity_solver_name(ns->prec.velocity_method)));
+    FEAST_CALL(make_linear(ns, "velocity.scarc_solver", velocity_solver_name(ns->prec.velocity_method)));
   if (!feast_krylov_needs_linear_preconditioner(krylov)) return 0;
   FEAST_CHECK(ns->prec.velocity_method == FEAST_KRYLOV_RICHARDSON, FEAST_ERR_ARG,
               "velocity.scarc_solver = %s makes the Schur preconditioner a nonlinear map, which linear.krylov = %s "
               "cannot be preconditioned with; use mg", velocity_solver_name(ns->prec.velocity_method), krylov_name);
-  FEAST_CALL(make_linear(&ns->prec.scarc_params, "linear.krylov", krylov_name));
+  FEAST_CALL(make_linear(ns, "linear.krylov", krylov_name));
   if (ns->prec.velocity_sp.fixed_iterations == 0) {
     ns->prec.velocity_sp.fixed_iterations = 2;
     feast_log(1, "  velocity.fixed_iterations = 0: 2 multigrid cycles per velocity solve, as linear.krylov = %s "
@@ -84,6 +90,13 @@ static void pressure_solve_params(NsProblem *ns) {
   ns->prec.pressure_sp.label = "pressure";
 }
 
+/* out <- in with coarse_stabilisation = auto resolved (ns_defaults' coarse-mesh rule) */
+static void resolve_upwind(const NsProblem *ns, const ScarcParams *in, ScarcParams *out) {
+  *out = *in;
+  if (in->coarse_stabilisation == SCARC_STABILISATION_AUTO)
+    out->coarse_stabilisation = ns->defaults.upwind ? SCARC_STABILISATION_UPWIND : SCARC_STABILISATION_NONE;
+}
+
 int ns_schur_create(NsProblem *ns) {
   const NsVelocityParams *vp = &ns->params.velocity;
   ns->prec.velocity_method = vp->method;
@@ -95,11 +108,14 @@ int ns_schur_create(NsProblem *ns) {
   ns->prec.velocity_sp.label = "velocity";
   /* the test hook debug.inject wraps the whole preconditioner */
   FEAST_CALL(feast_fault_op(&ns->params.fault, ns->dom->rank, (FeastLinOp){apply, ns}, &ns->prec.fault, &ns->prec.op));
-  ns->prec.scarc_params = vp->scarc;
-  /* solver.coarse_stabilisation = auto resolved by the problem */
-  if (ns->defaults.upwind_auto)
-    ns->prec.scarc_params.coarse_stabilisation = ns->defaults.upwind ? SCARC_STABILISATION_UPWIND : SCARC_STABILISATION_NONE;
+  /* coarse_stabilisation = auto resolved by the problem; the A_p solves' own parameters where
+   * a [pressure] ScaRC key differs from [solver], else the velocity's resolved ones */
+  const ScarcParams *pressure = &ns->params.pressure.scarc;
+  ns->prec.pressure_own = memcmp(pressure, &vp->scarc, sizeof *pressure) != 0;
+  resolve_upwind(ns, &vp->scarc, &ns->prec.scarc_params);
+  resolve_upwind(ns, pressure, &ns->prec.pressure_scarc_params);
   FEAST_CALL(linear_preconditioner(ns));
+  if (!ns->prec.pressure_own) ns->prec.pressure_scarc_params = ns->prec.scarc_params;
   if (ns->prec.velocity_sp.max_iterations < ns->prec.velocity_sp.fixed_iterations)
     ns->prec.velocity_sp.max_iterations = ns->prec.velocity_sp.fixed_iterations;
   pressure_solve_params(ns);

@@ -49,15 +49,15 @@ static void nonlinear_params(NsProblem *ns, Solve *p) {
   p->krylov = ns_krylov_choice(&ns->params, ns->stokes);
   p->random_start = n->initial_guess == NS_START_RANDOM;
   p->linear.rtol = l->rtol;
-  p->linear.max_iterations = l->max_iterations;
+  p->linear.max_iterations = ns->defaults.linear_max_iterations;
   p->linear.divergence_factor = p->nl.divergence;
   p->linear.monitor = feast_log_verbosity() >= 2;
   p->linear.label = "linear";
   p->linear.replace_every = l->residual_replacement;
-  p->linear.restart = l->restart;
+  p->linear.restart = ns->defaults.linear_restart;
   p->linear.single_basis = l->single_basis;
   p->linear.replace_drop = l->residual_replacement_drop;
-  p->grow = p->krylov == FEAST_KRYLOV_FGMRES && l->grow;
+  p->grow = p->krylov == FEAST_KRYLOV_FGMRES && ns->defaults.grow;
   snprintf(p->checkpoint, sizeof p->checkpoint, "%s", n->checkpoint);
   p->checkpoint_interval = n->checkpoint_interval;
   const int time_step = ns->time.on && !ns->time.pseudo;
@@ -340,8 +340,8 @@ static double stages_reached_re(const NsResult *res) {
 void ns_failure_hint(const NsProblem *ns, const NsResult *res, char *buf, size_t size) {
   const NsDefaults *d = &ns->defaults;
   const int fgmres = d->krylov == FEAST_KRYLOV_FGMRES, steps = res->nonlinear_iterations;
-  long cap = ns->params.linear.max_iterations, restart = ns->params.linear.restart;
-  if (fgmres && ns->params.linear.grow) {
+  long cap = d->linear_max_iterations, restart = d->linear_restart;
+  if (fgmres && d->grow) {
     int grown = 0; /* solve() doubled them at the cap (up to GROW_MAX) */
     for (int k = 0; k < steps; k++) grown |= res->linear_per_step[k] > cap;
     if (grown) cap = GROW_MAX, restart = GROW_MAX / 2;

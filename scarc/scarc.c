@@ -41,30 +41,6 @@ struct Scarc {
   ScarcStats stats;
 };
 
-void scarc_params_defaults(ScarcParams *p) {
-  *p = (ScarcParams){
-      .mg_pre_smooth = 1,
-      .mg_post_smooth = 0,
-      .smoother_damping = 1.0,
-      .smoother_step = SCARC_STEP_AUTO,
-      .overlap = 0,
-      .coarse_max_dofs = 2500,
-      .coarse_solver = FEAST_DIRECT_KLU,
-      .coarse_stabilisation = SCARC_STABILISATION_NONE,
-      .target = SCARC_TARGET_CPU,
-      .local_precision = SCARC_PRECISION_AUTO,
-      .local_pre_smooth = 4,
-      .local_post_smooth = 4,
-      .local_jacobi_damping = 0.7,
-      .local_rtol = 0.1,
-      .local_max_cycles = 16,
-      .local_fixed_cycles = 0,
-      .local_coarse_max_dofs = 200,
-      .local_framed_min_nodes = 129,
-      .local_gpu_min_nodes = 17,
-  };
-}
-
 void scarc_params_make_linear(ScarcParams *p, const char *why) {
   if (p->local_precision == SCARC_PRECISION_AUTO) {
     feast_log(1, "  local precision auto: double, as %s needs a linear preconditioner (single-precision local "
@@ -88,7 +64,8 @@ static const char *const precision_names[] = {[SCARC_PRECISION_AUTO] = "auto", [
                                               [SCARC_PRECISION_SINGLE] = "single"};
 static const char *const step_names[] = {[SCARC_STEP_AUTO] = "auto", [SCARC_STEP_ADAPTIVE] = "adaptive",
                                          [SCARC_STEP_FIXED] = "fixed"};
-static const char *const stabilisation_names[] = {[SCARC_STABILISATION_NONE] = "none",
+static const char *const stabilisation_names[] = {[SCARC_STABILISATION_AUTO] = "auto",
+                                                  [SCARC_STABILISATION_NONE] = "none",
                                                   [SCARC_STABILISATION_UPWIND] = "upwind"};
 _Static_assert(sizeof target_names / sizeof *target_names == SCARC_TARGET_NCHOICES, "one name per choice");
 _Static_assert(sizeof precision_names / sizeof *precision_names == SCARC_PRECISION_NCHOICES, "one name per choice");

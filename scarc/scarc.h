@@ -17,8 +17,8 @@
 #include "solvers/krylov.h"
 
 /* The parameters of one ScaRC solver: a plain struct; scarc_params_defaults gives the
- * defaults below (those of the config schema's [solver] keys, named after each field: the
- * field mg_pre_smooth is solver.mg_pre_smooth). Choices are enums, their values in the
+ * defaults, the default strings of the config schema's [solver] rows (scarc/scarc_keys.c,
+ * each naming its member: the field mg_pre_smooth is solver.mg_pre_smooth). Choices are enums, their values in the
  * schema's order. The solver copies them at scarc_create. */
 typedef enum { SCARC_STEP_AUTO, SCARC_STEP_ADAPTIVE, SCARC_STEP_FIXED, SCARC_STEP_NCHOICES } ScarcSmootherStep;
                                                                       /* auto|adaptive|fixed */
@@ -27,39 +27,40 @@ typedef enum {
   SCARC_PRECISION_AUTO, SCARC_PRECISION_DOUBLE, SCARC_PRECISION_SINGLE, SCARC_PRECISION_NCHOICES
 } ScarcPrecision;                                                     /* auto|double|single */
 typedef enum {
-  SCARC_STABILISATION_NONE, SCARC_STABILISATION_UPWIND, SCARC_STABILISATION_NCHOICES
-} ScarcCoarseStabilisation; /* none|upwind (the key's auto: the problem decides) */
+  SCARC_STABILISATION_AUTO, SCARC_STABILISATION_NONE, SCARC_STABILISATION_UPWIND, SCARC_STABILISATION_NCHOICES
+} ScarcCoarseStabilisation; /* auto|none|upwind (auto: the problem decides; ScaRC alone: none) */
 typedef struct {
   /* the global multigrid */
   int mg_pre_smooth, mg_post_smooth; /* additive Schwarz steps per level before / after the
-                                        coarse-grid correction: 1, 0 */
+                                        coarse-grid correction */
   double smoother_damping;           /* damping of the Schwarz correction (the fixed step; the
-                                        adaptive one is at most twice it): 1 */
+                                        adaptive one is at most twice it) */
   ScarcSmootherStep smoother_step;   /* AUTO: adaptive (minimises the residual along the step,
                                         a nonlinear V cycle) until scarc_params_make_linear
                                         makes it FIXED; ADAPTIVE, FIXED: as named */
   int overlap;                       /* 1: matvec interiors while the interface exchange runs
-                                        (bitwise the same results): 0 */
-  long coarse_max_dofs;              /* global coarse level: the finest with fewer unknowns: 2500 */
-  FeastDirectSolver coarse_solver;   /* its direct solver: KLU */
+                                        (bitwise the same results) */
+  long coarse_max_dofs;              /* global coarse level: the finest with fewer unknowns */
+  FeastDirectSolver coarse_solver;   /* its direct solver */
   ScarcCoarseStabilisation coarse_stabilisation; /* levels below the finest (global and
-                                        local): NONE (plain Galerkin products) or UPWIND */
+                                        local): NONE (plain Galerkin products) or UPWIND;
+                                        AUTO: the problem resolves it (none here) */
   /* the local multigrids of the macros */
   ScarcTarget target;                /* where they run: CPU (GPU: scarc_target_available) */
   ScarcPrecision local_precision;    /* AUTO: single (double where the V cycle must be linear:
                                         scarc_params_make_linear) */
-  int local_pre_smooth, local_post_smooth; /* damped Jacobi steps per level: 4, 4 */
-  double local_jacobi_damping;       /* 0.7 */
-  double local_rtol;                 /* stop a local solve at this residual reduction: 0.1 */
-  int local_max_cycles;              /* at most this many V cycles per local solve: 16 */
+  int local_pre_smooth, local_post_smooth; /* damped Jacobi steps per level */
+  double local_jacobi_damping;
+  double local_rtol;                 /* stop a local solve at this residual reduction */
+  int local_max_cycles;              /* at most this many V cycles per local solve */
   int local_fixed_cycles;            /* > 0: exactly this many V cycles per local solve (no
                                         tolerance test: a linear map); 0: local_rtol */
   int local_coarse_max_dofs;         /* coarsest local level: the finest with at most this
-                                        many unknowns, solved exactly: 200 */
+                                        many unknowns, solved exactly */
   int local_framed_min_nodes;        /* levels with at least this many nodes per side keep only
-                                        their frame (the same results): 129 */
+                                        their frame (the same results) */
   int local_gpu_min_nodes;           /* target gpu: levels with fewer nodes per side run on
-                                        the CPU backend of the same precision: 17 */
+                                        the CPU backend of the same precision */
 } ScarcParams;
 void scarc_params_defaults(ScarcParams *p);
 /* Makes the V cycle a linear map of the right-hand side, as the methods with

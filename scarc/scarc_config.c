@@ -1,6 +1,7 @@
 /* The config adapter of scarc/: the only file of the layer that reads a FeastConfig
  * (scarc/scarc_config.h). */
 #include "scarc/scarc_config.h"
+#include "scarc/scarc_keys.h"
 #include "feast/base/commstat.h"
 #include "feast/base/error.h"
 #include <stdio.h>
@@ -16,61 +17,10 @@ static const char *key_name(const FeastConfig *cfg, const char *prefix, const ch
   return buf;
 }
 
-static int get_int(const FeastConfig *cfg, const char *prefix, const char *key, int *v) {
-  char name[KEY_MAX];
-  long l;
-  FEAST_CALL(feast_config_get_int(cfg, key_name(cfg, prefix, key, name), &l));
-  *v = (int)l;
-  return 0;
-}
-
-static int get_long(const FeastConfig *cfg, const char *prefix, const char *key, long *v) {
-  char name[KEY_MAX];
-  return feast_config_get_int(cfg, key_name(cfg, prefix, key, name), v);
-}
-
-static int get_real(const FeastConfig *cfg, const char *prefix, const char *key, double *v) {
-  char name[KEY_MAX];
-  return feast_config_get_real(cfg, key_name(cfg, prefix, key, name), v);
-}
-
-/* *v <- the enum value of the key: its index in the schema's allowed values, which
- * scarc_keys.c builds from the setting's name table (scarc.h), in enum order */
-static int get_enum(const FeastConfig *cfg, const char *prefix, const char *key, int *v) {
-  char name[KEY_MAX];
-  return feast_config_get_enum(cfg, key_name(cfg, prefix, key, name), v);
-}
-#define GET_ENUM(cfg, prefix, key, out)                                                          \
-  do {                                                                                           \
-    int choice_ = 0;                                                                             \
-    FEAST_CALL(get_enum((cfg), (prefix), (key), &choice_));                                      \
-    *(out) = choice_;                                                                            \
-  } while (0)
-
 int scarc_params_from_config(const FeastConfig *cfg, const char *prefix, ScarcParams *p) {
   FEAST_CHECK(cfg && prefix && p, FEAST_ERR_ARG, "scarc_params_from_config: NULL argument");
   scarc_params_defaults(p);
-  FEAST_CALL(get_int(cfg, prefix, "mg_pre_smooth", &p->mg_pre_smooth));
-  FEAST_CALL(get_int(cfg, prefix, "mg_post_smooth", &p->mg_post_smooth));
-  FEAST_CALL(get_real(cfg, prefix, "smoother_damping", &p->smoother_damping));
-  GET_ENUM(cfg, prefix, "smoother_step", &p->smoother_step);
-  GET_ENUM(cfg, prefix, "overlap", &p->overlap); /* off|on */
-  FEAST_CALL(get_long(cfg, prefix, "coarse_max_dofs", &p->coarse_max_dofs));
-  GET_ENUM(cfg, prefix, "coarse_solver", &p->coarse_solver);
-  int stabilisation;
-  GET_ENUM(cfg, prefix, "coarse_stabilisation", &stabilisation); /* auto, then the enum's values */
-  p->coarse_stabilisation = stabilisation == 0 ? SCARC_STABILISATION_NONE : (ScarcCoarseStabilisation)(stabilisation - 1);
-  GET_ENUM(cfg, prefix, "target", &p->target);
-  GET_ENUM(cfg, prefix, "local_precision", &p->local_precision);
-  FEAST_CALL(get_int(cfg, prefix, "local_pre_smooth", &p->local_pre_smooth));
-  FEAST_CALL(get_int(cfg, prefix, "local_post_smooth", &p->local_post_smooth));
-  FEAST_CALL(get_real(cfg, prefix, "local_jacobi_damping", &p->local_jacobi_damping));
-  FEAST_CALL(get_real(cfg, prefix, "local_rtol", &p->local_rtol));
-  FEAST_CALL(get_int(cfg, prefix, "local_max_cycles", &p->local_max_cycles));
-  FEAST_CALL(get_int(cfg, prefix, "local_fixed_cycles", &p->local_fixed_cycles));
-  FEAST_CALL(get_int(cfg, prefix, "local_coarse_max_dofs", &p->local_coarse_max_dofs));
-  FEAST_CALL(get_int(cfg, prefix, "local_framed_min_nodes", &p->local_framed_min_nodes));
-  FEAST_CALL(get_int(cfg, prefix, "local_gpu_min_nodes", &p->local_gpu_min_nodes));
+  FEAST_CALL(feast_params_from_config(cfg, scarc_config_keys(), prefix, p)); /* the keys with a member */
   /* the benchmark knob acts on every reduction of the run; every solver run reads its
    * solver parameters here, so this is where it is set */
   double latency_us;

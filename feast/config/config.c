@@ -6,6 +6,7 @@
  * files is config_read.c, the values held config_values.c. */
 #include "feast/config/config_private.h"
 #include "feast/base/error.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,6 +164,16 @@ int feast_config_key_count(const FeastConfig *cfg) { return cfg ? cfg->nkeys : 0
 
 const FeastKeySpec *feast_config_key_spec(const FeastConfig *cfg, int k) {
   return cfg && k >= 0 && k < cfg->nkeys ? spec_at(cfg, k) : NULL;
+}
+
+const FeastKeySpec *feast_config_find_key(const FeastConfig *cfg, const char *name) {
+  const FeastMovedKey *m = moved_entry(cfg, name, 0);
+  const char *full = m ? m->to : name, *dot = name ? strrchr(full, '.') : NULL;
+  char section[MAX_NAME];
+  if (!dot || dot - full >= (ptrdiff_t)sizeof section) return NULL;
+  snprintf(section, sizeof section, "%.*s", (int)(dot - full), full);
+  const int k = config_find_spec(cfg, section, dot + 1);
+  return k < 0 ? NULL : spec_at(cfg, k);
 }
 
 void feast_config_destroy(FeastConfig **cfg) {

@@ -29,6 +29,41 @@ typedef enum {
   FEAST_KEY_REAL2   /* two finite reals "x y" or "x, y" */
 } FeastKeyType;
 
+/* the role of a key (FeastKeySpec.flags), data the core acts on without knowing the key:
+ * feast/io/checkpoint.c records the DISCRETE and RECORDED keys in a checkpoint and compares
+ * them at a restart; --help-config shows the role */
+enum {
+  FEAST_KEY_DISCRETE = 1, /* defines the discrete problem: a restart refuses a change */
+  FEAST_KEY_RECORDED = 2, /* a solver setting: recorded, a change at a restart is reported */
+  FEAST_KEY_PROBLEM_TYPE = 4, /* names the problem solved (one key of a schema): the
+                                 checkpoint's `problem` line */
+  FEAST_KEY_UNSET_AUTO = 8   /* an int key whose `auto` is "unset": its member holds FEAST_AUTO
+                                until the layer resolves it (the default: what auto gives
+                                where no rule of the layer applies) */
+};
+/* the member of a FEAST_KEY_UNSET_AUTO key (int or long) while the key is unset; every
+ * other key that may be auto has `auto` among its choices and an AUTO enum member */
+enum { FEAST_AUTO = -1 };
+
+/* where a key's value lives in the typed parameters of the layer that declares it
+ * (FeastKeySpec.field): a member of the layer's struct, at offset, of size bytes, stored
+ * as kind (INT: an int or an enum, an ENUM key's index in its choices; CHARS: a char
+ * array, a PATH key resolved; STRING: a pointer to the config's text or the default's).
+ * Kind NONE: no member (the layer's adapter code reads the key). feast_params_defaults and
+ * feast_params_from_config (below) fill a struct from the table by these. */
+typedef enum {
+  FEAST_FIELD_NONE,
+  FEAST_FIELD_INT,
+  FEAST_FIELD_LONG,
+  FEAST_FIELD_DOUBLE,
+  FEAST_FIELD_STRING,
+  FEAST_FIELD_CHARS
+} FeastFieldKind;
+typedef struct {
+  size_t offset, size;
+  FeastFieldKind kind;
+} FeastField;
+
 typedef struct {
   const char *section;       /* "solver"; "boundary.*" matches any "boundary.<name>" */
   const char *key;
@@ -37,6 +72,8 @@ typedef struct {
   double min, max;           /* INT/REAL range, inclusive */
   const char *choices;       /* ENUM: "cpu|gpu" */
   const char *help;
+  unsigned flags;            /* FEAST_KEY_DISCRETE | ...: 0 = none */
+  FeastField field;          /* its member in the layer's parameters (kind NONE: none) */
 } FeastKeySpec;
 
 /* The schema is composed per config object from key tables: the core's own keys
@@ -74,6 +111,9 @@ const char *feast_config_former_name(const FeastConfig *cfg, const char *name);
 /* the schema: keys 0 .. count-1 (the core's first, then each table's in order added) */
 int feast_config_key_count(const FeastConfig *cfg);
 const FeastKeySpec *feast_config_key_spec(const FeastConfig *cfg, int k); /* NULL if out of range */
+/* the key "section.key" (a section of a "boundary.*" pattern, or a name the key had before
+ * it moved) in the schema, NULL if none */
+const FeastKeySpec *feast_config_find_key(const FeastConfig *cfg, const char *name);
 /* parse and validate a file (and the files it includes); once per config object */
 int feast_config_read(FeastConfig *cfg, const char *path);
 /* "section.key=value" from the command line; replaces a value read from the file */
@@ -94,6 +134,20 @@ const char *feast_config_origin(const FeastConfig *cfg, const char *name);
 int feast_config_sections(const FeastConfig *cfg, const char *prefix, int *count,
                           const char *const **names);
 const char *feast_config_path(const FeastConfig *cfg); /* the file read, "" if none */
+
+/* The typed parameters from a key table (FeastKeySpec.field): params, a struct of the
+ * table's layer, <- the default of every key with a member (its default text parsed as
+ * the config would; a key without default leaves its member; FEAST_KEY_UNSET_AUTO:
+ * FEAST_AUTO), or <- the config's value of every such key (unset: the default, FEAST_AUTO
+ * for FEAST_KEY_UNSET_AUTO; one without default unset leaves its member). With
+ * prefix (e.g. "pressure."), a key of section S is read as "<prefix><key>" where that is
+ * set, else as "S.<key>" (ScaRC's inheritance, scarc/scarc_config.h). FEAST_ERR_ARG for a
+ * member whose size does not fit its kind. */
+int feast_params_defaults(const FeastKeyTable *table, void *params);
+int feast_params_from_config(const FeastConfig *cfg, const FeastKeyTable *table, const char *prefix, void *params);
+/* *out <- the default of key "section.key" of table as kind (as feast_params_defaults would
+ * store it); FEAST_ERR_ARG if the table has no such key or it has no default */
+int feast_key_default(const FeastKeyTable *table, const char *name, FeastFieldKind kind, void *out);
 
 /* the values set (by the files or the command line), one "section.key = value  (origin)"
  * line each, sections in file order; PATH values resolved (feastc --dry-run at verbosity 2) */

@@ -13,22 +13,22 @@ static const FeastKeySpec keys[] = {
     PATH_KEY("grid", "file", NULL,
              "coarse mesh: native .feast or Gmsh .msh file (required)"),
     INT_KEY("grid", "level", "4", 0, 16,
-            "refinement level L: each macro becomes 2^L x 2^L cells, (2^L+1)^2 nodes"),
+            "refinement level L: each macro becomes 2^L x 2^L cells, (2^L+1)^2 nodes", DISCRETE),
     STRING_KEY("grid", "dirichlet", "all",
                "boundary parts with Dirichlet conditions, names separated by spaces or "
-               "commas; 'all' = every part, empty = none"),
+               "commas; 'all' = every part, empty = none", DISCRETE),
 
     /* ---- boundary parts, one section [boundary.NAME] per mesh part NAME: the shape (the
      * field values, boundary.*.u etc., belong to the problem that has the fields) ---- */
     ENUM_KEY("boundary.*", "type", "line", "line|circle",
              "shape of boundary part NAME: straight edges, or an arc of a circle onto which "
-             "refined boundary nodes are projected"),
-    REAL2_KEY("boundary.*", "center", NULL, "circle centre \"x y\" (required for type = circle)"),
+             "refined boundary nodes are projected", DISCRETE),
+    REAL2_KEY("boundary.*", "center", NULL, "circle centre \"x y\" (required for type = circle)", DISCRETE),
     REAL_KEY("boundary.*", "radius", NULL, 1e-300, 1e300,
-             "circle radius, > 0 (required for type = circle)"),
+             "circle radius, > 0 (required for type = circle)", DISCRETE),
     INT_KEY("boundary.*", "priority", "0", -1000000, 1000000,
             "where parts meet (a mesh vertex on two parts with Dirichlet values of one field), the "
-            "part with the higher priority sets the value; equal priorities must agree"),
+            "part with the higher priority sets the value; equal priorities must agree", DISCRETE),
 
     /* ---- outputs every run has ---- */
     PATH_KEY("output", "summary", "",

@@ -1,5 +1,7 @@
 /* Keys and values in words: the values set with their origins (feastc --dry-run) and the
- * schema as a Markdown table (README, --help-config). */
+ * schema as a Markdown table (README, --help-config; its role column: "discrete" = defines
+ * the discrete problem, a restart refuses a change; "recorded" = a solver setting, a change
+ * at a restart is reported). */
 #include "feast/config/config_private.h"
 #include "feast/base/error.h"
 #include <stdlib.h>
@@ -59,6 +61,12 @@ static void allowed_cell(FILE *out, const FeastKeySpec *k) {
   }
 }
 
+/* the "role" column (FeastKeySpec.flags): what a restart does with a changed value */
+static const char *role_name(unsigned flags) {
+  if (flags & FEAST_KEY_DISCRETE) return "discrete";
+  return flags & FEAST_KEY_RECORDED ? "recorded" : "";
+}
+
 /* 1 if key k's section appears in an earlier key */
 static int section_seen(const FeastConfig *cfg, int k) {
   for (int j = 0; j < k; j++)
@@ -69,7 +77,7 @@ static int section_seen(const FeastConfig *cfg, int k) {
 void feast_config_write_markdown(const FeastConfig *cfg, FILE *out) {
   char name[2 * MAX_NAME + 4];
   if (!cfg || !out) return;
-  fputs("| key | type | default | allowed | meaning |\n| --- | --- | --- | --- | --- |\n", out);
+  fputs("| key | type | default | allowed | role | meaning |\n| --- | --- | --- | --- | --- | --- |\n", out);
   for (int first = 0; first < cfg->nkeys; first++)
     for (int k = first; k < cfg->nkeys && !section_seen(cfg, first); k++) {
       const FeastKeySpec *spec = spec_at(cfg, k);
@@ -80,7 +88,7 @@ void feast_config_write_markdown(const FeastConfig *cfg, FILE *out) {
       else fprintf(out, "`%s`", spec->default_value);
       fputs(" | ", out);
       allowed_cell(out, spec);
-      fputs(" | ", out);
+      fprintf(out, " | %s | ", role_name(spec->flags));
       cell(out, spec->help);
       fputs(" |\n", out);
     }

@@ -307,16 +307,9 @@ int feast_checkpoint_array(const FeastCheckpoint *ck, const char *name, int64_t 
 
 /* ------------------------------------------------------------------------ the run */
 
-/* sections whose values define the problem (a restart with others is another problem; the
- * stabilisation's parameters change the discrete equations); the others of RUN_SECTIONS
- * only define how it is solved */
-static int defines_problem(const char *section) {
-  return strcmp(section, "problem") == 0 || strcmp(section, "grid") == 0 || strncmp(section, "boundary.", 9) == 0 ||
-         strcmp(section, "stabilisation") == 0;
-}
-static const char *const RUN_SECTIONS[] = {"problem", "grid", "boundary.*", "stabilisation", "solver",
-                                           "nonlinear", "continuation", "linear", "velocity"};
-enum { NRUN_SECTIONS = sizeof RUN_SECTIONS / sizeof RUN_SECTIONS[0], VALUE_LEN = 1024 };
+/* the keys a checkpoint records: their role is data of the schema (FeastKeySpec.flags),
+ * set in the key table of the layer that declares them */
+enum { RUN_KEYS = FEAST_KEY_DISCRETE | FEAST_KEY_RECORDED, VALUE_LEN = 1024 };
 
 /* the value in force as canonical text: numbers with 17 digits (1e2 and 100 agree) */
 static int canonical_value(const FeastConfig *cfg, const char *name, const FeastKeySpec *spec, char *out) {
@@ -338,31 +331,43 @@ static int canonical_value(const FeastConfig *cfg, const char *name, const Feast
 
 typedef int (*KeyVisitor)(const char *name, const char *value, int problem, void *ctx);
 
-/* every key of one section (schema pattern `pattern`, actual name `section`) */
-static int visit_section(const FeastConfig *cfg, const char *pattern, const char *section, KeyVisitor fn, void *ctx) {
+/* key spec in section `section` (its own, or one of its pattern's) */
+static int visit_key(const FeastConfig *cfg, const FeastKeySpec *spec, const char *section, KeyVisitor fn, void *ctx) {
+  char name[256], value[VALUE_LEN];
+  snprintf(name, sizeof name, "%s.%s", section, spec->key);
+  FEAST_CALL(canonical_value(cfg, name, spec, value));
+  return fn(name, value, (spec->flags & FEAST_KEY_DISCRETE) != 0, ctx);
+}
+
+/* every key with a role (RUN_KEYS), a pattern section's in every section of it present */
+static int visit_run_keys(const FeastConfig *cfg, KeyVisitor fn, void *ctx) {
   for (int k = 0; k < feast_config_key_count(cfg); k++) {
     const FeastKeySpec *spec = feast_config_key_spec(cfg, k);
-    if (strcmp(spec->section, pattern) != 0 || spec->type == FEAST_KEY_PATH) continue;
-    char name[256], value[VALUE_LEN];
-    snprintf(name, sizeof name, "%s.%s", section, spec->key);
-    FEAST_CALL(canonical_value(cfg, name, spec, value));
-    FEAST_CALL(fn(name, value, defines_problem(section), ctx));
+    const size_t n = strlen(spec->section);
+    if (!(spec->flags & RUN_KEYS)) continue;
+    if (n < 2 || strcmp(spec->section + n - 2, ".*") != 0) {
+      FEAST_CALL(visit_key(cfg, spec, spec->section, fn, ctx));
+      continue;
+    }
+    char prefix[256];
+    int count;
+    const char *const *names;
+    snprintf(prefix, sizeof prefix, "%.*s", (int)(n - 1), spec->section); /* "boundary." */
+    FEAST_CALL(feast_config_sections(cfg, prefix, &count, &names));
+    for (int b = 0; b < count; b++) FEAST_CALL(visit_key(cfg, spec, names[b], fn, ctx));
   }
   return 0;
 }
 
-static int visit_run_keys(const FeastConfig *cfg, KeyVisitor fn, void *ctx) {
-  for (int s = 0; s < NRUN_SECTIONS; s++) {
-    if (strcmp(RUN_SECTIONS[s], "boundary.*") != 0) {
-      FEAST_CALL(visit_section(cfg, RUN_SECTIONS[s], RUN_SECTIONS[s], fn, ctx));
-      continue;
-    }
-    int count;
-    const char *const *names;
-    FEAST_CALL(feast_config_sections(cfg, "boundary.", &count, &names));
-    for (int b = 0; b < count; b++) FEAST_CALL(visit_section(cfg, "boundary.*", names[b], fn, ctx));
+/* the key that names the problem (FEAST_KEY_PROBLEM_TYPE): its name and value */
+static int problem_type(const FeastConfig *cfg, char name[256], const char **type) {
+  for (int k = 0; k < feast_config_key_count(cfg); k++) {
+    const FeastKeySpec *spec = feast_config_key_spec(cfg, k);
+    if (!(spec->flags & FEAST_KEY_PROBLEM_TYPE)) continue;
+    snprintf(name, 256, "%s.%s", spec->section, spec->key);
+    return feast_config_get_string(cfg, name, type);
   }
-  return 0;
+  FEAST_ERROR(FEAST_ERR_ARG, "checkpoint: the config's schema has no key that names the problem");
 }
 
 static int describe_key(const char *name, const char *value, int problem, void *ctx) {
@@ -373,7 +378,8 @@ static int describe_key(const char *name, const char *value, int problem, void *
 int feast_checkpoint_describe(FeastCheckpoint *ck, const FeastConfig *cfg, const FeastMesh *mesh, int level,
                               int nranks, int fields) {
   const char *type;
-  FEAST_CALL(feast_config_get_string(cfg, "problem.type", &type));
+  char key[256];
+  FEAST_CALL(problem_type(cfg, key, &type));
   FEAST_CALL(feast_checkpoint_set(ck, "problem", "%s", type));
   FEAST_CALL(feast_checkpoint_set(ck, "mesh", "%s", mesh->source));
   FEAST_CALL(feast_checkpoint_set(ck, "mesh_fingerprint", "%016" PRIx64, feast_mesh_fingerprint(mesh)));
@@ -418,19 +424,18 @@ static int match_key(const char *name, const char *value, int problem, void *ctx
   return 0;
 }
 
-/* the number of the checkpoint's values that define the problem */
-static int stored_problem_keys(const FeastCheckpoint *ck) {
+/* the number of the checkpoint's values that define the problem (by the role of their key
+ * in this run's schema; a name it no longer has is not counted) */
+static int stored_problem_keys(const FeastCheckpoint *ck, const FeastConfig *cfg) {
   int count = 0;
   for (const char *line = ck->header; line && line < ck->header + ck->header_len; line = strchr(line, '\n') + 1) {
     if (strncmp(line, "config ", 7) != 0) continue;
-    char section[256];
-    const char *end = strchr(line + 7, ' ');
-    const char *dot = end ? memchr(line + 7, '.', (size_t)(end - line - 7)) : NULL;
-    const char *last = dot;
-    while (last && (dot = memchr(last + 1, '.', (size_t)(end - last - 1)))) last = dot;
-    if (!last || last - line - 7 >= (ptrdiff_t)sizeof section) continue;
-    snprintf(section, sizeof section, "%.*s", (int)(last - line - 7), line + 7);
-    count += defines_problem(section);
+    char name[256];
+    const size_t n = strcspn(line + 7, " \n");
+    if (n >= sizeof name) continue;
+    snprintf(name, sizeof name, "%.*s", (int)n, line + 7);
+    const FeastKeySpec *spec = feast_config_find_key(cfg, name);
+    count += spec && (spec->flags & FEAST_KEY_DISCRETE);
   }
   return count;
 }
@@ -446,8 +451,9 @@ int feast_checkpoint_match(const FeastCheckpoint *ck, const FeastConfig *cfg, co
                            int fields) {
   char want[64];
   const char *type;
-  FEAST_CALL(feast_config_get_string(cfg, "problem.type", &type));
-  FEAST_CALL(match_header(ck, "problem", type, "problem.type"));
+  char key[256];
+  FEAST_CALL(problem_type(cfg, key, &type));
+  FEAST_CALL(match_header(ck, "problem", type, key));
   snprintf(want, sizeof want, "%016" PRIx64, feast_mesh_fingerprint(mesh));
   const char *stored_mesh = feast_checkpoint_get(ck, "mesh");
   char stored_name[600];
@@ -463,7 +469,7 @@ int feast_checkpoint_match(const FeastCheckpoint *ck, const FeastConfig *cfg, co
   FEAST_CALL(match_header(ck, "fields", want, "fields per node"));
   MatchCtx m = {ck, cfg, 0};
   FEAST_CALL(visit_run_keys(cfg, match_key, &m));
-  const int stored = stored_problem_keys(ck);
+  const int stored = stored_problem_keys(ck, cfg);
   FEAST_CHECK(stored == m.problem_keys, FEAST_ERR_CONFIG,
               "--restart %s: the checkpoint's problem has %d config values, this run's %d (a [boundary.NAME] "
               "section added or removed?): it is the state of another problem",

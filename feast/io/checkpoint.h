@@ -42,15 +42,17 @@ int feast_checkpoint_get_real(const FeastCheckpoint *ck, const char *key, double
 int feast_checkpoint_array(const FeastCheckpoint *ck, const char *name, int64_t n, const double **x);
 const char *feast_checkpoint_path(const FeastCheckpoint *ck); /* "" for one not read */
 
-/* header lines describing the run: problem.type, mesh, mesh_fingerprint, level, ranks,
- * fields and config.KEY for every key of [problem], [grid] (not the file: the mesh is
- * identified by its fingerprint), [boundary.*], [solver], [linear] and [velocity] */
+/* header lines describing the run: the problem (the value of the schema's key flagged
+ * FEAST_KEY_PROBLEM_TYPE), mesh, mesh_fingerprint, level, ranks, fields and "config KEY
+ * VALUE" for every key with a role (FEAST_KEY_DISCRETE or FEAST_KEY_RECORDED, set in the
+ * key tables: feast/config/config.h; a pattern section's keys in each such section present) */
 int feast_checkpoint_describe(FeastCheckpoint *ck, const FeastConfig *cfg, const FeastMesh *mesh, int level,
                               int nranks, int fields);
 /* a restart of the checkpoint with this config and mesh: FEAST_ERR_CONFIG when problem,
- * mesh, level, fields or a value of [problem], [grid], [boundary.*] differ (another
- * problem); a warning for each differing [solver]/[linear]/[velocity] value (the run
- * goes on, but is no longer the same as the uninterrupted one). Any rank count. */
+ * mesh, level, fields or the value of a FEAST_KEY_DISCRETE key differ (another problem,
+ * naming the key and both values); a warning for each differing FEAST_KEY_RECORDED value
+ * (the run goes on, but is no longer the same as the uninterrupted one). A key written
+ * under a name it had before it moved is found under that name. Any rank count. */
 int feast_checkpoint_match(const FeastCheckpoint *ck, const FeastConfig *cfg, const FeastMesh *mesh, int level,
                            int fields);
 #endif

@@ -62,19 +62,19 @@ static void check_defaults(void) {
   CHECK(p.linear.pcd_inflow_dirichlet == d.linear.pcd_inflow_dirichlet && !p.linear.pcd_inflow_dirichlet);
   CHECK(p.linear.pcd_supg == d.linear.pcd_supg && p.linear.pcd_supg == 1);
   const NsLinearParams *pl = &p.linear, *dl = &d.linear;
-  CHECK(pl->krylov_auto == dl->krylov_auto && pl->schur == dl->schur && pl->rtol == dl->rtol &&
-        pl->max_iterations == dl->max_iterations && pl->restart == dl->restart && pl->grow == dl->grow &&
+  CHECK(pl->krylov == dl->krylov && pl->krylov == NS_KRYLOV_AUTO && pl->schur == dl->schur && pl->rtol == dl->rtol &&
+        pl->max_iterations == dl->max_iterations && pl->max_iterations == FEAST_AUTO && pl->restart == dl->restart &&
         pl->residual_replacement == dl->residual_replacement &&
         pl->residual_replacement_drop == dl->residual_replacement_drop);
   CHECK(p.time.scheme == d.time.scheme && p.time.start == d.time.start && p.time.steps_max == d.time.steps_max &&
         p.time.tau_dt == d.time.tau_dt && p.time.checkpoint_interval == d.time.checkpoint_interval);
   CHECK(p.velocity.method == d.velocity.method && p.velocity.rtol == d.velocity.rtol &&
         p.velocity.max_iterations == d.velocity.max_iterations &&
-        p.velocity.fixed_iterations == d.velocity.fixed_iterations &&
-        p.velocity.coarse_stabilisation_auto == d.velocity.coarse_stabilisation_auto);
+        p.velocity.fixed_iterations == d.velocity.fixed_iterations && p.velocity.max_iterations == FEAST_AUTO);
   CHECK(p.velocity.scarc.mg_pre_smooth == d.velocity.scarc.mg_pre_smooth &&
         p.velocity.scarc.local_pre_smooth == d.velocity.scarc.local_pre_smooth &&
-        p.velocity.scarc.coarse_stabilisation == d.velocity.scarc.coarse_stabilisation);
+        p.velocity.scarc.coarse_stabilisation == d.velocity.scarc.coarse_stabilisation &&
+        p.velocity.scarc.coarse_stabilisation == SCARC_STABILISATION_AUTO);
   CHECK(p.fault.mode == d.fault.mode && p.fault.rank == d.fault.rank);
   ns_case_destroy(&c);
 }

@@ -48,7 +48,7 @@ static int find_key(const char *section, const char *key) {
 
 /* every key: unique, documented, sane range, a default that its own getter accepts */
 static void test_schema(void) {
-  CHECK(feast_config_key_count(schema) == 117); /* continuation.grid_sequencing + 116: linear.pcd_supg + 115: linear.pcd_boundary, continuation.pseudo_dt, pseudo_switch, pseudo_max_steps, output.wall_shear_zeros_on + 110: linear.pcd_viscous_scale, pcd_rotation + 108: linear.fgmres_basis + 107: nonlinear.anderson_depth + 106: velocity.newton_reaction + 105: stabilisation.supg_scale, pspg_scale, viscous_residual + 102: continuation.method, continuation_stall_steps, _stall_factor, _factor, _rtol, _max_stages + 96: nonlinear.step_reference, linear_forcing, nonlinear_switch + 93: velocity.solver, pressure.solver, rtol, max_iterations, linear.factorisation + 88: 75 + solver.local_gpu_min_nodes + the time-dependent run: time.scheme, dt, start, end, tau_dt, steps_max, initial.u, v, stationary, output.timeseries, vtk_every, series_from; 75 = main's 55 + solver.coarse_solver, linear.schur, linear.restart, the four DFG output keys, output.checkpoint(_interval), solver.residual_replacement(_drop), solver.smoother_step, debug.reduction_latency_us, solver.local_fixed_cycles, velocity.fixed_iterations, solver.initial_guess, problem.convection, solver.overlap, solver.local_framed_min_nodes, solver.coarse_stabilisation */
+  CHECK(feast_config_key_count(schema) == 135); /* 18 [pressure] ScaRC keys + 117: continuation.grid_sequencing + 116: linear.pcd_supg + 115: linear.pcd_boundary, continuation.pseudo_dt, pseudo_switch, pseudo_max_steps, output.wall_shear_zeros_on + 110: linear.pcd_viscous_scale, pcd_rotation + 108: linear.fgmres_basis + 107: nonlinear.anderson_depth + 106: velocity.newton_reaction + 105: stabilisation.supg_scale, pspg_scale, viscous_residual + 102: continuation.method, continuation_stall_steps, _stall_factor, _factor, _rtol, _max_stages + 96: nonlinear.step_reference, linear_forcing, nonlinear_switch + 93: velocity.solver, pressure.solver, rtol, max_iterations, linear.factorisation + 88: 75 + solver.local_gpu_min_nodes + the time-dependent run: time.scheme, dt, start, end, tau_dt, steps_max, initial.u, v, stationary, output.timeseries, vtk_every, series_from; 75 = main's 55 + solver.coarse_solver, linear.schur, linear.restart, the four DFG output keys, output.checkpoint(_interval), solver.residual_replacement(_drop), solver.smoother_step, debug.reduction_latency_us, solver.local_fixed_cycles, velocity.fixed_iterations, solver.initial_guess, problem.convection, solver.overlap, solver.local_framed_min_nodes, solver.coarse_stabilisation */
   FeastConfig *cfg = NULL;
   CHECK_OK(feast_app_config_create(&cfg));
   for (int k = 0; k < feast_config_key_count(schema); k++) {
@@ -137,14 +137,16 @@ static void test_layers(void) {
   feast_config_destroy(&cfg);
   /* a key two tables declare is an error naming both */
   static const FeastKeySpec again[] = {
-      {"grid", "level", FEAST_KEY_INT, "4", 0, 16, NULL, "the core's grid.level declared a second time"}};
+      {.section = "grid", .key = "level", .type = FEAST_KEY_INT, .default_value = "4", .max = 16,
+       .help = "the core's grid.level declared a second time"}};
   static const FeastKeyTable twice = {"test", again, 1, NULL, 0};
   CHECK_OK(feast_config_create(&cfg));
   expect_error(feast_config_add_keys(cfg, &twice), FEAST_ERR_ARG, "", N("grid.level", "test", "feast"), "dup key");
   CHECK(feast_config_key_count(cfg) == feast_core_keys.nkeys);
   feast_config_destroy(&cfg);
   /* every layer's keys are in the application's schema, in the folder that reads them */
-  const FeastKeyTable *tables[] = {&feast_core_keys, feast_app_keys(), scarc_config_keys(), ns_config_keys()};
+  const FeastKeyTable *tables[] = {&feast_core_keys, feast_app_keys(), scarc_config_keys(), ns_config_keys(),
+                                   ns_pressure_scarc_keys()};
   int total = 0;
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
     for (int k = 0; k < tables[t]->nkeys; k++) CHECK(find_key(tables[t]->keys[k].section, tables[t]->keys[k].key) >= 0);
@@ -367,7 +369,11 @@ static void test_markdown(void) {
   }
   feast_config_write_markdown(schema, f);
   fclose(f);
-  CHECK(!strncmp(text, "| key | type | default | allowed | meaning |\n| --- |", 50));
+  CHECK(!strncmp(text, "| key | type | default | allowed | role | meaning |\n| --- |", 57));
+  /* the role column: a key that defines the discrete problem, a recorded solver setting, none */
+  CHECK(strstr(text, "| `stabilisation.supg_scale` | real | `1` | [1e-6, 1e6] | discrete |"));
+  CHECK(strstr(text, "| `solver.rtol` | real | `1e-8` | [1e-16, 1] | recorded |"));
+  CHECK(strstr(text, "| `output.verbosity` | int | `1` | [0, 2] |  |"));
   CHECK(strstr(text, "| `solver.rtol` | real | `1e-8` | [1e-16, 1] |"));
   CHECK(strstr(text, "| `grid.file` | path | (none) |"));
   CHECK(strstr(text, "`boundary.NAME.radius`"));
@@ -379,7 +385,7 @@ static void test_markdown(void) {
     int pipes = 0;
     for (char *c = line; c < (nl ? nl : line + strlen(line)); c++)
       if (*c == '|' && (c == line || c[-1] != '\\')) pipes++;
-    ok &= pipes == 6;
+    ok &= pipes == 7;
     rows++;
     line = nl ? nl + 1 : NULL;
   }
