@@ -256,6 +256,16 @@ typedef struct {
   char schur[160], krylov[160], upwind[160], nonlinear[160], rotation[160], sequencing[160];
 } NsDefaultsWhy;
 
+/* which settings of NsDefaults were auto (their key unset or "auto"), so that the log
+ * states the rule's choice and reason for those only */
+typedef struct {
+  int schur;           /* linear.schur */
+  int krylov;          /* linear.krylov */
+  int upwind;          /* solver.coarse_stabilisation */
+  int nonlinear;       /* nonlinear.method (navier-stokes) */
+  int velocity_cycles; /* velocity_cycles is the rule's 1 (velocity.max_iterations unset) */
+} NsDefaultsAuto;
+
 /* The problem-dependent defaults: the `auto` values of linear.schur, linear.krylov,
  * solver.coarse_stabilisation, nonlinear.method and continuation.grid_sequencing (and whether pcd's rotation term applies,
  * and velocity.max_iterations, linear.max_iterations and linear.restart where unset) resolved from the parameters and the coarse mesh alone (every
@@ -273,8 +283,7 @@ typedef struct {
   int grow;                     /* 1: both unset, a stationary fgmres run's caps grow (solve.c) */
   FeastKrylovMethod krylov;     /* linear.krylov */
   int upwind;                   /* solver.coarse_stabilisation: 1 = upwind */
-  int schur_auto, krylov_auto, upwind_auto, nonlinear_auto; /* 1: the value was auto */
-  int velocity_cycles_auto;     /* 1: velocity_cycles is the rule's 1 (velocity.max_iterations unset) */
+  NsDefaultsAuto was_auto;      /* which of them the rules chose (logged with their reasons) */
   int pcd_applicable;           /* an inflow part or an enclosed flow */
   int newton_after_pseudo_time; /* nonlinear.method = auto: the attempt after pseudo-time steps switches
                                    to Newton (an open flow with pcd; the fixed point before them) */

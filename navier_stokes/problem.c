@@ -131,8 +131,8 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
   }
   d->pcd_applicable = enclosed || count > 0;
 
-  d->schur_auto = p->linear.schur == NS_SCHUR_AUTO;
-  if (!d->schur_auto) d->pcd = p->linear.schur == NS_SCHUR_PCD;
+  d->was_auto.schur = p->linear.schur == NS_SCHUR_AUTO;
+  if (!d->was_auto.schur) d->pcd = p->linear.schur == NS_SCHUR_PCD;
   else if (paper) snprintf(d->why.schur, sizeof d->why.schur, "%s", what);
   else if (!d->pcd_applicable)
     snprintf(d->why.schur, sizeof d->why.schur, "no inflow part and not enclosed: PCD has no boundary conditions");
@@ -151,9 +151,9 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
            d->rotation ? (enclosed ? "on (an enclosed flow)" : "on (an open flow, Robin PCD: its recirculation zones)")
            : p->linear.pcd_rotation > 0.0 ? "off (linear.pcd_boundary = inflow-dirichlet)"
                                           : "off (linear.pcd_rotation = 0)");
-  d->nonlinear_auto = !stokes && p->nonlinear.method == NS_NONLINEAR_AUTO;
-  d->newton = d->nonlinear_auto && d->rotation && enclosed && !time_dependent;
-  if (d->nonlinear_auto)
+  d->was_auto.nonlinear = !stokes && p->nonlinear.method == NS_NONLINEAR_AUTO;
+  d->newton = d->was_auto.nonlinear && d->rotation && enclosed && !time_dependent;
+  if (d->was_auto.nonlinear)
     snprintf(d->why.nonlinear, sizeof d->why.nonlinear, "%s",
              d->newton         ? "a stationary enclosed flow with PCD and its rotation term"
              : time_dependent ? "a time-dependent run"
@@ -166,8 +166,8 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
    * cases at Re = 400-3200, L = 4-6), two elsewhere (the channel: 45 % more iterations with
    * one, 3-14 % slower; docs/notes/ns-linear-solver.md, "One velocity V cycle where the
    * rotation term is on") */
-  d->velocity_cycles_auto = p->velocity.max_iterations == FEAST_AUTO && d->rotation && enclosed && !time_dependent;
-  d->velocity_cycles = d->velocity_cycles_auto ? 1 : or_default(p->velocity.max_iterations, "velocity.max_iterations");
+  d->was_auto.velocity_cycles = p->velocity.max_iterations == FEAST_AUTO && d->rotation && enclosed && !time_dependent;
+  d->velocity_cycles = d->was_auto.velocity_cycles ? 1 : or_default(p->velocity.max_iterations, "velocity.max_iterations");
   d->grow = linear_caps(p, &d->linear_max_iterations, &d->linear_restart);
 
   /* continuation.method = auto: where the direct attempt fails, pseudo-time steps in an open
@@ -181,7 +181,7 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
    * and 11 Newton steps where the fixed point alone takes 91; Newton from the attempt's
    * first step crawls: 83 steps); the direct attempt keeps the fixed point throughout (the
    * DFG channel at Re = 100: Newton 12 % slower) */
-  d->newton_after_pseudo_time = d->nonlinear_auto && !time_dependent && d->pcd && !d->newton &&
+  d->newton_after_pseudo_time = d->was_auto.nonlinear && !time_dependent && d->pcd && !d->newton &&
                                 (d->pseudo_time || p->continuation.method == NS_CONTINUATION_PSEUDO_TIME);
 
   /* continuation.grid_sequencing (sequencing.c): auto = on in a stationary open flow, where
@@ -200,13 +200,13 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
              gs == NS_SEQUENCING_ON ? "on" : "an open flow", d->coarsest_level,
              d->peclet / (double)(1 << d->coarsest_level), PECLET_SEQUENCE);
 
-  d->krylov_auto = p->linear.krylov == NS_KRYLOV_AUTO;
+  d->was_auto.krylov = p->linear.krylov == NS_KRYLOV_AUTO;
   d->krylov = ns_krylov_choice(p, stokes);
-  if (d->krylov_auto)
+  if (d->was_auto.krylov)
     snprintf(d->why.krylov, sizeof d->why.krylov, "%s", paper ? what : "stationary navier-stokes");
 
-  d->upwind_auto = p->velocity.scarc.coarse_stabilisation == SCARC_STABILISATION_AUTO;
-  if (!d->upwind_auto) d->upwind = p->velocity.scarc.coarse_stabilisation == SCARC_STABILISATION_UPWIND;
+  d->was_auto.upwind = p->velocity.scarc.coarse_stabilisation == SCARC_STABILISATION_AUTO;
+  if (!d->was_auto.upwind) d->upwind = p->velocity.scarc.coarse_stabilisation == SCARC_STABILISATION_UPWIND;
   else if (paper) snprintf(d->why.upwind, sizeof d->why.upwind, "%s", what);
   else {
     d->upwind = d->peclet >= PECLET_UPWIND;
@@ -218,9 +218,9 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
 }
 
 static void log_defaults(const NsDefaults *d) {
-  if (d->schur_auto) feast_log(1, "  linear.schur = auto: %s (%s)\n", d->pcd ? "pcd" : "mass", d->why.schur);
+  if (d->was_auto.schur) feast_log(1, "  linear.schur = auto: %s (%s)\n", d->pcd ? "pcd" : "mass", d->why.schur);
   if (d->pcd) feast_log(1, "  linear.pcd_rotation: the rotation term %s\n", d->why.rotation);
-  if (d->nonlinear_auto)
+  if (d->was_auto.nonlinear)
     feast_log(1, "  nonlinear.method = auto: %s (%s)\n",
               d->newton                     ? "fixed point, then Newton"
               : d->newton_after_pseudo_time ? "fixed point; after pseudo-time steps, then Newton"
@@ -229,11 +229,11 @@ static void log_defaults(const NsDefaults *d) {
   if (d->pseudo_time)
     feast_log(1, "  continuation.method = auto: pseudo-time steps where the direct attempt fails (an open flow)\n");
   if (d->sequencing) feast_log(1, "  continuation.grid_sequencing: on (%s)\n", d->why.sequencing);
-  if (d->velocity_cycles_auto)
+  if (d->was_auto.velocity_cycles)
     feast_log(1, "  velocity.max_iterations: 1 (unset; an enclosed flow with the rotation term: its outer "
                  "iterations follow the Schur approximation)\n");
-  if (d->krylov_auto) feast_log(1, "  linear.krylov = auto: %s (%s)\n", feast_krylov_method_name(d->krylov), d->why.krylov);
-  if (d->upwind_auto)
+  if (d->was_auto.krylov) feast_log(1, "  linear.krylov = auto: %s (%s)\n", feast_krylov_method_name(d->krylov), d->why.krylov);
+  if (d->was_auto.upwind)
     feast_log(1, "  solver.coarse_stabilisation = auto: %s (%s)\n", d->upwind ? "upwind" : "none", d->why.upwind);
 }
 
