@@ -22,7 +22,7 @@ work=${BITWISE_DIR:-/tmp/feastc-bitwise}
 mkdir -p "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1 OPENBLAS_NUM_THREADS=1
 
-. "$root/bench/trees_lib.sh" # tree, build, old_names
+. "$root/bench/trees_lib.sh" # tree, build, old_names, revisions
 
 # the cases: NAME|RANKS|CONFIG|OVERRIDES (CONFIG relative to the tree; RESTART: the case
 # runs twice, the second time from the checkpoint of the first)
@@ -87,11 +87,9 @@ run_tree "$old_ref" old
 run_tree "$new_ref" new
 mkdir -p "$root/bench/results"
 result="$root/bench/results/bitwise.txt"
-new_rev=$(git -C "$root" rev-parse --short "${new_ref:-HEAD}")
-[ -z "$new_ref" ] && new_rev="$new_rev + working tree"
 {
   echo "# bench/bitwise.sh $old_ref ${new_ref:-}: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(uname -m)"
-  echo "# old: $(git -C "$root" rev-parse --short "$old_ref"), new: $new_rev"
+  revisions "$old_ref" "$new_ref"
 } >"$result"
 status=0
 python3 "$root/tools/summary_diff.py" "$work/old" "$work/new" "${cases[@]%%|*}" >>"$result" || status=$?

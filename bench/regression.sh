@@ -26,7 +26,8 @@ levels=${LEVELS:-4 5 6}
 poisson=${POISSON:-unitsquare8:8 unitsquare8:9 dfg24:8}
 mkdir -p "$work"
 export OMPI_MCA_mpi_yield_when_idle=1 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-. "$root/bench/trees_lib.sh" # tree, build, old_names
+. "$root/bench/trees_lib.sh" # tree, build, old_names, revisions
+. "$root/bench/peers_lib.sh" # timed PREFIX COMMAND...
 
 old_src=$(tree "$old_ref" old)
 new_src=$(tree "$new_ref" new)
@@ -40,15 +41,15 @@ amg=$work/build-new/bin/bench_boomeramg
 runs=$work/runs.txt
 : >"$runs"
 
-# wall NAME TREE CMD...: one line "NAME TREE seconds" in $runs
+# wall NAME TREE CMD...: one line "NAME TREE seconds" in $runs (the whole program's time)
 wall() {
-  local name=$1 which=$2 t0 t1
+  local name=$1 which=$2
   shift 2
-  t0=$(date +%s.%N)
-  "$@" >"$work/$which.log" 2>&1 || echo "# exit $? of $name on $which" >&2
-  t1=$(date +%s.%N)
-  echo "$name $which $(awk -v a="$t1" -v b="$t0" 'BEGIN { print a - b }')" >>"$runs"
+  timed "$work/$which" "$@"
+  echo "$name $which $(cat "$work/$which.wall")" >>"$runs"
 }
+# src_of TREE: the source folder of tree old or new
+src_of() { if [ "$1" = new ]; then echo "$new_src"; else echo "$old_src"; fi; }
 # scarc NAME TREE ARGS...: "NAME TREE setup+solve" from the summary (the assembly aside)
 scarc() {
   local name=$1 which=$2
@@ -68,10 +69,8 @@ for r in $(seq "$repeat"); do
     for L in $levels; do
       echo "# cavity Re=$re L=$L, run $r/$repeat" >&2
       for which in $order; do
-        src=$old_src
-        [ "$which" = new ] && src=$new_src
         wall "cavity_re${re}_L$L" "$which" taskset -c "$cpu" "$work/build-$which/bin/feastc" \
-          "$src/config/cavity.ini" problem.re="$re" grid.level="$L" output.verbosity=0
+          "$(src_of "$which")/config/cavity.ini" problem.re="$re" grid.level="$L" output.verbosity=0
       done
     done
   done
@@ -80,9 +79,7 @@ for r in $(seq "$repeat"); do
     echo "# poisson $g L=$L, run $r/$repeat" >&2
     args=(config/poisson.ini grid.file="grids/$g.feast" grid.level="$L" output.verbosity=0 solver.scarc_solver=cg)
     for which in $order; do
-      src=$old_src
-      [ "$which" = new ] && src=$new_src
-      (cd "$src" && scarc "poisson_${g}_L$L" "$which" "${args[@]}")
+      (cd "$(src_of "$which")" && scarc "poisson_${g}_L$L" "$which" "${args[@]}")
     done
     if [ -n "$amg" ]; then
       (cd "$new_src" && taskset -c "$cpu" "$work/build-new/bin/feastc" "${args[@]}" output.matrix_market="$work/A.mtx" >/dev/null 2>&1)
@@ -98,9 +95,7 @@ mkdir -p "$root/bench/results"
 result=$root/bench/results/regression.md
 {
   echo "# bench/regression.sh $old_ref ${new_ref:-}: $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n), $(nproc --all) cores, CPU $cpu, best of $repeat"
-  new_rev=$(git -C "$root" rev-parse --short "${new_ref:-HEAD}")
-  [ -z "$new_ref" ] && new_rev="$new_rev + working tree"
-  echo "# old: $(git -C "$root" rev-parse --short "$old_ref"), new: $new_rev"
+  revisions "$old_ref" "$new_ref"
   echo
   python3 - "$runs" <<'PY'
 import sys

@@ -28,3 +28,12 @@ old_names() { # old_names BIN OVERRIDES: the overrides as BIN spells them
   for pair in $moved_keys; do text=$(sed "s/\b${pair#*,}=/${pair%,*}=/g" <<<"$text"); done
   echo "$text"
 }
+
+# revisions OLD_REF NEW_REF: the line "# old: REV, new: REV" of a result file (an empty
+# NEW_REF: HEAD + the working tree)
+revisions() {
+  local new_rev
+  new_rev=$(git -C "$root" rev-parse --short "${2:-HEAD}")
+  [ -z "$2" ] && new_rev="$new_rev + working tree"
+  echo "# old: $(git -C "$root" rev-parse --short "$1"), new: $new_rev"
+}

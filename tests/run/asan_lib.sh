@@ -13,8 +13,6 @@ root=$(cd "$root" && pwd)
 asan=$root/asan
 jobs=${FEAST_SANITIZE_JOBS:-2}
 SFEASTC=$asan/bin/feastc
-T0=$(date +%s)
-stamp() { echo "[$(($(date +%s) - T0)) s] $*"; }
 
 cat >"$TMP/lsan.supp" <<'SUPP'
 # Open MPI and its runtime allocate at MPI_Init/MPI_Finalize and never free

@@ -6,6 +6,8 @@ TMP=$(mktemp -d /tmp/feastc_test.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 fail=0
 checks=0
+T0=$(date +%s)
+stamp() { echo "[$(($(date +%s) - T0)) s] $*"; } # a line with the seconds since the start
 
 # feastc_np NP CONFIG [overrides...]: run on NP ranks, summary in $TMP/last.json
 feastc_np() {

@@ -10,8 +10,6 @@ root=$(cd "$root" && pwd)
 vg=$root/valgrind
 jobs=${FEAST_SANITIZE_JOBS:-2}
 CFG=$src/config/poisson.ini
-T0=$(date +%s)
-stamp() { echo "[$(($(date +%s) - T0)) s] $*"; }
 # ---- valgrind memcheck on the plain (uninstrumented, no -march=native) build ----
 if command -v valgrind >/dev/null; then
   stamp "configure + build $vg (Debug, feastc only)"
