@@ -69,6 +69,12 @@ typedef enum {
  * enclosed), off otherwise; on = every stationary navier-stokes solve; the coarsest level
  * solved first is NsDefaults.coarsest_level */
 typedef enum { NS_SEQUENCING_AUTO, NS_SEQUENCING_ON, NS_SEQUENCING_OFF, NS_SEQUENCING_NCHOICES } NsGridSequencing; /* auto|on|off */
+/* linear.preconditioner: block = the block-triangular Schur complement preconditioner
+ * (schur.c), direct = the whole linearised system factored (coupled_direct.c); auto =
+ * direct on grid sequencing's coarser levels of at most NS_DIRECT_MAX_DOFS unknowns
+ * (sequencing.c), block elsewhere */
+typedef enum { NS_PRECONDITIONER_AUTO, NS_PRECONDITIONER_BLOCK, NS_PRECONDITIONER_DIRECT, NS_PRECONDITIONER_NCHOICES } NsPreconditionerChoice; /* auto|block|direct */
+enum { NS_DIRECT_MAX_DOFS = 100000 };
 typedef enum { NS_START_ZERO, NS_START_RANDOM } NsInitialGuess; /* ScaRC's solver.initial_guess: zero|random */
 const char *ns_schur_name(NsSchurChoice c);
 const char *ns_nonlinear_name(NsNonlinearMethod m);
@@ -190,6 +196,7 @@ typedef struct {
   int single_basis;          /* fgmres: the basis stored in single precision (FeastSolveParams) */
   int residual_replacement;  /* ibicgstab, pipebicgsafe: every this many iterations (0: never) */
   double residual_replacement_drop;
+  NsPreconditionerChoice preconditioner; /* of the Krylov method */
   NsFactorisation factorisation; /* of the block preconditioner */
   NsLinearForcing forcing;   /* the tolerance per nonlinear step (in Newton's steps) */
   double pcd_viscous_scale;  /* linear.schur = pcd, stationary: the factor of nu M_p^-1 (pcd.c) */
@@ -292,6 +299,8 @@ typedef struct {
   double re_domain;             /* U D / nu, D the larger side of the mesh's bounding box */
   double peclet;                /* U H / (2 nu), H the longest edge of the coarse mesh */
   int sequencing;                /* continuation.grid_sequencing resolved: 1 = on */
+  int direct;                   /* linear.preconditioner resolved: 1 = direct (auto: block; sequencing.c
+                                   asks for direct on the coarser levels) */
   int coarsest_level;           /* with sequencing: the level solved first (problem.c states the rule) */
   NsDefaultsWhy why;
 } NsDefaults;

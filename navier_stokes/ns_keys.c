@@ -208,6 +208,14 @@ static FeastKeySpec keys[] = {
              "iterations, and Newton's Jacobian fits it (nonlinear.method = auto); the step at Re = 800, L = 4: "
              "Newton's steps after level 3 375 instead of 719 FGMRES iterations; 0 = off (printed at "
              "verbosity 1)", RECORDED, AT(linear.pcd_rotation)),
+    ENUM_KEY("linear", "preconditioner", "auto", "auto|block|direct",
+             "the preconditioner of the Krylov method on the linearised saddle-point system: block = the "
+             "block-triangular Schur complement preconditioner (linear.schur, linear.factorisation; its velocity "
+             "and pressure solves by ScaRC); direct = the whole system factored by KLU, gathered on rank 0 "
+             "(one Krylov iteration per nonlinear step; memory and time grow faster than the unknowns: small "
+             "systems); auto = direct on grid sequencing's coarser levels of at most 100,000 unknowns (their "
+             "globalisation's many steps at a few cheap factorisations each: the backward-facing step at "
+             "Re = 800, L = 4 ... ), block elsewhere (printed at verbosity 1)", RECORDED, AT(linear.preconditioner)),
     ENUM_KEY("linear", "factorisation", "lower", NULL /* ns_factorisation_name */,
              "block factors of K = [A B; BT C] = L D U, D = blockdiag(A, -S), that the preconditioner applies: "
              "lower = [A 0; BT -S] (the FEAST paper's), upper = [A B; 0 -S], full = L D U (two velocity "

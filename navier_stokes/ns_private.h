@@ -92,6 +92,9 @@ typedef struct {
                                    Cahouet-Chabard, mass A_p^-1 in the pressure step; N_p only with pcd) */
   NsPcdOperators pcd_ops;       /* A_p, N_p, their masks, solvers and work (pcd.c) */
   FeastSolveParams pressure_sp; /* A_p solves with pressure.solver = scarc */
+  struct FeastDirect *direct;   /* linear.preconditioner = direct (coupled_direct.c): K factored; the
+                                   velocity solvers and S~ above are then not made */
+  unsigned direct_blocks;       /* the blocks present (bit 3 row + col) when it was factored */
 } NsPreconditioner;
 
 /* The discrete system (system.c): per field its boundary values and Dirichlet mask, the
@@ -167,6 +170,15 @@ int ns_inner_solve_many(NsInner *s, int n, const FeastVec *const *b, FeastVec *c
 /* the ScaRC solver inside (its counters), NULL for the others */
 Scarc *ns_inner_scarc(const NsInner *s);
 void ns_inner_destroy(NsInner **s);
+
+/* ---- coupled_direct.c: linear.preconditioner = direct ---- */
+/* K of the last assembly factored (created at the first call, refactored after) */
+int ns_direct_update(NsProblem *ns);
+/* c <- K^-1 d (consistent three-field vectors) */
+int ns_direct_apply(NsProblem *ns, const FeastVec *d, FeastVec *c);
+void ns_direct_destroy(NsProblem *ns);
+/* system.c: block (row field, column field) of K per local macro (NULL: a zero block) */
+const FeastBand9 *ns_system_block(const NsProblem *ns, int row, int col);
 
 /* ---- the Schur complement approximations S~ of the block preconditioner: one registry
  * (schur.c: mass there, pcd in pcd.c), indexed by linear.schur's choice; their names are

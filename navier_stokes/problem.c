@@ -151,11 +151,15 @@ int ns_defaults(const NsParams *p, const FeastMesh *mesh, int stokes, int enclos
            d->rotation ? (enclosed ? "on (an enclosed flow)" : "on (an open flow, Robin PCD: its recirculation zones)")
            : p->linear.pcd_rotation > 0.0 ? "off (linear.pcd_boundary = inflow-dirichlet)"
                                           : "off (linear.pcd_rotation = 0)");
+  /* linear.preconditioner = direct: the linear solves are exact, so nothing speaks for the
+   * fixed point (choose_nonlinear: Newton from the first step) */
+  d->direct = p->linear.preconditioner == NS_PRECONDITIONER_DIRECT;
   d->was_auto.nonlinear = !stokes && p->nonlinear.method == NS_NONLINEAR_AUTO;
-  d->newton = d->was_auto.nonlinear && d->rotation && enclosed && !time_dependent;
+  d->newton = d->was_auto.nonlinear && !time_dependent && (d->direct || (d->rotation && enclosed));
   if (d->was_auto.nonlinear)
     snprintf(d->why.nonlinear, sizeof d->why.nonlinear, "%s",
-             d->newton         ? "a stationary enclosed flow with PCD and its rotation term"
+             d->newton && d->direct ? "linear.preconditioner = direct: exact linear solves"
+             : d->newton       ? "a stationary enclosed flow with PCD and its rotation term"
              : time_dependent ? "a time-dependent run"
              : !enclosed      ? "an open flow: Newton's basin is reached by pseudo-time steps or a coarser level"
                               : "no PCD rotation term: Newton's linear systems would need far more iterations");
@@ -222,13 +226,15 @@ static void log_defaults(const NsDefaults *d) {
   if (d->pcd) feast_log(1, "  linear.pcd_rotation: the rotation term %s\n", d->why.rotation);
   if (d->was_auto.nonlinear)
     feast_log(1, "  nonlinear.method = auto: %s (%s)\n",
-              d->newton                     ? "fixed point, then Newton"
+              d->newton && d->direct        ? "Newton"
+              : d->newton                   ? "fixed point, then Newton"
               : d->newton_after_pseudo_time ? "fixed point; after pseudo-time steps, then Newton"
                                             : "fixed point",
               d->why.nonlinear);
   if (d->pseudo_time)
     feast_log(1, "  continuation.method = auto: pseudo-time steps where the direct attempt fails (an open flow)\n");
   if (d->sequencing) feast_log(1, "  continuation.grid_sequencing: on (%s)\n", d->why.sequencing);
+  if (d->direct) feast_log(1, "  linear.preconditioner: direct (the whole linearised system factored by KLU)\n");
   if (d->was_auto.velocity_cycles)
     feast_log(1, "  velocity.max_iterations: 1 (unset; an enclosed flow with the rotation term: its outer "
                  "iterations follow the Schur approximation)\n");
@@ -242,8 +248,10 @@ static void log_defaults(const NsDefaults *d) {
  * from the start, its linearisation from the switch on (solve.c) */
 static void choose_nonlinear(NsProblem *ns) {
   const NsNonlinearMethod m = ns->params.nonlinear.method;
-  ns->newton_auto = m == NS_NONLINEAR_AUTO && (ns->defaults.newton || ns->defaults.newton_after_pseudo_time);
-  ns->newton = !ns->stokes && (m == NS_NONLINEAR_NEWTON || ns->newton_auto);
+  const NsDefaults *d = &ns->defaults;
+  const int exact = m == NS_NONLINEAR_AUTO && d->newton && d->direct; /* Newton throughout */
+  ns->newton_auto = m == NS_NONLINEAR_AUTO && !exact && (d->newton || d->newton_after_pseudo_time);
+  ns->newton = !ns->stokes && (m == NS_NONLINEAR_NEWTON || exact || ns->newton_auto);
 }
 
 static int read_params(NsProblem *ns) {

@@ -108,6 +108,7 @@ int ns_schur_create(NsProblem *ns) {
   ns->prec.velocity_sp.label = "velocity";
   /* the test hook debug.inject wraps the whole preconditioner */
   FEAST_CALL(feast_fault_op(&ns->params.fault, ns->dom->rank, (FeastLinOp){apply, ns}, &ns->prec.fault, &ns->prec.op));
+  if (ns->defaults.direct) return 0; /* K factored whole (coupled_direct.c): no inner solvers */
   /* coarse_stabilisation = auto resolved by the problem; the A_p solves' own parameters where
    * a [pressure] ScaRC key differs from [solver], else the velocity's resolved ones */
   const ScarcParams *pressure = &ns->params.pressure.scarc;
@@ -134,6 +135,7 @@ int ns_schur_create(NsProblem *ns) {
 }
 
 void ns_schur_destroy(NsProblem *ns) {
+  ns_direct_destroy(ns);
   if (ns->prec.velocity[1] == ns->prec.velocity[0]) ns->prec.velocity[1] = NULL;
   ns_inner_destroy(&ns->prec.velocity[0]);
   ns_inner_destroy(&ns->prec.velocity[1]);
@@ -155,6 +157,7 @@ static FeastBand9 *const *velocity_blocks(const NsProblem *ns) {
 }
 
 int ns_schur_update(NsProblem *ns) {
+  if (ns->defaults.direct) return ns_direct_update(ns);
   FEAST_CALL(ns_inner_set_operator(ns->prec.velocity[0], velocity_blocks(ns)[NS_A11]));
   if (ns->prec.velocity[1] != ns->prec.velocity[0])
     FEAST_CALL(ns_inner_set_operator(ns->prec.velocity[1], velocity_blocks(ns)[NS_A22]));
@@ -297,6 +300,7 @@ static int upper_velocity_rhs(NsProblem *ns, const FeastVec *d, const FeastVec *
 /* c <- P^-1 d for the factorisation P of linear.factorisation (see the top of the file) */
 static int apply(void *ctx, const FeastVec *d, FeastVec *c) {
   NsProblem *ns = ctx;
+  if (ns->defaults.direct) return ns_direct_apply(ns, d, c);
   const NsFactorisation type = ns->params.linear.factorisation;
   if (type == NS_FACTORISATION_UPPER) {
     uncoupled_pressure_rhs(d, c);

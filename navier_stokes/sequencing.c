@@ -47,9 +47,12 @@ static int solve_coarser(const NsProblem *ns, FeastVec *start, NsResult *res) {
   NsParams p = ns->params;
   p.nonlinear.checkpoint[0] = 0;
   p.nonlinear.rtol = fmax(p.nonlinear.rtol, p.continuation.rtol);
+  const long dofs = NS_NFIELDS * (long)view.levels[view.finest].nglobal;
+  const int direct = p.linear.preconditioner == NS_PRECONDITIONER_AUTO && dofs <= NS_DIRECT_MAX_DOFS;
+  if (direct) p.linear.preconditioner = NS_PRECONDITIONER_DIRECT;
   NsProblem *coarse = NULL;
-  feast_log(1, "grid sequencing: level %d first (to nonlinear.rtol = %g, continuation.rtol's)\n", view.finest,
-            p.nonlinear.rtol);
+  feast_log(1, "grid sequencing: level %d first (to nonlinear.rtol = %g, continuation.rtol's%s)\n", view.finest,
+            p.nonlinear.rtol, direct ? "; linear.preconditioner = auto: direct, at most 100000 unknowns" : "");
   int st = ns_create_with_params(&p, &view, ns->stokes, &coarse);
   if (!st) st = ns_solve(coarse, res);
   if (!st) st = feast_vec_prolongate(ns_solution(coarse), start);

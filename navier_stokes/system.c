@@ -10,6 +10,10 @@
 static const int row_blocks[NS_NFIELDS][NS_NFIELDS] = {
     {NS_A11, NS_A12, NS_B1}, {NS_A21, NS_A22, NS_B2}, {NS_BT1, NS_BT2, NS_C}};
 
+const FeastBand9 *ns_system_block(const NsProblem *ns, int row, int col) {
+  return ns->sys.blk[row_blocks[row][col]];
+}
+
 static int block_used(const NsProblem *ns, int k) { return ns->newton || (k != NS_A12 && k != NS_A21); }
 
 /* A22 can be A11's storage on local macro li: without Newton's terms (the fixed point and

@@ -29,6 +29,7 @@ static void poiseuille_params(NsParams *p) {
   CHECK_OK(ns_params_boundary(p, "left", "4*y*(1-y)", "0", NULL, 0));
   CHECK_OK(ns_params_boundary(p, "bottom", "0", "0", NULL, 1));
   CHECK_OK(ns_params_boundary(p, "top", "0", "0", NULL, 1));
+  p->nonlinear.method = NS_NONLINEAR_FIXED_POINT;
   p->nonlinear.rtol = 1e-12;
   p->nonlinear.max_iterations = 30;
   p->linear.rtol = 1e-6;
