@@ -5,7 +5,7 @@
 # (config/cylinder.ini, Re = 40, level 4, its recirculation length against Fornberg's
 # 2.24) and the cavity at Re = 1000, the enclosed flow of comparable size (level L + 2 for
 # the step's level L: 99,459 unknowns against 95,139 at L = 4, 395,523 against 374,595 at
-# L = 5), each with the defaults, one rank. Grid sequencing (continuation.grid_sequencing,
+# L = 5) and at the same level L (the same macro size), each with the defaults, one rank. Grid sequencing (continuation.grid_sequencing,
 # on by default in open flows): "coarse steps / its" are the coarser levels' nonlinear
 # steps and FGMRES iterations, "steps" and "FGMRES its" the finest level's; the wall time
 # is the whole run's (every level). The step's separation and reattachment points against
@@ -59,6 +59,7 @@ open_row() { # name config overrides...: with each binary, and with OFF=1 withou
 for L in $levels; do
   open_row "step Re 800 L$L" config/step.ini grid.level="$L"
   for b in "${bins[@]}"; do row "cavity Re 1000 L$((L + 2))" "$b" config/cavity.ini problem.re=1000 grid.level=$((L + 2)); done
+  for b in "${bins[@]}"; do row "cavity Re 1000 L$L" "$b" config/cavity.ini problem.re=1000 grid.level="$L"; done
 done
 open_row "DFG channel Re 100 L5" config/dfg_re100.ini
 open_row "cylinder Re 40 L4" config/cylinder.ini grid.level=4

@@ -526,9 +526,10 @@ int ns_pressure_at(const NsProblem *ns, const double p[2], const char *what, dou
  * finite element solution; 0 if there is none (collective) */
 int ns_recirculation(const NsProblem *ns, const double from[2], double *length);
 /* the points of boundary part `part` where the wall shear stress changes sign (separation
- * and reattachment points of a no-slip wall): the tangential velocity u.t at the nodes one
- * cell off the part changes sign between two neighbouring ones, at the linear
- * interpolation of that change along the wall. xy[2 k], xy[2 k + 1] of point k, sorted by
+ * and reattachment points of a no-slip wall): its normal derivative of u.t, one-sided to
+ * second order along the grid lines into the macro ((4 w_1 - w_2 - 3 w_0) / (2 h), w_k the
+ * tangential velocity k cells off the part), changes sign between two neighbouring wall
+ * nodes, at the linear interpolation of that change along the wall. xy[2 k], xy[2 k + 1] of point k, sorted by
  * x (then y); at most max points, *count of them found (possibly more than max: only the
  * first max stored); collective, rank-independent; FEAST_ERR_CONFIG if the mesh has no
  * such part */
