@@ -1,11 +1,14 @@
-/* The stencil as data (issue #45 item 4):
+/* The stencil, the macro's reference cell and the Q1 element as data (issue #45 item 4):
  * the 2D Q1 stencil is the band numbering of today (k = (dy+1) 3 + (dx+1), index offset
  * dy N + dx, FEAST_NBANDS bands, FEAST_BAND_DIAG its centre); the 3D one is 27 distinct
  * offsets from the same rule, each band's opposite its transpose; the generic row is the
  * 9-band row term by term (bitwise), and the generic matvec multiplies a 27-band matrix
- * on an N^3 grid as a product written out node by node does. */
+ * on an N^3 grid as a product written out node by node does; the quadrilateral's edges
+ * and the Q1 element's nodes are those the code used before they were data. */
+#include "feast/fem/q1.h"
 #include "feast/la/band9.h"
 #include "feast/la/band9_kernels.h"
+#include "feast/mesh/mesh.h"
 #include "feast/mesh/stencil.h"
 #include "feast_test.h"
 #include <stdlib.h>
@@ -106,6 +109,18 @@ static void check_matvec(int dim, int N) {
   free(store);
 }
 
+static void check_cells(void) {
+  const FeastMacroCell *c = feast_mesh_cell(NULL);
+  CHECK(c == &feast_macro_quad && c->dim == 2 && c->corners == 4 && c->edges == 4 && c->faces == 0);
+  for (int k = 0; k < 4; k++) CHECK(c->edge[k][0] == k && c->edge[k][1] == (k + 1) % 4);
+  const FeastQ1Element *e = &feast_q1_quad;
+  CHECK(e->dim == 2 && e->nodes == 4 && e->stencil == FEAST_BAND9_STENCIL && e->min_order == 2 && e->max_order == 3);
+  CHECK(e->max_points == (int)(sizeof ((FeastQ1Cell *)NULL)->q / sizeof ((FeastQ1Cell *)NULL)->q[0]));
+  long node[4];
+  feast_q1_cell_nodes(9, 3, 5, node);
+  for (int a = 0; a < 4; a++) CHECK(node[a] == (5 + e->node[a][1]) * 9 + 3 + e->node[a][0] && e->node[a][2] == 0);
+}
+
 static int run(void) {
   check_2d();
   check_3d();
@@ -113,6 +128,7 @@ static int run(void) {
   check_matvec(2, 17);
   check_matvec(3, 2);
   check_matvec(3, 9);
+  check_cells();
   return 0;
 }
 
