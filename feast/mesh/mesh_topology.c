@@ -46,7 +46,8 @@ static int check_edge_group(const FeastMesh *m, const FeastMeshLines *ln, const 
     FEAST_CHECK(edge_from(m, g[1].idx) != a, FEAST_ERR_MESH,
                 "%s: quad %d overlaps quad %d: both run through their shared edge %d-%d in the same "
                 "direction",
-                feast_mesh_loc(m, ql, edge_macro(m, g[1].idx)).s, edge_macro(m, g[1].idx), edge_macro(m, g[0].idx), a, b);
+                feast_mesh_loc(m, ql, edge_macro(m, g[1].idx)).s, edge_macro(m, g[1].idx), edge_macro(m, g[0].idx),
+                a, b);
   return 0;
 }
 
