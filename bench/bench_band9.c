@@ -1,6 +1,7 @@
 /* Memory bandwidth of the 9-band kernels on one core, against the STREAM triad
  * (a = b + s c) measured in the same run:
- *   matvec y = A x   (feast_band9_matvec in double, the shared float row kernel),
+ *   matvec y = A x   (feast_band9_matvec in double, the generic stencil row in double,
+ *                    the shared float row kernel),
  *   one damped Jacobi sweep (the shared point kernel, double and float),
  * on one macro at levels Lmin..Lmax, and the CPU local multigrid (coproc, double and
  * single) per V cycle, also in units of one Jacobi sweep of the finest level.
@@ -119,6 +120,20 @@ typedef struct {
 static void matvec_d(void *p) {
   const Bench *B = p;
   feast_band9_matvec(&B->cur->A, B->cur->x, B->cur->y);
+}
+
+/* the generic row of any stencil (feast_stencil_row) on the 2D Q1 stencil: what the
+ * written-out 9-band row of feast_band9_matvec saves */
+static void stencil_row_d(void *p) {
+  const Bench *B = p;
+  const long N = B->N;
+  const FeastStencil *s = FEAST_BAND9_STENCIL;
+  long off[FEAST_STENCIL_MAX_BANDS];
+  for (int k = 0; k < s->nbands; k++) off[k] = feast_stencil_offset(s, k, N);
+  const double *const *band = (const double *const *)B->cur->A.band;
+  const double *x = B->cur->x;
+  double *restrict y = B->cur->y;
+  for (long i = 0; i < N * N; i++) y[i] = feast_stencil_row_d(s->nbands, band, off, x, i);
 }
 
 static void row_f(void *p) {
@@ -321,10 +336,11 @@ static int run(int Lmin, int Lmax) {
       Kernel k;
       double bytes;
     } ks[] = {{"matvec (feast_band9_matvec)", "double", matvec_d, 11 * 8 * n},
+              {"matvec (generic stencil row)", "double", stencil_row_d, 11 * 8 * n},
               {"matvec (row kernel)", "single", row_f, 11 * 4 * n},
               {"Jacobi sweep", "double", jacobi_d, 12 * 8 * n},
               {"Jacobi sweep", "single", jacobi_f, 12 * 4 * n}};
-    for (int i = 0; i < 4; i++)
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
       for (int lay = 0; lay < 2; lay++) {
         B.cur = &B.lay[lay];
         const double s = time_kernel(ks[i].k, &B), gbs = ks[i].bytes / s / 1e9;

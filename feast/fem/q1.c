@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define Q1_MAXQP 9
+#define Q1_MAXQP 9 /* the most quadrature points of a cell: 3 x 3 (FeastQ1Cell.q) */
 
 /* reference data at the quadrature points, computed once per call */
 typedef struct {
@@ -27,9 +27,12 @@ typedef struct {
   double p0[2], a[2], b[2], c[2];
 } Q1Cell;
 
+const FeastQ1Element feast_q1_quad = {2, 4, {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}, 2, 3, Q1_MAXQP,
+                                        FEAST_BAND9_STENCIL};
+
 /* local basis node offsets (di, dj) */
-static const int q1_di[4] = {0, 1, 1, 0};
-static const int q1_dj[4] = {0, 0, 1, 1};
+static inline int q1_di(int a) { return feast_q1_quad.node[a][0]; }
+static inline int q1_dj(int a) { return feast_q1_quad.node[a][1]; }
 
 /* Gauss-Legendre on [0,1]: order 1 the midpoint (weight 1), order 2 the points
  * 1/2 +- 1/(2 sqrt 3) (weights 1/2), order 3 the points 1/2 and 1/2 +- sqrt(3/5)/2
@@ -64,7 +67,7 @@ static void q1_rule(int order, Q1Rule *r) {
 static int q1_check_args(int N, const double *xy, int order) {
   FEAST_CHECK(N >= 2, FEAST_ERR_ARG, "Q1: a macro needs N >= 2 nodes per side, got %d", N);
   FEAST_CHECK(xy != NULL, FEAST_ERR_ARG, "Q1: coordinates are NULL");
-  FEAST_CHECK(order == 2 || order == 3, FEAST_ERR_ARG,
+  FEAST_CHECK(order >= feast_q1_quad.min_order && order <= feast_q1_quad.max_order, FEAST_ERR_ARG,
               "Q1 quadrature order must be 2 (2x2 Gauss) or 3 (3x3 Gauss), got %d", order);
   return 0;
 }
@@ -185,7 +188,8 @@ static int cell_bands(int N, const FeastBand9 *A, int k, double *band[4][4]) {
   FEAST_CHECK(A->band[0] != NULL && A->N == N, FEAST_ERR_ARG,
               "Q1 assembly: matrix %d must be created with N = %d (has %d)", k, N, A->N);
   for (int a = 0; a < 4; a++)
-    for (int c = 0; c < 4; c++) band[a][c] = A->band[feast_band_index(q1_di[c] - q1_di[a], q1_dj[c] - q1_dj[a])];
+    for (int c = 0; c < 4; c++)
+      band[a][c] = A->band[feast_stencil_band(feast_q1_quad.stencil, q1_di(c) - q1_di(a), q1_dj(c) - q1_dj(a), 0)];
   return 0;
 }
 
@@ -355,12 +359,12 @@ typedef struct {
 typedef void (*Q1RowVisit)(const Q1Row *row, const Q1Rule *r, void *ctx);
 
 void feast_q1_cell_nodes(long N, long i, long j, long node[4]) {
-  for (int a = 0; a < 4; a++) node[a] = (j + q1_dj[a]) * N + i + q1_di[a];
+  for (int a = 0; a < 4; a++) node[a] = (j + q1_dj(a)) * N + i + q1_di(a);
 }
 
 /* node a of cell i of the row */
 static inline long q1_row_node(const Q1Row *row, int i, int a) {
-  return (long)(row->j + q1_dj[a]) * row->N + i + q1_di[a];
+  return (long)(row->j + q1_dj(a)) * row->N + i + q1_di(a);
 }
 
 static int q1_for_rows(int N, const double *xy, int macro, int order, Q1RowVisit visit, void *ctx) {

@@ -5,6 +5,23 @@
 #define FEAST_Q1_H
 #include "feast/la/band9.h"
 
+/* The Q1 element's reference data as one descriptor: its dimension, the nodes of a cell
+ * in the local basis order (offsets from the cell's first node), the quadrature orders
+ * of the assemblies with the most points a cell then has (the room of FeastQ1Cell.q),
+ * and the stencil of the matrices it assembles. The bilinear element on quadrilaterals
+ * is the only one; Q1 on hexahedra is a second descriptor (8 nodes, trilinear basis,
+ * 27 bands) with its own cell loop (docs/architecture.md, "Where 3D plugs in"). */
+typedef struct {
+  int dim;                     /* space dimension */
+  int nodes;                   /* nodes (basis functions) per cell: 2^dim */
+  signed char node[8][3];      /* basis function a sits at node (i, j) + node[a] of cell (i, j) */
+  int min_order, max_order;    /* tensor Gauss orders of the assemblies (points per direction) */
+  int max_points;              /* quadrature points per cell at max_order */
+  const FeastStencil *stencil; /* the couplings of its matrices */
+} FeastQ1Element;
+/* bilinear on [0,1]^2: nodes (0,0), (1,0), (1,1), (0,1); orders 2..3; the 9-band stencil */
+extern const FeastQ1Element feast_q1_quad;
+
 /* what a form sees at one quadrature point of one cell */
 typedef struct {
   double x, y;           /* physical point */

@@ -183,8 +183,11 @@ static void free_rows(const unsigned char *fixed, long N, int tr, long i0, long 
     for (int c = 0; c <= len + 1; c++) free[dy + 1][c] = (unsigned char)free_node(fixed, N, tr, i0 - 1 + c, j + dy);
 }
 
-/* band b of the oriented grid as stored */
-static int band_index(int tr, int b) { return tr ? feast_band_index(b / 3 - 1, b % 3 - 1) : b; }
+/* band b of the oriented grid as stored: offset (dx, dy) of the transposed grid is (dy, dx) */
+static int band_index(int tr, int b) {
+  const signed char *o = FEAST_BAND9_STENCIL->offset[b];
+  return tr ? feast_stencil_band(FEAST_BAND9_STENCIL, o[1], o[0], 0) : b;
+}
 
 static void x_half_checked(const AxisTerms *T, const FeastBand9Framed *Af, const unsigned char *fixed_f, int tr,
                            long j, int I0, int n, MaskedRow *m, XHalf *x) {
@@ -193,7 +196,7 @@ static void x_half_checked(const AxisTerms *T, const FeastBand9Framed *Af, const
   free_rows(fixed_f, N, tr, i0, j, 2 * n + 1, free);
   const double *f[FEAST_NBANDS];
   for (int b = 0; b < FEAST_NBANDS; b++) {
-    const int sx = b % 3 - 1, sy = b / 3 - 1, k = band_index(tr, b);
+    const int sx = FEAST_BAND9_STENCIL->offset[b][0], sy = FEAST_BAND9_STENCIL->offset[b][1], k = band_index(tr, b);
     for (int c = 0; c <= 2 * n; c++) {
       const long i = i0 + c;
       const int keep = free[1][c + 1] && free[sy + 1][c + 1 + sx];
@@ -231,7 +234,7 @@ static void row_checked(const AxisTerms *T, const FeastBand9Framed *Af, const un
   FreeRows free;
   free_rows(fixed_c, Nc, tr, I0, J, n, free);
   for (int b = 0; b < FEAST_NBANDS; b++) {
-    const int dx = b % 3 - 1, dy = b / 3 - 1, kb = band_index(tr, b);
+    const int dx = FEAST_BAND9_STENCIL->offset[b][0], dy = FEAST_BAND9_STENCIL->offset[b][1], kb = band_index(tr, b);
     for (int k = 0; k < n; k++) {
       const long I = I0 + k;
       const int keep = free[1][k + 1] && free[dy + 1][k + 1 + dx];
@@ -307,10 +310,16 @@ static void upwind_pair(double *aij, double *aii, double *aji, double *ajj, int 
 
 /* the node (ni, nj) that band k of node (i, j) couples to; 0 if it lies outside the grid */
 static int neighbour(long N, long i, long j, int k, long *ni, long *nj) {
-  *ni = i + k % 3 - 1;
-  *nj = j + k / 3 - 1;
-  return *ni >= 0 && *ni < N && *nj >= 0 && *nj < N;
+  const long p[FEAST_STENCIL_MAX_DIM] = {i, j, 0};
+  long q[FEAST_STENCIL_MAX_DIM];
+  const int inside = feast_stencil_neighbour(FEAST_BAND9_STENCIL, k, N, p, q);
+  *ni = q[0];
+  *nj = q[1];
+  return inside;
 }
+
+/* the band of row (ni, nj) coupling back to (i, j) */
+static int opposite(int k) { return feast_stencil_opposite(FEAST_BAND9_STENCIL, k); }
 
 void feast_band9_upwind(FeastBand9 *A) {
   const long N = A->N;
@@ -321,7 +330,7 @@ void feast_band9_upwind(FeastBand9 *A) {
         long ni, nj;
         if (!neighbour(N, i, j, k, &ni, &nj)) continue;
         const long p = j * N + i, q = nj * N + ni;
-        upwind_pair(&b[k][p], &b[FEAST_BAND_DIAG][p], &b[8 - k][q], &b[FEAST_BAND_DIAG][q], 1);
+        upwind_pair(&b[k][p], &b[FEAST_BAND_DIAG][p], &b[opposite(k)][q], &b[FEAST_BAND_DIAG][q], 1);
       }
 }
 
@@ -335,10 +344,10 @@ void feast_band9_upwind_frame(FeastBand9Framed *A) {
       if (k == FEAST_BAND_DIAG || !neighbour(N, i, j, k, &ni, &nj)) continue;
       const long g = feast_frame_slot(N, ni, nj);
       if (g < 0) { /* an inside node: its row is the inside's, stabilised already */
-        double aji = A->inside->band[8 - k][nj * N + ni];
+        double aji = A->inside->band[opposite(k)][nj * N + ni];
         upwind_pair(&fr[k][f], &fr[FEAST_BAND_DIAG][f], &aji, NULL, 0);
       } else if (k > FEAST_BAND_DIAG) { /* both in the frame: the pair once */
-        upwind_pair(&fr[k][f], &fr[FEAST_BAND_DIAG][f], &fr[8 - k][g], &fr[FEAST_BAND_DIAG][g], 1);
+        upwind_pair(&fr[k][f], &fr[FEAST_BAND_DIAG][f], &fr[opposite(k)][g], &fr[FEAST_BAND_DIAG][g], 1);
       }
     }
   }

@@ -1,4 +1,5 @@
 #include "feast/la/band9.h"
+#include "feast/la/band9_kernels.h"
 #include "feast/base/error.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -121,7 +122,9 @@ void feast_grid_free_f(int N, float **x) {
   *x = NULL;
 }
 
-/* the nine bands of A as restrict pointers, and N, n, for the row loops below */
+/* The row loops below are the 9-band specialisation of the stencil's row (feast_stencil_row
+ * in band9_kernels.h, the same sum term by term): the nine bands of A as restrict
+ * pointers, and N, n */
 #define BAND9_LOCALS(A)                                                                          \
   const int N = (A)->N;                                                                          \
   const ptrdiff_t n = (ptrdiff_t)N * N;                                                          \
@@ -255,4 +258,18 @@ void feast_band9_defect(const FeastBand9 *A, const double *restrict b, const dou
                         double *restrict d) {
   BAND9_LOCALS(A);
   for (ptrdiff_t i = 0; i < n; i++) d[i] = b[i] - BAND9_ROW(x, i);
+}
+
+void feast_band_matvec(const FeastStencil *s, int N, const double *const *band, const double *restrict x,
+                       double *restrict y) {
+  if (s == FEAST_BAND9_STENCIL) { /* the written-out 9-band rows */
+    FeastBand9 A = {N, {NULL}};
+    memcpy(A.band, band, sizeof A.band);
+    feast_band9_matvec(&A, x, y);
+    return;
+  }
+  long off[FEAST_STENCIL_MAX_BANDS], n = 1;
+  for (int d = 0; d < s->dim; d++) n *= N;
+  for (int k = 0; k < s->nbands; k++) off[k] = feast_stencil_offset(s, k, N);
+  for (long i = 0; i < n; i++) y[i] = feast_stencil_row_d(s->nbands, band, off, x, i);
 }

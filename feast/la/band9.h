@@ -3,11 +3,29 @@
  * offset dy*N + dx: k = 0..8 <-> offsets {-N-1, -N, -N+1, -1, 0, 1, N-1, N, N+1}.
  * Entries whose neighbour lies outside the macro are zero. Grid vectors carry N+1
  * padding values (zero) before and after the N*N values, so a matvec row reads
- * x[idx + offset] without bounds checks on every row. */
+ * x[idx + offset] without bounds checks on every row.
+ * The stencil is data (feast/mesh/stencil.h): every FeastBand9 is an operator of the 2D
+ * Q1 stencil, FEAST_BAND9_STENCIL, band k its band k; the loops that are not hot kernels
+ * read the offsets from it, the row kernels are its 9-band specialisation
+ * (feast_band9_row, BAND9_ROW in band9.c) and feast_band_matvec the generic loop of any
+ * stencil. A 27-band operator is another descriptor (feast_stencil_q1_3d) and a type
+ * with band[FEAST_STENCIL_MAX_BANDS] and a `const FeastStencil *stencil` where these
+ * read FEAST_BAND9_STENCIL (docs/architecture.md, "Where 3D plugs in"); the name
+ * FeastBand9 would then become a 2D alias of it. */
 #ifndef FEAST_BAND9_H
 #define FEAST_BAND9_H
 #include "feast/mesh/macro_grid.h"
 #include <stddef.h>
+
+/* the stencil of every FeastBand9: FEAST_NBANDS bands, FEAST_BAND_DIAG its centre */
+#define FEAST_BAND9_STENCIL (&feast_stencil_q1_2d)
+#ifdef __cplusplus /* the CUDA sources and the emulator's tests include this too */
+static_assert
+#else
+_Static_assert
+#endif
+    (FEAST_NBANDS == FEAST_STENCIL_BANDS(2) && FEAST_BAND_DIAG == FEAST_STENCIL_CENTRE(2),
+     "FeastBand9 holds the bands of the 2D Q1 stencil");
 
 typedef struct {
   int N;                      /* nodes per side, N = 2^L + 1 */
@@ -58,6 +76,11 @@ void feast_band9_matvec_add(const FeastBand9 *A, const double *x, double *y);
 void feast_band9_fix_rows(FeastBand9 *A, const unsigned char *fixed, const unsigned char *diag_one);
 /* A <- 0 (storage kept) */
 void feast_band9_zero(FeastBand9 *A);
+/* y <- A x for a banded matrix of any stencil s: N^dim rows, band[k] the N^dim values
+ * of band k, x padded by feast_stencil_pad(s, N) on both sides, x != y. The generic
+ * loop (k = 0 .. nbands-1 per row, the order of feast_band9_row); the 2D Q1 stencil is
+ * sent to the 9-band kernel of feast_band9_matvec (the same sums, faster: bench_band9) */
+void feast_band_matvec(const FeastStencil *s, int N, const double *const *band, const double *x, double *y);
 
 /* The boundary ring of a 9-band matrix: the rows of the 4 (N - 1) nodes on the macro's
  * edges, band-major, numbered along the ring (row j = 0, row j = N-1, then columns

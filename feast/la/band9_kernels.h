@@ -3,7 +3,12 @@
  * (_f). The CPU backends and the CUDA kernels call exactly these functions, so the
  * arithmetic the GPU runs is the arithmetic CI tests on the CPU.
  * Grids: N x N nodes of one macro, node (i,j) at j*N+i; band k couples node idx to
- * idx + feast_band_offset(k, N) (see feast/la/band9.h); vectors read by a row are padded. */
+ * idx + feast_band_offset(k, N) (see feast/la/band9.h); vectors read by a row are padded.
+ * The stencil is data (feast/mesh/stencil.h): feast_stencil_row is the row of any
+ * stencil; feast_band9_row and the transfers below are the 2D Q1 stencil's, written out
+ * (the matvec is bandwidth-bound and the written-out row is what keeps it at the
+ * bandwidth: bench/bench_band9, "generic stencil row"). 3D adds 27-band and trilinear
+ * ones here, next to them. */
 #ifndef FEAST_BAND9_KERNELS_H
 #define FEAST_BAND9_KERNELS_H
 #include "feast/base/hd.h"
@@ -15,6 +20,14 @@
            band[2][idx] * x[idx - N + 1] + band[3][idx] * x[idx - 1] + band[4][idx] * x[idx] + \
            band[5][idx] * x[idx + 1] + band[6][idx] * x[idx + N - 1] +                       \
            band[7][idx] * x[idx + N] + band[8][idx] * x[idx + N + 1];                        \
+  }                                                                                          \
+  /* (A x)_idx for a stencil of nbands bands: sum_k band_k[idx] x[idx + off[k]], k = 0 ..  \
+   * nbands-1 in this order (off[k] = feast_stencil_offset(s, k, N)): for the 2D Q1       \
+   * stencil the sum of feast_band9_row, term by term */                                   \
+  FEAST_HD T feast_stencil_row_##S(int nbands, const T *const *band, const long *off, const T *x, long idx) { \
+    T sum = band[0][idx] * x[idx + off[0]];                                                  \
+    for (int k = 1; k < nbands; k++) sum += band[k][idx] * x[idx + off[k]];                  \
+    return sum;                                                                              \
   }                                                                                          \
   /* damped Jacobi: x_new = x + omega (b - (A x)) / a_ii */                                  \
   FEAST_HD T feast_jacobi_point_##S(const T *const *band, const T *b, const T *x, long idx,   \

@@ -4,13 +4,14 @@
 
 void feast_band9_to_dense(const FeastBand9Framed *A, double *a) {
   const long N = A->inside->N, n = N * N;
+  const FeastStencil *s = FEAST_BAND9_STENCIL;
   memset(a, 0, sizeof(double) * (size_t)(n * n));
   for (long j = 0; j < N; j++)
     for (long i = 0; i < N; i++) {
-      const long row = j * N + i;
-      for (int k = 0; k < FEAST_NBANDS; k++) {
-        const long ci = i + k % 3 - 1, cj = j + k / 3 - 1;
-        if (ci >= 0 && cj >= 0 && ci < N && cj < N) a[row * n + cj * N + ci] = feast_band9_framed_at(A, k, i, j);
+      const long row = j * N + i, p[FEAST_STENCIL_MAX_DIM] = {i, j, 0};
+      for (int k = 0; k < s->nbands; k++) {
+        long c[FEAST_STENCIL_MAX_DIM];
+        if (feast_stencil_neighbour(s, k, N, p, c)) a[row * n + c[1] * N + c[0]] = feast_band9_framed_at(A, k, i, j);
       }
     }
 }

@@ -53,6 +53,7 @@ static int sort_entries(Entry **e, long n, int64_t nrows) {
 static long local_entries(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, int64_t *gid,
                           Entry *e) {
   const int N = dom->levels[level].N;
+  const FeastStencil *s = FEAST_BAND9_STENCIL;
   long n = 0;
   for (int li = 0; li < dom->nlocal; li++) {
     const int m = dom->local[li];
@@ -60,11 +61,13 @@ static long local_entries(const FeastDomain *dom, int level, const FeastBand9 *A
       for (int i = 0; i < N; i++) gid[j * N + i] = feast_mesh_node_gid(dom->mesh, level, m, i, j);
     for (int j = 0; j < N; j++)
       for (int i = 0; i < N; i++)
-        for (int k = 0; k < FEAST_NBANDS; k++) {
+        for (int k = 0; k < s->nbands; k++) {
           const double v = A[li].band[k][j * N + i];
-          const int ci = i + k % 3 - 1, cj = j + k / 3 - 1;
-          if (structural ? ci < 0 || cj < 0 || ci >= N || cj >= N : v == 0.0) continue;
-          e[n++] = (Entry){gid[j * N + i], gid[cj * N + ci], m, 0, v};
+          const long p[FEAST_STENCIL_MAX_DIM] = {i, j, 0};
+          long c[FEAST_STENCIL_MAX_DIM];
+          const int inside = feast_stencil_neighbour(s, k, N, p, c);
+          if (structural ? !inside : v == 0.0) continue;
+          e[n++] = (Entry){gid[j * N + i], gid[c[1] * N + c[0]], m, 0, v};
         }
   }
   return n;
@@ -72,7 +75,7 @@ static long local_entries(const FeastDomain *dom, int level, const FeastBand9 *A
 
 static long max_local_entries(const FeastDomain *dom, int level) {
   const long N = dom->levels[level].N;
-  return (long)dom->nlocal * N * N * FEAST_NBANDS;
+  return (long)dom->nlocal * N * N * FEAST_BAND9_STENCIL->nbands;
 }
 
 /* counts[r] items of `size` bytes from rank r on root, at displs[r] items (root only;

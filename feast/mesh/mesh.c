@@ -22,7 +22,7 @@ int feast_mesh_alloc(const char *path, int nv, int nq, int np, FeastMesh **mesh)
   m->nmacros = nq;
   m->nparts = np;
   FEAST_CALL(FEAST_ALLOC(2 * (size_t)nv, &m->xy));
-  FEAST_CALL(FEAST_ALLOC(4 * (size_t)nq, &m->quads));
+  FEAST_CALL(FEAST_ALLOC((size_t)feast_mesh_cell(m)->corners * nq, &m->quads));
   FEAST_CALL(FEAST_ALLOC(np, &m->parts));
   return 0;
 }

@@ -17,6 +17,22 @@ typedef struct {
   int *edges;               /* 2*nedges vertex ids */
 } FeastBoundaryPart;
 
+/* The reference cell of a macro as data: the corners, edges and faces each macro has in
+ * FeastMesh's per-macro arrays, and the corners each local edge joins. Every FeastMesh
+ * today is of quadrilaterals, feast_macro_quad: the cell feast_mesh_cell returns. A
+ * hexahedral mesh is the cell of 8 corners, 12 edges and 6 faces, plus the faces'
+ * topology (docs/architecture.md, "Where 3D plugs in"). */
+enum { FEAST_CELL_MAX_EDGES = 12 };
+typedef struct {
+  int dim;     /* space dimension */
+  int corners; /* vertices per macro: FeastMesh.quads holds corners ids per macro */
+  int edges;   /* edges per macro: FeastMesh.macro_edges holds edges ids per macro */
+  int faces;   /* faces per macro: 0 in 2D (the edges bound the cell), 6 on a hexahedron */
+  signed char edge[FEAST_CELL_MAX_EDGES][2]; /* local edge k: corner edge[k][0] -> edge[k][1] */
+} FeastMacroCell;
+/* the quadrilateral: corners counter-clockwise, local edge k from corner k to (k+1) % 4 */
+extern const FeastMacroCell feast_macro_quad;
+
 /* Local numbering of a macro: corners v0..v3 counter-clockwise; local edge k runs from
  * corner k to corner (k+1)%4. Refined to level L it has N = 2^L+1 nodes per side,
  * node (i,j) at index j*N+i, i along edge 0 (v0->v1), j along edge 3 reversed (v0->v3). */
@@ -37,6 +53,13 @@ typedef struct {
   int *macro_edges;   /* 4*nmacros, global edge of local edge k */
   int *vertex_macro_ptr, *vertex_macros; /* CSR vertex -> macros (ascending ids) */
 } FeastMesh;
+
+/* the reference cell of the mesh's macros (feast_macro_quad for every mesh read today;
+ * a mesh of hexahedra names its own here) */
+static inline const FeastMacroCell *feast_mesh_cell(const FeastMesh *mesh) {
+  (void)mesh;
+  return &feast_macro_quad;
+}
 
 /* Read by extension: ".msh" -> Gmsh (curved parts from cfg sections [boundary.NAME]),
  * anything else -> native. cfg may be NULL. Validates and builds the topology. */

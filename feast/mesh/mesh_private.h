@@ -21,7 +21,8 @@ static inline FeastMeshLoc feast_mesh_loc(const FeastMesh *m, const int *lines, 
   return l;
 }
 
-/* an edge occurrence: key = smaller*nv + larger vertex id, idx = 4*macro + local edge */
+/* an edge occurrence: key = smaller*nv + larger vertex id, idx = edges*macro + local edge
+ * (edges per macro: feast_mesh_cell) */
 typedef struct {
   int64_t key;
   int idx;

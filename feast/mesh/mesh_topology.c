@@ -23,8 +23,15 @@ static int cmp_edgeref(const void *pa, const void *pb) {
   return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
-static int edge_from(const FeastMesh *m, int idx) { return m->quads[idx]; }
-static int edge_to(const FeastMesh *m, int idx) { return m->quads[4 * (idx / 4) + (idx % 4 + 1) % 4]; }
+/* edge occurrence idx = edges * macro + local edge (the macro's reference cell): its
+ * macro, and the vertex it starts (end 0) or ends (end 1) at */
+static int edge_macro(const FeastMesh *m, int idx) { return idx / feast_mesh_cell(m)->edges; }
+static int edge_corner(const FeastMesh *m, int idx, int end) {
+  const FeastMacroCell *c = feast_mesh_cell(m);
+  return m->quads[c->corners * (idx / c->edges) + c->edge[idx % c->edges][end]];
+}
+static int edge_from(const FeastMesh *m, int idx) { return edge_corner(m, idx, 0); }
+static int edge_to(const FeastMesh *m, int idx) { return edge_corner(m, idx, 1); }
 
 /* a shared edge: at most two quads, traversed in opposite directions */
 static int check_edge_group(const FeastMesh *m, const FeastMeshLines *ln, const FeastMeshEdgeRef *g, int n) {
@@ -33,20 +40,21 @@ static int check_edge_group(const FeastMesh *m, const FeastMeshLines *ln, const 
   FEAST_CHECK(n <= 2, FEAST_ERR_MESH,
               "%s: quad %d: edge %d-%d is already shared by quads %d and %d: the mesh is not conforming "
               "(an edge belongs to at most two quads)",
-              feast_mesh_loc(m, ql, g[2].idx / 4).s, g[2].idx / 4, a < b ? a : b, a < b ? b : a, g[0].idx / 4,
-              g[1].idx / 4);
+              feast_mesh_loc(m, ql, edge_macro(m, g[2].idx)).s, edge_macro(m, g[2].idx), a < b ? a : b, a < b ? b : a,
+              edge_macro(m, g[0].idx), edge_macro(m, g[1].idx));
   if (n == 2)
     FEAST_CHECK(edge_from(m, g[1].idx) != a, FEAST_ERR_MESH,
                 "%s: quad %d overlaps quad %d: both run through their shared edge %d-%d in the same "
                 "direction",
-                feast_mesh_loc(m, ql, g[1].idx / 4).s, g[1].idx / 4, g[0].idx / 4, a, b);
+                feast_mesh_loc(m, ql, edge_macro(m, g[1].idx)).s, edge_macro(m, g[1].idx), edge_macro(m, g[0].idx),
+                a, b);
   return 0;
 }
 
 /* edges numbered by first occurrence (macro order, local edge order); *keys = per edge
  * (key, edge id) sorted by key, for lookups */
 int feast_mesh_build_edges(FeastMesh *m, const FeastMeshLines *ln, FeastMeshEdgeRef **keys) {
-  const int n = 4 * m->nmacros;
+  const int n = feast_mesh_cell(m)->edges * m->nmacros;
   const int64_t nv = m->nvertices;
   FeastMeshEdgeRef *ref;
   *keys = NULL;
@@ -83,14 +91,14 @@ int feast_mesh_build_edges(FeastMesh *m, const FeastMeshLines *ln, FeastMeshEdge
       int e = m->nedges++, a = edge_from(m, i), b = edge_to(m, i);
       m->edge_vertices[2 * e] = a < b ? a : b;
       m->edge_vertices[2 * e + 1] = a < b ? b : a;
-      m->edge_macros[2 * e] = i / 4;
+      m->edge_macros[2 * e] = edge_macro(m, i);
       m->edge_macros[2 * e + 1] = -1;
       m->edge_part[e] = -1;
       m->macro_edges[i] = e;
     } else {
       int e = m->macro_edges[first[i]];
       m->macro_edges[i] = e;
-      m->edge_macros[2 * e + 1] = i / 4;
+      m->edge_macros[2 * e + 1] = edge_macro(m, i);
     }
   }
   for (int g = 0; g < ngroups; g++) ref[g].idx = m->macro_edges[ref[g].idx]; /* idx -> edge id */
@@ -102,17 +110,18 @@ int feast_mesh_build_edges(FeastMesh *m, const FeastMeshLines *ln, FeastMeshEdge
 /* CSR vertex -> macros (ascending, as macros are visited in order); unused vertices are errors */
 int feast_mesh_build_vertex_macros(FeastMesh *m, const FeastMeshLines *ln) {
   FEAST_CALL(FEAST_ALLOC(m->nvertices + 1, &m->vertex_macro_ptr));
-  FEAST_CALL(FEAST_ALLOC(4 * (size_t)m->nmacros, &m->vertex_macros));
+  const int corners = feast_mesh_cell(m)->corners;
+  FEAST_CALL(FEAST_ALLOC((size_t)corners * m->nmacros, &m->vertex_macros));
   int *ptr = m->vertex_macro_ptr;
-  for (int i = 0; i < 4 * m->nmacros; i++) ptr[m->quads[i] + 1]++;
+  for (int i = 0; i < corners * m->nmacros; i++) ptr[m->quads[i] + 1]++;
   for (int v = 0; v < m->nvertices; v++) {
     FEAST_CHECK(ptr[v + 1] > 0, FEAST_ERR_MESH, "%s: vertex %d is not a corner of any quad",
                 feast_mesh_loc(m, ln ? ln->vertex : NULL, v).s, v);
     ptr[v + 1] += ptr[v];
   }
   for (int c = 0; c < m->nmacros; c++)
-    for (int k = 0; k < 4; k++) {
-      int v = m->quads[4 * c + k];
+    for (int k = 0; k < corners; k++) {
+      int v = m->quads[corners * c + k];
       m->vertex_macros[ptr[v]++] = c;
     }
   for (int v = m->nvertices; v > 0; v--) ptr[v] = ptr[v - 1];

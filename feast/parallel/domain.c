@@ -8,14 +8,16 @@
 #include <string.h>
 
 static int local_edge_of(const FeastMesh *mesh, int m, int e) {
-  for (int le = 0; le < 4; le++)
-    if (mesh->macro_edges[4 * m + le] == e) return le;
+  const int edges = feast_mesh_cell(mesh)->edges;
+  for (int le = 0; le < edges; le++)
+    if (mesh->macro_edges[edges * m + le] == e) return le;
   return -1;
 }
 
 /* position along local edge le of macro m of the canonical parameter q of edge e */
 static int edge_param(const FeastMesh *mesh, int m, int le, int e, int q, int N) {
-  int aligned = mesh->quads[4 * m + le] == mesh->edge_vertices[2 * e];
+  const FeastMacroCell *cell = feast_mesh_cell(mesh);
+  int aligned = mesh->quads[cell->corners * m + cell->edge[le][0]] == mesh->edge_vertices[2 * e];
   return aligned ? q : N - 1 - q;
 }
 
@@ -31,8 +33,9 @@ static int build_node_exchange(const FeastDomain *dom, FeastLevel *lev) {
     if (p1 - p0 < 2 || !here) continue;
     FEAST_CALL(feast_exchange_builder_item(b));
     for (int p = p0; p < p1; p++) {
+      const int corners = feast_mesh_cell(mesh)->corners;
       int m = mesh->vertex_macros[p], c = 0;
-      while (c < 4 && mesh->quads[4 * m + c] != v) c++;
+      while (c < corners && mesh->quads[corners * m + c] != v) c++;
       FEAST_CALL(feast_exchange_builder_slot(b, m, dom->local_of[m], feast_corner_node(c, N)));
     }
   }
