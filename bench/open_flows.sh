@@ -37,6 +37,7 @@ t = float(sys.argv[5]) - float(sys.argv[4])
 dofs = s.get("dofs") or s.get("unknowns") or 0
 zl, zu = s.get("wall_shear_zeros_lower"), s.get("wall_shear_zeros_upper")
 walls = ""
+zl = [x for x in zl or [] if x > 0.5]  # the lower wall's corner eddy at the step (x < 0.5) apart
 if zl and zu and len(zu) == 2:
     walls = "%.3f / %.3f / %.3f" % (zl[0], zu[0], zu[1])
 if "recirculation_length" in s:

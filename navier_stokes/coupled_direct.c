@@ -1,5 +1,5 @@
 /* linear.preconditioner = direct: the whole linearised saddle-point system K = [A B; BT C]
- * of the last assembly, its nine blocks gathered on rank 0 and factored by KLU
+ * of the last assembly, its nine blocks gathered on rank 0 and factored by UMFPACK
  * (solvers/direct.h), K^-1 the Krylov method's preconditioner: one iteration per nonlinear
  * step (up to the viscous residual's derivative, which the assembled blocks leave out).
  * The unknowns are field by field (u, v, p over the level's global nodes); the Dirichlet
@@ -30,7 +30,7 @@ static int factor(NsProblem *ns) {
   feast_direct_destroy(&ns->prec.direct);
   ns->prec.direct_blocks = present;
   const int64_t pin = ns->nullspace ? NS_P * ns->dom->levels[ns->level].nglobal : -1;
-  return feast_direct_create_system(ns->dom, ns->level, NS_NFIELDS, A, FEAST_DIRECT_KLU, pin, &ns->prec.direct);
+  return feast_direct_create_system(ns->dom, ns->level, NS_NFIELDS, A, FEAST_DIRECT_UMFPACK, pin, &ns->prec.direct);
 }
 
 /* the factorisation is the solver's setup (T_setup), as ScaRC's refresh is */

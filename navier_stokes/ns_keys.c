@@ -211,7 +211,7 @@ static FeastKeySpec keys[] = {
     ENUM_KEY("linear", "preconditioner", "auto", "auto|block|direct",
              "the preconditioner of the Krylov method on the linearised saddle-point system: block = the "
              "block-triangular Schur complement preconditioner (linear.schur, linear.factorisation; its velocity "
-             "and pressure solves by ScaRC); direct = the whole system factored by KLU, gathered on rank 0 "
+             "and pressure solves by ScaRC); direct = the whole system factored by UMFPACK, gathered on rank 0 "
              "(one Krylov iteration per nonlinear step; memory and time grow faster than the unknowns: small "
              "systems); auto = direct on grid sequencing's coarser levels of at most 100,000 unknowns (their "
              "globalisation's many steps at a few cheap factorisations each: the backward-facing step at "

@@ -234,7 +234,7 @@ static void log_defaults(const NsDefaults *d) {
   if (d->pseudo_time)
     feast_log(1, "  continuation.method = auto: pseudo-time steps where the direct attempt fails (an open flow)\n");
   if (d->sequencing) feast_log(1, "  continuation.grid_sequencing: on (%s)\n", d->why.sequencing);
-  if (d->direct) feast_log(1, "  linear.preconditioner: direct (the whole linearised system factored by KLU)\n");
+  if (d->direct) feast_log(1, "  linear.preconditioner: direct (the whole linearised system factored by UMFPACK)\n");
   if (d->was_auto.velocity_cycles)
     feast_log(1, "  velocity.max_iterations: 1 (unset; an enclosed flow with the rotation term: its outer "
                  "iterations follow the Schur approximation)\n");
