@@ -58,7 +58,8 @@ srun 2 "cavity L3 nan injected" "$NS" grid.level=3 debug.inject=nan debug.inject
 check "ASan cavity nan injection: exit 2 (got $rc), no report" "$rc == 2 and $(sanitizer_reports "$TMP/s.log") == 0"
 # the paths of the MPI tests that test_asan_units.sh leaves out: continuation in Re (the
 # fixed point stalls twice at Re 3200: 2 stages), pseudo-time steps and grid sequencing
-# on the step, the mass Schur approximation
+# on the step (its coarser level with the direct preconditioner), the direct preconditioner
+# on an enclosed flow, the mass Schur approximation
 srun 2 "cavity L3 Re 3200 continuation" "$NS" grid.level=3 problem.re=3200 nonlinear.method=fixed-point \
   continuation.stall_steps=4 output.summary="$TMP/s.json"
 check "ASan cavity L3 Re 3200: exit 0 (got $rc), continuation stages, no report" \
@@ -70,6 +71,10 @@ srun 2 "step L3 Re 200 grid sequencing" "$src/config/step.ini" grid.level=3 prob
   continuation.grid_sequencing=on nonlinear.rtol=1e-6 output.summary="$TMP/s.json"
 check "ASan step L3 grid sequencing: exit 0 (got $rc), a coarser level, no report" \
   "$rc == 0 and $(json coarse_levels "$TMP/s.json") >= 1 and $(sanitizer_reports "$TMP/s.log") == 0"
+srun 2 "cavity L3 direct preconditioner" "$NS" grid.level=3 problem.re=400 linear.preconditioner=direct \
+  output.summary="$TMP/s.json"
+check "ASan cavity L3 direct preconditioner (the pinned pressure row; the step above: direct coarser level): exit 0 (got $rc), no report" \
+  "$rc == 0 and $(sanitizer_reports "$TMP/s.log") == 0"
 srun 2 "cavity L3 mass Schur, upper factorisation" "$NS" grid.level=3 problem.re=400 linear.schur=mass \
   linear.factorisation=upper output.summary="$TMP/s.json"
 check "ASan cavity L3 mass Schur: exit 0 (got $rc), no report" "$rc == 0 and $(sanitizer_reports "$TMP/s.log") == 0"

@@ -9,11 +9,13 @@
 # (67 s; grid sequencing on the step), test_ns_nonlinear_options (43 s; Anderson, line
 # search, Newton: the cavity runs), test_ns_schur (30 s; mass and PCD: the cavity with
 # linear.schur = mass, the channel with PCD), the unit test test_ns_schur_spectrum (23-44 s
-# of dense LAPACK eigenvalue problems on the operators of test_ns_schur).
+# of dense LAPACK eigenvalue problems on the operators of test_ns_schur), test_ns_direct
+# (13 s alone; the direct preconditioner: the step's direct coarser level and the cavity
+# with linear.preconditioner = direct in test_asan_runs).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/asan_lib.sh"
 require_asan_tree
-skip=" test_ns_continuation test_ns_sequencing test_ns_nonlinear_options test_ns_schur test_ns_schur_spectrum "
+skip=" test_ns_continuation test_ns_sequencing test_ns_nonlinear_options test_ns_schur test_ns_schur_spectrum test_ns_direct "
 names=()
 for f in "$src"/tests/unit/test_*.c "$src"/tests/mpi/test_*.c; do
   [ -e "$f" ] || continue
