@@ -4,31 +4,25 @@
  * step (up to the viscous residual's derivative, which the assembled blocks leave out).
  * The unknowns are field by field (u, v, p over the level's global nodes); the Dirichlet
  * rows are the system's identity rows; an enclosed flow's pressure (free up to a
- * constant) has its first node's row pinned, the rows of the others imply it. A pattern
- * that changes (a block appears) is analysed afresh. Memory and time grow faster than the
+ * constant) has its first node's row pinned, the rows of the others imply it. Memory and
+ * time grow faster than the
  * unknowns: meant for small systems (grid sequencing's coarser levels, sequencing.c). */
 #include "feast/base/error.h"
 #include "feast/base/log.h"
 #include "navier_stokes/ns_private.h"
 #include "solvers/direct.h"
 
-/* the blocks of K in row-major order, and the bit set of those present */
-static unsigned system_blocks(const NsProblem *ns, const FeastBand9 *A[NS_NFIELDS * NS_NFIELDS]) {
-  unsigned present = 0;
+/* the blocks of K in row-major order (the set is fixed when the system is created:
+ * system.c; feast_direct_refresh_system refuses another) */
+static void system_blocks(const NsProblem *ns, const FeastBand9 *A[NS_NFIELDS * NS_NFIELDS]) {
   for (int r = 0; r < NS_NFIELDS; r++)
-    for (int c = 0; c < NS_NFIELDS; c++) {
-      A[r * NS_NFIELDS + c] = ns_system_block(ns, r, c);
-      if (A[r * NS_NFIELDS + c]) present |= 1u << (r * NS_NFIELDS + c);
-    }
-  return present;
+    for (int c = 0; c < NS_NFIELDS; c++) A[r * NS_NFIELDS + c] = ns_system_block(ns, r, c);
 }
 
 static int factor(NsProblem *ns) {
   const FeastBand9 *A[NS_NFIELDS * NS_NFIELDS];
-  const unsigned present = system_blocks(ns, A);
-  if (ns->prec.direct && present == ns->prec.direct_blocks) return feast_direct_refresh_system(ns->prec.direct, A);
-  feast_direct_destroy(&ns->prec.direct);
-  ns->prec.direct_blocks = present;
+  system_blocks(ns, A);
+  if (ns->prec.direct) return feast_direct_refresh_system(ns->prec.direct, A);
   const int64_t pin = ns->nullspace ? NS_P * ns->dom->levels[ns->level].nglobal : -1;
   return feast_direct_create_system(ns->dom, ns->level, NS_NFIELDS, A, FEAST_DIRECT_UMFPACK, pin, &ns->prec.direct);
 }

@@ -214,8 +214,9 @@ static FeastKeySpec keys[] = {
              "and pressure solves by ScaRC); direct = the whole system factored by UMFPACK, gathered on rank 0 "
              "(one Krylov iteration per nonlinear step; memory and time grow faster than the unknowns: small "
              "systems); auto = direct on grid sequencing's coarser levels of at most 100,000 unknowns (their "
-             "globalisation's many steps at a few cheap factorisations each: the backward-facing step at "
-             "Re = 800, L = 4 ... ), block elsewhere (printed at verbosity 1)", RECORDED, AT(linear.preconditioner)),
+             "globalisation's many steps at one cheap factorisation each: the backward-facing step at "
+             "Re = 800, L = 4, its level 3 in 31 steps instead of 87, the run 20 s instead of 38 s), block "
+             "elsewhere (printed at verbosity 1)", RECORDED, AT(linear.preconditioner)),
     ENUM_KEY("linear", "factorisation", "lower", NULL /* ns_factorisation_name */,
              "block factors of K = [A B; BT C] = L D U, D = blockdiag(A, -S), that the preconditioner applies: "
              "lower = [A 0; BT -S] (the FEAST paper's), upper = [A B; 0 -S], full = L D U (two velocity "

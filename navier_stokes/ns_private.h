@@ -94,7 +94,6 @@ typedef struct {
   FeastSolveParams pressure_sp; /* A_p solves with pressure.solver = scarc */
   struct FeastDirect *direct;   /* linear.preconditioner = direct (coupled_direct.c): K factored; the
                                    velocity solvers and S~ above are then not made */
-  unsigned direct_blocks;       /* the blocks present (bit 3 row + col) when it was factored */
 } NsPreconditioner;
 
 /* The discrete system (system.c): per field its boundary values and Dirichlet mask, the

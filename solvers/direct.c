@@ -270,15 +270,19 @@ int feast_direct_create(const FeastDomain *dom, int level, const FeastBand9 *A, 
   return feast_direct_create_system(dom, level, 1, &A, method, -1, cp);
 }
 
-/* rank 0: Ax <- the blocks' values (one block: gathered into Ax in place) */
+/* rank 0: Ax <- the blocks' values (one block: gathered into Ax in place), the pinned
+ * row the identity's */
 static int gather_values(FeastDirect *c, const FeastBand9 *const *A) {
-  if (c->nb == 1) return feast_matrix_gather_values(c->gather[0], A[0], c->Ax);
-  for (int k = 0; k < c->nb * c->nb; k++) {
-    FEAST_CHECK(!A[k] == !c->gather[k], FEAST_ERR_ARG, "feast_direct_refresh_system: block %d %s", k,
-                A[k] ? "was a zero block at create" : "is missing");
-    if (!A[k]) continue;
-    FEAST_CALL(feast_matrix_gather_values(c->gather[k], A[k], c->bval));
-    for (int64_t e = 0; c->dom->rank == 0 && e < c->bnnz[k]; e++) c->Ax[c->slot[k][e]] = c->bval[e];
+  if (c->nb == 1) {
+    FEAST_CALL(feast_matrix_gather_values(c->gather[0], A[0], c->Ax));
+  } else {
+    for (int k = 0; k < c->nb * c->nb; k++) {
+      FEAST_CHECK(!A[k] == !c->gather[k], FEAST_ERR_ARG, "feast_direct_refresh_system: block %d %s", k,
+                  A[k] ? "was a zero block at create" : "is missing");
+      if (!A[k]) continue;
+      FEAST_CALL(feast_matrix_gather_values(c->gather[k], A[k], c->bval));
+      for (int64_t e = 0; c->dom->rank == 0 && e < c->bnnz[k]; e++) c->Ax[c->slot[k][e]] = c->bval[e];
+    }
   }
   if (c->dom->rank == 0) pin_row(c);
   return 0;
