@@ -33,6 +33,7 @@ typedef struct {
   int first;                /* the steps of a restored state */
   int capped, given_up;     /* auto: Newton solves at the cap in a row; Newton given up */
   int stall_from;           /* the stall test looks at the steps from this one (of the solve) on */
+  int no_descent;           /* Newton's steps in a row whose line search found no decrease */
 } Run;
 
 void feast_nonlinear_params_defaults(FeastNonlinearParams *p) {
@@ -163,8 +164,9 @@ static int trial(FeastNonlinear *nl, double l, int full, double *r) {
 /* x <- x_old + lambda c, the system assembled at x and its defect norm in *r (the line
  * search of nonlinear.h): the defect and *r of the length taken are those of an assembled
  * trial, which the test saw up to rounding */
-static int update(FeastNonlinear *nl, double *r, double *lambda) {
+static int update(FeastNonlinear *nl, double *r, double *lambda, int *decreased) {
   const FeastNonlinearParams *p = &nl->p;
+  *decreased = 1;
   const double r0 = *r;
   double best = INFINITY, best_lambda = p->damping, l = p->damping;
   feast_vec_copy(nl->v.x, nl->v.x_old);
@@ -176,6 +178,7 @@ static int update(FeastNonlinear *nl, double *r, double *lambda) {
     }
     if (*r < best) best = *r, best_lambda = l;
     if (k == FEAST_NONLINEAR_HALVINGS) { /* no decrease: the best length seen */
+      *decreased = 0;
       l = best_lambda;
       FEAST_CALL(trial(nl, l, 1, r));
       break;
@@ -266,7 +269,8 @@ int feast_nonlinear_solve(FeastNonlinear *nl, const FeastNonlinearState *from, F
     FEAST_CALL(monitor(nl, FEAST_NONLINEAR_STEP, &info, &stop));
     if (stop_test(p, r, run.reference, run.change, step, res)) break;
     if (hist) hist[step - run.first] = r;
-    if (hist && stalled(p, hist + run.stall_from, step - run.first - run.stall_from, r)) {
+    if (hist && (run.no_descent >= FEAST_NONLINEAR_NO_DESCENT ||
+                 stalled(p, hist + run.stall_from, step - run.first - run.stall_from, r))) {
       res->reason = FEAST_NONLINEAR_STALLED;
       break;
     }
@@ -282,7 +286,9 @@ int feast_nonlinear_solve(FeastNonlinear *nl, const FeastNonlinearState *from, F
       res->newton_given_up++;
     }
     if (!nl->newton) FEAST_CALL(feast_anderson_mix(nl->anderson, nl->v.x, nl->v.c));
-    FEAST_CALL(update(nl, &r, &run.lambda));
+    int decreased;
+    FEAST_CALL(update(nl, &r, &run.lambda, &decreased));
+    run.no_descent = nl->newton && !decreased && p->line_search ? run.no_descent + 1 : 0;
     if (nl->ops.update_size) FEAST_CALL(nl->ops.update_size(nl->ctx, nl->v.x, nl->v.c, run.lambda, &run.change));
     info = (FeastNonlinearInfo){res->steps, r, run.reference, run.lambda, 0.0, res};
     FEAST_CALL(monitor(nl, FEAST_NONLINEAR_STEP_DONE, &info, &stop));

@@ -26,7 +26,11 @@
  *     (the update_size callback) <= rtol; diverged at r > divergence x the first defect;
  *     max_iterations after max_steps steps; nan at a defect not finite; stalled when the
  *     defect exceeds stall_factor x the one stall_steps steps before (a window that starts
- *     afresh where auto gives Newton up); linear_diverged when a linear solve diverged or
+ *     afresh where auto gives Newton up), or, where that test is on, after
+ *     FEAST_NONLINEAR_NO_DESCENT Newton steps in a row whose line search found no length
+ *     that decreases the defect (Newton cannot start from there: the step at Re = 800, L = 3,
+ *     took 4 more steps to the window's verdict, its defect growing to 1e3 x the first);
+ *     linear_diverged when a linear solve diverged or
  *     gave NaN (the iterate stays the last one); interrupted when the monitor says so
  *     after a step (a stop signal).
  * Progress lines, checkpoints and stop signals are the monitor's: the solver prints
@@ -39,7 +43,7 @@
 #include "solvers/anderson.h"
 #include "solvers/krylov.h"
 
-enum { FEAST_NONLINEAR_HALVINGS = 6, FEAST_NONLINEAR_NEWTON_CAPPED = 2 };
+enum { FEAST_NONLINEAR_HALVINGS = 6, FEAST_NONLINEAR_NEWTON_CAPPED = 2, FEAST_NONLINEAR_NO_DESCENT = 2 };
 
 typedef enum { FEAST_NONLINEAR_FIXED_POINT, FEAST_NONLINEAR_NEWTON, FEAST_NONLINEAR_AUTO } FeastNonlinearMethod;
 

@@ -20,7 +20,9 @@
  *    1/2, and the solve converges (the shorter trials by the defect alone, the length taken
  *    assembled: the linearisation ends at the final iterate); without it, it does not.
  *  - the monitor: one STEP event per step (steps + 1 with the last) in order and one
- *    STEP_DONE per update; a stop from it ends the solve as interrupted after that step. */
+ *    STEP_DONE per update; a stop from it ends the solve as interrupted after that step.
+ *  - the stall test: the defect's window, and Newton's steps without descent (a linear
+ *    solve that returns minus the correction) stalled after FEAST_NONLINEAR_NO_DESCENT. */
 #include "feast/base/error.h"
 #include "feast/la/vector.h"
 #include "feast/mesh/mesh.h"
@@ -41,6 +43,7 @@ typedef struct {
   int newton;        /* set_newton's last word */
   int inexact;       /* the linear solve stops at (1 - rtol / 2) of the exact correction */
   int limit_newton;  /* Newton's solves report at_limit */
+  int ascent;        /* the linear solve returns minus the correction: no length decreases the defect */
   int set_newton_calls[2], steps_seen, done_seen, next_step, stop_after, trials, events_ok;
   int newton_on_step, newton_off_step;
   double newton_on_rel;
@@ -83,6 +86,7 @@ static int linear_solve(void *ctx, const FeastVec *d, FeastVec *c, FeastNonlinea
   App *a = ctx;
   each(d, a->J, c, divide);
   if (a->inexact) feast_vec_scale(1.0 - 0.5 * s->rtol, c);
+  if (a->ascent) feast_vec_scale(-1.0, c);
   if (a->nsolves < MAXLOG) a->r[a->nsolves] = s->defect_norm, a->rtol[a->nsolves] = s->rtol;
   a->nsolves++;
   s->result = (FeastSolveResult){.converged = 1, .reason = FEAST_SOLVE_CONVERGED, .iterations = 1};
@@ -390,6 +394,32 @@ static void check_stops(App *a, Vecs *v, const FeastNonlinearVectors *nv) {
   reset(a, CUBIC, v, 0.0);
   CHECK_OK(solve(a, nv, 0, &p, NULL, NULL, &res));
   CHECK(res.converged);
+  /* no descent: Newton's steps whose line search finds no decrease stall after
+   * FEAST_NONLINEAR_NO_DESCENT of them where the stall test is on (the defect's window of
+   * 6 steps would take longer), the fixed point's by the window, and without the stall
+   * test the solve runs to max_steps */
+  p.stall_steps = 6;
+  p.stall_factor = 1.0;
+  p.max_steps = 12;
+  const FeastNonlinearMethod methods[2] = {FEAST_NONLINEAR_NEWTON, FEAST_NONLINEAR_FIXED_POINT};
+  const int stalled_after[2] = {FEAST_NONLINEAR_NO_DESCENT, 6};
+  for (int m = 0; m < 2; m++) {
+    p.method = methods[m];
+    reset(a, CUBIC, v, 0.0);
+    a->ascent = 1;
+    CHECK_OK(solve(a, nv, 0, &p, NULL, NULL, &res));
+    CHECK(res.reason == FEAST_NONLINEAR_STALLED && res.steps == stalled_after[m]);
+    if (feast_test_rank() == 0)
+      printf("  no descent, %s: %s after %d steps\n", m ? "fixed point" : "Newton",
+             feast_nonlinear_status_name(res.reason), res.steps);
+  }
+  p.method = FEAST_NONLINEAR_NEWTON;
+  p.stall_steps = 0;
+  reset(a, CUBIC, v, 0.0);
+  a->ascent = 1;
+  CHECK_OK(solve(a, nv, 0, &p, NULL, NULL, &res));
+  CHECK(res.reason == FEAST_NONLINEAR_MAX_ITERATIONS && res.steps == 12);
+  a->ascent = 0;
 }
 
 static int run(void) {
