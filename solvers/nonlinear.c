@@ -34,6 +34,8 @@ typedef struct {
   int capped, given_up;     /* auto: Newton solves at the cap in a row; Newton given up */
   int stall_from;           /* the stall test looks at the steps from this one (of the solve) on */
   int no_descent;           /* Newton's steps in a row whose line search found no decrease */
+  int capped_run;           /* steps in a row whose linear solve stopped at its largest cap */
+  double capped_from[FEAST_NONLINEAR_CAPPED_STEPS]; /* the defects before the last of them */
 } Run;
 
 void feast_nonlinear_params_defaults(FeastNonlinearParams *p) {
@@ -154,6 +156,15 @@ static int stalled(const FeastNonlinearParams *p, const double *hist, int done, 
   return p->stall_steps > 0 && done >= p->stall_steps && r > p->stall_factor * hist[done - p->stall_steps];
 }
 
+/* FEAST_NONLINEAR_CAPPED_STEPS steps in a row whose linear solves stopped at their largest
+ * cap and that together reduced the defect r by less than 1 %: the linear solver cannot
+ * solve these systems, and more steps would only repeat it (the DFG channel at L = 5 with
+ * solver.local_coarse_max_dofs = 25: 14 s per step at a constant defect, for 100 steps) */
+static int capped_without_progress(const Run *run, double r) {
+  const int k = FEAST_NONLINEAR_CAPPED_STEPS; /* capped_from[capped_run % k]: the defect k steps before */
+  return run->capped_run >= k && r > 0.99 * run->capped_from[run->capped_run % k];
+}
+
 /* the defect norm *r at x = x_old + l c, with the system assembled (full) or the defect alone */
 static int trial(FeastNonlinear *nl, double l, int full, double *r) {
   feast_vec_copy(nl->v.x_old, nl->v.x);
@@ -269,8 +280,9 @@ int feast_nonlinear_solve(FeastNonlinear *nl, const FeastNonlinearState *from, F
     FEAST_CALL(monitor(nl, FEAST_NONLINEAR_STEP, &info, &stop));
     if (stop_test(p, r, run.reference, run.change, step, res)) break;
     if (hist) hist[step - run.first] = r;
-    if (hist && (run.no_descent >= FEAST_NONLINEAR_NO_DESCENT ||
-                 stalled(p, hist + run.stall_from, step - run.first - run.stall_from, r))) {
+    if (capped_without_progress(&run, r) ||
+        (hist && (run.no_descent >= FEAST_NONLINEAR_NO_DESCENT ||
+                  stalled(p, hist + run.stall_from, step - run.first - run.stall_from, r)))) {
       res->reason = FEAST_NONLINEAR_STALLED;
       break;
     }
@@ -280,6 +292,8 @@ int feast_nonlinear_solve(FeastNonlinear *nl, const FeastNonlinearState *from, F
     int failed, back;
     FEAST_CALL(linear_step(nl, &run, step, r, res, &s, &failed));
     if (failed) break;
+    if (!s.at_limit) run.capped_run = 0;
+    else run.capped_from[run.capped_run++ % FEAST_NONLINEAR_CAPPED_STEPS] = r;
     FEAST_CALL(newton_or_back(nl, &s, &run, step, res, r, &back));
     if (back) {
       run.stall_from = step + 1 - run.first; /* the fixed point from Newton's iterate: a new window */

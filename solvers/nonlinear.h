@@ -30,6 +30,9 @@
  *     FEAST_NONLINEAR_NO_DESCENT Newton steps in a row whose line search found no length
  *     that decreases the defect (Newton cannot start from there: the step at Re = 800, L = 3,
  *     took 4 more steps to the window's verdict, its defect growing to 1e3 x the first);
+ *     and always after FEAST_NONLINEAR_CAPPED_STEPS steps in a row whose linear solves
+ *     stopped at their largest cap (at_limit) and that reduced the defect by less than 1 %
+ *     together (the linear solver cannot solve these systems);
  *     linear_diverged when a linear solve diverged or
  *     gave NaN (the iterate stays the last one); interrupted when the monitor says so
  *     after a step (a stop signal).
@@ -43,7 +46,8 @@
 #include "solvers/anderson.h"
 #include "solvers/krylov.h"
 
-enum { FEAST_NONLINEAR_HALVINGS = 6, FEAST_NONLINEAR_NEWTON_CAPPED = 2, FEAST_NONLINEAR_NO_DESCENT = 2 };
+enum { FEAST_NONLINEAR_HALVINGS = 6, FEAST_NONLINEAR_NEWTON_CAPPED = 2, FEAST_NONLINEAR_NO_DESCENT = 2,
+       FEAST_NONLINEAR_CAPPED_STEPS = 5 };
 
 typedef enum { FEAST_NONLINEAR_FIXED_POINT, FEAST_NONLINEAR_NEWTON, FEAST_NONLINEAR_AUTO } FeastNonlinearMethod;
 

@@ -22,7 +22,9 @@
  *  - the monitor: one STEP event per step (steps + 1 with the last) in order and one
  *    STEP_DONE per update; a stop from it ends the solve as interrupted after that step.
  *  - the stall test: the defect's window, and Newton's steps without descent (a linear
- *    solve that returns minus the correction) stalled after FEAST_NONLINEAR_NO_DESCENT. */
+ *    solve that returns minus the correction) stalled after FEAST_NONLINEAR_NO_DESCENT;
+ *    linear solves at their cap that make no progress (1e-4 of the correction) stalled
+ *    after FEAST_NONLINEAR_CAPPED_STEPS steps, with or without the stall test. */
 #include "feast/base/error.h"
 #include "feast/la/vector.h"
 #include "feast/mesh/mesh.h"
@@ -44,6 +46,8 @@ typedef struct {
   int inexact;       /* the linear solve stops at (1 - rtol / 2) of the exact correction */
   int limit_newton;  /* Newton's solves report at_limit */
   int ascent;        /* the linear solve returns minus the correction: no length decreases the defect */
+  int capped;        /* every solve reports at_limit; with crawl its correction is 1e-4 of J^-1 d */
+  int crawl;
   int set_newton_calls[2], steps_seen, done_seen, next_step, stop_after, trials, events_ok;
   int newton_on_step, newton_off_step;
   double newton_on_rel;
@@ -87,10 +91,11 @@ static int linear_solve(void *ctx, const FeastVec *d, FeastVec *c, FeastNonlinea
   each(d, a->J, c, divide);
   if (a->inexact) feast_vec_scale(1.0 - 0.5 * s->rtol, c);
   if (a->ascent) feast_vec_scale(-1.0, c);
+  if (a->crawl) feast_vec_scale(1e-4, c);
   if (a->nsolves < MAXLOG) a->r[a->nsolves] = s->defect_norm, a->rtol[a->nsolves] = s->rtol;
   a->nsolves++;
   s->result = (FeastSolveResult){.converged = 1, .reason = FEAST_SOLVE_CONVERGED, .iterations = 1};
-  s->at_limit = a->limit_newton && a->newton;
+  s->at_limit = (a->limit_newton && a->newton) || a->capped;
   return 0;
 }
 
@@ -419,7 +424,21 @@ static void check_stops(App *a, Vecs *v, const FeastNonlinearVectors *nv) {
   a->ascent = 1;
   CHECK_OK(solve(a, nv, 0, &p, NULL, NULL, &res));
   CHECK(res.reason == FEAST_NONLINEAR_MAX_ITERATIONS && res.steps == 12);
-  a->ascent = 0;
+  /* linear solves at their cap: stalled after FEAST_NONLINEAR_CAPPED_STEPS steps that
+   * reduce the defect by less than 1 %, stall test or not; converged where they progress */
+  p.method = FEAST_NONLINEAR_NEWTON;
+  p.max_steps = 50;
+  reset(a, CUBIC, v, 0.0);
+  a->capped = a->crawl = 1;
+  CHECK_OK(solve(a, nv, 0, &p, NULL, NULL, &res));
+  CHECK(res.reason == FEAST_NONLINEAR_STALLED && res.steps == FEAST_NONLINEAR_CAPPED_STEPS);
+  if (feast_test_rank() == 0)
+    printf("  linear solves at their cap, no progress: %s after %d steps\n", feast_nonlinear_status_name(res.reason),
+           res.steps);
+  reset(a, CUBIC, v, 0.0);
+  a->capped = 1;
+  CHECK_OK(solve(a, nv, 0, &p, NULL, NULL, &res));
+  CHECK(res.converged);
 }
 
 static int run(void) {
