@@ -15,14 +15,9 @@
 # About 5 minutes per tree on a 2-core machine (build included).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 1 ] || { echo "usage: bench/bitwise.sh OLD_REF [NEW_REF]" >&2; exit 1; }
-old_ref=$1
-new_ref=${2:-}
-work=${BITWISE_DIR:-/tmp/feastc-bitwise}
-mkdir -p "$work"
+. "$root/bench/trees_lib.sh" # tree_args, tree, build, old_names, revisions
+tree_args bench/bitwise.sh "${BITWISE_DIR:-/tmp/feastc-bitwise}" "$@" # old_ref, new_ref, work
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1 OPENBLAS_NUM_THREADS=1
-
-. "$root/bench/trees_lib.sh" # tree, build, old_names, revisions
 
 # the cases: NAME|RANKS|CONFIG|OVERRIDES (CONFIG relative to the tree; RESTART: the case
 # runs twice, the second time from the checkpoint of the first)

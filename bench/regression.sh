@@ -15,18 +15,14 @@
 # The table goes to stdout and to bench/results/regression.md. About 15 minutes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 1 ] || { echo "usage: bench/regression.sh OLD_REF [NEW_REF]" >&2; exit 1; }
-old_ref=$1
-new_ref=${2:-}
-work=${REGRESSION_DIR:-/tmp/feastc-regression}
+. "$root/bench/trees_lib.sh" # tree_args, tree, build, old_names, revisions
+tree_args bench/regression.sh "${REGRESSION_DIR:-/tmp/feastc-regression}" "$@" # old_ref, new_ref, work
 cpu=${CPU:-1}
 repeat=${REPEAT:-4}
 res=${RES:-100 400 1000}
 levels=${LEVELS:-4 5 6}
 poisson=${POISSON:-unitsquare8:8 unitsquare8:9 dfg24:8}
-mkdir -p "$work"
 export OMPI_MCA_mpi_yield_when_idle=1 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-. "$root/bench/trees_lib.sh" # tree, build, old_names, revisions
 . "$root/bench/peers_lib.sh" # timed PREFIX COMMAND...
 
 old_src=$(tree "$old_ref" old)

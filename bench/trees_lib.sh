@@ -1,5 +1,15 @@
 # Shared by bench/bitwise.sh and bench/regression.sh (sourced; $root is the repository,
-# $work the folder for worktrees and builds).
+# tree_args sets $work, the folder for worktrees and builds).
+# tree_args SCRIPT WORK OLD_REF [NEW_REF]: the two revisions a script compares (old_ref,
+# new_ref: empty for the working tree) and its folder work (made), or the usage and exit 1
+tree_args() {
+  [ $# -ge 3 ] || { echo "usage: $1 OLD_REF [NEW_REF]" >&2; exit 1; }
+  old_ref=$3
+  new_ref=${4:-}
+  work=$2
+  mkdir -p "$work"
+}
+
 # tree REF NAME -> prints the source folder of REF: a git worktree of it under $work
 # (made anew), or the working tree itself when REF is empty
 tree() {
