@@ -29,7 +29,7 @@ for case in $CASES; do
        for inner in $INNERS; do
         rm -f "$tmp/s.json"
         $FEASTC $cfg problem.re=$re grid.level=$level nonlinear.method=$nl linear.schur=$schur \
-          linear.factorisation=$f velocity.solver=${inner%%:*} pressure.solver=${inner##*:} \
+          linear.factorisation=$f velocity.solver=${inner%%:*} pressure.solver=${inner##*:} linear.preconditioner=block \
           output.summary=$tmp/s.json output.verbosity=1 >"$tmp/log" 2>&1 || true
         resolved=$(sed -n 's/.*linear.schur = auto: \([a-z]*\).*/auto: \1/p' "$tmp/log")
         python3 - "$tmp/s.json" "$name" "$re" "$level" "$nl" "${resolved:-$schur}" "$f" "$inner" <<'PY'

@@ -28,7 +28,7 @@ for re in $res; do
     for m in $methods; do
       for schur in $schurs; do
       "${pin[@]}" mpiexec --allow-run-as-root --oversubscribe -np "$np" "$build/bin/feastc" config/cavity.ini \
-        problem.re="$re" grid.level="$L" nonlinear.method="$m" linear.schur="$schur" output.verbosity=0 \
+        problem.re="$re" grid.level="$L" nonlinear.method="$m" linear.schur="$schur" linear.preconditioner=block output.verbosity=0 \
         output.summary="$tmp/s.json" >/dev/null || true
       label=$m; [ "$schur" = mass ] || label="$m, $schur"
       /usr/bin/python3 - "$tmp/s.json" "$re" "$L" "$label" <<'PY'

@@ -72,9 +72,11 @@ typedef enum { NS_SEQUENCING_AUTO, NS_SEQUENCING_ON, NS_SEQUENCING_OFF, NS_SEQUE
 /* linear.preconditioner: block = the block-triangular Schur complement preconditioner
  * (schur.c), direct = the whole linearised system factored (coupled_direct.c); auto =
  * direct on grid sequencing's coarser levels of at most NS_DIRECT_MAX_DOFS unknowns
- * (sequencing.c), block elsewhere */
+ * (sequencing.c); block elsewhere, switched to direct in a stationary solve of at most
+ * NS_DIRECT_SWITCH_MAX_DOFS unknowns after a step of more than NS_DIRECT_SWITCH_ITERATIONS linear
+ * iterations (schur.c) */
 typedef enum { NS_PRECONDITIONER_AUTO, NS_PRECONDITIONER_BLOCK, NS_PRECONDITIONER_DIRECT, NS_PRECONDITIONER_NCHOICES } NsPreconditionerChoice; /* auto|block|direct */
-enum { NS_DIRECT_MAX_DOFS = 100000 };
+enum { NS_DIRECT_MAX_DOFS = 100000, NS_DIRECT_SWITCH_MAX_DOFS = 400000, NS_DIRECT_SWITCH_ITERATIONS = 50 };
 typedef enum { NS_START_ZERO, NS_START_RANDOM } NsInitialGuess; /* ScaRC's solver.initial_guess: zero|random */
 const char *ns_schur_name(NsSchurChoice c);
 const char *ns_nonlinear_name(NsNonlinearMethod m);

@@ -94,6 +94,8 @@ typedef struct {
   FeastSolveParams pressure_sp; /* A_p solves with pressure.solver = scarc */
   struct FeastDirect *direct;   /* linear.preconditioner = direct (coupled_direct.c): K factored; the
                                    velocity solvers and S~ above are then not made */
+  int direct_on;                /* K^-1 is applied: linear.preconditioner = direct, or auto after the switch */
+  int direct_switch;            /* linear.preconditioner = auto may switch to direct (ns_schur_direct_switch) */
 } NsPreconditioner;
 
 /* The discrete system (system.c): per field its boundary values and Dirichlet mask, the
@@ -169,6 +171,11 @@ int ns_inner_solve_many(NsInner *s, int n, const FeastVec *const *b, FeastVec *c
 /* the ScaRC solver inside (its counters), NULL for the others */
 Scarc *ns_inner_scarc(const NsInner *s);
 void ns_inner_destroy(NsInner **s);
+
+/* linear.preconditioner = auto: direct from the next step on where the linear solve of a
+ * stationary solve's step took `iterations` > NS_DIRECT_SWITCH_ITERATIONS (schur.c states
+ * the rule); 1 in *switched when it switched now */
+void ns_schur_direct_switch(NsProblem *ns, int iterations, int *switched);
 
 /* ---- coupled_direct.c: linear.preconditioner = direct ---- */
 /* K of the last assembly factored (created at the first call, refactored after) */

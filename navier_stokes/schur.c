@@ -97,6 +97,33 @@ static void resolve_upwind(const NsProblem *ns, const ScarcParams *in, ScarcPara
     out->coarse_stabilisation = ns->defaults.upwind ? SCARC_STABILISATION_UPWIND : SCARC_STABILISATION_NONE;
 }
 
+/* linear.preconditioner = auto on a stationary navier-stokes solve of at most
+ * NS_DIRECT_MAX_DOFS unknowns (grid sequencing's coarser levels ask for direct outright,
+ * sequencing.c): the block preconditioner, until the linear solve of one step needs more
+ * than NS_DIRECT_SWITCH_ITERATIONS Krylov iterations; from the next step on K factored
+ * whole (coupled_direct.c), one iteration per step. The break-even of one factorisation
+ * against the block preconditioner's iterations, measured at 75k-124k unknowns, lies at 13
+ * (the step at Re = 800) to 47 (the cavity at Re = 1000) iterations per step; the
+ * threshold lies above it, so that a switch pays wherever it happens: the step at Re = 800,
+ * L = 4, 60-98 iterations per Newton step; the cavity at Re = 3200, L = 6, 54-268; the DFG
+ * channels and the cylinder (5-42) keep the block preconditioner
+ * (docs/notes/open-flows.md, 2026-12-03). A count, not a clock: every run and rank count
+ * decides the same. */
+static void init_direct_switch(NsProblem *ns) {
+  const long dofs = NS_NFIELDS * (long)ns->dom->levels[ns->level].nglobal;
+  ns->prec.direct_on = ns->defaults.direct;
+  ns->prec.direct_switch = !ns->defaults.direct && ns->params.linear.preconditioner == NS_PRECONDITIONER_AUTO &&
+                           !ns->stokes && !ns->time_dependent && dofs <= NS_DIRECT_SWITCH_MAX_DOFS;
+  if (ns->prec.direct_switch)
+    feast_log(1, "  linear.preconditioner = auto: block; direct after a step of more than %d linear iterations "
+              "(%ld <= %d unknowns)\n", (int)NS_DIRECT_SWITCH_ITERATIONS, dofs, (int)NS_DIRECT_SWITCH_MAX_DOFS);
+}
+
+void ns_schur_direct_switch(NsProblem *ns, int iterations, int *switched) {
+  *switched = ns->prec.direct_switch && !ns->prec.direct_on && iterations > NS_DIRECT_SWITCH_ITERATIONS;
+  if (*switched) ns->prec.direct_on = 1;
+}
+
 int ns_schur_create(NsProblem *ns) {
   const NsVelocityParams *vp = &ns->params.velocity;
   ns->prec.velocity_method = vp->method;
@@ -108,6 +135,7 @@ int ns_schur_create(NsProblem *ns) {
   ns->prec.velocity_sp.label = "velocity";
   /* the test hook debug.inject wraps the whole preconditioner */
   FEAST_CALL(feast_fault_op(&ns->params.fault, ns->dom->rank, (FeastLinOp){apply, ns}, &ns->prec.fault, &ns->prec.op));
+  init_direct_switch(ns);
   if (ns->defaults.direct) return 0; /* K factored whole (coupled_direct.c): no inner solvers */
   /* coarse_stabilisation = auto resolved by the problem; the A_p solves' own parameters where
    * a [pressure] ScaRC key differs from [solver], else the velocity's resolved ones */
@@ -157,7 +185,7 @@ static FeastBand9 *const *velocity_blocks(const NsProblem *ns) {
 }
 
 int ns_schur_update(NsProblem *ns) {
-  if (ns->defaults.direct) return ns_direct_update(ns);
+  if (ns->prec.direct_on) return ns_direct_update(ns);
   FEAST_CALL(ns_inner_set_operator(ns->prec.velocity[0], velocity_blocks(ns)[NS_A11]));
   if (ns->prec.velocity[1] != ns->prec.velocity[0])
     FEAST_CALL(ns_inner_set_operator(ns->prec.velocity[1], velocity_blocks(ns)[NS_A22]));
@@ -300,7 +328,7 @@ static int upper_velocity_rhs(NsProblem *ns, const FeastVec *d, const FeastVec *
 /* c <- P^-1 d for the factorisation P of linear.factorisation (see the top of the file) */
 static int apply(void *ctx, const FeastVec *d, FeastVec *c) {
   NsProblem *ns = ctx;
-  if (ns->defaults.direct) return ns_direct_apply(ns, d, c);
+  if (ns->prec.direct_on) return ns_direct_apply(ns, d, c);
   const NsFactorisation type = ns->params.linear.factorisation;
   if (type == NS_FACTORISATION_UPPER) {
     uncoupled_pressure_rhs(d, c);

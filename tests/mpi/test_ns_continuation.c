@@ -25,7 +25,10 @@
  *  - on more ranks than one: the continuation case on rank 0 alone (MPI_COMM_SELF, all
  *    macros; the other ranks wait, so that 4 oversubscribed ranks on a busy machine do not
  *    solve it 4 times) takes the same stages, steps and iterations, and its iterate is
- *    bitwise the distributed one (both gathered in global node order). */
+ *    bitwise the distributed one (both gathered in global node order).
+ * The block preconditioner throughout (linear.preconditioner = block): auto's switch to the
+ * direct one after an expensive step (test_ns_direct) would make the direct attempt
+ * converge, and the continuation under test would not run. */
 #include "feast/la/gather.h"
 /* white-box (ns_testing_private.h): checks the final defect with the system's operator */
 #include "ns_testing_private.h"
@@ -35,7 +38,7 @@
 static const char *cavity = "[problem]\nre = %g\n"
                             "[boundary.bottom]\nu = 0\nv = 0\n[boundary.top]\nu = 1\nv = 0\n"
                             "[boundary.left]\nu = 0\nv = 0\npriority = 1\n[boundary.right]\nu = 0\nv = 0\npriority = 1\n"
-                            "[linear]\npcd_rotation = 0\npcd_supg = off\n%s\n";
+                            "[linear]\npcd_rotation = 0\npcd_supg = off\npreconditioner = block\n%s\n";
 
 typedef struct {
   NsResult r;

@@ -8,7 +8,7 @@
 #   converged;
 # - Re = 3200, L = 4 and 3: converge too (L = 3 by continuation: the direct attempt
 #   stalls). With the defaults before 2026-11-27 (the fixed point throughout, no rotation
-#   term, no SUPG term in PCD's F_p; OLD below), which exercise two more mechanisms: at L = 4 the linear solves stop at
+#   term, no SUPG term in PCD's F_p, the block preconditioner throughout; OLD below), which exercise two more mechanisms: at L = 4 the linear solves stop at
 #   linear.max_iterations = 100, which then grows to 200 and 400 (linear.restart to 100 and
 #   200; both keys unset); at L = 3 the stall test stops the direct attempt and every stage
 #   at the target (plateaus), and the continuation's last resort (the target from the
@@ -34,7 +34,7 @@ run1() {
   grep -e "= auto" -e "^feastc:" "$TMP/$out" | sed 's/^/    /'
 }
 has() { grep -c -- "$2" "$TMP/$1"; }
-OLD=(nonlinear.method=fixed-point linear.pcd_rotation=0 linear.pcd_supg=off)
+OLD=(nonlinear.method=fixed-point linear.pcd_rotation=0 linear.pcd_supg=off linear.preconditioner=block)
 
 run1 re1000 "$cfg" problem.re=1000 grid.level=4
 check "Re=1000 L=4: exit 0 (got $rc), converged" "$rc == 0 and '$(json converged)' == 'true'"
