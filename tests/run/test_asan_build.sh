@@ -4,10 +4,11 @@
 # require. Only what they run: feastc and the unit and MPI test programs of
 # test_asan_units.sh (not the six it leaves out, ASAN_UNIT_SKIP; not the benchmarks, not
 # the GPU emulator's second copy of the upper layers). -O2 -g1 (line tables only: the
-# sanitizers' reports still name file:line): 116 CPU-s on the 2-core VM against 148 at
-# RelWithDebInfo's -O2 -g, 2026-12-03; -O1 -g1 built in 94 but the instrumented tests
-# ran up to 20 % slower (test_ns_inner on 2 ranks), which took back what it saved.
-# ~1 min on 2 cores from scratch (FEAST_SANITIZE_JOBS=2 build jobs), seconds when built.
+# sanitizers' reports still name file:line). Alone on the 2-core VM, 2026-12-03: 103 s,
+# 119 CPU-s, against 117 s, 136 CPU-s with -O2 -g and every test program; -O1 -g1
+# built faster still but the instrumented tests ran up to 20 % slower (test_ns_inner on
+# 2 ranks). ~1.5 min on 2 cores from scratch (FEAST_SANITIZE_JOBS=2 build jobs), seconds
+# when built.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/asan_lib.sh"
 stamp "configure + build $asan"
