@@ -21,20 +21,34 @@ mpi_cflags=$(mpicc --showme:compile 2>/dev/null || true)
 mpi_libs=$(mpicc --showme:link 2>/dev/null || echo "-lmpi")
 cjson_cflags=$(pkg-config --cflags libcjson 2>/dev/null || true)
 # FEAST_FUZZ_CFLAGS: extra flags (e.g. -fno-sanitize=nonnull-attribute to fuzz past a known bug)
-cflags="${FEAST_FUZZ_CFLAGS:-} -std=c11 -D_DEFAULT_SOURCE -DFEAST_VERSION=\"fuzz\" -O1 -g $san -I$src -I/usr/include/suitesparse $mpi_cflags $cjson_cflags"
+cflags="${FEAST_FUZZ_CFLAGS:-} -std=c11 -D_DEFAULT_SOURCE -DFEAST_VERSION=\"fuzz\" -O1 -gline-tables-only $san -I$src -I/usr/include/suitesparse $mpi_cflags $cjson_cflags"
 # the config/mesh layer and what it may pull in (the layers' key tables take their
 # allowed values from the registries of scarc/ and navier_stokes/, so those layers come
 # along: the archive links only what a harness needs); a file that does not compile is
 # only fatal if the harnesses need it (the link says so)
-objs=()
-for c in "$src"/feast/*/*.c "$src"/solvers/*.c "$src"/coproc/*.c "$src"/scarc/*.c "$src"/navier_stokes/*.c; do
+# FEAST_FUZZ_JOBS (2) compiles at a time
+compile_one() {
+  local c=$1 o
   o=$out/obj/$(basename "${c%.c}").o
   if "$CC" $cflags -fsanitize=fuzzer-no-link -c "$c" -o "$o" 2>"$o.log"; then
-    objs+=("$o")
+    :
   else
-    echo "fuzz: note: $(basename "$c") does not compile with $CC (skipped):"; head -5 "$o.log"
+    { echo "fuzz: note: $(basename "$c") does not compile with $CC (skipped):"; head -5 "$o.log"; } >"$o.note"
     rm -f "$o"
   fi
+}
+rm -f "$out"/obj/*.o "$out"/obj/*.note
+sources=("$src"/feast/*/*.c "$src"/solvers/*.c "$src"/coproc/*.c "$src"/scarc/*.c "$src"/navier_stokes/*.c)
+for c in "${sources[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "${FEAST_FUZZ_JOBS:-2}" ]; do wait -n || true; done
+  compile_one "$c" &
+done
+wait
+objs=()
+for c in "${sources[@]}"; do
+  o=$out/obj/$(basename "${c%.c}").o
+  if [ -e "$o.note" ]; then cat "$o.note"; fi
+  if [ -e "$o" ]; then objs+=("$o"); fi
 done
 rm -f "$out/libfeast_fuzz.a"
 ar rcs "$out/libfeast_fuzz.a" "${objs[@]}"

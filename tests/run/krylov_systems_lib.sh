@@ -9,9 +9,9 @@
 # energy to 1e-8 relative), with total iteration counts at most 15 % above bicgstab's,
 # and print bitwise the same numbers (%.17g in the summary) at every rank count and
 # with solver.overlap = on and off.
-#   convection-diffusion (poisson, problem.convection = 20 10) at L5: zero and random
-#     start, 1 and 4 ranks;
-#   Stokes cavity at L5: zero and random start, 1, 2 and 4 ranks;
+#   convection-diffusion (poisson, problem.convection = 20 10) at L5: zero start on 1 and
+#     4 ranks, random start on 1;
+#   Stokes cavity at L5: zero start on 1, 2 and 4 ranks, random start on 1;
 #   Navier-Stokes cavity (Re 100) at L5: zero start on 1, 2 and 4 ranks, random start on 1;
 #   Stokes and Navier-Stokes cavity at L6: zero start, 1 rank.
 # From a random start every Navier-Stokes linear solve must reduce its residual by

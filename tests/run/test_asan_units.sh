@@ -11,17 +11,14 @@
 # linear.schur = mass, the channel with PCD), the unit test test_ns_schur_spectrum (23-44 s
 # of dense LAPACK eigenvalue problems on the operators of test_ns_schur), test_ns_direct
 # (13 s alone; the direct preconditioner: the step's direct coarser level and the cavity
-# with linear.preconditioner = direct in test_asan_runs).
+# with linear.preconditioner = direct in test_asan_runs). The list: ASAN_UNIT_SKIP in
+# asan_lib.sh (test_asan_build.sh does not build them).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/asan_lib.sh"
 require_asan_tree
-skip=" test_ns_continuation test_ns_sequencing test_ns_nonlinear_options test_ns_schur test_ns_schur_spectrum test_ns_direct "
 names=()
-for f in "$src"/tests/unit/test_*.c "$src"/tests/mpi/test_*.c; do
-  [ -e "$f" ] || continue
-  n=$(basename "${f%.c}")
-  [[ $skip == *" $n "* ]] && continue
-  [[ $f == */mpi/* ]] && n=${n}_np2
+for n in $(asan_test_programs); do
+  [ -e "$src/tests/mpi/$n.c" ] && n=${n}_np2
   names+=("$n")
 done
 regex="^($(IFS='|'; echo "${names[*]}"))\$"
