@@ -228,9 +228,7 @@ int ns_restore(NsProblem *ns, const FeastCheckpoint *ck) {
   FEAST_CALL(restore_anderson(ns, ck));
   ns->iter.restored = 1;
   /* linear.preconditioner = auto's switch to direct as it was: from the restored steps' iterations */
-  int switched = 0;
-  for (int k = 0; k < ns->iter.resume.steps && !switched; k++)
-    ns_schur_direct_switch(ns, (int)ns->iter.resume.linear_per_step[k], &switched);
+  for (int k = 0; k < ns->iter.resume.steps; k++) ns_schur_direct_switch(ns, (int)ns->iter.resume.linear_per_step[k]);
   feast_log(1, "  continuing after nonlinear step %d (residual %.6e, initial %.6e, %ld linear iterations)\n",
             ns->iter.resume.steps, ns->iter.resume.residual, ns->iter.resume.initial_residual, ns->iter.resume.linear_iterations);
   return 0;

@@ -174,8 +174,8 @@ void ns_inner_destroy(NsInner **s);
 
 /* linear.preconditioner = auto: direct from the next step on where the linear solve of a
  * stationary solve's step took `iterations` > NS_DIRECT_SWITCH_ITERATIONS (schur.c states
- * the rule); 1 in *switched when it switched now */
-void ns_schur_direct_switch(NsProblem *ns, int iterations, int *switched);
+ * the rule; logged when it switches) */
+void ns_schur_direct_switch(NsProblem *ns, int iterations);
 
 /* ---- coupled_direct.c: linear.preconditioner = direct ---- */
 /* K of the last assembly factored (created at the first call, refactored after) */

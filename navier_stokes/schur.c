@@ -98,11 +98,12 @@ static void resolve_upwind(const NsProblem *ns, const ScarcParams *in, ScarcPara
 }
 
 /* linear.preconditioner = auto on a stationary navier-stokes solve of at most
- * NS_DIRECT_MAX_DOFS unknowns (grid sequencing's coarser levels ask for direct outright,
- * sequencing.c): the block preconditioner, until the linear solve of one step needs more
- * than NS_DIRECT_SWITCH_ITERATIONS Krylov iterations; from the next step on K factored
- * whole (coupled_direct.c), one iteration per step. The break-even of one factorisation
- * against the block preconditioner's iterations, measured at 75k-124k unknowns, lies at 13
+ * NS_DIRECT_SWITCH_MAX_DOFS unknowns (grid sequencing's coarser levels ask for direct
+ * outright, sequencing.c): the block preconditioner, until the linear solve of one step
+ * needs more than NS_DIRECT_SWITCH_ITERATIONS Krylov iterations; from the next step on K
+ * factored whole (coupled_direct.c), one iteration per step. The break-even of one
+ * factorisation against the block preconditioner's iterations, measured at 75k-375k
+ * unknowns, lies at 13
  * (the step at Re = 800) to 47 (the cavity at Re = 1000) iterations per step; the
  * threshold lies above it, so that a switch pays wherever it happens: the step at Re = 800,
  * L = 4, 60-98 iterations per Newton step; the cavity at Re = 3200, L = 6, 54-268; the DFG
@@ -119,9 +120,11 @@ static void init_direct_switch(NsProblem *ns) {
               "(%ld <= %d unknowns)\n", (int)NS_DIRECT_SWITCH_ITERATIONS, dofs, (int)NS_DIRECT_SWITCH_MAX_DOFS);
 }
 
-void ns_schur_direct_switch(NsProblem *ns, int iterations, int *switched) {
-  *switched = ns->prec.direct_switch && !ns->prec.direct_on && iterations > NS_DIRECT_SWITCH_ITERATIONS;
-  if (*switched) ns->prec.direct_on = 1;
+void ns_schur_direct_switch(NsProblem *ns, int iterations) {
+  if (!ns->prec.direct_switch || ns->prec.direct_on || iterations <= NS_DIRECT_SWITCH_ITERATIONS) return;
+  ns->prec.direct_on = 1;
+  feast_log(1, "  linear.preconditioner = auto: direct from the next step on (%d linear iterations > %d)\n",
+            iterations, (int)NS_DIRECT_SWITCH_ITERATIONS);
 }
 
 int ns_schur_create(NsProblem *ns) {

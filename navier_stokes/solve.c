@@ -108,16 +108,6 @@ static void grow_at_cap(Solve *p, const FeastSolveResult *lin) {
             p->linear.max_iterations, p->linear.restart);
 }
 
-/* linear.preconditioner = auto's switch to direct after this solve (ns_schur_direct_switch;
- * not within a time or pseudo-time step) */
-static void direct_after(const Solve *p, const FeastSolveResult *lin) {
-  int switched = 0;
-  if (!p->inner) ns_schur_direct_switch(p->ns, lin->iterations, &switched);
-  if (switched)
-    feast_log(1, "  linear.preconditioner = auto: direct from the next step on (%d linear iterations > %d)\n",
-              lin->iterations, (int)NS_DIRECT_SWITCH_ITERATIONS);
-}
-
 /* c <- approx K^-1 d: the Krylov method right-preconditioned by K_s, from zero or (random
  * start) from the coordinate hash, zero at Dirichlet nodes; from a random start the
  * tolerance is relative to the defect, the residual of c = 0. at_limit: stopped at the
@@ -142,7 +132,7 @@ static int linear_solve(void *ctx, const FeastVec *d, FeastVec *c, FeastNonlinea
   FEAST_CALL(st);
   s->at_limit = res->reason == FEAST_SOLVE_MAX_ITERATIONS && (!p->grow || res->iterations >= GROW_MAX);
   grow_at_cap(p, res);
-  direct_after(p, res);
+  if (!p->inner) ns_schur_direct_switch(ns, res->iterations); /* not within a time or pseudo-time step */
   return 0;
 }
 

@@ -30,9 +30,7 @@ cflags="${FEAST_FUZZ_CFLAGS:-} -std=c11 -D_DEFAULT_SOURCE -DFEAST_VERSION=\"fuzz
 compile_one() {
   local c=$1 o
   o=$out/obj/$(basename "${c%.c}").o
-  if "$CC" $cflags -fsanitize=fuzzer-no-link -c "$c" -o "$o" 2>"$o.log"; then
-    :
-  else
+  if ! "$CC" $cflags -fsanitize=fuzzer-no-link -c "$c" -o "$o" 2>"$o.log"; then
     { echo "fuzz: note: $(basename "$c") does not compile with $CC (skipped):"; head -5 "$o.log"; } >"$o.note"
     rm -f "$o"
   fi
