@@ -12,7 +12,7 @@
 #   convection-diffusion (poisson, problem.convection = 20 10) at L5: zero start on 1 and
 #     4 ranks, random start on 1;
 #   Stokes cavity at L5: zero start on 1, 2 and 4 ranks, random start on 1;
-#   Navier-Stokes cavity (Re 100) at L5: zero start on 1, 2 and 4 ranks, random start on 1;
+#   Navier-Stokes cavity (Re 100) at L5: zero start on 1 and 2 ranks, random start on 1;
 #   Stokes and Navier-Stokes cavity at L6: zero start, 1 rank.
 # From a random start every Navier-Stokes linear solve must reduce its residual by
 # linear.rtol ||d|| / ||d - K c_0||, down to ~4e-15 in the last steps: that is what
