@@ -14,7 +14,9 @@
  * usage: bench_band9 [Lmin [Lmax]]   (8 11)
  *        bench_band9 copy             STREAM copy a = b only (bytes of a and b counted)
  *        bench_band9 galerkin [L]     the Galerkin product of one macro, levels L -> L-1,
- *                                     L-2 -> L-3, ... (8), against a STREAM copy */
+ *                                     L-2 -> L-3, ... (8), against a STREAM copy
+ *        bench_band9 3d [Lmin [Lmax]] the 27-band matvec of one hexahedral macro (4 7),
+ *                                     written out and generic, against a STREAM copy */
 #include "coproc/coproc.h"
 #include "feast/la/band9.h"
 #include "feast/la/band9_kernels.h"
@@ -415,7 +417,86 @@ static int bench_galerkin(int L) {
   return 0;
 }
 
+/* ------------------------------------------ the 27-band matvec of 3D (issue #47) */
+
+/* one macro of the 3D Q1 stencil at level L: N^3 rows, the 27 bands back to back in one
+ * allocation, x and y padded (feast_stencil_pad); band values where the neighbour lies
+ * inside the grid, zero where it does not (as the assembly leaves them) */
+typedef struct {
+  long N;
+  double *band[27], *x, *y;
+  double *store;
+} Bench3;
+
+static void band27_d(void *p) {
+  const Bench3 *B = p;
+  feast_band_matvec(&feast_stencil_q1_3d, (int)B->N, (const double *const *)B->band, B->x, B->y);
+}
+
+static void generic27_d(void *p) {
+  const Bench3 *B = p;
+  const FeastStencil *s = &feast_stencil_q1_3d;
+  long off[27];
+  for (int k = 0; k < 27; k++) off[k] = feast_stencil_offset(s, k, B->N);
+  const double *const *band = (const double *const *)B->band;
+  const double *x = B->x;
+  double *restrict y = B->y;
+  for (long i = 0; i < B->N * B->N * B->N; i++) y[i] = feast_stencil_row_d(27, band, off, x, i);
+}
+
+static int bench_3d_level(int L, double copy_gbs) {
+  Bench3 B = {(1L << L) + 1, {NULL}, NULL, NULL, NULL};
+  const FeastStencil *s = &feast_stencil_q1_3d;
+  const long N = B.N, n = N * N * N, pad = feast_stencil_pad(s, N);
+  FEAST_CALL(FEAST_ALLOC(27 * n + 2 * (n + 2 * pad), &B.store));
+  memset(B.store, 0, sizeof(double) * (size_t)(27 * n + 2 * (n + 2 * pad)));
+  for (int k = 0; k < 27; k++) B.band[k] = B.store + k * n;
+  B.x = B.store + 27 * n + pad;
+  B.y = B.x + n + 2 * pad;
+  for (long r = 0; r < n; r++) {
+    const long p[3] = {r % N, r / N % N, r / (N * N)};
+    B.x[r] = 1.0 + 1e-3 * (double)(r % 11);
+    for (int k = 0; k < 27; k++) {
+      long q[3];
+      B.band[k][r] = feast_stencil_neighbour(s, k, N, p, q) ? (k == 13 ? 26.0 : -1.0) : 0.0;
+    }
+  }
+  const double bytes = 29.0 * 8 * (double)n; /* 27 bands, x, y */
+  const struct {
+    const char *name;
+    Kernel k;
+  } ks[] = {{"matvec (feast_band_matvec: feast_band27_row)", band27_d}, {"matvec (generic stencil row)", generic27_d}};
+  for (int i = 0; i < 2; i++) {
+    const double t = time_kernel(ks[i].k, &B), gbs = bytes / t / 1e9;
+    printf("| %d | %ld | %s | %.3f | %.2f | %.0f%% |\n", L, n, ks[i].name, 1e3 * t, gbs, 100 * gbs / copy_gbs);
+  }
+  free(B.store);
+  return 0;
+}
+
+/* the 27-band matvec at levels Lmin..Lmax against a STREAM copy of the same run; bytes =
+ * 27 bands + x + y per row (x once: its neighbours' values come from the caches) */
+static int bench_3d(int Lmin, int Lmax) {
+  double gbs;
+  FEAST_CALL(stream_bandwidth(copy, 2, &gbs));
+  printf("STREAM copy (one core, 2 x 128 MB): %.2f GB/s\n\n", gbs);
+  printf("| L | rows | kernel | time/sweep [ms] | GB/s | %% of copy |\n");
+  printf("|---|-----:|--------|----------------:|-----:|----------:|\n");
+  for (int L = Lmin; L <= Lmax; L++) FEAST_CALL(bench_3d_level(L, gbs));
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "3d") == 0) {
+    const int Lmin = argc > 2 ? atoi(argv[2]) : 4, Lmax = argc > 3 ? atoi(argv[3]) : 7;
+    if (Lmin < 1 || Lmax > 8 || Lmin > Lmax) {
+      fprintf(stderr, "usage: bench_band9 3d [Lmin [Lmax]]  (1 <= Lmin <= Lmax <= 8)\n");
+      return 1;
+    }
+    const int rc = bench_3d(Lmin, Lmax);
+    if (rc) fprintf(stderr, "bench_band9: %s\n", feast_error_message());
+    return rc ? 1 : 0;
+  }
   if (argc >= 2 && strcmp(argv[1], "galerkin") == 0) {
     printf("| levels | ms per macro | ns per coarse node | GB/s | STREAM copy GB/s | of copy | frame only: ms per macro |\n");
     printf("|---|---:|---:|---:|---:|---:|---:|\n");
@@ -433,7 +514,7 @@ int main(int argc, char **argv) {
   }
   const int Lmin = argc > 1 ? atoi(argv[1]) : 8, Lmax = argc > 2 ? atoi(argv[2]) : 11;
   if (Lmin < 2 || Lmax > 13 || Lmin > Lmax) {
-    fprintf(stderr, "usage: bench_band9 [Lmin [Lmax]]  (2 <= Lmin <= Lmax <= 13) | copy | galerkin [L]\n");
+    fprintf(stderr, "usage: bench_band9 [Lmin [Lmax]]  (2 <= Lmin <= Lmax <= 13) | copy | galerkin [L] | 3d [Lmin [Lmax]]\n");
     return 1;
   }
   const int rc = run(Lmin, Lmax);

@@ -260,12 +260,23 @@ void feast_band9_defect(const FeastBand9 *A, const double *restrict b, const dou
   for (ptrdiff_t i = 0; i < n; i++) d[i] = b[i] - BAND9_ROW(x, i);
 }
 
+/* the 3D Q1 stencil's rows written out (feast_band27_row): N^3 rows of 27 bands */
+static void band27_matvec(long N, const double *const *band, const double *restrict x, double *restrict y) {
+  const long P = N * N, n = P * N;
+  FEAST_IVDEP
+  for (long i = 0; i < n; i++) y[i] = feast_band27_row_d(band, x, i, N, P);
+}
+
 void feast_band_matvec(const FeastStencil *s, int N, const double *const *band, const double *restrict x,
                        double *restrict y) {
   if (s == FEAST_BAND9_STENCIL) { /* the written-out 9-band rows */
     FeastBand9 A = {N, {NULL}};
     memcpy(A.band, band, sizeof A.band);
     feast_band9_matvec(&A, x, y);
+    return;
+  }
+  if (s == &feast_stencil_q1_3d) {
+    band27_matvec(N, band, x, y);
     return;
   }
   long off[FEAST_STENCIL_MAX_BANDS], n = 1;

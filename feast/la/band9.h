@@ -79,7 +79,8 @@ void feast_band9_zero(FeastBand9 *A);
 /* y <- A x for a banded matrix of any stencil s: N^dim rows, band[k] the N^dim values
  * of band k, x padded by feast_stencil_pad(s, N) on both sides, x != y. The generic
  * loop (k = 0 .. nbands-1 per row, the order of feast_band9_row); the 2D Q1 stencil is
- * sent to the 9-band kernel of feast_band9_matvec (the same sums, faster: bench_band9) */
+ * sent to the 9-band kernel of feast_band9_matvec, the 3D one to the written-out 27-band
+ * row (feast_band27_row): the same sums, faster (bench_band9, bench_band9 3d) */
 void feast_band_matvec(const FeastStencil *s, int N, const double *const *band, const double *x, double *y);
 
 /* The boundary ring of a 9-band matrix: the rows of the 4 (N - 1) nodes on the macro's

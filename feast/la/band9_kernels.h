@@ -7,11 +7,19 @@
  * The stencil is data (feast/mesh/stencil.h): feast_stencil_row is the row of any
  * stencil; feast_band9_row and the transfers below are the 2D Q1 stencil's, written out
  * (the matvec is bandwidth-bound and the written-out row is what keeps it at the
- * bandwidth: bench/bench_band9, "generic stencil row"). 3D adds 27-band and trilinear
- * ones here, next to them. */
+ * bandwidth: bench/bench_band9, "generic stencil row"), and feast_band27_row the 3D Q1
+ * stencil's (bench_band9 3d). 3D adds the trilinear transfers here, next to them. */
 #ifndef FEAST_BAND9_KERNELS_H
 #define FEAST_BAND9_KERNELS_H
 #include "feast/base/hd.h"
+
+/* the nine terms of one plane of the 27-band row (feast_band27_row): bands k0..k0+8 at
+ * row idx times xr around its node, in band order; unparenthesised, so that three of them
+ * added are one left-to-right sum of 27 terms */
+#define FEAST_BAND27_PLANE(band, k0, xr, idx, N)                                              \
+  band[k0][idx] * xr[-N - 1] + band[k0 + 1][idx] * xr[-N] + band[k0 + 2][idx] * xr[-N + 1] +  \
+      band[k0 + 3][idx] * xr[-1] + band[k0 + 4][idx] * xr[0] + band[k0 + 5][idx] * xr[1] +    \
+      band[k0 + 6][idx] * xr[N - 1] + band[k0 + 7][idx] * xr[N] + band[k0 + 8][idx] * xr[N + 1]
 
 #define FEAST_DEFINE_BAND9_KERNELS(T, S)                                                      \
   /* (A x)_idx = sum_k band_k[idx] x[idx + off_k], k = 0..8 in this order */                \
@@ -28,6 +36,14 @@
     T sum = band[0][idx] * x[idx + off[0]];                                                  \
     for (int k = 1; k < nbands; k++) sum += band[k][idx] * x[idx + off[k]];                  \
     return sum;                                                                              \
+  }                                                                                          \
+  /* (A x)_idx of the 3D Q1 stencil (feast_stencil_q1_3d, 27 bands: k = (dz+1) 9 + (dy+1) 3 \
+   * + (dx+1), offset dz P + dy N + dx with P = N N), the terms in band order: the sum of \
+   * feast_stencil_row on that stencil, term by term (bitwise) */                          \
+  FEAST_HD T feast_band27_row_##S(const T *const *band, const T *x, long idx, long N, long P) { \
+    const T *xm = x + idx - P, *x0 = x + idx, *xp = x + idx + P;                             \
+    return FEAST_BAND27_PLANE(band, 0, xm, idx, N) + FEAST_BAND27_PLANE(band, 9, x0, idx, N) + \
+           FEAST_BAND27_PLANE(band, 18, xp, idx, N);                                        \
   }                                                                                          \
   /* damped Jacobi: x_new = x + omega (b - (A x)) / a_ii */                                  \
   FEAST_HD T feast_jacobi_point_##S(const T *const *band, const T *b, const T *x, long idx,   \

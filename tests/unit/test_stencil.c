@@ -2,8 +2,9 @@
  * the 2D Q1 stencil is the band numbering of today (k = (dy+1) 3 + (dx+1), index offset
  * dy N + dx, FEAST_NBANDS bands, FEAST_BAND_DIAG its centre); the 3D one is 27 distinct
  * offsets from the same rule, each band's opposite its transpose; the generic row is the
- * 9-band row term by term (bitwise), and the generic matvec multiplies a 27-band matrix
- * on an N^3 grid as a product written out node by node does; the quadrilateral's edges
+ * 9-band row and the 27-band row (feast_band27_row) term by term (bitwise), and
+ * feast_band_matvec multiplies a 27-band matrix on an N^3 grid as a product written out
+ * node by node does; the quadrilateral's edges
  * and the Q1 element's nodes are those the code used before they were data. */
 #include "feast/fem/q1.h"
 #include "feast/la/band9.h"
@@ -104,6 +105,14 @@ static void check_matvec(int dim, int N) {
       z[r] = feast_stencil_row_d(9, (const double *const *)band, off, x, r);
       rows &= z[r] == feast_band9_row_d((const double *const *)band, x, r, N);
     }
+    CHECK(rows);
+  } else { /* the written-out 27-band row is the generic row, bitwise */
+    long off[27];
+    for (int k = 0; k < 27; k++) off[k] = feast_stencil_offset(s, k, N);
+    int rows = 1;
+    for (long r = 0; r < n; r++)
+      rows &= feast_stencil_row_d(27, (const double *const *)band, off, x, r) ==
+              feast_band27_row_d((const double *const *)band, x, r, N, (long)N * N);
     CHECK(rows);
   }
   free(store);
