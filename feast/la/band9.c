@@ -260,11 +260,35 @@ void feast_band9_defect(const FeastBand9 *A, const double *restrict b, const dou
   for (ptrdiff_t i = 0; i < n; i++) d[i] = b[i] - BAND9_ROW(x, i);
 }
 
-/* the 3D Q1 stencil's rows written out (feast_band27_row): N^3 rows of 27 bands */
+/* the 3D Q1 stencil's rows written out: N^3 rows of 27 bands, in chunks of
+ * BAND27_CHUNK rows, each in three passes, one plane (dz = -1, 0, 1: bands 0-8, 9-17,
+ * 18-26) a pass, y's chunk staying in the L1 cache between them. Each pass adds its nine
+ * terms to y in band order (y + t9 + t10 + ... left to right), so the row is
+ * feast_band27_row's sum, bitwise (test_stencil). One pass of 27 bands streams 29 arrays
+ * at once and reached 54-59 % of a STREAM copy at L = 6, 7 on one core of the AMD EPYC VM;
+ * the passes, 11 arrays each, 77-108 % (bench_band9 3d, 2026-12-03; chunks of 256-2048
+ * rows gave 60-85 %, 8192-16384 no more than 4096). */
+enum { BAND27_CHUNK = 4096 };
 static void band27_matvec(long N, const double *const *band, const double *restrict x, double *restrict y) {
   const long P = N * N, n = P * N;
-  FEAST_IVDEP
-  for (long i = 0; i < n; i++) y[i] = feast_band27_row_d(band, x, i, N, P);
+  for (long i0 = 0; i0 < n; i0 += BAND27_CHUNK) {
+    const long i1 = i0 + BAND27_CHUNK < n ? i0 + BAND27_CHUNK : n;
+    FEAST_IVDEP
+    for (long i = i0; i < i1; i++) {
+      const double *xr = x + i - P;
+      y[i] = FEAST_BAND27_PLANE(band, 0, xr, i, N);
+    }
+    FEAST_IVDEP
+    for (long i = i0; i < i1; i++) {
+      const double *xr = x + i;
+      y[i] = y[i] + FEAST_BAND27_PLANE(band, 9, xr, i, N);
+    }
+    FEAST_IVDEP
+    for (long i = i0; i < i1; i++) {
+      const double *xr = x + i + P;
+      y[i] = y[i] + FEAST_BAND27_PLANE(band, 18, xr, i, N);
+    }
+  }
 }
 
 void feast_band_matvec(const FeastStencil *s, int N, const double *const *band, const double *restrict x,
