@@ -17,6 +17,11 @@ int feast_test_rank(void) {
   return r;
 }
 
+double feast_test_random(unsigned *state) {
+  *state = *state * 1103515245u + 12345u;
+  return ((*state >> 8) & 0xffff) / 65535.0 - 0.5;
+}
+
 int feast_test_size(void) {
   int s = 1, init = 0;
   MPI_Initialized(&init);

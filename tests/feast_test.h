@@ -9,6 +9,9 @@ extern int feast_test_failures;
 extern int feast_test_checks;
 int feast_test_rank(void);
 int feast_test_size(void);
+/* the unit tests' pseudo-random values in [-0.5, 0.5]: a linear congruential generator on
+ * *state (each test seeds its own, so its values are the same on every run) */
+double feast_test_random(unsigned *state);
 /* 1 when the ranks outnumber this machine's CPUs (4 ranks on a 2-core CI machine): there,
  * with another process busy, every wait for another rank costs a scheduler time slice
  * (76 ms per FGMRES iteration of a Newton solve at Re 2000 against 0.7 ms quiet,

@@ -8,7 +8,8 @@
  * stencil; feast_band9_row and the transfers below are the 2D Q1 stencil's, written out
  * (the matvec is bandwidth-bound and the written-out row is what keeps it at the
  * bandwidth: bench/bench_band9, "generic stencil row"), and feast_band27_row the 3D Q1
- * stencil's (bench_band9 3d). 3D adds the trilinear transfers here, next to them. */
+ * stencil's (bench_band9 3d), feast_prolongate_point3 and feast_restrict_point3 the
+ * trilinear transfers of hexahedral macros (tests/unit/test_transfer3d.c). */
 #ifndef FEAST_BAND9_KERNELS_H
 #define FEAST_BAND9_KERNELS_H
 #include "feast/base/hd.h"
@@ -79,6 +80,25 @@
       rowp = g[0] + (T)0.5 * ((il ? g[-1] : (T)0) + (ir ? g[1] : (T)0));                     \
     }                                                                                        \
     return row0 + (T)0.5 * (rowm + rowp);                                                    \
+  }                                                                                          \
+  /* trilinear prolongation: fine node (i,j,k) of an Nf = 2 Nc - 1 cube from the coarse    \
+   * cube (planes of Nc x Nc): the bilinear value in the coarse plane k/2, or for odd k the \
+   * mean of the two planes' (on the plane k = 0 the 2D prolongation, bitwise) */           \
+  FEAST_HD T feast_prolongate_point3_##S(const T *coarse, int Nc, int i, int j, int k) {     \
+    const long P = (long)Nc * Nc;                                                            \
+    const T *c = coarse + (long)(k >> 1) * P;                                                \
+    const T v = feast_prolongate_point_##S(c, Nc, i, j);                                     \
+    return (k & 1) ? (T)0.5 * (v + feast_prolongate_point_##S(c + P, Nc, i, j)) : v;         \
+  }                                                                                          \
+  /* restriction = transpose of the trilinear prolongation: the 2D restriction of the fine  \
+   * plane 2K and half those of the planes beside it that exist */                          \
+  FEAST_HD T feast_restrict_point3_##S(const T *fine, int Nf, int I, int J, int K) {         \
+    const long P = (long)Nf * Nf;                                                            \
+    const int k = 2 * K;                                                                     \
+    const T *f = fine + (long)k * P;                                                         \
+    const T below = k > 0 ? feast_restrict_point_##S(f - P, Nf, I, J) : (T)0;                \
+    const T above = k < Nf - 1 ? feast_restrict_point_##S(f + P, Nf, I, J) : (T)0;           \
+    return feast_restrict_point_##S(f, Nf, I, J) + (T)0.5 * (below + above);                 \
   }                                                                                          \
   /* (A^-1 b)_row = sum_j inv(row, j) b_j, j = 0..n-1 in this order, accumulated in double  \
    * (up to 1089 terms; float sums gave 1.4e-5 relative residual on the indefinite 33 x 33 \

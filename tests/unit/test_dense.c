@@ -11,11 +11,6 @@
 #include <string.h>
 
 static unsigned rng = 12345u;
-static double random_value(void) {
-  rng = rng * 1103515245u + 12345u;
-  return ((rng >> 8) & 0xffff) / 65535.0 - 0.5;
-}
-
 /* random couplings inside the grid; diagonal = weight times the off-diagonal sum plus
  * noise: weight 0 leaves pivots that partial pivoting must replace */
 static void random_band9(FeastBand9 *A, double weight) {
@@ -26,10 +21,10 @@ static void random_band9(FeastBand9 *A, double weight) {
       for (int k = 0; k < FEAST_NBANDS; k++) {
         const int ki = i + k % 3 - 1, kj = j + k / 3 - 1;
         const int inside = ki >= 0 && kj >= 0 && ki < N && kj < N && k != FEAST_BAND_DIAG;
-        A->band[k][j * N + i] = inside ? random_value() : 0.0;
+        A->band[k][j * N + i] = inside ? feast_test_random(&rng) : 0.0;
         sum += fabs(A->band[k][j * N + i]);
       }
-      A->band[FEAST_BAND_DIAG][j * N + i] = weight * sum + 0.1 * random_value();
+      A->band[FEAST_BAND_DIAG][j * N + i] = weight * sum + 0.1 * feast_test_random(&rng);
     }
 }
 

@@ -15,11 +15,6 @@
 #include <stdlib.h>
 
 static unsigned rng = 2024u;
-static double random_value(void) {
-  rng = rng * 1103515245u + 12345u;
-  return ((rng >> 8) & 0xffff) / 65535.0 - 0.5;
-}
-
 static void check_2d(void) {
   const FeastStencil *s = feast_stencil_q1(2);
   CHECK(s == &feast_stencil_q1_2d && s == FEAST_BAND9_STENCIL);
@@ -68,10 +63,10 @@ static void check_3d(void) {
 static void random_operator(const FeastStencil *s, long N, long n, double **band, double *x) {
   for (long r = 0; r < n; r++) {
     const long p[3] = {r % N, r / N % N, s->dim > 2 ? r / (N * N) : 0};
-    x[r] = random_value();
+    x[r] = feast_test_random(&rng);
     for (int k = 0; k < s->nbands; k++) {
       long q[3];
-      band[k][r] = feast_stencil_neighbour(s, k, N, p, q) ? random_value() : 0.0;
+      band[k][r] = feast_stencil_neighbour(s, k, N, p, q) ? feast_test_random(&rng) : 0.0;
     }
   }
 }

@@ -16,11 +16,6 @@
 #include <string.h>
 
 static unsigned rng = 4711u;
-static double random_value(void) {
-  rng = rng * 1103515245u + 12345u;
-  return ((rng >> 8) & 0xffff) / 65535.0 - 0.5;
-}
-
 /* random values on every coupling inside the grid, zero on couplings that leave it */
 static void random_matrix(FeastBand9 *A) {
   const int N = A->N;
@@ -28,7 +23,7 @@ static void random_matrix(FeastBand9 *A) {
     for (int i = 0; i < N; i++)
       for (int k = 0; k < FEAST_NBANDS; k++) {
         const int ki = i + k % 3 - 1, kj = j + k / 3 - 1;
-        A->band[k][j * N + i] = ki >= 0 && kj >= 0 && ki < N && kj < N ? random_value() : 0.0;
+        A->band[k][j * N + i] = ki >= 0 && kj >= 0 && ki < N && kj < N ? feast_test_random(&rng) : 0.0;
       }
 }
 
@@ -39,7 +34,7 @@ static void masks(int Nc, int every, unsigned char *ff, unsigned char *fc) {
   for (int j = 0; j < Nf; j++)
     for (int i = 0; i < Nf; i++) {
       const int edge = i == 0 || j == 0 || i == Nf - 1 || j == Nf - 1;
-      ff[j * Nf + i] = every && edge && random_value() > 0.0;
+      ff[j * Nf + i] = every && edge && feast_test_random(&rng) > 0.0;
     }
   for (int J = 0; J < Nc; J++)
     for (int I = 0; I < Nc; I++) fc[J * Nc + I] = ff[2 * J * Nf + 2 * I];
@@ -217,7 +212,7 @@ static void perturb_frame(FeastBand9 *A, int width) {
       if (i >= width && j >= width && i < N - width && j < N - width) continue;
       for (int k = 0; k < FEAST_NBANDS; k++) {
         const int ki = i + k % 3 - 1, kj = j + k / 3 - 1;
-        if (ki >= 0 && kj >= 0 && ki < N && kj < N) A->band[k][j * N + i] += random_value();
+        if (ki >= 0 && kj >= 0 && ki < N && kj < N) A->band[k][j * N + i] += feast_test_random(&rng);
       }
     }
 }
