@@ -34,11 +34,7 @@ const FeastQ1Element feast_q1_quad = {2, 4, {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0
 static inline int q1_di(int a) { return feast_q1_quad.node[a][0]; }
 static inline int q1_dj(int a) { return feast_q1_quad.node[a][1]; }
 
-/* Gauss-Legendre on [0,1]: order 1 the midpoint (weight 1), order 2 the points
- * 1/2 +- 1/(2 sqrt 3) (weights 1/2), order 3 the points 1/2 and 1/2 +- sqrt(3/5)/2
- * (weights 4/9, 5/18) */
-static void q1_rule(int order, Q1Rule *r) {
-  double x[3], w[3];
+void feast_q1_gauss(int order, double x[3], double w[3]) {
   if (order == 1) {
     x[0] = 0.5, w[0] = 1.0;
   } else if (order == 2) {
@@ -49,6 +45,11 @@ static void q1_rule(int order, Q1Rule *r) {
     x[0] = 0.5 - h, x[1] = 0.5, x[2] = 0.5 + h;
     w[0] = w[2] = 5.0 / 18.0, w[1] = 4.0 / 9.0;
   }
+}
+
+static void q1_rule(int order, Q1Rule *r) {
+  double x[3], w[3];
+  feast_q1_gauss(order, x, w);
   r->nq = order * order;
   for (int qj = 0; qj < order; qj++)
     for (int qi = 0; qi < order; qi++) {

@@ -8,9 +8,9 @@
 /* The Q1 element's reference data as one descriptor: its dimension, the nodes of a cell
  * in the local basis order (offsets from the cell's first node), the quadrature orders
  * of the assemblies with the most points a cell then has (the room of FeastQ1Cell.q),
- * and the stencil of the matrices it assembles. The bilinear element on quadrilaterals
- * is the only one; Q1 on hexahedra is a second descriptor (8 nodes, trilinear basis,
- * 27 bands) with its own cell loop (docs/architecture.md, "Where 3D plugs in"). */
+ * and the stencil of the matrices it assembles: the bilinear element on quadrilaterals
+ * (this file's functions) and the trilinear one on hexahedra (feast_q1_hex, with its own
+ * cell loop and functions in feast/fem/q1_hex.h). */
 typedef struct {
   int dim;                     /* space dimension */
   int nodes;                   /* nodes (basis functions) per cell: 2^dim */
@@ -21,6 +21,14 @@ typedef struct {
 } FeastQ1Element;
 /* bilinear on [0,1]^2: nodes (0,0), (1,0), (1,1), (0,1); orders 2..3; the 9-band stencil */
 extern const FeastQ1Element feast_q1_quad;
+/* trilinear on [0,1]^3 (feast/fem/q1_hex.h): the square's nodes at z = 0, then at z = 1;
+ * orders 2..3; the 27-band stencil */
+extern const FeastQ1Element feast_q1_hex;
+
+/* Gauss-Legendre on [0,1] with order (1..3) points: order 1 the midpoint (weight 1),
+ * order 2 the points 1/2 -+ 1/(2 sqrt 3) (weights 1/2), order 3 the points 1/2 and
+ * 1/2 -+ sqrt(3/5)/2 (weights 4/9, 5/18); the tensor rules of both elements */
+void feast_q1_gauss(int order, double x[3], double w[3]);
 
 /* what a form sees at one quadrature point of one cell */
 typedef struct {

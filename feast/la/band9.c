@@ -44,12 +44,12 @@ void feast_free_coloured(void *block) {
 
 int feast_alloc_coloured_groups(int groups, int count, size_t len, size_t size, size_t lead, int colour0,
                                 char **arrays, void **block) {
-  FEAST_CHECK(groups >= 1 && count >= 1 && colour0 >= 0 && colour0 + count <= PAGE / COLOUR && lead <= len,
+  FEAST_CHECK(groups >= 1 && count >= 1 && colour0 >= 0 && colour0 < PAGE / COLOUR && lead <= len,
               FEAST_ERR_ARG, "coloured allocation: %d x %d arrays from colour %d", groups, count, colour0);
-  /* consecutive arrays 256 bytes further modulo 4 KiB; a group spans count colours and
-   * is padded to whole pages, so the next group starts on colour0 again */
+  /* consecutive arrays 256 bytes further modulo 4 KiB (past 16 arrays the colours come
+   * round again); a group is padded to whole pages, so the next starts on colour0 again */
   const size_t bytes = len * size, stride = (bytes + PAGE - 1) / PAGE * PAGE + COLOUR;
-  const size_t gstride = (size_t)count * stride + PAGE - (size_t)count * COLOUR;
+  const size_t gstride = ((size_t)count * stride + PAGE - 1) / PAGE * PAGE;
   const size_t off0 = (size_t)((colour0 * COLOUR - (long)(lead * size % PAGE)) % PAGE + PAGE) % PAGE;
   const size_t total = off0 + (size_t)groups * gstride;
   char *base = page_calloc(total);

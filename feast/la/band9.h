@@ -33,10 +33,12 @@ typedef struct {
 } FeastBand9;
 
 /* count arrays of len elements of size bytes in one zeroed, page-aligned block: element
- * lead of array i lies at byte 256 (colour0 + i) modulo 4 KiB. With N = 2^L + 1 plain
- * back-to-back arrays of N*N values all start 8 bytes apart modulo 4 KiB, so the 12+
- * streams of a band sweep compete for a few L1 sets and alias in the load/store unit
- * (measured: half the bandwidth at L = 8, bench/bench_band9). colour0 + count <= 16.
+ * lead of array i lies at byte 256 (colour0 + i) modulo 4 KiB (the 16 colours of a page
+ * in turn: past 16 arrays, as the 27 bands of a 3D operator, they come round again).
+ * With N = 2^L + 1 plain back-to-back arrays of N*N values all start 8 bytes apart
+ * modulo 4 KiB, so the 12+ streams of a band sweep compete for a few L1 sets and alias
+ * in the load/store unit (measured: half the bandwidth at L = 8, bench/bench_band9).
+ * colour0 < 16.
  * arrays[i] points at element 0 of array i; release *block with feast_free_coloured. */
 int feast_alloc_coloured(int count, size_t len, size_t size, size_t lead, int colour0, char **arrays,
                          void **block);

@@ -20,8 +20,8 @@ typedef struct {
 /* The reference cell of a macro as data: the corners, edges and faces each macro has in
  * FeastMesh's per-macro arrays, and the corners each local edge joins. Every FeastMesh
  * today is of quadrilaterals, feast_macro_quad: the cell feast_mesh_cell returns. A
- * hexahedral mesh is the cell of 8 corners, 12 edges and 6 faces, plus the faces'
- * topology (docs/architecture.md, "Where 3D plugs in"). */
+ * hexahedral mesh will be of feast_macro_hex (8 corners, 12 edges, 6 faces), plus the
+ * faces' topology (docs/architecture.md, "Where 3D plugs in"). */
 enum { FEAST_CELL_MAX_EDGES = 12 };
 typedef struct {
   int dim;     /* space dimension */
@@ -29,9 +29,12 @@ typedef struct {
   int edges;   /* edges per macro: FeastMesh.macro_edges holds edges ids per macro */
   int faces;   /* faces per macro: 0 in 2D (the edges bound the cell), 6 on a hexahedron */
   signed char edge[FEAST_CELL_MAX_EDGES][2]; /* local edge k: corner edge[k][0] -> edge[k][1] */
+  signed char at[8][3]; /* corner c at the reference point at[c] (components from dim on 0) */
 } FeastMacroCell;
 /* the quadrilateral: corners counter-clockwise, local edge k from corner k to (k+1) % 4 */
 extern const FeastMacroCell feast_macro_quad;
+/* the hexahedron (feast/mesh/hex.h): corners in the order of a VTK hexahedron */
+extern const FeastMacroCell feast_macro_hex;
 
 /* Local numbering of a macro: corners v0..v3 counter-clockwise; local edge k runs from
  * corner k to corner (k+1)%4. Refined to level L it has N = 2^L+1 nodes per side,

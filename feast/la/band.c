@@ -1,0 +1,54 @@
+#include "feast/la/band.h"
+#include "feast/base/error.h"
+#include "feast/la/band9.h"
+#include <stdlib.h>
+#include <string.h>
+
+long feast_band_grid_rows(const FeastStencil *s, int N) {
+  long n = 1;
+  for (int d = 0; d < s->dim; d++) n *= N;
+  return n;
+}
+
+int feast_band_create(const FeastStencil *s, int N, FeastBand *A) {
+  memset(A, 0, sizeof *A);
+  FEAST_CHECK(s != NULL && N >= 2, FEAST_ERR_ARG, "band matrix: needs a stencil and N >= 2 (got N = %d)", N);
+  char *arrays[FEAST_STENCIL_MAX_BANDS];
+  void *block;
+  FEAST_CALL(feast_alloc_coloured(s->nbands, (size_t)feast_band_grid_rows(s, N), sizeof(double), 0, 0, arrays,
+                                  &block)); /* band 0 starts the block (colour 0, lead 0) */
+  A->stencil = s, A->N = N;
+  for (int k = 0; k < s->nbands; k++) A->band[k] = (double *)(void *)arrays[k];
+  return 0;
+}
+
+void feast_band_destroy(FeastBand *A) {
+  if (A->stencil) feast_free_coloured(A->band[0]);
+  memset(A, 0, sizeof *A);
+}
+
+void feast_band_apply(const FeastBand *A, const double *x, double *y) {
+  feast_band_matvec(A->stencil, A->N, (const double *const *)A->band, x, y);
+}
+
+void feast_band_fix_rows(FeastBand *A, const unsigned char *fixed) {
+  const long n = feast_band_rows(A);
+  for (long r = 0; r < n; r++) {
+    if (!fixed[r]) continue;
+    for (int k = 0; k < A->stencil->nbands; k++) A->band[k][r] = 0.0;
+    A->band[A->stencil->centre][r] = 1.0;
+  }
+}
+
+int feast_band_vec_alloc(const FeastBand *A, double **x) {
+  const long pad = feast_stencil_pad(A->stencil, A->N);
+  double *p;
+  FEAST_CALL(FEAST_ALLOC(feast_band_rows(A) + 2 * pad, &p));
+  *x = p + pad;
+  return 0;
+}
+
+void feast_band_vec_free(const FeastBand *A, double **x) {
+  if (*x) free(*x - feast_stencil_pad(A->stencil, A->N));
+  *x = NULL;
+}

@@ -1,0 +1,36 @@
+/* A banded matrix of any stencil on one refined macro (feast/mesh/stencil.h): the
+ * operator type of hexahedral macros (27 bands, feast_stencil_q1_3d), built beside the
+ * 2D FeastBand9 (band9.h) that the 2D layers use; the two become one type when the
+ * layers above take the stencil from the matrix (docs/architecture.md, "Where 3D plugs
+ * in"). Rows are the N^dim nodes of the macro's grid, node (i, j, k) at index
+ * (k N + j) N + i; band b couples a row to the node feast_stencil_offset(stencil, b, N)
+ * further on, and is zero where that neighbour lies outside the grid. Vectors carry
+ * feast_stencil_pad(stencil, N) zero values before and after their N^dim values
+ * (feast_band_vec_alloc), so a row reads its neighbours without bounds checks. */
+#ifndef FEAST_BAND_H
+#define FEAST_BAND_H
+#include "feast/mesh/stencil.h"
+
+typedef struct {
+  const FeastStencil *stencil;
+  int N;                                 /* nodes per side */
+  double *band[FEAST_STENCIL_MAX_BANDS]; /* stencil->nbands bands of N^dim values, one block */
+} FeastBand;
+
+/* nodes of the grid of N per side in dim dimensions: the rows of its matrices */
+long feast_band_grid_rows(const FeastStencil *s, int N);
+static inline long feast_band_rows(const FeastBand *A) { return feast_band_grid_rows(A->stencil, A->N); }
+/* a zeroed matrix of the stencil on N >= 2 nodes per side: its bands on the colours of a
+ * page in turn (feast_alloc_coloured) in one block */
+int feast_band_create(const FeastStencil *s, int N, FeastBand *A);
+void feast_band_destroy(FeastBand *A); /* A zeroed; a zeroed A: nothing */
+/* y <- A x (padded vectors, x != y): feast_band_matvec, the written-out rows of the Q1
+ * stencils */
+void feast_band_apply(const FeastBand *A, const double *x, double *y);
+/* the rows of the nodes with fixed[r] != 0 (Dirichlet nodes): zero but the diagonal, 1 */
+void feast_band_fix_rows(FeastBand *A, const unsigned char *fixed);
+
+/* a zeroed padded vector for the grids of A's stencil and size: *x addresses value 0 */
+int feast_band_vec_alloc(const FeastBand *A, double **x);
+void feast_band_vec_free(const FeastBand *A, double **x); /* *x = NULL */
+#endif
