@@ -40,6 +40,25 @@ void feast_band_fix_rows(FeastBand *A, const unsigned char *fixed) {
   }
 }
 
+void feast_band_eliminate_fixed(FeastBand *A, const unsigned char *fixed, const double *x, double *b) {
+  const FeastStencil *s = A->stencil;
+  const long N = A->N, n = feast_band_rows(A);
+  for (long r = 0; r < n; r++) {
+    if (fixed[r]) continue;
+    long p[FEAST_STENCIL_MAX_DIM], q[FEAST_STENCIL_MAX_DIM];
+    feast_stencil_point(s, N, r, p);
+    for (int k = 0; k < s->nbands; k++) {
+      const long c = r + feast_stencil_offset(s, k, N);
+      if (!feast_stencil_neighbour(s, k, N, p, q) || !fixed[c]) continue;
+      b[r] -= A->band[k][r] * x[c];
+      A->band[k][r] = 0.0;
+    }
+  }
+  feast_band_fix_rows(A, fixed);
+  for (long r = 0; r < n; r++)
+    if (fixed[r]) b[r] = x[r];
+}
+
 int feast_band_vec_alloc(const FeastBand *A, double **x) {
   const long pad = feast_stencil_pad(A->stencil, A->N);
   double *p;

@@ -29,6 +29,10 @@ void feast_band_destroy(FeastBand *A); /* A zeroed; a zeroed A: nothing */
 void feast_band_apply(const FeastBand *A, const double *x, double *y);
 /* the rows of the nodes with fixed[r] != 0 (Dirichlet nodes): zero but the diagonal, 1 */
 void feast_band_fix_rows(FeastBand *A, const unsigned char *fixed);
+/* Dirichlet values x at the fixed nodes eliminated from A x = b: b_r -= A_rq x_q and
+ * A_rq = 0 for free rows r and fixed q, then the fixed rows identity rows with b = x
+ * there. A symmetric A stays symmetric (the system CG sees); b unpadded is enough. */
+void feast_band_eliminate_fixed(FeastBand *A, const unsigned char *fixed, const double *x, double *b);
 
 /* a zeroed padded vector for the grids of A's stencil and size: *x addresses value 0 */
 int feast_band_vec_alloc(const FeastBand *A, double **x);

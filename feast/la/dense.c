@@ -16,6 +16,18 @@ void feast_band9_to_dense(const FeastBand9Framed *A, double *a) {
     }
 }
 
+void feast_band_to_dense(const FeastBand *A, double *a) {
+  const FeastStencil *s = A->stencil;
+  const long N = A->N, n = feast_band_rows(A);
+  memset(a, 0, sizeof(double) * (size_t)(n * n));
+  for (long row = 0; row < n; row++) {
+    long p[FEAST_STENCIL_MAX_DIM], c[FEAST_STENCIL_MAX_DIM];
+    feast_stencil_point(s, N, row, p);
+    for (int k = 0; k < s->nbands; k++)
+      if (feast_stencil_neighbour(s, k, N, p, c)) a[row * n + row + feast_stencil_offset(s, k, N)] = A->band[k][row];
+  }
+}
+
 static long min_l(long a, long b) { return a < b ? a : b; }
 
 /* row of the largest |a(i, k)|, i = k..iend */

@@ -47,6 +47,13 @@ static inline int feast_stencil_band(const FeastStencil *s, int dx, int dy, int 
 /* the band of the opposite coupling (offset -offset[k]): what band k of row p is to
  * row p + offset[k], the transpose */
 static inline int feast_stencil_opposite(const FeastStencil *s, int k) { return s->nbands - 1 - k; }
+/* p <- the grid position of node index r (N nodes per side; components from dim on 0) */
+static inline void feast_stencil_point(const FeastStencil *s, long N, long r, long *p) {
+  for (int d = 0; d < FEAST_STENCIL_MAX_DIM; d++) {
+    p[d] = d < s->dim ? r % N : 0;
+    r /= N;
+  }
+}
 /* q <- p + offset[k] (FEAST_STENCIL_MAX_DIM components, those from dim on kept); 1 if q
  * lies in the grid of N nodes per side */
 static inline int feast_stencil_neighbour(const FeastStencil *s, int k, long N, const long *p, long *q) {

@@ -1,0 +1,205 @@
+/* The local multigrid of a hexahedral macro (coproc/hex_mg.h; issue #47), on
+ * -Laplace u = f with Dirichlet values (eliminated: the symmetric system):
+ *  - as a solver (V(4,4) cycles to 1e-8) and as the preconditioner of CG (one V(2,2)
+ *    cycle), the counts independent of the level (3..5; bench_poisson3d goes on to 7)
+ *    on the unit cube and on a twisted hexahedron;
+ *  - its solution is the system's: the residual of the result below 1e-8 relative, and
+ *    the Q1 solution's L2 error of order 2;
+ *  - bad input: a 9-band matrix, a missing mask, coarse_max_dofs above the cap, a
+ *    singular coarsest matrix: one error each. */
+#include "coproc/hex_mg.h"
+#include "feast/base/error.h"
+#include "feast/fem/q1_hex.h"
+#include "feast/mesh/hex.h"
+#include "feast_test.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double unit_cube[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
+                                       {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+static const double twisted[8][3] = {{0, 0, 0},        {1.1, 0.1, 0.05}, {1.25, 1.2, -0.1}, {-0.05, 0.9, 0.1},
+                                     {0.1, -0.1, 1.0}, {1.0, 0.05, 1.2}, {1.15, 1.1, 0.95}, {0.05, 1.05, 1.1}};
+
+static void u_exact(long n, const double *x, const double *y, const double *z, void *ctx, double *v) {
+  for (long q = 0; q < n; q++) v[q] = sin(x[q]) * exp(y[q]) * (1 + z[q] * z[q]);
+}
+static void f_exact(long n, const double *x, const double *y, const double *z, void *ctx, double *v) {
+  for (long q = 0; q < n; q++) v[q] = -2 * sin(x[q]) * exp(y[q]);
+}
+
+static const FeastLocalMGParams solver_params = {4, 4, 0.7, 1e-8, 60, 200, 0, 0, 0};
+
+/* one level's Poisson problem: the eliminated system A u = b, the face masks of every
+ * level up to L, the exact nodal values */
+typedef struct {
+  int L, N;
+  long n;
+  FeastBand A;
+  double *xyz, *b, *ue;
+  unsigned char *fixed[FEAST_MAX_LEVEL + 1];
+} Poisson;
+
+static unsigned char *faces(long N) {
+  unsigned char *f = malloc((size_t)(N * N * N));
+  for (long r = 0; r < N * N * N; r++) {
+    const long i = r % N, j = r / N % N, k = r / (N * N);
+    f[r] = i == 0 || j == 0 || k == 0 || i == N - 1 || j == N - 1 || k == N - 1;
+  }
+  return f;
+}
+
+static int poisson(const double corner[8][3], int L, Poisson *p) {
+  memset(p, 0, sizeof *p);
+  p->L = L, p->N = (1 << L) + 1, p->n = (long)p->N * p->N * p->N;
+  for (int l = 0; l <= L; l++) p->fixed[l] = faces((1 << l) + 1);
+  FEAST_CALL(FEAST_ALLOC(3 * p->n, &p->xyz));
+  FEAST_CALL(FEAST_ALLOC(p->n, &p->b));
+  FEAST_CALL(FEAST_ALLOC(p->n, &p->ue));
+  feast_hex_macro_coords(p->N, corner, p->xyz);
+  FEAST_CALL(feast_band_create(&feast_stencil_q1_3d, p->N, &p->A));
+  FEAST_CALL(feast_q1_hex_assemble(p->N, p->xyz, 0, feast_q1_hex_form_laplace, NULL, 2, &p->A));
+  FEAST_CALL(feast_q1_hex_assemble_rhs(p->N, p->xyz, 0, f_exact, NULL, 3, p->b));
+  for (long r = 0; r < p->n; r++) u_exact(1, &p->xyz[3 * r], &p->xyz[3 * r + 1], &p->xyz[3 * r + 2], NULL, &p->ue[r]);
+  feast_band_eliminate_fixed(&p->A, p->fixed[L], p->ue, p->b);
+  return 0;
+}
+
+static void poisson_free(Poisson *p) {
+  feast_band_destroy(&p->A);
+  free(p->xyz), free(p->b), free(p->ue);
+  for (int l = 0; l <= p->L; l++) free(p->fixed[l]);
+}
+
+static double dot(long n, const double *a, const double *b) {
+  double s = 0.0;
+  for (long i = 0; i < n; i++) s += a[i] * b[i];
+  return s;
+}
+
+/* ||b - A x|| / ||b|| */
+static double relres(const Poisson *p, const double *x) {
+  double *y;
+  if (feast_band_vec_alloc(&p->A, &y)) return HUGE_VAL;
+  feast_band_apply(&p->A, x, y);
+  double rr = 0.0;
+  for (long i = 0; i < p->n; i++) rr += (p->b[i] - y[i]) * (p->b[i] - y[i]);
+  feast_band_vec_free(&p->A, &y);
+  return sqrt(rr / dot(p->n, p->b, p->b));
+}
+
+/* the multigrid as a solver: x = A^-1 b to 1e-8 (the fixed values added back); the cycles */
+static long mg_solve(const Poisson *p, double *x) {
+  FeastHexMG *mg;
+  FeastLocalMGStats st = {0};
+  CHECK_OK(feast_hex_mg_setup(&p->A, p->L, (const unsigned char *const *)p->fixed, &solver_params, &mg));
+  CHECK_OK(feast_hex_mg_solve(mg, p->b, x, &st));
+  CHECK(st.max_cycles_hit == 0 && st.nonfinite == 0);
+  for (long i = 0; i < p->n; i++)
+    if (p->fixed[p->L][i]) x[i] = p->b[i];
+  feast_hex_mg_destroy(&mg);
+  return st.cycles;
+}
+
+/* CG preconditioned by one V(2,2) cycle to 1e-8, x = 0 but the fixed values; its iterations */
+static int mg_pcg(const Poisson *p, double *x) {
+  const FeastLocalMGParams prm = {2, 2, 0.7, 1e-8, 1, 200, 0, 0, 0};
+  FeastHexMG *mg;
+  CHECK_OK(feast_hex_mg_setup(&p->A, p->L, (const unsigned char *const *)p->fixed, &prm, &mg));
+  double *r, *z, *q, *d;
+  CHECK_OK(feast_band_vec_alloc(&p->A, &r));
+  CHECK_OK(feast_band_vec_alloc(&p->A, &z));
+  CHECK_OK(feast_band_vec_alloc(&p->A, &q));
+  CHECK_OK(feast_band_vec_alloc(&p->A, &d));
+  const long n = p->n;
+  const unsigned char *fixed = p->fixed[p->L];
+  for (long i = 0; i < n; i++) x[i] = fixed[i] ? p->b[i] : 0.0;
+  feast_band_apply(&p->A, x, q);
+  for (long i = 0; i < n; i++) r[i] = p->b[i] - q[i];
+  FeastLocalMGStats st;
+  CHECK_OK(feast_hex_mg_solve(mg, r, z, &st));
+  memcpy(d, z, sizeof(double) * n);
+  double rz = dot(n, r, z);
+  const double r0 = sqrt(dot(n, r, r));
+  int it = 0;
+  while (sqrt(dot(n, r, r)) > 1e-8 * r0 && it < 100) {
+    feast_band_apply(&p->A, d, q);
+    const double alpha = rz / dot(n, d, q);
+    for (long i = 0; i < n; i++) x[i] += alpha * d[i], r[i] -= alpha * q[i];
+    CHECK_OK(feast_hex_mg_solve(mg, r, z, &st));
+    const double rz1 = dot(n, r, z);
+    for (long i = 0; i < n; i++) d[i] = z[i] + rz1 / rz * d[i];
+    rz = rz1;
+    it++;
+  }
+  feast_band_vec_free(&p->A, &r), feast_band_vec_free(&p->A, &z);
+  feast_band_vec_free(&p->A, &q), feast_band_vec_free(&p->A, &d);
+  feast_hex_mg_destroy(&mg);
+  return it;
+}
+
+static void check_levels(const char *name, const double corner[8][3]) {
+  long cycles[8];
+  int its[8];
+  double err[8];
+  for (int L = 2; L <= 5; L++) {
+    Poisson p;
+    CHECK_OK(poisson(corner, L, &p));
+    double *x, *y;
+    CHECK_OK(feast_band_vec_alloc(&p.A, &x));
+    CHECK_OK(feast_band_vec_alloc(&p.A, &y));
+    cycles[L] = mg_solve(&p, x);
+    CHECK(relres(&p, x) <= 1e-8);
+    its[L] = mg_pcg(&p, y);
+    CHECK(relres(&p, y) <= 1e-8);
+    double e2, n2;
+    CHECK_OK(feast_q1_hex_l2_error(p.N, p.xyz, x, u_exact, NULL, 3, &e2, &n2));
+    err[L] = sqrt(e2 / n2);
+    printf("%s L%d: %ld unknowns, MG %ld cycles, MG-PCG %d iterations, L2 error %.3e\n", name, L, p.n, cycles[L],
+           its[L], err[L]);
+    feast_band_vec_free(&p.A, &x), feast_band_vec_free(&p.A, &y);
+    poisson_free(&p);
+  }
+  for (int L = 3; L <= 5; L++) { /* level independence: within 2 of level 3's counts */
+    CHECK(cycles[L] <= cycles[3] + 2 && cycles[L] <= 16);
+    CHECK(its[L] <= its[3] + 2 && its[L] <= 12);
+  }
+  CHECK(log2(err[4] / err[5]) > 1.9);
+}
+
+static void check_bad_input(void) {
+  Poisson p;
+  CHECK_OK(poisson(unit_cube, 3, &p));
+  FeastHexMG *mg = NULL;
+  FeastBand9 A9;
+  CHECK_OK(feast_band9_create(9, &A9));
+  FeastBand wrong = {&feast_stencil_q1_2d, 9, {NULL}};
+  memcpy(wrong.band, A9.band, sizeof A9.band);
+  CHECK(feast_hex_mg_setup(&wrong, 3, (const unsigned char *const *)p.fixed, &solver_params, &mg) == FEAST_ERR_ARG);
+  CHECK(strstr(feast_error_message(), "27 bands and N = 9") != NULL && mg == NULL);
+  feast_error_clear();
+  feast_band9_destroy(&A9);
+  const unsigned char *holes[4] = {p.fixed[0], NULL, p.fixed[2], p.fixed[3]};
+  CHECK(feast_hex_mg_setup(&p.A, 3, holes, &solver_params, &mg) == FEAST_ERR_ARG);
+  CHECK(strstr(feast_error_message(), "no fixed mask on level 1") != NULL);
+  feast_error_clear();
+  FeastLocalMGParams big = solver_params;
+  big.coarse_max_dofs = 2000;
+  CHECK(feast_hex_mg_setup(&p.A, 3, (const unsigned char *const *)p.fixed, &big, &mg) == FEAST_ERR_CONFIG);
+  CHECK(strstr(feast_error_message(), "solver.local_coarse_max_dofs = 2000") != NULL);
+  feast_error_clear();
+  for (int k = 0; k < 27; k++) memset(p.A.band[k], 0, sizeof(double) * p.n); /* no fixed rows either */
+  CHECK(feast_hex_mg_setup(&p.A, 3, (const unsigned char *const *)p.fixed, &solver_params, &mg) == FEAST_ERR_SOLVER);
+  CHECK(strstr(feast_error_message(), "coarsest matrix (level 2, 125 nodes) is singular") != NULL && mg == NULL);
+  feast_error_clear();
+  poisson_free(&p);
+}
+
+static int run(void) {
+  check_levels("unit cube", unit_cube);
+  check_levels("twisted hexahedron", twisted);
+  check_bad_input();
+  return 0;
+}
+
+FEAST_TEST_MAIN(run)
