@@ -22,7 +22,7 @@ const FeastQ1Element feast_q1_hex = {
 /* reference data at the points of a rule, computed once per call */
 typedef struct {
   int nq;
-  double w[HEX_MAXQP];
+  double ref[HEX_MAXQP][3], w[HEX_MAXQP];
   double phi[HEX_MAXQP][HEX_NODES];
   double dref[HEX_MAXQP][HEX_NODES][3]; /* d phi_a / d(s, t, u) */
 } HexRule;
@@ -30,6 +30,7 @@ typedef struct {
 /* basis data at reference point ref (weight w) as point q of r */
 static void rule_point(HexRule *r, int q, const double ref[3], double w) {
   r->w[q] = w;
+  memcpy(r->ref[q], ref, sizeof r->ref[q]);
   for (int a = 0; a < HEX_NODES; a++) {
     double l[3], dl[3];
     for (int d = 0; d < 3; d++) {
@@ -74,17 +75,29 @@ void feast_q1_hex_cell_nodes(long N, long i, long j, long k, long node[8]) {
   }
 }
 
-/* one cell: its nodes and their coordinates */
+/* one cell: its nodes and its map in monomials, x = c0 + cs s + ct t + cst s t + u (cu +
+ * csu s + ctu t + cstu s t) per coordinate */
 typedef struct {
   int i, j, k;
   long node[HEX_NODES];
-  double X[HEX_NODES][3];
+  double c0[3], cs[3], ct[3], cst[3], cu[3], csu[3], ctu[3], cstu[3];
 } HexCell;
 
 static void hex_cell(long N, const double *xyz, int i, int j, int k, HexCell *c) {
   c->i = i, c->j = j, c->k = k;
   feast_q1_hex_cell_nodes(N, i, j, k, c->node);
-  for (int a = 0; a < HEX_NODES; a++) memcpy(c->X[a], xyz + 3 * c->node[a], sizeof c->X[a]);
+  const double *X[HEX_NODES];
+  for (int a = 0; a < HEX_NODES; a++) X[a] = xyz + 3 * c->node[a];
+  for (int d = 0; d < 3; d++) { /* the corners (0,0,0) (1,0,0) (1,1,0) (0,1,0), then at u = 1 */
+    c->c0[d] = X[0][d];
+    c->cs[d] = X[1][d] - X[0][d];
+    c->ct[d] = X[3][d] - X[0][d];
+    c->cst[d] = X[0][d] - X[1][d] + X[2][d] - X[3][d];
+    c->cu[d] = X[4][d] - X[0][d];
+    c->csu[d] = X[0][d] - X[1][d] + X[5][d] - X[4][d];
+    c->ctu[d] = X[0][d] - X[3][d] + X[7][d] - X[4][d];
+    c->cstu[d] = X[1][d] - X[0][d] - X[2][d] + X[3][d] - X[5][d] + X[4][d] + X[6][d] - X[7][d];
+  }
 }
 
 /* the map at point q: physical point, Jacobian and its determinant */
@@ -93,12 +106,14 @@ typedef struct {
 } HexMap;
 
 static void hex_map(const HexRule *r, int q, const HexCell *c, HexMap *m) {
-  memset(m, 0, sizeof *m);
-  for (int a = 0; a < HEX_NODES; a++)
-    for (int d = 0; d < 3; d++) {
-      m->x[d] += c->X[a][d] * r->phi[q][a];
-      for (int e = 0; e < 3; e++) m->J[d][e] += c->X[a][d] * r->dref[q][a][e];
-    }
+  const double s = r->ref[q][0], t = r->ref[q][1], u = r->ref[q][2];
+  for (int d = 0; d < 3; d++) {
+    const double at_u = c->cu[d] + c->csu[d] * s + c->ctu[d] * t + c->cstu[d] * s * t;
+    m->x[d] = c->c0[d] + c->cs[d] * s + c->ct[d] * t + c->cst[d] * s * t + u * at_u;
+    m->J[d][0] = c->cs[d] + c->cst[d] * t + u * (c->csu[d] + c->cstu[d] * t);
+    m->J[d][1] = c->ct[d] + c->cst[d] * s + u * (c->ctu[d] + c->cstu[d] * s);
+    m->J[d][2] = at_u;
+  }
   const double(*J)[3] = m->J;
   m->det = J[0][0] * (J[1][1] * J[2][2] - J[1][2] * J[2][1]) - J[0][1] * (J[1][0] * J[2][2] - J[1][2] * J[2][0]) +
            J[0][2] * (J[1][0] * J[2][1] - J[1][1] * J[2][0]);
@@ -222,13 +237,10 @@ static void laplace_ref(const HexRule *r, LaplaceRef *ref) {
 /* the cell is a parallelepiped when the map's bilinear and trilinear coefficients are
  * below 64 ulp of its edges */
 static int is_parallelepiped(const HexCell *c) {
-  const double(*X)[3] = c->X;
   double size = 0.0, twist = 0.0;
   for (int d = 0; d < 3; d++) {
-    size += fabs(X[1][d] - X[0][d]) + fabs(X[3][d] - X[0][d]) + fabs(X[4][d] - X[0][d]);
-    twist += fabs(X[0][d] - X[1][d] + X[2][d] - X[3][d]) + fabs(X[0][d] - X[1][d] + X[5][d] - X[4][d]) +
-             fabs(X[0][d] - X[3][d] + X[7][d] - X[4][d]) +
-             fabs(X[1][d] - X[0][d] - X[2][d] + X[3][d] - X[5][d] + X[4][d] + X[6][d] - X[7][d]);
+    size += fabs(c->cs[d]) + fabs(c->ct[d]) + fabs(c->cu[d]);
+    twist += fabs(c->cst[d]) + fabs(c->csu[d]) + fabs(c->ctu[d]) + fabs(c->cstu[d]);
   }
   return twist <= 64 * DBL_EPSILON * size;
 }

@@ -12,6 +12,7 @@
 #include "feast/fem/q1_hex.h"
 #include "feast/mesh/hex.h"
 #include "feast_test.h"
+#include "solvers/band_cg.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,41 +102,22 @@ static long mg_solve(const Poisson *p, double *x) {
   return st.cycles;
 }
 
+/* one V(2,2) cycle as a preconditioner */
+static int v_cycle(void *mg, const double *r, double *z) {
+  FeastLocalMGStats st;
+  return feast_hex_mg_solve(mg, r, z, &st);
+}
+
 /* CG preconditioned by one V(2,2) cycle to 1e-8, x = 0 but the fixed values; its iterations */
 static int mg_pcg(const Poisson *p, double *x) {
   const FeastLocalMGParams prm = {2, 2, 0.7, 1e-8, 1, 200, 0, 0, 0};
   FeastHexMG *mg;
   CHECK_OK(feast_hex_mg_setup(&p->A, p->L, (const unsigned char *const *)p->fixed, &prm, &mg));
-  double *r, *z, *q, *d;
-  CHECK_OK(feast_band_vec_alloc(&p->A, &r));
-  CHECK_OK(feast_band_vec_alloc(&p->A, &z));
-  CHECK_OK(feast_band_vec_alloc(&p->A, &q));
-  CHECK_OK(feast_band_vec_alloc(&p->A, &d));
-  const long n = p->n;
-  const unsigned char *fixed = p->fixed[p->L];
-  for (long i = 0; i < n; i++) x[i] = fixed[i] ? p->b[i] : 0.0;
-  feast_band_apply(&p->A, x, q);
-  for (long i = 0; i < n; i++) r[i] = p->b[i] - q[i];
-  FeastLocalMGStats st;
-  CHECK_OK(feast_hex_mg_solve(mg, r, z, &st));
-  memcpy(d, z, sizeof(double) * n);
-  double rz = dot(n, r, z);
-  const double r0 = sqrt(dot(n, r, r));
-  int it = 0;
-  while (sqrt(dot(n, r, r)) > 1e-8 * r0 && it < 100) {
-    feast_band_apply(&p->A, d, q);
-    const double alpha = rz / dot(n, d, q);
-    for (long i = 0; i < n; i++) x[i] += alpha * d[i], r[i] -= alpha * q[i];
-    CHECK_OK(feast_hex_mg_solve(mg, r, z, &st));
-    const double rz1 = dot(n, r, z);
-    for (long i = 0; i < n; i++) d[i] = z[i] + rz1 / rz * d[i];
-    rz = rz1;
-    it++;
-  }
-  feast_band_vec_free(&p->A, &r), feast_band_vec_free(&p->A, &z);
-  feast_band_vec_free(&p->A, &q), feast_band_vec_free(&p->A, &d);
+  for (long i = 0; i < p->n; i++) x[i] = p->fixed[p->L][i] ? p->b[i] : 0.0;
+  FeastBandCGStats st = {0};
+  CHECK_OK(feast_band_cg(&p->A, p->fixed[p->L], p->b, x, 1e-8, 100, v_cycle, mg, &st));
   feast_hex_mg_destroy(&mg);
-  return it;
+  return st.iterations;
 }
 
 static void check_levels(const char *name, const double corner[8][3]) {
