@@ -150,6 +150,17 @@ static void hex_point(const HexRule *r, int q, const HexCell *c, int macro, Feas
   p->macro = macro, p->cell[0] = c->i, p->cell[1] = c->j, p->cell[2] = c->k;
 }
 
+/* the cell is a parallelepiped when the map's bilinear and trilinear coefficients are
+ * below 64 ulp of its edges */
+static int is_parallelepiped(const HexCell *c) {
+  double size = 0.0, twist = 0.0;
+  for (int d = 0; d < 3; d++) {
+    size += fabs(c->cs[d]) + fabs(c->ct[d]) + fabs(c->cu[d]);
+    twist += fabs(c->cst[d]) + fabs(c->csu[d]) + fabs(c->ctu[d]) + fabs(c->cstu[d]);
+  }
+  return twist <= 64 * DBL_EPSILON * size;
+}
+
 static int hex_check_args(int N, const double *xyz, int order) {
   FEAST_CHECK(N >= 2, FEAST_ERR_ARG, "Q1 hexahedra: a macro needs N >= 2 nodes per side, got %d", N);
   FEAST_CHECK(xyz != NULL, FEAST_ERR_ARG, "Q1 hexahedra: coordinates are NULL");
@@ -180,7 +191,15 @@ static int hex_check_cells(int N, const double *xyz, int macro, int order) {
       for (int i = 0; i < N - 1; i++) {
         HexCell c;
         hex_cell(N, xyz, i, j, k, &c);
-        const double dc = min_det(&corners, &c), dq = min_det(&rule, &c), d = dc > 0 ? dq : dc;
+        double d; /* a parallelepiped's J is constant: one point tells */
+        if (is_parallelepiped(&c)) {
+          HexMap m;
+          hex_map(&rule, 0, &c, &m);
+          d = m.det;
+        } else {
+          const double dc = min_det(&corners, &c);
+          d = dc > 0 ? min_det(&rule, &c) : dc;
+        }
         if (d > 0) continue; /* NaN coordinates fail here too */
         char which[32] = "";
         if (macro >= 0) snprintf(which, sizeof which, "macro %d, ", macro);
@@ -232,17 +251,6 @@ static void laplace_ref(const HexRule *r, LaplaceRef *ref) {
           const double *da = r->dref[q][a], *db = r->dref[q][b];
           ref->S[p][a][b] += r->w[q] * (e == f ? da[e] * db[e] : da[e] * db[f] + da[f] * db[e]);
         }
-}
-
-/* the cell is a parallelepiped when the map's bilinear and trilinear coefficients are
- * below 64 ulp of its edges */
-static int is_parallelepiped(const HexCell *c) {
-  double size = 0.0, twist = 0.0;
-  for (int d = 0; d < 3; d++) {
-    size += fabs(c->cs[d]) + fabs(c->ct[d]) + fabs(c->cu[d]);
-    twist += fabs(c->cst[d]) + fabs(c->csu[d]) + fabs(c->ctu[d]) + fabs(c->cstu[d]);
-  }
-  return twist <= 64 * DBL_EPSILON * size;
 }
 
 static void laplace_parallelepiped(const LaplaceRef *ref, const HexRule *r, const HexCell *c,
