@@ -3,8 +3,8 @@
  * vectorised: feast/base/vecmath.h), Q1 at level L
  * ((2^L + 1)^3 nodes), solved to ||b - A x|| <= 1e-8 ||b|| from x = 0 (as
  * bench/amg/bench_boomeramg counts) by CG preconditioned with one V(2,2) cycle of the
- * hexahedral local multigrid (coproc/hex_mg.h), and by the multigrid alone (V(4,4)
- * cycles). Prints one table row per solver with the times of assembly (matrix,
+ * hexahedral local multigrid (coproc/hex_mg.h) in single and in double precision, and
+ * by the multigrid alone (V(4,4) cycles, double). Prints one table row per solver with the times of assembly (matrix,
  * right-hand side, elimination of the Dirichlet values), setup and solve, the counts and
  * the L2 error; with --mtx PREFIX it also writes the eliminated system as PREFIX.mtx and
  * PREFIX_rhs.mtx for bench_boomeramg.
@@ -113,15 +113,15 @@ static int report(const Problem *p, const double *x, double *relres, double *l2)
   return 0;
 }
 
-/* pcg = 1: CG with one V(2,2) cycle; 0: V(4,4) cycles alone */
-static int solve(const Problem *p, int pcg, double t_assembly) {
+/* pcg = 1: CG with one V(2,2) cycle in precision; 0: V(4,4) cycles alone (double) */
+static int solve(const Problem *p, int pcg, const char *precision, double t_assembly) {
   const FeastLocalMGParams prm = {pcg ? 2 : 4, pcg ? 2 : 4, 0.7, 1e-8, pcg ? 1 : 100, 200, 0, 0, 0};
   double *x;
   FEAST_CALL(feast_band_vec_alloc(&p->A, &x));
   for (long i = 0; i < p->n; i++) x[i] = p->fixed[p->L][i] ? p->b[i] : 0.0;
   const double t0 = feast_wtime();
   FeastHexMG *mg;
-  FEAST_CALL(feast_hex_mg_setup(&p->A, p->L, (const unsigned char *const *)p->fixed, &prm, &mg));
+  FEAST_CALL(feast_hex_mg_setup(&p->A, p->L, (const unsigned char *const *)p->fixed, precision, &prm, &mg));
   const double t1 = feast_wtime();
   long count;
   if (pcg) {
@@ -138,9 +138,9 @@ static int solve(const Problem *p, int pcg, double t_assembly) {
   const double t2 = feast_wtime();
   double relres, l2;
   FEAST_CALL(report(p, x, &relres, &l2));
-  printf("| %d | %ld | %s | %.3f | %.3f | %.3f | %.3f | %ld | %.1e | %.3e |\n", p->L, p->n,
-         pcg ? "MG-PCG, V(2,2)" : "MG, V(4,4) cycles", t_assembly, t1 - t0, t2 - t1, t1 - t0 + t2 - t1, count, relres,
-         l2);
+  printf("| %d | %ld | %s, %s | %.3f | %.3f | %.3f | %.3f | %ld | %.1e | %.3e |\n", p->L, p->n,
+         pcg ? "MG-PCG, V(2,2)" : "MG, V(4,4) cycles", precision, t_assembly, t1 - t0, t2 - t1, t1 - t0 + t2 - t1,
+         count, relres, l2);
   feast_hex_mg_destroy(&mg);
   feast_band_vec_free(&p->A, &x);
   return 0;
@@ -163,8 +163,9 @@ int main(int argc, char **argv) {
   int rc = assemble(twist ? twisted : unit_cube, L, &p, &t);
   printf("| L | unknowns | solver | assembly s | setup s | solve s | setup+solve s | iterations | relres | L2 error |\n");
   printf("| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-  if (!rc) rc = solve(&p, 1, t);
-  if (!rc) rc = solve(&p, 0, t);
+  if (!rc) rc = solve(&p, 1, "double", t);
+  if (!rc) rc = solve(&p, 1, "single", t);
+  if (!rc) rc = solve(&p, 0, "double", t);
   if (!rc && prefix) rc = write_mtx(&p, prefix);
   if (rc) fprintf(stderr, "bench_poisson3d: %s\n", feast_error_message());
   return rc ? 1 : 0;

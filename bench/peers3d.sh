@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # 3D Poisson on one hexahedral macro (issue #47): feastc's hexahedral multigrid
-# (bench_poisson3d: CG with one V(2,2) cycle of coproc/hex_mg) against CG preconditioned
+# (bench_poisson3d: CG with one V(2,2) cycle of coproc/hex_mg, in PRECISION: single as
+# the default local_precision auto, or double) against CG preconditioned
 # by hypre's BoomerAMG (bench/amg/bench_boomeramg.c: HMIS, extended+i interpolation with
 # at most 4 elements per row, l1-scaled symmetric Gauss-Seidel) on the very same system,
 # exported by bench_poisson3d, all to the relative residual 1e-8 from zero, one core.
@@ -15,6 +16,7 @@ set -euo pipefail
 build=${1:-build}; shift || true
 levels=${*:-6 7}
 repeat=${REPEAT:-2}
+precision=${PRECISION:-single}
 read -r -a amg_settings <<<"${AMG:-0.25:0 0.25:1 0.5:0 0.5:1 0.7:0 0.7:1}"
 pin=(taskset -c "${CPU:-1}")
 tmp=$(mktemp -d)
@@ -23,7 +25,7 @@ amg=$build/bin/bench_boomeramg
 [ -x "$amg" ] || { echo "peers3d: $amg not built (libhypre-dev)" >&2; exit 1; }
 field() { sed -n "s/.* $1=\([0-9.e+-]*\).*/\1/p" <<<"$2"; }
 best() { sort -g | head -1; }
-echo "# $(date -u +%F) $(uname -n), feastc $(git rev-parse --short HEAD), best of $repeat, CPU ${CPU:-1}"
+echo "# $(date -u +%F) $(uname -n), feastc $(git rev-parse --short HEAD), MG-PCG in $precision, best of $repeat, CPU ${CPU:-1}"
 echo "| L | unknowns | feastc assembly s | feastc its | feastc setup s | feastc solve s | feastc setup+solve s | AMG-PCG setting | AMG-PCG its | AMG-PCG setup s | AMG-PCG solve s | AMG-PCG setup+solve s | AMG-PCG / feastc |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|"
 for L in $levels; do
@@ -31,7 +33,7 @@ for L in $levels; do
   : >"$tmp/f"; : >"$tmp/a"
   for r in $(seq "$repeat"); do
     # the MG-PCG row: | L | n | solver | assembly | setup | solve | sum | its | relres | l2 |
-    "${pin[@]}" "$build/bin/bench_poisson3d" "$L" | grep "MG-PCG" | awk -F'|' '{print $8, $2, $3, $5, $6, $7, $9}' >>"$tmp/f"
+    "${pin[@]}" "$build/bin/bench_poisson3d" "$L" | grep "MG-PCG, V(2,2), $precision" | awk -F'|' '{print $8, $2, $3, $5, $6, $7, $9}' >>"$tmp/f"
     for s in "${amg_settings[@]}"; do
       out=$("${pin[@]}" "$amg" "$tmp/A.mtx" "$tmp/A_rhs.mtx" "${s%:*}" "${s#*:}") || { echo "# AMG $s: $out" >&2; continue; }
       echo "$(field total "$out") $s $(field iterations "$out") $(field setup "$out") $(field solve "$out")" >>"$tmp/a"

@@ -8,21 +8,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define REAL double
+#define SUF d
+#define MATVEC feast_band_matvec
+#include "coproc/hex_mg_cycle.h"
+#undef REAL
+#undef SUF
+#undef MATVEC
+#define REAL float
+#define SUF f
+#define MATVEC feast_band_matvec_f
+#include "coproc/hex_mg_cycle.h"
+#undef REAL
+#undef SUF
+#undef MATVEC
+
+/* one level: its matrix in double (the given one or the Galerkin product) and the view
+ * the cycle of the working precision sweeps */
 typedef struct {
-  int N;
-  long n;                     /* N^3 rows */
-  const FeastBand *A;         /* the given matrix (finest level) or own */
-  FeastBand own;              /* the Galerkin product (levels below the finest) */
-  const unsigned char *fixed;
-  double *x, *b, *r;          /* padded vectors */
+  const FeastBand *A;
+  FeastBand own;
+  HexView_d d;
+  HexView_f f;
+  void *mem; /* single: the level's bands and vectors in float, one block */
 } HexLevel;
 
 struct FeastHexMG {
-  int L, lc;
+  int L, lc, single;
   FeastLocalMGParams prm;
   HexLevel lv[FEAST_MAX_LEVEL + 1];
-  double *inv;       /* A_lc^-1, column-major */
-  double *sol, *d0;  /* finest level: the accumulated correction, the defect */
+  HexView_d dview[FEAST_MAX_LEVEL + 1]; /* the views in level order, as the cycle takes them */
+  HexView_f fview[FEAST_MAX_LEVEL + 1];
+  double *inv;      /* A_lc^-1, column-major */
+  float *inv_f;     /* the same in float (single) */
+  void *sol, *d0;   /* finest level: the accumulated correction, the defect (in REAL, padded) */
+  void *work;       /* their block */
 };
 
 /* the finest level l <= L with (2^l + 1)^3 <= max nodes (0 if none is) */
@@ -50,31 +70,54 @@ static int check_args(const FeastBand *A, int level, const unsigned char *const 
   return 0;
 }
 
-static int alloc_level(HexLevel *v, int l, const unsigned char *fixed) {
-  v->N = feast_level_n(l);
-  v->n = (long)v->N * v->N * v->N;
-  v->fixed = fixed;
+/* level l's matrix storage (below the finest) and its view in the working precision */
+static int alloc_level(FeastHexMG *mg, int l, const unsigned char *fixed) {
+  HexLevel *v = &mg->lv[l];
+  const int N = feast_level_n(l);
+  const long n = (long)N * N * N, pad = feast_stencil_pad(&feast_stencil_q1_3d, N);
   if (!v->A) {
-    FEAST_CALL(feast_band_create(&feast_stencil_q1_3d, v->N, &v->own));
+    FEAST_CALL(feast_band_create(&feast_stencil_q1_3d, N, &v->own));
     v->A = &v->own;
   }
-  FEAST_CALL(feast_band_vec_alloc(v->A, &v->x));
-  FEAST_CALL(feast_band_vec_alloc(v->A, &v->b));
-  return feast_band_vec_alloc(v->A, &v->r);
+  const int nbands = mg->single ? 27 : 0;
+  char *arr[27 + 3];
+  const size_t size = mg->single ? sizeof(float) : sizeof(double);
+  FEAST_CALL(feast_alloc_coloured(nbands + 3, (size_t)(n + 2 * pad), size, (size_t)pad, 0, arr, &v->mem));
+  HexView_d *dv = &v->d;
+  HexView_f *fv = &v->f;
+  dv->N = fv->N = N, dv->n = fv->n = n, dv->fixed = fv->fixed = fixed;
+  for (int k = 0; k < 27; k++) {
+    dv->band[k] = v->A->band[k];
+    fv->band[k] = mg->single ? (const float *)(void *)arr[k] : NULL;
+  }
+  if (mg->single) fv->x = (float *)(void *)arr[27], fv->b = (float *)(void *)arr[28], fv->r = (float *)(void *)arr[29];
+  else dv->x = (double *)(void *)arr[0], dv->b = (double *)(void *)arr[1], dv->r = (double *)(void *)arr[2];
+  return 0;
 }
 
-/* mg->inv <- A_lc^-1 */
+/* single: level l's bands converted to float */
+static void convert_level(FeastHexMG *mg, int l) {
+  HexLevel *v = &mg->lv[l];
+  for (int k = 0; k < 27 && mg->single; k++) {
+    float *dst = (float *)v->f.band[k];
+    for (long i = 0; i < v->f.n; i++) dst[i] = (float)v->A->band[k][i];
+  }
+}
+
+/* mg->inv <- A_lc^-1 (and its float copy) */
 static int coarse_inverse(FeastHexMG *mg) {
-  const HexLevel *v = &mg->lv[mg->lc];
-  const long n = v->n, bw = feast_stencil_pad(v->A->stencil, v->N);
+  const FeastBand *A = mg->lv[mg->lc].A;
+  const long n = feast_band_rows(A), bw = feast_stencil_pad(A->stencil, A->N);
   double *lu;
   long *piv;
   FEAST_CALL(FEAST_ALLOC(n * n, &lu));
   FEAST_CALL(FEAST_ALLOC(n, &piv));
   FEAST_CALL(FEAST_ALLOC(n * n, &mg->inv));
-  feast_band_to_dense(v->A, lu);
+  FEAST_CALL(FEAST_ALLOC(n * n, &mg->inv_f));
+  feast_band_to_dense(A, lu);
   const int zero = feast_dense_lu(n, bw, bw, lu, piv);
   if (!zero) feast_dense_lu_inverse(n, bw, bw, lu, piv, mg->inv);
+  for (long i = 0; i < n * n; i++) mg->inv_f[i] = (float)mg->inv[i];
   free(lu);
   free(piv);
   FEAST_CHECK(!zero, FEAST_ERR_SOLVER,
@@ -84,136 +127,64 @@ static int coarse_inverse(FeastHexMG *mg) {
   return 0;
 }
 
-int feast_hex_mg_setup(const FeastBand *A, int level, const unsigned char *const *fixed,
+static int build(FeastHexMG *mg, const FeastBand *A, const unsigned char *const *fixed) {
+  mg->lv[mg->L].A = A;
+  for (int l = mg->L; l >= mg->lc; l--) {
+    FEAST_CALL(alloc_level(mg, l, fixed[l]));
+    if (l < mg->L) FEAST_CALL(feast_band_galerkin(mg->lv[l + 1].A, fixed[l + 1], fixed[l], &mg->lv[l].own));
+    convert_level(mg, l);
+    mg->dview[l] = mg->lv[l].d;
+    mg->fview[l] = mg->lv[l].f;
+  }
+  FEAST_CALL(coarse_inverse(mg));
+  /* sol and d0 padded (the defect's product reads around sol), on two more colours */
+  const long n = feast_band_rows(A), pad = feast_stencil_pad(A->stencil, A->N);
+  char *arr[2];
+  FEAST_CALL(feast_alloc_coloured(2, (size_t)(n + 2 * pad), mg->single ? sizeof(float) : sizeof(double),
+                                  (size_t)pad, 3, arr, &mg->work));
+  mg->sol = arr[0], mg->d0 = arr[1];
+  return 0;
+}
+
+int feast_hex_mg_setup(const FeastBand *A, int level, const unsigned char *const *fixed, const char *precision,
                        const FeastLocalMGParams *params, FeastHexMG **mgp) {
   *mgp = NULL;
   FEAST_CALL(check_args(A, level, fixed, params));
+  FEAST_CHECK(precision && (!strcmp(precision, "auto") || !strcmp(precision, "double") || !strcmp(precision, "single")),
+              FEAST_ERR_CONFIG, "solver.local_precision = '%s': expected auto, double or single",
+              precision ? precision : "");
   FeastHexMG *mg;
   FEAST_CALL(FEAST_ALLOC(1, &mg));
   *mgp = mg;
   mg->L = level;
   mg->lc = coarse_level(level, params->coarse_max_dofs);
+  mg->single = strcmp(feast_local_resolve_precision(precision), "single") == 0;
   mg->prm = *params;
-  mg->lv[level].A = A;
-  int rc = 0;
-  for (int l = level; l >= mg->lc && !rc; l--) {
-    rc = alloc_level(&mg->lv[l], l, fixed[l]);
-    if (!rc && l < level) rc = feast_band_galerkin(mg->lv[l + 1].A, fixed[l + 1], fixed[l], &mg->lv[l].own);
-  }
-  if (!rc) rc = coarse_inverse(mg);
-  if (!rc) rc = feast_band_vec_alloc(A, &mg->sol);
-  if (!rc) rc = feast_band_vec_alloc(A, &mg->d0);
+  const int rc = build(mg, A, fixed);
   if (rc) feast_hex_mg_destroy(mgp);
   return rc;
 }
 
 int feast_hex_mg_coarse_level(const FeastHexMG *mg) { return mg->lc; }
+const char *feast_hex_mg_precision(const FeastHexMG *mg) { return mg->single ? "single" : "double"; }
 
 void feast_hex_mg_destroy(FeastHexMG **mgp) {
   FeastHexMG *mg = *mgp;
   if (!mg) return;
-  const FeastBand *finest = mg->lv[mg->L].A;
   for (int l = mg->lc; l <= mg->L; l++) {
-    HexLevel *v = &mg->lv[l];
-    if (!v->A) continue;
-    feast_band_vec_free(v->A, &v->x);
-    feast_band_vec_free(v->A, &v->b);
-    feast_band_vec_free(v->A, &v->r);
+    feast_free_coloured(mg->lv[l].mem);
+    if (l < mg->L) feast_band_destroy(&mg->lv[l].own);
   }
-  if (finest) {
-    feast_band_vec_free(finest, &mg->sol);
-    feast_band_vec_free(finest, &mg->d0);
-  }
-  for (int l = mg->lc; l < mg->L; l++) feast_band_destroy(&mg->lv[l].own);
   free(mg->inv);
+  free(mg->inv_f);
+  feast_free_coloured(mg->work);
   feast_free(mgp);
-}
-
-/* one damped Jacobi step x <- x + omega D^-1 (b - A x) (through r); from_zero: x = 0
- * before it, so x <- omega D^-1 b without the product */
-static void jacobi(HexLevel *v, double omega, int from_zero) {
-  const double *diag = v->A->band[v->A->stencil->centre];
-  if (from_zero) {
-    for (long i = 0; i < v->n; i++) v->x[i] = feast_jacobi_zero_point_d(v->b[i], diag[i], omega);
-    return;
-  }
-  feast_band_apply(v->A, v->x, v->r);
-  for (long i = 0; i < v->n; i++) v->x[i] += omega * (v->b[i] - v->r[i]) / diag[i];
-}
-
-/* r <- b - A x */
-static void defect(const HexLevel *v, const double *b, const double *x, double *r) {
-  feast_band_apply(v->A, x, r);
-  for (long i = 0; i < v->n; i++) r[i] = b[i] - r[i];
-}
-
-/* exact coarse solve x <- A^-1 b, the sums of feast_dense_row (in order, in double) */
-static void coarse_solve(const FeastHexMG *mg, HexLevel *v) {
-  for (long i = 0; i < v->n; i++) v->x[i] = feast_dense_row_d(mg->inv, v->b, i, v->n);
-}
-
-/* the V cycle on level l for A x = b (b in lv[l].b), from x = 0 */
-static void vcycle(FeastHexMG *mg, int l) {
-  HexLevel *v = &mg->lv[l];
-  if (l == mg->lc) {
-    coarse_solve(mg, v);
-    return;
-  }
-  HexLevel *c = &mg->lv[l - 1];
-  const double omega = mg->prm.jacobi_damping;
-  if (mg->prm.pre_smooth > 0) jacobi(v, omega, 1);
-  else memset(v->x, 0, sizeof(double) * v->n);
-  for (int k = 1; k < mg->prm.pre_smooth; k++) jacobi(v, omega, 0);
-  defect(v, v->b, v->x, v->r);
-  const int Nc = c->N, Nf = v->N;
-  for (int K = 0; K < Nc; K++)
-    for (int J = 0; J < Nc; J++)
-      for (int I = 0; I < Nc; I++) {
-        const long k = ((long)K * Nc + J) * Nc + I;
-        c->b[k] = c->fixed[k] ? 0.0 : feast_restrict_point3_d(v->r, Nf, I, J, K);
-      }
-  vcycle(mg, l - 1);
-  for (int k = 0; k < Nf; k++)
-    for (int j = 0; j < Nf; j++)
-      for (int i = 0; i < Nf; i++) {
-        const long r = ((long)k * Nf + j) * Nf + i;
-        if (!v->fixed[r]) v->x[r] += feast_prolongate_point3_d(c->x, Nc, i, j, k);
-      }
-  for (int k = 0; k < mg->prm.post_smooth; k++) jacobi(v, omega, 0);
-}
-
-static double norm2(const double *r, long n) {
-  double s = 0.0;
-  for (long i = 0; i < n; i++) s += r[i] * r[i];
-  return s;
 }
 
 int feast_hex_mg_solve(FeastHexMG *mg, const double *d, double *c, FeastLocalMGStats *stats) {
   FEAST_CHECK(mg && d && c && stats, FEAST_ERR_ARG, "feast_hex_mg_solve: NULL arguments");
   memset(stats, 0, sizeof *stats);
-  HexLevel *v = &mg->lv[mg->L];
-  const long n = v->n;
-  for (long i = 0; i < n; i++) {
-    mg->d0[i] = v->fixed[i] ? 0.0 : d[i];
-    v->b[i] = mg->d0[i];
-    mg->sol[i] = 0.0;
-  }
-  const double r0 = sqrt(norm2(mg->d0, n));
-  double r = r0;
-  while (r > mg->prm.rtol * r0 && isfinite(r) && stats->cycles < mg->prm.max_cycles) {
-    vcycle(mg, mg->L);
-    for (long i = 0; i < n; i++) mg->sol[i] += v->x[i];
-    defect(v, mg->d0, mg->sol, v->b);
-    r = sqrt(norm2(v->b, n));
-    stats->cycles++;
-  }
-  stats->max_cycles_hit = r > mg->prm.rtol * r0 && isfinite(r);
-  int bad = !isfinite(r);
-  for (long i = 0; i < n; i++) {
-    c[i] = v->fixed[i] ? 0.0 : mg->sol[i];
-    bad |= !isfinite(c[i]);
-  }
-  if (bad) memset(c, 0, sizeof(double) * n);
-  stats->nonfinite = bad;
+  if (mg->single) solve_f(&mg->prm, mg->fview, mg->L, mg->lc, mg->inv_f, mg->sol, mg->d0, d, c, stats);
+  else solve_d(&mg->prm, mg->dview, mg->L, mg->lc, mg->inv, mg->sol, mg->d0, d, c, stats);
   return 0;
 }

@@ -269,27 +269,31 @@ void feast_band9_defect(const FeastBand9 *A, const double *restrict b, const dou
  * the passes, 11 arrays each, 77-108 % (bench_band9 3d, 2026-12-03; chunks of 256-2048
  * rows gave 60-85 %, 8192-16384 no more than 4096). */
 enum { BAND27_CHUNK = 4096 };
-static void band27_matvec(long N, const double *const *band, const double *restrict x, double *restrict y) {
-  const long P = N * N, n = P * N;
-  for (long i0 = 0; i0 < n; i0 += BAND27_CHUNK) {
-    const long i1 = i0 + BAND27_CHUNK < n ? i0 + BAND27_CHUNK : n;
-    FEAST_IVDEP
-    for (long i = i0; i < i1; i++) {
-      const double *xr = x + i - P;
-      y[i] = FEAST_BAND27_PLANE(band, 0, xr, i, N);
-    }
-    FEAST_IVDEP
-    for (long i = i0; i < i1; i++) {
-      const double *xr = x + i;
-      y[i] = y[i] + FEAST_BAND27_PLANE(band, 9, xr, i, N);
-    }
-    FEAST_IVDEP
-    for (long i = i0; i < i1; i++) {
-      const double *xr = x + i + P;
-      y[i] = y[i] + FEAST_BAND27_PLANE(band, 18, xr, i, N);
-    }
+#define DEFINE_BAND27_MATVEC(T, S)                                                                \
+  static void band27_matvec_##S(long N, const T *const *band, const T *restrict x, T *restrict y) { \
+    const long P = N * N, n = P * N;                                                              \
+    for (long i0 = 0; i0 < n; i0 += BAND27_CHUNK) {                                               \
+      const long i1 = i0 + BAND27_CHUNK < n ? i0 + BAND27_CHUNK : n;                              \
+      FEAST_IVDEP                                                                                 \
+      for (long i = i0; i < i1; i++) {                                                            \
+        const T *xr = x + i - P;                                                                  \
+        y[i] = FEAST_BAND27_PLANE(band, 0, xr, i, N);                                             \
+      }                                                                                           \
+      FEAST_IVDEP                                                                                 \
+      for (long i = i0; i < i1; i++) {                                                            \
+        const T *xr = x + i;                                                                      \
+        y[i] = y[i] + FEAST_BAND27_PLANE(band, 9, xr, i, N);                                      \
+      }                                                                                           \
+      FEAST_IVDEP                                                                                 \
+      for (long i = i0; i < i1; i++) {                                                            \
+        const T *xr = x + i + P;                                                                  \
+        y[i] = y[i] + FEAST_BAND27_PLANE(band, 18, xr, i, N);                                     \
+      }                                                                                           \
+    }                                                                                             \
   }
-}
+DEFINE_BAND27_MATVEC(double, d)
+DEFINE_BAND27_MATVEC(float, f)
+#undef DEFINE_BAND27_MATVEC
 
 void feast_band_matvec(const FeastStencil *s, int N, const double *const *band, const double *restrict x,
                        double *restrict y) {
@@ -300,11 +304,23 @@ void feast_band_matvec(const FeastStencil *s, int N, const double *const *band, 
     return;
   }
   if (s == &feast_stencil_q1_3d) {
-    band27_matvec(N, band, x, y);
+    band27_matvec_d(N, band, x, y);
     return;
   }
   long off[FEAST_STENCIL_MAX_BANDS], n = 1;
   for (int d = 0; d < s->dim; d++) n *= N;
   for (int k = 0; k < s->nbands; k++) off[k] = feast_stencil_offset(s, k, N);
   for (long i = 0; i < n; i++) y[i] = feast_stencil_row_d(s->nbands, band, off, x, i);
+}
+
+void feast_band_matvec_f(const FeastStencil *s, int N, const float *const *band, const float *restrict x,
+                         float *restrict y) {
+  if (s == &feast_stencil_q1_3d) {
+    band27_matvec_f(N, band, x, y);
+    return;
+  }
+  long off[FEAST_STENCIL_MAX_BANDS], n = 1;
+  for (int d = 0; d < s->dim; d++) n *= N;
+  for (int k = 0; k < s->nbands; k++) off[k] = feast_stencil_offset(s, k, N);
+  for (long i = 0; i < n; i++) y[i] = feast_stencil_row_f(s->nbands, band, off, x, i);
 }

@@ -84,6 +84,8 @@ void feast_band9_zero(FeastBand9 *A);
  * sent to the 9-band kernel of feast_band9_matvec, the 3D one to the written-out 27-band
  * row (feast_band27_row): the same sums, faster (bench_band9, bench_band9 3d) */
 void feast_band_matvec(const FeastStencil *s, int N, const double *const *band, const double *x, double *y);
+/* the same in single precision (the 27-band rows written out, others the generic loop) */
+void feast_band_matvec_f(const FeastStencil *s, int N, const float *const *band, const float *x, float *y);
 
 /* The boundary ring of a 9-band matrix: the rows of the 4 (N - 1) nodes on the macro's
  * edges, band-major, numbered along the ring (row j = 0, row j = N-1, then columns

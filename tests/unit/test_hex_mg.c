@@ -1,12 +1,12 @@
 /* The local multigrid of a hexahedral macro (coproc/hex_mg.h; issue #47), on
  * -Laplace u = f with Dirichlet values (eliminated: the symmetric system):
- *  - as a solver (V(4,4) cycles to 1e-8) and as the preconditioner of CG (one V(2,2)
- *    cycle), the counts independent of the level (3..5; bench_poisson3d goes on to 7)
+ *  - as a solver (V(4,4) cycles to 1e-8, double) and as the preconditioner of CG (one
+ *    V(2,2) cycle, double and single: single at most one iteration more), the counts independent of the level (3..5; bench_poisson3d goes on to 7)
  *    on the unit cube and on a twisted hexahedron;
  *  - its solution is the system's: the residual of the result below 1e-8 relative, and
  *    the Q1 solution's L2 error of order 2;
- *  - bad input: a 9-band matrix, a missing mask, coarse_max_dofs above the cap, a
- *    singular coarsest matrix: one error each. */
+ *  - bad input: a 9-band matrix, a missing mask, coarse_max_dofs above the cap, an
+ *    unknown precision, a singular coarsest matrix: one error each. */
 #include "coproc/hex_mg.h"
 #include "feast/base/error.h"
 #include "feast/fem/q1_hex.h"
@@ -93,7 +93,7 @@ static double relres(const Poisson *p, const double *x) {
 static long mg_solve(const Poisson *p, double *x) {
   FeastHexMG *mg;
   FeastLocalMGStats st = {0};
-  CHECK_OK(feast_hex_mg_setup(&p->A, p->L, (const unsigned char *const *)p->fixed, &solver_params, &mg));
+  CHECK_OK(feast_hex_mg_setup(&p->A, p->L, (const unsigned char *const *)p->fixed, "double", &solver_params, &mg));
   CHECK_OK(feast_hex_mg_solve(mg, p->b, x, &st));
   CHECK(st.max_cycles_hit == 0 && st.nonfinite == 0);
   for (long i = 0; i < p->n; i++)
@@ -108,11 +108,13 @@ static int v_cycle(void *mg, const double *r, double *z) {
   return feast_hex_mg_solve(mg, r, z, &st);
 }
 
-/* CG preconditioned by one V(2,2) cycle to 1e-8, x = 0 but the fixed values; its iterations */
-static int mg_pcg(const Poisson *p, double *x) {
+/* CG preconditioned by one V(2,2) cycle (in precision) to 1e-8, x = 0 but the fixed
+ * values; its iterations */
+static int mg_pcg(const Poisson *p, const char *precision, double *x) {
   const FeastLocalMGParams prm = {2, 2, 0.7, 1e-8, 1, 200, 0, 0, 0};
   FeastHexMG *mg;
-  CHECK_OK(feast_hex_mg_setup(&p->A, p->L, (const unsigned char *const *)p->fixed, &prm, &mg));
+  CHECK_OK(feast_hex_mg_setup(&p->A, p->L, (const unsigned char *const *)p->fixed, precision, &prm, &mg));
+  CHECK(strcmp(feast_hex_mg_precision(mg), strcmp(precision, "double") ? "single" : "double") == 0);
   for (long i = 0; i < p->n; i++) x[i] = p->fixed[p->L][i] ? p->b[i] : 0.0;
   FeastBandCGStats st = {0};
   CHECK_OK(feast_band_cg(&p->A, p->fixed[p->L], p->b, x, 1e-8, 100, v_cycle, mg, &st));
@@ -122,7 +124,7 @@ static int mg_pcg(const Poisson *p, double *x) {
 
 static void check_levels(const char *name, const double corner[8][3]) {
   long cycles[8];
-  int its[8];
+  int its[8], its_single[8];
   double err[8];
   for (int L = 2; L <= 5; L++) {
     Poisson p;
@@ -132,19 +134,22 @@ static void check_levels(const char *name, const double corner[8][3]) {
     CHECK_OK(feast_band_vec_alloc(&p.A, &y));
     cycles[L] = mg_solve(&p, x);
     CHECK(relres(&p, x) <= 1e-8);
-    its[L] = mg_pcg(&p, y);
+    its[L] = mg_pcg(&p, "double", y);
+    CHECK(relres(&p, y) <= 1e-8);
+    its_single[L] = mg_pcg(&p, "auto", y); /* auto: single, as the 2D local multigrids */
     CHECK(relres(&p, y) <= 1e-8);
     double e2, n2;
     CHECK_OK(feast_q1_hex_l2_error(p.N, p.xyz, x, u_exact, NULL, 3, &e2, &n2));
     err[L] = sqrt(e2 / n2);
-    printf("%s L%d: %ld unknowns, MG %ld cycles, MG-PCG %d iterations, L2 error %.3e\n", name, L, p.n, cycles[L],
-           its[L], err[L]);
+    printf("%s L%d: %ld unknowns, MG %ld cycles, MG-PCG %d iterations (single %d), L2 error %.3e\n", name, L, p.n,
+           cycles[L], its[L], its_single[L], err[L]);
     feast_band_vec_free(&p.A, &x), feast_band_vec_free(&p.A, &y);
     poisson_free(&p);
   }
   for (int L = 3; L <= 5; L++) { /* level independence: within 2 of level 3's counts */
     CHECK(cycles[L] <= cycles[3] + 2 && cycles[L] <= 16);
     CHECK(its[L] <= its[3] + 2 && its[L] <= 12);
+    CHECK(its_single[L] <= its[L] + 1);
   }
   CHECK(log2(err[4] / err[5]) > 1.9);
 }
@@ -157,21 +162,27 @@ static void check_bad_input(void) {
   CHECK_OK(feast_band9_create(9, &A9));
   FeastBand wrong = {&feast_stencil_q1_2d, 9, {NULL}};
   memcpy(wrong.band, A9.band, sizeof A9.band);
-  CHECK(feast_hex_mg_setup(&wrong, 3, (const unsigned char *const *)p.fixed, &solver_params, &mg) == FEAST_ERR_ARG);
+  CHECK(feast_hex_mg_setup(&wrong, 3, (const unsigned char *const *)p.fixed, "double", &solver_params, &mg) ==
+        FEAST_ERR_ARG);
   CHECK(strstr(feast_error_message(), "27 bands and N = 9") != NULL && mg == NULL);
   feast_error_clear();
   feast_band9_destroy(&A9);
   const unsigned char *holes[4] = {p.fixed[0], NULL, p.fixed[2], p.fixed[3]};
-  CHECK(feast_hex_mg_setup(&p.A, 3, holes, &solver_params, &mg) == FEAST_ERR_ARG);
+  CHECK(feast_hex_mg_setup(&p.A, 3, holes, "double", &solver_params, &mg) == FEAST_ERR_ARG);
   CHECK(strstr(feast_error_message(), "no fixed mask on level 1") != NULL);
   feast_error_clear();
   FeastLocalMGParams big = solver_params;
   big.coarse_max_dofs = 2000;
-  CHECK(feast_hex_mg_setup(&p.A, 3, (const unsigned char *const *)p.fixed, &big, &mg) == FEAST_ERR_CONFIG);
+  CHECK(feast_hex_mg_setup(&p.A, 3, (const unsigned char *const *)p.fixed, "double", &big, &mg) == FEAST_ERR_CONFIG);
   CHECK(strstr(feast_error_message(), "solver.local_coarse_max_dofs = 2000") != NULL);
   feast_error_clear();
+  CHECK(feast_hex_mg_setup(&p.A, 3, (const unsigned char *const *)p.fixed, "half", &solver_params, &mg) ==
+        FEAST_ERR_CONFIG);
+  CHECK(strstr(feast_error_message(), "solver.local_precision = 'half'") != NULL);
+  feast_error_clear();
   for (int k = 0; k < 27; k++) memset(p.A.band[k], 0, sizeof(double) * p.n); /* no fixed rows either */
-  CHECK(feast_hex_mg_setup(&p.A, 3, (const unsigned char *const *)p.fixed, &solver_params, &mg) == FEAST_ERR_SOLVER);
+  CHECK(feast_hex_mg_setup(&p.A, 3, (const unsigned char *const *)p.fixed, "single", &solver_params, &mg) ==
+        FEAST_ERR_SOLVER);
   CHECK(strstr(feast_error_message(), "coarsest matrix (level 2, 125 nodes) is singular") != NULL && mg == NULL);
   feast_error_clear();
   poisson_free(&p);
