@@ -54,81 +54,92 @@ static AxisTerms axis_terms(void) {
  * sz)) and its y half (Y: for coarse node (I, J) the sums over the y terms of dy of X at
  * fine row 2J + a, 27 values (dx, dy, sz)); coarse plane K then sums the z terms over the
  * y halves of the fine planes 2K - 1, 2K, 2K + 1 (kept in a ring of three). About 820
- * multiply-adds a coarse row instead of 2,197, every band read once. */
+ * multiply-adds a coarse row instead of 2,197, every band read once. The 27 values of a
+ * node are in band order (x fastest); M has a zero node before and after each row and X
+ * a zero row before and after each plane, so that the terms that reach past the macro
+ * read zeros instead of testing. */
 typedef struct {
   const AxisTerms *T;
   const FeastBand *Af;
   const unsigned char *fixed_f;
   long Nf, Nc;
-  double *M;    /* Nf^2 x 27: the masked bands of one fine plane, node-major */
-  double *X;    /* Nf x Nc x 27 */
-  double *Y[3]; /* Nc^2 x 27 each: the y halves of fine planes 2K - 1 + (0, 1, 2) */
+  double *M;    /* Nf rows of Nf + 2 nodes x 27: the masked bands of one fine plane */
+  double *X;    /* Nf + 2 rows of Nc nodes x 27 */
+  double *Y[3]; /* Nc^2 x 27 each: the y halves of fine planes in the ring */
   long Yk[3];   /* the fine plane each Y holds (-1: none) */
+  double *zero; /* Nc^2 x 27 zeros: the planes beyond the macro */
 } Halves;
 
-/* the slot of digits (x, y, z) in the 27 values of a node: the band order (x fastest) */
-static inline int hb(int x, int y, int z) { return (z + 1) * 9 + (y + 1) * 3 + (x + 1); }
-
-/* M <- the 27 bands of fine plane k, zero where the row or the column is fixed */
+/* M <- the 27 bands of fine plane k, zero where the row or the column is fixed (the
+ * neighbour looked up by its index offset; only nodes on the macro's faces can have
+ * neighbours outside, whose bands are zero and whose masks are not read) */
 static void masked_plane(Halves *h, long k) {
   const long Nf = h->Nf, P = Nf * Nf;
   const FeastStencil *s = h->Af->stencil;
+  long off[27];
+  for (int b = 0; b < 27; b++) off[b] = feast_stencil_offset(s, b, Nf);
+  const unsigned char *fx = h->fixed_f;
   for (long j = 0; j < Nf; j++)
     for (long i = 0; i < Nf; i++) {
       const long r = k * P + j * Nf + i, p[3] = {i, j, k};
-      double *m = h->M + (j * Nf + i) * 27;
-      const int row_free = !h->fixed_f || !h->fixed_f[r];
+      const int face = i == 0 || j == 0 || k == 0 || i == Nf - 1 || j == Nf - 1 || k == Nf - 1;
+      double *m = h->M + (j * (Nf + 2) + i + 1) * 27;
+      if (fx && fx[r]) {
+        memset(m, 0, sizeof(double) * 27);
+        continue;
+      }
       for (int b = 0; b < 27; b++) {
         long q[3];
-        const int inside = feast_stencil_neighbour(s, b, Nf, p, q);
-        const int free = row_free && inside && (!h->fixed_f || !h->fixed_f[(q[2] * Nf + q[1]) * Nf + q[0]]);
-        m[b] = free ? h->Af->band[b][r] : 0.0;
+        const int inside = !face || feast_stencil_neighbour(s, b, Nf, p, q);
+        m[b] = inside && (!fx || !fx[r + off[b]]) ? h->Af->band[b][r] : 0.0;
       }
     }
 }
 
-/* X <- the x half of plane M */
+/* X <- the x half of plane M: out[yz 3 + dx + 1] += w src[yz 3 + s + 1], yz = (sz + 1) 3
+ * + (sy + 1) */
 static void x_half(Halves *h) {
   const long Nf = h->Nf, Nc = h->Nc;
   for (long j = 0; j < Nf; j++)
     for (long I = 0; I < Nc; I++) {
-      double *x = h->X + (j * Nc + I) * 27;
-      for (int dx = -1; dx <= 1; dx++)
-        for (int yz = 0; yz < 9; yz++) {
-          const int sy = yz % 3 - 1, sz = yz / 3 - 1;
-          double sum = 0.0;
-          for (int t = 0; t < h->T->n[dx + 1]; t++) {
-            const long i = 2 * I + h->T->t[dx + 1][t].a;
-            if (i < 0 || i >= Nf) continue;
-            sum += h->T->t[dx + 1][t].w * h->M[(j * Nf + i) * 27 + hb(h->T->t[dx + 1][t].s, sy, sz)];
-          }
-          x[hb(dx, sy, sz)] = sum;
+      const double *node = h->M + (j * (Nf + 2) + 2 * I + 1) * 27; /* fine node 2I */
+      double *out = h->X + ((j + 1) * Nc + I) * 27;
+      for (int dx = 0; dx < 3; dx++) {
+        double acc[9] = {0};
+        for (int t = 0; t < h->T->n[dx]; t++) {
+          const double w = h->T->t[dx][t].w, *src = node + 27 * h->T->t[dx][t].a + h->T->t[dx][t].s + 1;
+          for (int yz = 0; yz < 9; yz++) acc[yz] += w * src[3 * yz];
         }
+        for (int yz = 0; yz < 9; yz++) out[3 * yz + dx] = acc[yz];
+      }
     }
 }
 
-/* y <- the y half of X */
+/* y <- the y half of X: out[(sz + 1) 9 + (dy + 1) 3 + dx + 1] += w src[(sz + 1) 9 + (s + 1) 3
+ * + dx + 1] */
 static void y_half(const Halves *h, double *y) {
-  const long Nf = h->Nf, Nc = h->Nc;
+  const long Nc = h->Nc;
   for (long J = 0; J < Nc; J++)
     for (long I = 0; I < Nc; I++) {
+      const double *row = h->X + ((2 * J + 1) * Nc + I) * 27; /* fine row 2J */
       double *out = y + (J * Nc + I) * 27;
-      for (int dy = -1; dy <= 1; dy++)
-        for (int xz = 0; xz < 9; xz++) {
-          const int dx = xz % 3 - 1, sz = xz / 3 - 1;
-          double sum = 0.0;
-          for (int t = 0; t < h->T->n[dy + 1]; t++) {
-            const long j = 2 * J + h->T->t[dy + 1][t].a;
-            if (j < 0 || j >= Nf) continue;
-            sum += h->T->t[dy + 1][t].w * h->X[(j * Nc + I) * 27 + hb(dx, h->T->t[dy + 1][t].s, sz)];
-          }
-          out[hb(dx, dy, sz)] = sum;
+      for (int dy = 0; dy < 3; dy++) {
+        double acc[9] = {0}; /* (sz, dx) */
+        for (int t = 0; t < h->T->n[dy]; t++) {
+          const double w = h->T->t[dy][t].w;
+          const double *src = row + 27 * Nc * h->T->t[dy][t].a + 3 * (h->T->t[dy][t].s + 1);
+          for (int z = 0; z < 3; z++)
+            for (int x = 0; x < 3; x++) acc[3 * z + x] += w * src[9 * z + x];
         }
+        for (int z = 0; z < 3; z++)
+          for (int x = 0; x < 3; x++) out[9 * z + 3 * dy + x] = acc[3 * z + x];
+      }
     }
 }
 
-/* the y half of fine plane k (0 <= k < Nf), from the ring or computed into it */
+/* the y half of fine plane k, from the ring or computed into it; zeros beyond the macro */
 static const double *plane_half(Halves *h, long k) {
+  if (k < 0 || k >= h->Nf) return h->zero;
   for (int q = 0; q < 3; q++)
     if (h->Yk[q] == k) return h->Y[q];
   const int q = (int)(k % 3); /* planes 2K - 1 .. 2K + 1 fall on three different slots */
@@ -139,23 +150,21 @@ static const double *plane_half(Halves *h, long k) {
   return h->Y[q];
 }
 
-/* coarse plane K of Ac from the y halves: the z terms */
+/* coarse plane K of Ac from the y halves: band (dz + 1) 9 + xy += w Y_(2K + a)[(s + 1) 9 + xy] */
 static void z_half(Halves *h, long K, FeastBand *Ac) {
-  const long Nc = h->Nc, Nf = h->Nf;
-  const double *Yp[3] = {NULL, NULL, NULL}; /* planes 2K - 1, 2K, 2K + 1 */
-  for (int a = -1; a <= 1; a++)
-    if (2 * K + a >= 0 && 2 * K + a < Nf) Yp[a + 1] = plane_half(h, 2 * K + a);
+  const long Nc = h->Nc;
+  const double *Yp[3];
+  for (int a = -1; a <= 1; a++) Yp[a + 1] = plane_half(h, 2 * K + a);
   for (long J = 0; J < Nc; J++)
     for (long I = 0; I < Nc; I++) {
       const long r = (K * Nc + J) * Nc + I, at = (J * Nc + I) * 27;
-      for (int b = 0; b < 27; b++) {
-        const int dx = b % 3 - 1, dy = b / 3 % 3 - 1, dz = b / 9 - 1;
-        double sum = 0.0;
-        for (int t = 0; t < h->T->n[dz + 1]; t++) {
-          const double *y = Yp[h->T->t[dz + 1][t].a + 1];
-          if (y) sum += h->T->t[dz + 1][t].w * y[at + hb(dx, dy, h->T->t[dz + 1][t].s)];
+      for (int dz = 0; dz < 3; dz++) {
+        double acc[9] = {0};
+        for (int t = 0; t < h->T->n[dz]; t++) {
+          const double w = h->T->t[dz][t].w, *src = Yp[h->T->t[dz][t].a + 1] + at + 9 * (h->T->t[dz][t].s + 1);
+          for (int xy = 0; xy < 9; xy++) acc[xy] += w * src[xy];
         }
-        Ac->band[b][r] = sum;
+        for (int xy = 0; xy < 9; xy++) Ac->band[9 * dz + xy][r] = acc[xy];
       }
     }
 }
@@ -181,12 +190,13 @@ int feast_band_galerkin(const FeastBand *Af, const unsigned char *fixed_f, const
               FEAST_ERR_ARG, "Galerkin product on hexahedra: 27-band matrices with N = %d and (N + 1) / 2 (have %d, %d)",
               Af->N, Af->N, Ac->N);
   const AxisTerms T = axis_terms();
-  Halves h = {&T, Af, fixed_f, Af->N, Ac->N, NULL, NULL, {NULL, NULL, NULL}, {-1, -1, -1}};
-  double *work;
-  const long m = h.Nf * h.Nf * 27, x = h.Nf * h.Nc * 27, y = h.Nc * h.Nc * 27;
-  FEAST_CALL(FEAST_ALLOC(m + x + 3 * y, &work));
+  Halves h = {&T, Af, fixed_f, Af->N, Ac->N, NULL, NULL, {NULL, NULL, NULL}, {-1, -1, -1}, NULL};
+  double *work; /* zeroed: the padding of M and X and the zero plane stay zero */
+  const long m = h.Nf * (h.Nf + 2) * 27, x = (h.Nf + 2) * h.Nc * 27, y = h.Nc * h.Nc * 27;
+  FEAST_CALL(FEAST_ALLOC(m + x + 4 * y, &work));
   h.M = work, h.X = work + m;
   for (int q = 0; q < 3; q++) h.Y[q] = work + m + x + q * y;
+  h.zero = work + m + x + 3 * y;
   for (long K = 0; K < h.Nc; K++) z_half(&h, K, Ac);
   coarse_masks(fixed_c, Ac);
   free(work);
