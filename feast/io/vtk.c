@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { VTK_QUAD = 9 };
+enum { VTK_QUAD = 9, VTK_HEXAHEDRON = 12 };
 enum { FIELD, MACRO_ID, RANK_ID, POINTS, CONNECTIVITY, OFFSETS, TYPES, NFIXED = 6 };
 
 /* one DataArray: what it holds and its size per macro in bytes */
@@ -19,9 +19,9 @@ typedef struct {
   int64_t per_macro;
 } Array;
 
-/* what one rank writes */
+/* what one rank writes: macros of dimension dim (2: quadrilaterals, 3: hexahedra) */
 typedef struct {
-  int n, nlocal, rank, nfields;
+  int dim, n, nlocal, rank, nfields;
   const int *macro_ids;
   const double *const *coords;
   const FeastVtkField *fields;
@@ -57,9 +57,8 @@ static int check_args(const char *base, int level, const Piece *p) {
     const FeastVtkField *fd = &p->fields[f];
     FEAST_CHECK(valid_name(fd->name), FEAST_ERR_ARG, "VTK output %s: invalid field name '%s'",
                 base, fd->name ? fd->name : "(null)");
-    FEAST_CHECK(fd->ncomp == 1 || fd->ncomp == 2, FEAST_ERR_ARG,
-                "VTK output %s: field %s has %d components (1 or 2 supported)", base, fd->name,
-                fd->ncomp);
+    FEAST_CHECK(fd->ncomp == 1 || fd->ncomp == p->dim, FEAST_ERR_ARG,
+                "VTK output %s: field %s has %d components (1 or %d supported)", base, fd->name, fd->ncomp, p->dim);
     FEAST_CHECK(p->nlocal == 0 || fd->values, FEAST_ERR_ARG, "VTK output %s: field %s has no values",
                 base, fd->name);
     for (int k = 0; k < p->nlocal; k++)
@@ -69,56 +68,71 @@ static int check_args(const char *base, int level, const Piece *p) {
   return 0;
 }
 
+/* nodes and cells of one macro, corners of a cell */
+static int64_t piece_nodes(const Piece *p) { return p->dim == 3 ? (int64_t)p->n * p->n * p->n : (int64_t)p->n * p->n; }
+static int64_t piece_cells(const Piece *p) {
+  const int64_t m = p->n - 1;
+  return p->dim == 3 ? m * m * m : m * m;
+}
+static int cell_corners(const Piece *p) { return p->dim == 3 ? 8 : 4; }
+
 /* the arrays in file order: point data, cell data, points, cells; returns the count */
 static int array_table(const Piece *p, Array *a) {
-  int64_t nodes = (int64_t)p->n * p->n, cells = (int64_t)(p->n - 1) * (p->n - 1), c = 0;
+  int64_t nodes = piece_nodes(p), cells = piece_cells(p), c = 0;
   for (int f = 0; f < p->nfields; f++)
     a[c++] = (Array){FIELD, f, p->fields[f].name, "Float64", p->fields[f].ncomp == 1 ? 1 : 3,
                      nodes * (p->fields[f].ncomp == 1 ? 1 : 3) * 8};
   a[c++] = (Array){MACRO_ID, 0, "macro", "Int32", 1, cells * 4};
   a[c++] = (Array){RANK_ID, 0, "rank", "Int32", 1, cells * 4};
   a[c++] = (Array){POINTS, 0, "Points", "Float64", 3, nodes * 3 * 8};
-  a[c++] = (Array){CONNECTIVITY, 0, "connectivity", "Int64", 1, cells * 4 * 8};
+  a[c++] = (Array){CONNECTIVITY, 0, "connectivity", "Int64", 1, cells * cell_corners(p) * 8};
   a[c++] = (Array){OFFSETS, 0, "offsets", "Int64", 1, cells * 8};
   a[c++] = (Array){TYPES, 0, "types", "UInt8", 1, cells};
   return (int)c;
 }
 
+/* dst[0..2] <- the dim values of src, a zero third in 2D */
+static void three(int dim, const double *src, double *dst) {
+  dst[0] = src[0], dst[1] = src[1], dst[2] = dim == 3 ? src[2] : 0.0;
+}
+
 /* the bytes of array a for local macro k, into buf (a->per_macro bytes) */
 static void fill(const Piece *p, const Array *a, int k, void *buf) {
-  int n = p->n, nc = (n - 1) * (n - 1);
+  const int64_t n = p->n, nn = piece_nodes(p), nc = piece_cells(p), corners = cell_corners(p);
+  const int dim = p->dim;
   double *d = buf;
   int32_t *i32 = buf;
-  int64_t *i64 = buf, first = (int64_t)k * n * n;
+  int64_t *i64 = buf, first = (int64_t)k * nn;
   switch (a->kind) {
   case FIELD: {
     const double *v = p->fields[a->field].values[k];
-    int two = p->fields[a->field].ncomp == 2;
-    for (int q = 0; q < n * n; q++) {
-      if (!two) d[q] = v[q];
-      else d[3 * q] = v[2 * q], d[3 * q + 1] = v[2 * q + 1], d[3 * q + 2] = 0.0;
+    const int vector = p->fields[a->field].ncomp > 1;
+    for (int64_t q = 0; q < nn; q++) {
+      if (!vector) d[q] = v[q];
+      else three(dim, v + dim * q, d + 3 * q);
     }
     break;
   }
   case MACRO_ID:
   case RANK_ID:
-    for (int c = 0; c < nc; c++) i32[c] = a->kind == MACRO_ID ? p->macro_ids[k] : p->rank;
+    for (int64_t c = 0; c < nc; c++) i32[c] = a->kind == MACRO_ID ? p->macro_ids[k] : p->rank;
     break;
   case POINTS:
-    for (int q = 0; q < n * n; q++)
-      d[3 * q] = p->coords[k][2 * q], d[3 * q + 1] = p->coords[k][2 * q + 1], d[3 * q + 2] = 0.0;
+    for (int64_t q = 0; q < nn; q++) three(dim, p->coords[k] + dim * q, d + 3 * q);
     break;
-  case CONNECTIVITY: /* (i,j), (i+1,j), (i+1,j+1), (i,j+1): counter-clockwise */
-    for (int j = 0; j < n - 1; j++)
-      for (int i = 0; i < n - 1; i++, i64 += 4) {
-        int64_t q = first + (int64_t)j * n + i;
-        i64[0] = q, i64[1] = q + 1, i64[2] = q + n + 1, i64[3] = q + n;
-      }
+  case CONNECTIVITY: /* (i,j), (i+1,j), (i+1,j+1), (i,j+1) counter-clockwise; in 3D those at k, then at k+1 */
+    for (int64_t l = 0; l < (dim == 3 ? n - 1 : 1); l++)
+      for (int64_t j = 0; j < n - 1; j++)
+        for (int64_t i = 0; i < n - 1; i++, i64 += corners) {
+          const int64_t q = first + (l * n + j) * n + i;
+          i64[0] = q, i64[1] = q + 1, i64[2] = q + n + 1, i64[3] = q + n;
+          for (int c = 0; c < 4 && dim == 3; c++) i64[4 + c] = i64[c] + n * n;
+        }
     break;
   case OFFSETS:
-    for (int c = 0; c < nc; c++) i64[c] = 4 * ((int64_t)k * nc + c + 1);
+    for (int64_t c = 0; c < nc; c++) i64[c] = corners * ((int64_t)k * nc + c + 1);
     break;
-  case TYPES: memset(buf, VTK_QUAD, (size_t)nc); break;
+  case TYPES: memset(buf, dim == 3 ? VTK_HEXAHEDRON : VTK_QUAD, (size_t)nc); break;
   }
 }
 
@@ -140,8 +154,8 @@ static void write_xml(FILE *f, const Piece *p, const Array *a, int na, const int
              "header_type=\"UInt64\">\n  <%s%s>\n", grid, byte_order(), grid,
           offsets ? "" : " GhostLevel=\"0\"");
   if (offsets)
-    fprintf(f, "    <Piece NumberOfPoints=\"%lld\" NumberOfCells=\"%lld\">\n",
-            (long long)p->nlocal * p->n * p->n, (long long)p->nlocal * (p->n - 1) * (p->n - 1));
+    fprintf(f, "    <Piece NumberOfPoints=\"%lld\" NumberOfCells=\"%lld\">\n", (long long)(p->nlocal * piece_nodes(p)),
+            (long long)(p->nlocal * piece_cells(p)));
   fprintf(f, "      <%sPointData>\n", P);
   declare(f, a, 0, cell0, offsets);
   fprintf(f, "      </%sPointData>\n      <%sCellData>\n", P, P);
@@ -234,13 +248,12 @@ static int write_local(const char *base, int level, const Piece *p, int nranks) 
   return status;
 }
 
-int feast_vtk_write(const char *base, int level, int nlocal, const int *macro_ids,
-                    const double *const *coords, int nfields, const FeastVtkField *fields,
-                    MPI_Comm comm) {
+static int write_dim(int dim, const char *base, int level, int nlocal, const int *macro_ids,
+                     const double *const *coords, int nfields, const FeastVtkField *fields, MPI_Comm comm) {
   int rank, nranks;
   FEAST_MPI_CALL(MPI_Comm_rank(comm, &rank));
   FEAST_MPI_CALL(MPI_Comm_size(comm, &nranks));
-  Piece p = {level >= 0 && level <= FEAST_MAX_LEVEL ? feast_level_n(level) : 2,
+  Piece p = {dim, level >= 0 && level <= FEAST_MAX_LEVEL ? feast_level_n(level) : 2,
              nlocal, rank, nfields, macro_ids, coords, fields};
   int status = write_local(base, level, &p, nranks);
   /* agree: every rank fails if one did, naming the first failing rank */
@@ -250,6 +263,16 @@ int feast_vtk_write(const char *base, int level, int nlocal, const int *macro_id
   FEAST_CHECK(first_bad == nranks, FEAST_ERR_FILE, "VTK output %s failed on rank %d",
               base ? base : "", first_bad);
   return 0;
+}
+
+int feast_vtk_write(const char *base, int level, int nlocal, const int *macro_ids, const double *const *coords,
+                    int nfields, const FeastVtkField *fields, MPI_Comm comm) {
+  return write_dim(2, base, level, nlocal, macro_ids, coords, nfields, fields, comm);
+}
+
+int feast_vtk_write_hex(const char *base, int level, int nlocal, const int *macro_ids, const double *const *coords,
+                        int nfields, const FeastVtkField *fields, MPI_Comm comm) {
+  return write_dim(3, base, level, nlocal, macro_ids, coords, nfields, fields, comm);
 }
 
 int feast_vtk_write_pvd(const char *path, int n, const char *const *files, const double *times) {

@@ -12,8 +12,8 @@
 
 typedef struct {
   const char *name;            /* letters, digits, '_', '-', '.' */
-  int ncomp;                   /* 1 (scalar) or 2 (vector) */
-  const double *const *values; /* per local macro: N*N*ncomp values, node-major */
+  int ncomp;                   /* 1 (scalar) or the dimension (vector) */
+  const double *const *values; /* per local macro: N^dim ncomp values, node-major */
 } FeastVtkField;
 
 /* Collective over comm. coords: per local macro 2*N*N interleaved x,y. The directory of
@@ -29,4 +29,10 @@ int feast_vtk_write_pvd(const char *path, int n, const char *const *files, const
 int feast_vtk_write(const char *base, int level, int nlocal, const int *macro_ids,
                     const double *const *coords, int nfields, const FeastVtkField *fields,
                     MPI_Comm comm);
+/* the same for hexahedral macros (issue #47): per local macro 3 N^3 interleaved x, y, z
+ * (node (i, j, k) at (k N + j) N + i, feast/mesh/hex.h), fields of 1 or 3 components,
+ * (N-1)^3 VTK hexahedra each (corners (i,j,k), (i+1,j,k), (i+1,j+1,k), (i,j+1,k), then the
+ * same at k+1) */
+int feast_vtk_write_hex(const char *base, int level, int nlocal, const int *macro_ids, const double *const *coords,
+                        int nfields, const FeastVtkField *fields, MPI_Comm comm);
 #endif

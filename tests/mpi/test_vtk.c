@@ -1,7 +1,9 @@
 /* VTK output: a 2x2 macro grid on [0,2]^2 at level 2, macros split over the ranks, with
  * a scalar f = x + 2y and a vector (y, -x). Checks the pieces' headers and binary data,
- * the .pvtu's piece list, and collective errors. With an argument DIR the files are
- * written to DIR/field.* and kept (tests/run/test_vtk_read.sh reads them with VTK). */
+ * the .pvtu's piece list, and collective errors. Then two hexahedral macros, the unit
+ * cubes at x = 0 and x = 1, at level 1, with f = x + 2y + 3z and (y, -x, z)
+ * (feast_vtk_write_hex). With an argument DIR the files are written to DIR/field.* and
+ * DIR/hexfield.* and kept (tests/run/test_vtk_read.sh reads them with VTK). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "feast/base/error.h"
 #include "feast/mesh/partition.h"
@@ -110,7 +112,8 @@ static void check_errors(int nlocal, const int *ids, const double *const *xy,
   }
 }
 
-static void remove_outputs(const char *base, int rank) {
+/* the files of base; last: then the directory too */
+static void remove_outputs(const char *base, int rank, int last) {
   char path[600];
   snprintf(path, sizeof path, "%s_r%d.vtu", base, rank);
   remove(path);
@@ -118,7 +121,72 @@ static void remove_outputs(const char *base, int rank) {
   if (rank) return;
   snprintf(path, sizeof path, "%s.pvtu", base);
   remove(path);
-  CHECK(rmdir(out_dir) == 0);
+  if (last) CHECK(rmdir(out_dir) == 0);
+}
+
+enum { HEX_LEVEL = 1, HN = 3, HEX_MACROS = 2 };
+
+static void hex_data(int m, double *xyz, double *f, double *vel) {
+  for (int k = 0; k < HN; k++)
+    for (int j = 0; j < HN; j++)
+      for (int i = 0; i < HN; i++) {
+        const int q = (k * HN + j) * HN + i;
+        const double x = m + (double)i / (HN - 1), y = (double)j / (HN - 1), z = (double)k / (HN - 1);
+        xyz[3 * q] = x, xyz[3 * q + 1] = y, xyz[3 * q + 2] = z;
+        f[q] = x + 2 * y + 3 * z;
+        vel[3 * q] = y, vel[3 * q + 1] = -x, vel[3 * q + 2] = z;
+      }
+}
+
+/* the hexahedral piece of this rank: header, the field's values, the first cell's corners
+ * and its type */
+static void check_hex_piece(const char *base, int rank, int nlocal, const int *ids) {
+  char path[600], want[128];
+  snprintf(path, sizeof path, "%s_r%d.vtu", base, rank);
+  long size = 0;
+  char *s = read_file(path, &size);
+  CHECK(s != NULL && size > 0);
+  if (!s) return;
+  snprintf(want, sizeof want, "NumberOfPoints=\"%d\" NumberOfCells=\"%d\"", nlocal * HN * HN * HN,
+           nlocal * (HN - 1) * (HN - 1) * (HN - 1));
+  CHECK(strstr(s, want) != NULL);
+  CHECK(strstr(s, "Name=\"vel\" NumberOfComponents=\"3\"") != NULL);
+  char *data = strstr(s, "<AppendedData encoding=\"raw\">\n_");
+  if (data && nlocal > 0) {
+    data += strlen("<AppendedData encoding=\"raw\">\n_");
+    double fv[HN * HN * HN], xyz[3 * HN * HN * HN], f[HN * HN * HN], vel[3 * HN * HN * HN];
+    memcpy(fv, data + 8, sizeof fv);
+    hex_data(ids[0], xyz, f, vel);
+    int same = 1;
+    for (int q = 0; q < HN * HN * HN; q++) same &= fv[q] == f[q];
+    CHECK(same);
+  }
+  free(s);
+}
+
+static void check_hex(int rank, int nranks, int keep) {
+  int owner[HEX_MACROS], nlocal = 0, *ids = NULL;
+  CHECK_OK(feast_partition_contiguous(HEX_MACROS, nranks, owner));
+  CHECK_OK(feast_partition_local(owner, HEX_MACROS, rank, &nlocal, &ids));
+  double xyz[HEX_MACROS][3 * HN * HN * HN], f[HEX_MACROS][HN * HN * HN], vel[HEX_MACROS][3 * HN * HN * HN];
+  const double *xp[HEX_MACROS], *fp[HEX_MACROS], *vp[HEX_MACROS];
+  for (int k = 0; k < nlocal; k++) {
+    hex_data(ids[k], xyz[k], f[k], vel[k]);
+    xp[k] = xyz[k], fp[k] = f[k], vp[k] = vel[k];
+  }
+  FeastVtkField fields[2] = {{"f", 1, fp}, {"vel", 3, vp}};
+  char base[512];
+  snprintf(base, sizeof base, "%s/hexfield", out_dir);
+  CHECK_OK(feast_vtk_write_hex(base, HEX_LEVEL, nlocal, ids, xp, 2, fields, MPI_COMM_WORLD));
+  MPI_Barrier(MPI_COMM_WORLD);
+  check_hex_piece(base, rank, nlocal, ids);
+  FeastVtkField two = fields[1];
+  two.ncomp = 2; /* a 2D vector on hexahedra */
+  CHECK(feast_vtk_write_hex("/tmp/x", HEX_LEVEL, nlocal, ids, xp, 1, &two, MPI_COMM_WORLD) == FEAST_ERR_ARG);
+  CHECK(strstr(feast_error_message(), "2 components (1 or 3 supported)") != NULL);
+  feast_error_clear();
+  if (!keep) remove_outputs(base, rank, 0);
+  feast_free(&ids);
 }
 
 static int run(void) {
@@ -148,7 +216,8 @@ static int run(void) {
   check_piece(base, rank, nlocal, ids);
   if (rank == 0) check_pvtu(base, nranks);
   check_errors(nlocal, ids, xyp, fields, rank, nranks);
-  if (!keep) remove_outputs(base, rank);
+  check_hex(rank, nranks, keep);
+  if (!keep) remove_outputs(base, rank, 1);
   feast_free(&ids);
   return 0;
 }

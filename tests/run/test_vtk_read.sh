@@ -1,7 +1,9 @@
 #!/bin/bash
 # VTK output read back by VTK itself: tests/mpi/test_vtk on 2 ranks writes a 2x2 macro
 # grid on [0,2]^2 (level 2, f = x + 2y, vel = (y, -x)); VTK's parallel reader must see
-# 100 points, 64 quads covering area 4, and the fields as written. Skipped (77) without
+# 100 points, 64 quads covering area 4, and the fields as written. And two hexahedral
+# macros, the unit cubes at x = 0 and 1 (level 1, f = x + 2y + 3z, vel = (y, -x, z)):
+# 54 points, 16 hexahedra of positive volume filling 2, the fields as written. Skipped (77) without
 # Debian's python3-vtk (the python3 on PATH may be another one, so /usr/bin/python3).
 set -eu
 PY=/usr/bin/python3
@@ -47,4 +49,39 @@ if fails:
     print("test_vtk_read: FAILED:", "; ".join(fails[:10]))
     sys.exit(1)
 print("test_vtk_read: pvtu read by VTK %s: 100 points, 64 quads, fields match" % vtk.vtkVersion.GetVTKVersion())
+PYEOF
+"$PY" - "$dir/hexfield.pvtu" <<'PYEOF'
+import sys, vtk
+r = vtk.vtkXMLPUnstructuredGridReader()
+r.SetFileName(sys.argv[1])
+r.Update()
+g = r.GetOutput()
+fails = []
+def check(ok, what):
+    if not ok: fails.append(what)
+check(g.GetNumberOfPoints() == 54, "54 points, got %d" % g.GetNumberOfPoints())
+check(g.GetNumberOfCells() == 16, "16 cells, got %d" % g.GetNumberOfCells())
+check(all(g.GetCellType(c) == vtk.VTK_HEXAHEDRON for c in range(g.GetNumberOfCells())), "all hexahedra")
+pd = g.GetPointData()
+f, vel = pd.GetArray("f"), pd.GetArray("vel")
+check(f is not None and vel is not None, "point fields f and vel")
+if f is not None and vel is not None:
+    for p in range(g.GetNumberOfPoints()):
+        x, y, z = g.GetPoint(p)
+        if abs(f.GetValue(p) - (x + 2 * y + 3 * z)) > 1e-14 or vel.GetTuple3(p) != (y, -x, z):
+            check(False, "point %d: f or vel does not match (%g, %g, %g)" % (p, x, y, z))
+            break
+# VTK's own volumes of the hexahedra (the corner order VTK expects gives positive ones)
+q = vtk.vtkMeshQuality()
+q.SetInputData(g)
+q.SetHexQualityMeasureToVolume()
+q.Update()
+vol = q.GetOutput().GetCellData().GetArray("Quality")
+vols = [vol.GetValue(c) for c in range(g.GetNumberOfCells())]
+check(min(vols) > 0, "a hexahedron of volume %g" % min(vols))
+check(abs(sum(vols) - 2.0) < 1e-12, "total volume %g != 2" % sum(vols))
+if fails:
+    print("test_vtk_read: FAILED (hexahedra):", "; ".join(fails[:10]))
+    sys.exit(1)
+print("test_vtk_read: hexahedra read by VTK: 54 points, 16 hexahedra of volume 2, fields match")
 PYEOF
