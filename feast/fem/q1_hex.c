@@ -295,16 +295,27 @@ int feast_q1_hex_assemble(int N, const double *xyz, int macro, FeastQ1HexForm fo
     FEAST_CALL(FEAST_ALLOC(1, &ref));
     laplace_ref(&r, ref);
   }
+  double last[9] = {0}; /* the edge vectors of the last parallelepiped: its matrix is K */
+  int have_last = 0;
+  double K[HEX_NODES][HEX_NODES];
   for (int k = 0; k < N - 1; k++)
     for (int j = 0; j < N - 1; j++)
       for (int i = 0; i < N - 1; i++) {
         HexCell c;
         hex_cell(N, xyz, i, j, k, &c);
-        double K[HEX_NODES][HEX_NODES];
-        if (laplace && is_parallelepiped(&c))
-          laplace_parallelepiped(ref, &r, &c, K);
-        else
+        if (laplace && is_parallelepiped(&c)) {
+          /* a translate of the last parallelepiped has its matrix (on an affine macro,
+           * every cell): the same edge vectors to the bit */
+          const double edges[9] = {c.cs[0], c.cs[1], c.cs[2], c.ct[0], c.ct[1], c.ct[2], c.cu[0], c.cu[1], c.cu[2]};
+          if (!have_last || memcmp(edges, last, sizeof edges) != 0) {
+            laplace_parallelepiped(ref, &r, &c, K);
+            memcpy(last, edges, sizeof edges);
+            have_last = 1;
+          }
+        } else {
           point_loop(&r, &c, macro, form, ctx, K);
+          have_last = 0;
+        }
         scatter(band, c.node, K);
       }
   free(ref);
