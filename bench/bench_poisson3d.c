@@ -8,7 +8,9 @@
  * right-hand side, elimination of the Dirichlet values), setup and solve, the counts and
  * the L2 error; with --mtx PREFIX it also writes the eliminated system as PREFIX.mtx and
  * PREFIX_rhs.mtx for bench_boomeramg.
- * usage: bench_poisson3d L [--twisted] [--mtx PREFIX] */
+ * --box Z: the box [0,1]^2 x [0,Z] instead (cells of aspect ratio 1/Z: point Jacobi's
+ * known weakness).
+ * usage: bench_poisson3d L [--twisted | --box Z] [--mtx PREFIX] */
 #include "coproc/hex_mg.h"
 #include "feast/base/error.h"
 #include "feast/base/log.h"
@@ -147,20 +149,26 @@ static int solve(const Problem *p, int pcg, const char *precision, double t_asse
 }
 
 int main(int argc, char **argv) {
-  int L = argc > 1 ? atoi(argv[1]) : 0, twist = 0;
+  int L = argc > 1 ? atoi(argv[1]) : 0;
   const char *prefix = NULL;
+  double box[8][3];
+  memcpy(box, unit_cube, sizeof box);
+  const double(*corner)[3] = unit_cube;
   for (int a = 2; a < argc; a++) {
-    if (strcmp(argv[a], "--twisted") == 0) twist = 1;
-    else if (strcmp(argv[a], "--mtx") == 0 && a + 1 < argc) prefix = argv[++a];
+    if (strcmp(argv[a], "--twisted") == 0) corner = twisted;
+    else if (strcmp(argv[a], "--box") == 0 && a + 1 < argc && atof(argv[a + 1]) > 0) {
+      for (int c = 4; c < 8; c++) box[c][2] = atof(argv[a + 1]);
+      corner = box, a++;
+    } else if (strcmp(argv[a], "--mtx") == 0 && a + 1 < argc) prefix = argv[++a];
     else L = -1; /* an unknown argument: the usage */
   }
   if (L < 2 || L > 8) {
-    fprintf(stderr, "usage: bench_poisson3d L [--twisted] [--mtx PREFIX]   (2 <= L <= 8)\n");
+    fprintf(stderr, "usage: bench_poisson3d L [--twisted | --box Z] [--mtx PREFIX]   (2 <= L <= 8)\n");
     return 1;
   }
   Problem p;
   double t;
-  int rc = assemble(twist ? twisted : unit_cube, L, &p, &t);
+  int rc = assemble(corner, L, &p, &t);
   printf("| L | unknowns | solver | assembly s | setup s | solve s | setup+solve s | iterations | relres | L2 error |\n");
   printf("| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   if (!rc) rc = solve(&p, 1, "double", t);

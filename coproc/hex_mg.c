@@ -28,6 +28,7 @@
 typedef struct {
   const FeastBand *A;
   FeastBand own;
+  double rho;   /* the estimate of rho(D^-1 A) its damping comes from (0: none) */
   HexView_d d;
   HexView_f f;
   void *mem; /* single: the level's bands and vectors in float, one block */
@@ -95,6 +96,60 @@ static int alloc_level(FeastHexMG *mg, int l, const unsigned char *fixed) {
   return 0;
 }
 
+/* The largest eigenvalue of D^-1 A on the free nodes, from below: the Rayleigh quotient
+ * x^T A x / x^T D x after `steps` power steps x <- D^-1 A x from a fixed pseudo-random x. */
+static double jacobi_spectral_radius(const FeastBand *A, const unsigned char *fixed, int steps) {
+  const long n = feast_band_rows(A);
+  const double *diag = A->band[A->stencil->centre];
+  double *x, *y, rq = 0.0;
+  if (feast_band_vec_alloc(A, &x) || feast_band_vec_alloc(A, &y)) return HUGE_VAL; /* then the smallest damping */
+  unsigned state = 12345u;
+  for (long i = 0; i < n; i++) {
+    state = state * 1103515245u + 12345u;
+    x[i] = fixed[i] ? 0.0 : (double)(state >> 8) / 16777216.0 - 0.5;
+  }
+  for (int s = 0; s < steps; s++) {
+    feast_band_apply(A, x, y);
+    double xAx = 0.0, xDx = 0.0, yy = 0.0;
+    for (long i = 0; i < n; i++) {
+      if (fixed[i]) continue;
+      xAx += x[i] * y[i], xDx += x[i] * x[i] * diag[i];
+      y[i] /= diag[i];
+      yy += y[i] * y[i];
+    }
+    rq = xAx / xDx;
+    const double scale = yy > 0 ? 1.0 / sqrt(yy) : 0.0;
+    for (long i = 0; i < n; i++) x[i] = fixed[i] ? 0.0 : y[i] * scale;
+  }
+  feast_band_vec_free(A, &x);
+  feast_band_vec_free(A, &y);
+  return rq;
+}
+
+/* The damping of each level: params->jacobi_damping (0.7, tuned in 2D on cells of aspect
+ * ratio near 1, where rho(D^-1 A) = 1.5), but at most 4 / (3 rho), the damping that
+ * smooths best, rho estimated 10 % high. On stretched hexahedra rho grows fast (3.0 at
+ * aspect ratio 2, 4.0 at 4: Fourier analysis of the Q1 stencil), and 0.7 > 2 / rho makes
+ * the smoother diverge: CG broke down at aspect ratio 2 before (2026-12-03). rho is
+ * estimated on the levels up to 33^3 nodes (12 power steps); a finer level takes that of
+ * the finest estimated one (a regularly refined macro keeps its cells' shapes). */
+enum { RHO_MAX_NODES = 35937, RHO_STEPS = 12 };
+static void set_damping(FeastHexMG *mg, int l) {
+  HexLevel *v = &mg->lv[l];
+  static const double safety = 1.1;
+  double rho = v->rho;
+  if (v->d.n <= RHO_MAX_NODES) rho = jacobi_spectral_radius(v->A, v->d.fixed, RHO_STEPS);
+  else
+    for (int k = l - 1; k >= mg->lc; k--)
+      if (mg->lv[k].rho > 0) {
+        rho = mg->lv[k].rho;
+        break;
+      }
+  v->rho = rho;
+  const double omega = rho > 0 ? fmin(mg->prm.jacobi_damping, 4.0 / (3.0 * safety * rho)) : mg->prm.jacobi_damping;
+  v->d.omega = omega, v->f.omega = (float)omega;
+}
+
 /* single: level l's bands converted to float */
 static void convert_level(FeastHexMG *mg, int l) {
   HexLevel *v = &mg->lv[l];
@@ -133,6 +188,9 @@ static int build(FeastHexMG *mg, const FeastBand *A, const unsigned char *const 
     FEAST_CALL(alloc_level(mg, l, fixed[l]));
     if (l < mg->L) FEAST_CALL(feast_band_galerkin(mg->lv[l + 1].A, fixed[l + 1], fixed[l], &mg->lv[l].own));
     convert_level(mg, l);
+  }
+  for (int l = mg->lc; l <= mg->L; l++) { /* coarse to fine: the fine levels may take a coarser estimate */
+    set_damping(mg, l);
     mg->dview[l] = mg->lv[l].d;
     mg->fview[l] = mg->lv[l].f;
   }
@@ -167,6 +225,9 @@ int feast_hex_mg_setup(const FeastBand *A, int level, const unsigned char *const
 
 int feast_hex_mg_coarse_level(const FeastHexMG *mg) { return mg->lc; }
 const char *feast_hex_mg_precision(const FeastHexMG *mg) { return mg->single ? "single" : "double"; }
+double feast_hex_mg_damping(const FeastHexMG *mg, int level) {
+  return level >= mg->lc && level <= mg->L ? mg->lv[level].d.omega : 0.0;
+}
 
 void feast_hex_mg_destroy(FeastHexMG **mgp) {
   FeastHexMG *mg = *mgp;

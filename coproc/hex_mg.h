@@ -5,7 +5,8 @@
  * feast_local_resolve_precision). Levels lc..L,
  * lc the finest with (2^l + 1)^3 <= params->coarse_max_dofs nodes (or L), A_L the given
  * matrix, A_{l-1} = P^T A_l P (feast_band_galerkin, trilinear P on free nodes); V cycles
- * of params->pre_smooth and post_smooth damped Jacobi steps (params->jacobi_damping),
+ * of params->pre_smooth and post_smooth damped Jacobi steps (params->jacobi_damping, or
+ * less where an estimate of rho(D^-1 A) asks for it: stretched cells),
  * the full-weighting restriction (fixed coarse nodes zeroed) and the trilinear
  * prolongation (feast/la/band9_kernels.h, the kernels the 2D local multigrids and the
  * CUDA backend share), on lc the exact solve with the dense inverse (LU with partial
@@ -37,5 +38,8 @@ int feast_hex_mg_solve(FeastHexMG *mg, const double *d, double *c, FeastLocalMGS
 /* the coarsest level of the V cycle, and the working precision ("double", "single") */
 int feast_hex_mg_coarse_level(const FeastHexMG *mg);
 const char *feast_hex_mg_precision(const FeastHexMG *mg);
+/* the Jacobi damping of a level (lc..L; 0 outside): params->jacobi_damping, or less on
+ * stretched cells, where the smoother needs it (hex_mg.c, set_damping) */
+double feast_hex_mg_damping(const FeastHexMG *mg, int level);
 void feast_hex_mg_destroy(FeastHexMG **mg);
 #endif

@@ -9,6 +9,7 @@
 typedef struct {
   int N;
   long n;
+  REAL omega;                                /* the level's Jacobi damping */
   const REAL *band[FEAST_STENCIL_MAX_BANDS]; /* 27 bands in REAL */
   REAL *x, *b, *r;                           /* padded vectors */
   const unsigned char *fixed;
@@ -41,7 +42,7 @@ static void CAT(vcycle, SUF)(const FeastLocalMGParams *prm, VIEW *lv, int l, int
     return;
   }
   VIEW *c = &lv[l - 1];
-  const REAL omega = (REAL)prm->jacobi_damping;
+  const REAL omega = v->omega;
   if (prm->pre_smooth > 0) CAT(jacobi, SUF)(v, omega, 1);
   else memset(v->x, 0, sizeof(REAL) * v->n);
   for (int k = 1; k < prm->pre_smooth; k++) CAT(jacobi, SUF)(v, omega, 0);
