@@ -127,16 +127,19 @@ static double jacobi_spectral_radius(const FeastBand *A, const unsigned char *fi
 }
 
 /* The damping of each level: params->jacobi_damping (0.7, tuned in 2D on cells of aspect
- * ratio near 1, where rho(D^-1 A) = 1.5), but at most 4 / (3 rho), the damping that
- * smooths best, rho estimated 10 % high. On stretched hexahedra rho grows fast (3.0 at
- * aspect ratio 2, 4.0 at 4: Fourier analysis of the Q1 stencil), and 0.7 > 2 / rho makes
- * the smoother diverge: CG broke down at aspect ratio 2 before (2026-12-03). rho is
- * estimated on the levels up to 33^3 nodes (12 power steps); a finer level takes that of
- * the finest estimated one (a regularly refined macro keeps its cells' shapes). */
+ * ratio near 1, where rho(D^-1 A) = 1.5), but at most 1.5 / rho: Jacobi's error
+ * propagation I - omega D^-1 A must stay inside (-1, 1), omega rho < 2, with room for an
+ * estimate of rho up to 25 % low. On stretched hexahedra rho grows fast (3.0 at aspect
+ * ratio 2, 4.0 at 4, 4.4 at 8: Fourier analysis of the Q1 stencil), and 0.7 > 2 / rho made
+ * the smoother diverge: CG broke down at aspect ratio 2 (2026-12-03). Against 4 / (3 rho),
+ * the damping that smooths the Laplacian best, 1.5 / rho took 9 / 18 / 32 CG iterations
+ * instead of 11 / 21 / 37 at aspect ratio 2 / 4 / 8 (level 5). rho is estimated on the
+ * levels up to 33^3 nodes (12 power steps: 6.5 % below 3.0 at aspect ratio 2, level 5); a
+ * finer level takes that of the finest estimated one (a regularly refined macro keeps
+ * its cells' shapes). */
 enum { RHO_MAX_NODES = 35937, RHO_STEPS = 12 };
 static void set_damping(FeastHexMG *mg, int l) {
   HexLevel *v = &mg->lv[l];
-  static const double safety = 1.1;
   double rho = v->rho;
   if (v->d.n <= RHO_MAX_NODES) rho = jacobi_spectral_radius(v->A, v->d.fixed, RHO_STEPS);
   else
@@ -146,7 +149,7 @@ static void set_damping(FeastHexMG *mg, int l) {
         break;
       }
   v->rho = rho;
-  const double omega = rho > 0 ? fmin(mg->prm.jacobi_damping, 4.0 / (3.0 * safety * rho)) : mg->prm.jacobi_damping;
+  const double omega = rho > 0 ? fmin(mg->prm.jacobi_damping, 1.5 / rho) : mg->prm.jacobi_damping;
   v->d.omega = omega, v->f.omega = (float)omega;
 }
 
