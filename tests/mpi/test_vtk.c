@@ -1,7 +1,7 @@
 /* VTK output: a 2x2 macro grid on [0,2]^2 at level 2, macros split over the ranks, with
  * a scalar f = x + 2y and a vector (y, -x). Checks the pieces' headers and binary data,
- * the .pvtu's piece list, and collective errors. Then two hexahedral macros, the unit
- * cubes at x = 0 and x = 1, at level 1, with f = x + 2y + 3z and (y, -x, z)
+ * the .pvtu's piece list, and collective errors. Then four hexahedral macros, the unit
+ * cubes at x = 0, 1, 2, 3, at level 1, with f = x + 2y + 3z and (y, -x, z)
  * (feast_vtk_write_hex). With an argument DIR the files are written to DIR/field.* and
  * DIR/hexfield.* and kept (tests/run/test_vtk_read.sh reads them with VTK). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
@@ -124,7 +124,7 @@ static void remove_outputs(const char *base, int rank, int last) {
   if (last) CHECK(rmdir(out_dir) == 0);
 }
 
-enum { HEX_LEVEL = 1, HN = 3, HEX_MACROS = 2 };
+enum { HEX_LEVEL = 1, HN = 3, HEX_MACROS = 4 };
 
 static void hex_data(int m, double *xyz, double *f, double *vel) {
   for (int k = 0; k < HN; k++)

@@ -1,9 +1,9 @@
 #!/bin/bash
 # VTK output read back by VTK itself: tests/mpi/test_vtk on 2 ranks writes a 2x2 macro
 # grid on [0,2]^2 (level 2, f = x + 2y, vel = (y, -x)); VTK's parallel reader must see
-# 100 points, 64 quads covering area 4, and the fields as written. And two hexahedral
-# macros, the unit cubes at x = 0 and 1 (level 1, f = x + 2y + 3z, vel = (y, -x, z)):
-# 54 points, 16 hexahedra of positive volume filling 2, the fields as written. Skipped (77) without
+# 100 points, 64 quads covering area 4, and the fields as written. And four hexahedral
+# macros, the unit cubes at x = 0..3 (level 1, f = x + 2y + 3z, vel = (y, -x, z)):
+# 108 points, 32 hexahedra of positive volume filling 4, the fields as written. Skipped (77) without
 # Debian's python3-vtk (the python3 on PATH may be another one, so /usr/bin/python3).
 set -eu
 PY=/usr/bin/python3
@@ -59,8 +59,8 @@ g = r.GetOutput()
 fails = []
 def check(ok, what):
     if not ok: fails.append(what)
-check(g.GetNumberOfPoints() == 54, "54 points, got %d" % g.GetNumberOfPoints())
-check(g.GetNumberOfCells() == 16, "16 cells, got %d" % g.GetNumberOfCells())
+check(g.GetNumberOfPoints() == 108, "108 points, got %d" % g.GetNumberOfPoints())
+check(g.GetNumberOfCells() == 32, "32 cells, got %d" % g.GetNumberOfCells())
 check(all(g.GetCellType(c) == vtk.VTK_HEXAHEDRON for c in range(g.GetNumberOfCells())), "all hexahedra")
 pd = g.GetPointData()
 f, vel = pd.GetArray("f"), pd.GetArray("vel")
@@ -79,9 +79,9 @@ q.Update()
 vol = q.GetOutput().GetCellData().GetArray("Quality")
 vols = [vol.GetValue(c) for c in range(g.GetNumberOfCells())]
 check(min(vols) > 0, "a hexahedron of volume %g" % min(vols))
-check(abs(sum(vols) - 2.0) < 1e-12, "total volume %g != 2" % sum(vols))
+check(abs(sum(vols) - 4.0) < 1e-12, "total volume %g != 4" % sum(vols))
 if fails:
     print("test_vtk_read: FAILED (hexahedra):", "; ".join(fails[:10]))
     sys.exit(1)
-print("test_vtk_read: hexahedra read by VTK: 54 points, 16 hexahedra of volume 2, fields match")
+print("test_vtk_read: hexahedra read by VTK: 108 points, 32 hexahedra of volume 4, fields match")
 PYEOF
