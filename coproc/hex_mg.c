@@ -98,11 +98,16 @@ static int alloc_level(FeastHexMG *mg, int l, const unsigned char *fixed) {
 
 /* The largest eigenvalue of D^-1 A on the free nodes, from below: the Rayleigh quotient
  * x^T A x / x^T D x after `steps` power steps x <- D^-1 A x from a fixed pseudo-random x. */
-static double jacobi_spectral_radius(const FeastBand *A, const unsigned char *fixed, int steps) {
+static int jacobi_spectral_radius(const FeastBand *A, const unsigned char *fixed, int steps, double *rho) {
   const long n = feast_band_rows(A);
   const double *diag = A->band[A->stencil->centre];
-  double *x, *y, rq = 0.0;
-  if (feast_band_vec_alloc(A, &x) || feast_band_vec_alloc(A, &y)) return HUGE_VAL; /* then the smallest damping */
+  double *x = NULL, *y = NULL, rq = 0.0;
+  int rc = feast_band_vec_alloc(A, &x);
+  if (!rc) rc = feast_band_vec_alloc(A, &y);
+  if (rc) {
+    feast_band_vec_free(A, &x);
+    return rc; /* the allocation's message */
+  }
   unsigned state = 12345u;
   for (long i = 0; i < n; i++) {
     state = state * 1103515245u + 12345u;
@@ -123,7 +128,8 @@ static double jacobi_spectral_radius(const FeastBand *A, const unsigned char *fi
   }
   feast_band_vec_free(A, &x);
   feast_band_vec_free(A, &y);
-  return rq;
+  *rho = rq;
+  return 0;
 }
 
 /* The damping of each level: params->jacobi_damping (0.7, tuned in 2D on cells of aspect
@@ -138,10 +144,10 @@ static double jacobi_spectral_radius(const FeastBand *A, const unsigned char *fi
  * finer level takes that of the finest estimated one (a regularly refined macro keeps
  * its cells' shapes). */
 enum { RHO_MAX_NODES = 35937, RHO_STEPS = 12 };
-static void set_damping(FeastHexMG *mg, int l) {
+static int set_damping(FeastHexMG *mg, int l) {
   HexLevel *v = &mg->lv[l];
   double rho = v->rho;
-  if (v->d.n <= RHO_MAX_NODES) rho = jacobi_spectral_radius(v->A, v->d.fixed, RHO_STEPS);
+  if (v->d.n <= RHO_MAX_NODES) FEAST_CALL(jacobi_spectral_radius(v->A, v->d.fixed, RHO_STEPS, &rho));
   else
     for (int k = l - 1; k >= mg->lc; k--)
       if (mg->lv[k].rho > 0) {
@@ -151,6 +157,7 @@ static void set_damping(FeastHexMG *mg, int l) {
   v->rho = rho;
   const double omega = rho > 0 ? fmin(mg->prm.jacobi_damping, 1.5 / rho) : mg->prm.jacobi_damping;
   v->d.omega = omega, v->f.omega = (float)omega;
+  return 0;
 }
 
 /* single: level l's bands converted to float */
@@ -193,7 +200,7 @@ static int build(FeastHexMG *mg, const FeastBand *A, const unsigned char *const 
     convert_level(mg, l);
   }
   for (int l = mg->lc; l <= mg->L; l++) { /* coarse to fine: the fine levels may take a coarser estimate */
-    set_damping(mg, l);
+    FEAST_CALL(set_damping(mg, l));
     mg->dview[l] = mg->lv[l].d;
     mg->fview[l] = mg->lv[l].f;
   }
