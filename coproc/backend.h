@@ -57,10 +57,21 @@ extern const FeastLocalBackend feast_local_cuda_single, feast_local_cuda_double;
 /* the backend's data of a set-up solver (for coproc/cuda/cuda_bench.cu), NULL if none */
 void *feast_local_backend_data(FeastLocalSolver *ls);
 
-/* coarsest local level of the V cycle for a macro of level L */
-static inline int feast_local_coarse_level(int L, int coarse_max_dofs) {
+/* nodes of a macro of level l in dim dimensions: (2^l + 1)^dim */
+static inline long feast_local_level_nodes(int l, int dim) {
+  long n = 1;
+  for (int d = 0; d < dim; d++) n *= (1L << l) + 1;
+  return n;
+}
+/* coarsest local level of the V cycle for a macro of level L in dim dimensions: the
+ * finest with at most coarse_max_dofs nodes (0 if none has), or L itself */
+static inline int feast_local_coarse_level(int L, int coarse_max_dofs, int dim) {
   int lc = 0;
-  while (lc < L && (long)((1 << (lc + 1)) + 1) * ((1 << (lc + 1)) + 1) <= coarse_max_dofs) lc++;
+  while (lc < L && feast_local_level_nodes(lc + 1, dim) <= coarse_max_dofs) lc++;
   return lc;
 }
+/* the local multigrid's parameters in range for macros of dimension dim (2 or 3):
+ * FEAST_ERR_ARG, or FEAST_ERR_CONFIG for coarse_max_dofs above the dense solve's cap
+ * (coproc/coproc.c) */
+int feast_local_check_params(const FeastLocalMGParams *p, int dim);
 #endif

@@ -84,14 +84,15 @@ static int check_problem(const FeastLocalProblem *p, int level) {
   return 0;
 }
 
-static int check_params(const FeastLocalMGParams *p) {
+int feast_local_check_params(const FeastLocalMGParams *p, int dim) {
   FEAST_CHECK(p->pre_smooth >= 0 && p->post_smooth >= 0 && p->max_cycles >= 1 && p->coarse_max_dofs >= 1 &&
                   p->framed_min_nodes >= 0 && p->gpu_min_nodes >= 0 && p->jacobi_damping > 0 && p->rtol > 0,
-              FEAST_ERR_ARG, "local multigrid parameters out of range");
+              FEAST_ERR_ARG, "%slocal multigrid parameters out of range", dim == 3 ? "hexahedral " : "");
   FEAST_CHECK(p->coarse_max_dofs <= FEAST_LOCAL_COARSE_MAX_NODES, FEAST_ERR_CONFIG,
               "solver.local_coarse_max_dofs = %d: the coarsest local level is solved with a dense inverse "
-              "(n^2 values per macro), so at most %d nodes (33 x 33, level 5)",
-              p->coarse_max_dofs, FEAST_LOCAL_COARSE_MAX_NODES);
+              "(n^2 values per macro), so at most %d nodes (%s)",
+              p->coarse_max_dofs, FEAST_LOCAL_COARSE_MAX_NODES,
+              dim == 3 ? "9^3, level 3 of a hexahedron" : "33 x 33, level 5");
   return 0;
 }
 
@@ -230,7 +231,7 @@ int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem
                       const FeastLocalMGParams *params) {
   FEAST_CHECK(ls && nmacros >= 0 && (nmacros == 0 || problems) && params, FEAST_ERR_ARG,
               "feast_local_setup: bad arguments");
-  FEAST_CALL(check_params(params));
+  FEAST_CALL(feast_local_check_params(params, 2));
   const int level = nmacros ? problems[0].level : 0;
   FEAST_CHECK(level >= 0 && level <= FEAST_MAX_LEVEL, FEAST_ERR_ARG, "local level %d out of range", level);
   for (int m = 0; m < nmacros; m++) FEAST_CALL(check_problem(&problems[m], level));
@@ -239,7 +240,7 @@ int feast_local_setup(FeastLocalSolver *ls, int nmacros, const FeastLocalProblem
   ls->be = backend_for(ls->requested, level, params);
   ls->nmacros = nmacros;
   ls->level = level;
-  ls->lc = feast_local_coarse_level(level, params->coarse_max_dofs);
+  ls->lc = feast_local_coarse_level(level, params->coarse_max_dofs, 2);
   ls->upwind = params->coarse_upwind;
   FEAST_CALL(alloc_hierarchies(ls, problems, params));
   return set_values(ls, params);

@@ -1,4 +1,5 @@
 #include "coproc/hex_mg.h"
+#include "coproc/backend.h"
 #include "feast/base/error.h"
 #include "feast/fem/transfer_hex.h"
 #include "feast/la/band9_kernels.h"
@@ -46,13 +47,6 @@ struct FeastHexMG {
   void *work;       /* their block */
 };
 
-/* the finest level l <= L with (2^l + 1)^3 <= max nodes (0 if none is) */
-static int coarse_level(int L, int max_nodes) {
-  int lc = 0;
-  while (lc < L && (long)feast_level_n(lc + 1) * feast_level_n(lc + 1) * feast_level_n(lc + 1) <= max_nodes) lc++;
-  return lc;
-}
-
 static int check_args(const FeastBand *A, int level, const unsigned char *const *fixed, const FeastLocalMGParams *p) {
   FEAST_CHECK(A && fixed && p && level >= 0 && level <= FEAST_MAX_LEVEL, FEAST_ERR_ARG,
               "hexahedral local multigrid: NULL arguments or level %d", level);
@@ -61,14 +55,7 @@ static int check_args(const FeastBand *A, int level, const unsigned char *const 
               feast_level_n(level), level, A->stencil ? A->stencil->nbands : 0, A->N);
   for (int l = 0; l <= level; l++)
     FEAST_CHECK(fixed[l], FEAST_ERR_ARG, "hexahedral local multigrid: no fixed mask on level %d", l);
-  FEAST_CHECK(p->pre_smooth >= 0 && p->post_smooth >= 0 && p->max_cycles >= 1 && p->coarse_max_dofs >= 1 &&
-                  p->jacobi_damping > 0 && p->rtol > 0,
-              FEAST_ERR_ARG, "hexahedral local multigrid: parameters out of range");
-  FEAST_CHECK(p->coarse_max_dofs <= FEAST_LOCAL_COARSE_MAX_NODES, FEAST_ERR_CONFIG,
-              "solver.local_coarse_max_dofs = %d: the coarsest local level is solved with a dense inverse, so at "
-              "most %d nodes (9^3, level 3 of a hexahedron)",
-              p->coarse_max_dofs, FEAST_LOCAL_COARSE_MAX_NODES);
-  return 0;
+  return feast_local_check_params(p, 3);
 }
 
 /* level l's matrix storage (below the finest) and its view in the working precision */
@@ -225,7 +212,7 @@ int feast_hex_mg_setup(const FeastBand *A, int level, const unsigned char *const
   FEAST_CALL(FEAST_ALLOC(1, &mg));
   *mgp = mg;
   mg->L = level;
-  mg->lc = coarse_level(level, params->coarse_max_dofs);
+  mg->lc = feast_local_coarse_level(level, params->coarse_max_dofs, 3);
   mg->single = strcmp(feast_local_resolve_precision(precision), "single") == 0;
   mg->prm = *params;
   const int rc = build(mg, A, fixed);

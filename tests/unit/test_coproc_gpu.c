@@ -48,7 +48,7 @@ void feast_cuda_emu_set_limits(FeastLocalSolver *ls, double rtol, int max_cycles
  * cycle enqueued, the result fetched, one more, fetched again). */
 static int last_counts[8]; /* of the last gpu solver of run_solver */
 static void check_counts(int L, const FeastLocalMGParams *p, int cycles) {
-  const int nlev = L - feast_local_coarse_level(L, p->coarse_max_dofs) + 1;
+  const int nlev = L - feast_local_coarse_level(L, p->coarse_max_dofs, 2) + 1;
   const int fused = nlev > 1 && p->post_smooth > 0;
   const int per_level = p->pre_smooth + p->post_smooth + 3 - (p->post_smooth > 0);
   const int kernels = (nlev - 1) * per_level + 3 + !fused;
@@ -174,7 +174,7 @@ static void check_production(const Batch *b, const char *prec, double tol, Resul
 /* A matrix update copies one block per level (9 bands of every macro, n values each, from
  * the pinned staging buffer) and one of the coarse inverses; the masks not again */
 static void check_update_copies(FeastLocalSolver *ls, int L, const FeastLocalMGParams *p, const char *prec) {
-  const int lc = feast_local_coarse_level(L, p->coarse_max_dofs);
+  const int lc = feast_local_coarse_level(L, p->coarse_max_dofs, 2);
   const double s = strcmp(prec, "single") ? 8 : 4, nc = (double)feast_level_n(lc) * feast_level_n(lc);
   double bytes = NMACROS * nc * nc * s;
   for (int l = lc; l <= L; l++) bytes += 9.0 * NMACROS * feast_level_n(l) * feast_level_n(l) * s;
