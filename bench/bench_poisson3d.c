@@ -44,12 +44,9 @@ typedef struct {
   unsigned char *fixed[FEAST_MAX_LEVEL + 1];
 } Problem;
 
-static int faces(long N, unsigned char **f) {
-  FEAST_CALL(FEAST_ALLOC(N * N * N, f));
-  for (long r = 0; r < N * N * N; r++) {
-    const long i = r % N, j = r / N % N, k = r / (N * N);
-    (*f)[r] = i == 0 || j == 0 || k == 0 || i == N - 1 || j == N - 1 || k == N - 1;
-  }
+static int faces(int N, unsigned char **f) {
+  FEAST_CALL(FEAST_ALLOC((long)N * N * N, f));
+  feast_hex_face_nodes(N, FEAST_HEX_FACES, *f);
   return 0;
 }
 

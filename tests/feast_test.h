@@ -81,6 +81,11 @@ int feast_test_outer_hierarchy(const FeastBand9 *A, int L, double (*rnd)(void), 
  * 1/8 of a cell (a reproducible hash of seed): no cell a parallelogram */
 void feast_test_jittered_macro(int N, unsigned seed, double *xy);
 
+/* hexahedral macros of the 3D tests (corners in the order of feast/mesh/hex.h): the unit
+ * cube; a twisted hexahedron (no two faces parallel, no face planar but the bottom); a
+ * sheared, stretched cube (every cell a parallelepiped) */
+extern const double feast_test_unit_cube[8][3], feast_test_twisted_hex[8][3], feast_test_sheared_hex[8][3];
+
 #define FEAST_TEST_MAIN(fn)                                                                    \
   int main(int argc, char **argv) { return feast_test_main(argc, argv, fn, __FILE__); }
 #endif

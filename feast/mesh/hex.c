@@ -18,3 +18,14 @@ void feast_hex_macro_coords(int N, const double corner[8][3], double *xyz) {
         }
       }
 }
+
+void feast_hex_face_nodes(int N, unsigned faces, unsigned char *mask) {
+  for (long k = 0; k < N; k++)
+    for (long j = 0; j < N; j++)
+      for (long i = 0; i < N; i++) {
+        const long at[3] = {i, j, k};
+        unsigned on = 0; /* the faces the node lies on */
+        for (int d = 0; d < 3; d++) on |= (at[d] == 0 ? 1u : 0u) << (2 * d) | (at[d] == N - 1 ? 2u : 0u) << (2 * d);
+        mask[(k * N + j) * N + i] = (on & faces) != 0;
+      }
+}

@@ -14,4 +14,13 @@
  * nodes per side: the trilinear interpolation of the corners (straight edges, and faces
  * that are bilinear patches) */
 void feast_hex_macro_coords(int N, const double corner[8][3], double *xyz);
+/* the faces of a hexahedral macro as bits: i = 0, i = N - 1, j = 0, j = N - 1, k = 0,
+ * k = N - 1 (the reference planes x, y, z = 0, 1) */
+enum {
+  FEAST_HEX_FACE_X0 = 1, FEAST_HEX_FACE_X1 = 2, FEAST_HEX_FACE_Y0 = 4, FEAST_HEX_FACE_Y1 = 8,
+  FEAST_HEX_FACE_Z0 = 16, FEAST_HEX_FACE_Z1 = 32, FEAST_HEX_FACES = 63
+};
+/* mask[r] <- 1 for the nodes of the N^3 grid on one of the faces in the bit set faces,
+ * else 0 (the Dirichlet nodes of a macro, e.g. FEAST_HEX_FACES: its whole boundary) */
+void feast_hex_face_nodes(int N, unsigned faces, unsigned char *mask);
 #endif

@@ -20,10 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const double unit_cube[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
-                                       {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
-static const double twisted[8][3] = {{0, 0, 0},        {1.1, 0.1, 0.05}, {1.25, 1.2, -0.1}, {-0.05, 0.9, 0.1},
-                                     {0.1, -0.1, 1.0}, {1.0, 0.05, 1.2}, {1.15, 1.1, 0.95}, {0.05, 1.05, 1.1}};
 
 static void u_exact(long n, const double *x, const double *y, const double *z, void *ctx, double *v) {
   for (long q = 0; q < n; q++) v[q] = sin(x[q]) * exp(y[q]) * (1 + z[q] * z[q]);
@@ -47,12 +43,9 @@ typedef struct {
 /* the Dirichlet nodes of an N^3 grid: every face, or (bottom_only) the face z = 0 alone,
  * the others natural */
 static int bottom_only = 0;
-static unsigned char *faces(long N) {
-  unsigned char *f = malloc((size_t)(N * N * N));
-  for (long r = 0; r < N * N * N; r++) {
-    const long i = r % N, j = r / N % N, k = r / (N * N);
-    f[r] = bottom_only ? k == 0 : i == 0 || j == 0 || k == 0 || i == N - 1 || j == N - 1 || k == N - 1;
-  }
+static unsigned char *faces(int N) {
+  unsigned char *f = malloc((size_t)N * N * N);
+  feast_hex_face_nodes(N, bottom_only ? FEAST_HEX_FACE_Z0 : FEAST_HEX_FACES, f);
   return f;
 }
 
@@ -170,7 +163,7 @@ static void check_one_face(void) {
   int its[8];
   for (int L = 3; L <= 5; L++) {
     Poisson p;
-    CHECK_OK(poisson(twisted, L, &p));
+    CHECK_OK(poisson(feast_test_twisted_hex, L, &p));
     double *x;
     CHECK_OK(feast_band_vec_alloc(&p.A, &x));
     its[L] = mg_pcg(&p, "auto", x);
@@ -189,7 +182,7 @@ static void check_one_face(void) {
  * iterations. On the cube the damping stays 0.7. */
 static void check_stretched(void) {
   double box[8][3];
-  memcpy(box, unit_cube, sizeof box);
+  memcpy(box, feast_test_unit_cube, sizeof box);
   for (int c = 4; c < 8; c++) box[c][2] = 0.5;
   for (int L = 3; L <= 5; L++) {
     Poisson p;
@@ -204,7 +197,7 @@ static void check_stretched(void) {
     poisson_free(&p);
   }
   Poisson p;
-  CHECK_OK(poisson(unit_cube, 4, &p));
+  CHECK_OK(poisson(feast_test_unit_cube, 4, &p));
   double *x;
   CHECK_OK(feast_band_vec_alloc(&p.A, &x));
   mg_pcg(&p, "auto", x);
@@ -215,7 +208,7 @@ static void check_stretched(void) {
 
 static void check_bad_input(void) {
   Poisson p;
-  CHECK_OK(poisson(unit_cube, 3, &p));
+  CHECK_OK(poisson(feast_test_unit_cube, 3, &p));
   FeastHexMG *mg = NULL;
   FeastBand9 A9;
   CHECK_OK(feast_band9_create(9, &A9));
@@ -248,8 +241,8 @@ static void check_bad_input(void) {
 }
 
 static int run(void) {
-  check_levels("unit cube", unit_cube);
-  check_levels("twisted hexahedron", twisted);
+  check_levels("unit cube", feast_test_unit_cube);
+  check_levels("twisted hexahedron", feast_test_twisted_hex);
   check_one_face();
   check_stretched();
   check_bad_input();

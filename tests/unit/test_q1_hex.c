@@ -1,6 +1,6 @@
 /* Q1 on hexahedral macros (feast/fem/q1_hex.h, feast/mesh/hex.h, feast/la/band.h; issue
  * #47):
- *  - the hexahedron's cell data agree with the element's nodes;
+ *  - the hexahedron's cell data agree with the element's nodes; its face nodes;
  *  - on the unit cube the Laplace and mass rows are the textbook 27-point stencils
  *    (Laplace h (8/3, 0, -1/6, -1/12) at centre, faces, edges, corners; mass the tensor
  *    product of h/6 (1, 4, 1)), with both quadrature orders, through the closed form and
@@ -22,15 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const double unit_cube[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
-                                       {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
-/* no two opposite faces parallel, no face planar but the bottom */
-static const double twisted[8][3] = {{0, 0, 0},        {1.1, 0.1, 0.05}, {1.25, 1.2, -0.1}, {-0.05, 0.9, 0.1},
-                                     {0.1, -0.1, 1.0}, {1.0, 0.05, 1.2}, {1.15, 1.1, 0.95}, {0.05, 1.05, 1.1}};
-/* a sheared, stretched cube: every cell a parallelepiped */
-static const double sheared[8][3] = {{0, 0, 0},        {1.2, 0.1, 0},    {1.5, 0.9, 0.2},  {0.3, 0.8, 0.2},
-                                     {0.1, 0.2, 0.7}, {1.3, 0.3, 0.7}, {1.6, 1.1, 0.9}, {0.4, 1.0, 0.9}};
-
 static void check_cell_data(void) {
   const FeastMacroCell *c = &feast_macro_hex;
   const FeastQ1Element *e = &feast_q1_hex;
@@ -48,15 +39,25 @@ static void check_cell_data(void) {
   long node[8];
   feast_q1_hex_cell_nodes(9, 2, 3, 4, node);
   for (int a = 0; a < 8; a++) CHECK(node[a] == ((4 + e->node[a][2]) * 9 + 3 + e->node[a][1]) * 9 + 2 + e->node[a][0]);
+  unsigned char mask[125]; /* the face nodes: all of them, one face, two opposite faces */
+  const unsigned sets[3] = {FEAST_HEX_FACES, FEAST_HEX_FACE_Y1, FEAST_HEX_FACE_X0 | FEAST_HEX_FACE_X1};
+  const int count[3] = {125 - 27, 25, 50};
+  for (int t = 0; t < 3; t++) {
+    feast_hex_face_nodes(5, sets[t], mask);
+    int n = 0;
+    for (int r = 0; r < 125; r++) n += mask[r];
+    CHECK(n == count[t]);
+  }
+  CHECK(mask[0] && mask[4] && !mask[2] && mask[(2 * 5 + 2) * 5 + 4]);
   double xyz[3 * 27];
-  feast_hex_macro_coords(3, twisted, xyz);
+  feast_hex_macro_coords(3, feast_test_twisted_hex, xyz);
   for (int a = 0; a < 8; a++) { /* corners where they are, the centre their mean */
     const long r = ((long)2 * e->node[a][2] * 3 + 2 * e->node[a][1]) * 3 + 2 * e->node[a][0];
-    for (int d = 0; d < 3; d++) CHECK(xyz[3 * r + d] == twisted[a][d]);
+    for (int d = 0; d < 3; d++) CHECK(xyz[3 * r + d] == feast_test_twisted_hex[a][d]);
   }
   for (int d = 0; d < 3; d++) {
     double mean = 0.0;
-    for (int a = 0; a < 8; a++) mean += twisted[a][d] / 8;
+    for (int a = 0; a < 8; a++) mean += feast_test_twisted_hex[a][d] / 8;
     CHECK(fabs(xyz[3 * 13 + d] - mean) <= 1e-15);
   }
 }
@@ -78,7 +79,7 @@ static int assemble(int N, const double corner[8][3], FeastQ1HexForm form, int o
 static void check_row(FeastQ1HexForm form, int order, const double want[4]) {
   FeastBand A;
   double *xyz;
-  CHECK_OK(assemble(5, unit_cube, form, order, &A, &xyz));
+  CHECK_OK(assemble(5, feast_test_unit_cube, form, order, &A, &xyz));
   const long r = (2 * 5 + 2) * 5 + 2;
   for (int k = 0; k < 27; k++) {
     const signed char *o = feast_stencil_q1_3d.offset[k];
@@ -144,8 +145,8 @@ static void check_twisted(void) {
   for (int order = 2; order <= 3; order++) {
     FeastBand A, M;
     double *xyz, *xyz2;
-    CHECK_OK(assemble(N, twisted, feast_q1_hex_form_laplace, order, &A, &xyz));
-    CHECK_OK(assemble(N, twisted, feast_q1_hex_form_mass, order, &M, &xyz2));
+    CHECK_OK(assemble(N, feast_test_twisted_hex, feast_q1_hex_form_laplace, order, &A, &xyz));
+    CHECK_OK(assemble(N, feast_test_twisted_hex, feast_q1_hex_form_mass, order, &M, &xyz2));
     CHECK(symmetric(&A));
     CHECK(symmetric(&M));
     CHECK(linear_defect(&A, xyz) <= 1e-13);
@@ -156,7 +157,7 @@ static void check_twisted(void) {
     free(xyz2);
     /* the closed form of parallelepipeds against the point loop */
     FeastBand B, C;
-    CHECK_OK(assemble(N, sheared, feast_q1_hex_form_laplace, order, &B, &xyz2));
+    CHECK_OK(assemble(N, feast_test_sheared_hex, feast_q1_hex_form_laplace, order, &B, &xyz2));
     CHECK_OK(feast_band_create(&feast_stencil_q1_3d, N, &C));
     CHECK_OK(feast_q1_hex_assemble(N, xyz2, 0, laplace_by_points, NULL, order, &C));
     double diff = 0.0, big = 0.0;
@@ -241,11 +242,8 @@ static double l2_error(const double corner[8][3], FeastQ1HexFunction u, FeastQ1H
   for (long r = 0; r < n; r++) px[r] = xyz[3 * r], px[n + r] = xyz[3 * r + 1], px[2 * n + r] = xyz[3 * r + 2];
   u(n, px, px + n, px + 2 * n, NULL, ue);
   free(px);
-  for (long r = 0; r < n; r++) {
-    const long i = r % N, j = r / N % N, k = r / ((long)N * N);
-    fixed[r] = i == 0 || j == 0 || k == 0 || i == N - 1 || j == N - 1 || k == N - 1;
-    x[r] = fixed[r] ? ue[r] : 0.0;
-  }
+  feast_hex_face_nodes(N, FEAST_HEX_FACES, fixed);
+  for (long r = 0; r < n; r++) x[r] = fixed[r] ? ue[r] : 0.0;
   FeastBandCGStats st; /* Jacobi-PCG on the free rows: the reference solve here */
   CHECK_OK(feast_band_cg(&A, fixed, b, x, 1e-11, 2000, NULL, NULL, &st));
   CHECK_OK(feast_q1_hex_l2_error(N, xyz, x, u, NULL, 3, &err2, &norm2));
@@ -292,20 +290,21 @@ static void check_refused(const double corner[8][3], int order, int code, const 
 
 static void check_bad_input(void) {
   double inverted[8][3], dented[8][3], broken[8][3];
-  memcpy(inverted, unit_cube, sizeof inverted);
+  memcpy(inverted, feast_test_unit_cube, sizeof inverted);
   for (int a = 0; a < 4; a++) /* top and bottom swapped: a mirror image */
-    for (int d = 0; d < 3; d++) inverted[a][d] = unit_cube[a + 4][d], inverted[a + 4][d] = unit_cube[a][d];
+    for (int d = 0; d < 3; d++)
+      inverted[a][d] = feast_test_unit_cube[a + 4][d], inverted[a + 4][d] = feast_test_unit_cube[a][d];
   check_refused(inverted, 2, FEAST_ERR_MESH, "macro 7, cell (0,0,0) of 2^3: Jacobian determinant");
-  memcpy(dented, unit_cube, sizeof dented);
+  memcpy(dented, feast_test_unit_cube, sizeof dented);
   dented[6][0] = dented[6][1] = dented[6][2] = 0.2; /* corner 6 pushed through the cube */
   check_refused(dented, 2, FEAST_ERR_MESH, "inverted or degenerate hexahedron");
-  memcpy(broken, unit_cube, sizeof broken);
+  memcpy(broken, feast_test_unit_cube, sizeof broken);
   broken[3][1] = NAN;
   check_refused(broken, 3, FEAST_ERR_MESH, "Jacobian determinant");
-  check_refused(unit_cube, 4, FEAST_ERR_ARG, "order must be 2 (2x2x2 Gauss) or 3");
+  check_refused(feast_test_unit_cube, 4, FEAST_ERR_ARG, "order must be 2 (2x2x2 Gauss) or 3");
   FeastBand9 A9;
   double xyz[3 * 27];
-  feast_hex_macro_coords(3, unit_cube, xyz);
+  feast_hex_macro_coords(3, feast_test_unit_cube, xyz);
   CHECK_OK(feast_band9_create(3, &A9));
   FeastBand wrong = {&feast_stencil_q1_2d, 3, {NULL}};
   memcpy(wrong.band, A9.band, sizeof A9.band);
@@ -320,8 +319,8 @@ static int run(void) {
   check_unit_cube();
   check_twisted();
   check_volume();
-  check_order("unit cube", unit_cube, u_cube, f_cube);
-  check_order("twisted hexahedron", twisted, u_twisted, f_twisted);
+  check_order("unit cube", feast_test_unit_cube, u_cube, f_cube);
+  check_order("twisted hexahedron", feast_test_twisted_hex, u_twisted, f_twisted);
   check_bad_input();
   return 0;
 }

@@ -16,10 +16,6 @@
 #include <string.h>
 
 static unsigned rng = 2718u;
-static const double twisted[8][3] = {{0, 0, 0},        {1.1, 0.1, 0.05}, {1.25, 1.2, -0.1}, {-0.05, 0.9, 0.1},
-                                     {0.1, -0.1, 1.0}, {1.0, 0.05, 1.2}, {1.15, 1.1, 0.95}, {0.05, 1.05, 1.1}};
-static const double sheared[8][3] = {{0, 0, 0},        {1.2, 0.1, 0},    {1.5, 0.9, 0.2},  {0.3, 0.8, 0.2},
-                                     {0.1, 0.2, 0.7}, {1.3, 0.3, 0.7}, {1.6, 1.1, 0.9}, {0.4, 1.0, 0.9}};
 
 /* an operator of the macro at N nodes per side */
 static int assemble(int N, const double corner[8][3], FeastQ1HexForm form, FeastBand *A) {
@@ -33,12 +29,9 @@ static int assemble(int N, const double corner[8][3], FeastQ1HexForm form, Feast
 }
 
 /* the face nodes of an N^3 grid */
-static unsigned char *faces(long N) {
-  unsigned char *f = malloc((size_t)(N * N * N));
-  for (long r = 0; r < N * N * N; r++) {
-    const long i = r % N, j = r / N % N, k = r / (N * N);
-    f[r] = i == 0 || j == 0 || k == 0 || i == N - 1 || j == N - 1 || k == N - 1;
-  }
+static unsigned char *faces(int N) {
+  unsigned char *f = malloc((size_t)N * N * N);
+  feast_hex_face_nodes(N, FEAST_HEX_FACES, f);
   return f;
 }
 
@@ -90,8 +83,8 @@ static void check_triple(const FeastBand *Af, const unsigned char *ff, const uns
 static void check_products(void) {
   for (int Nf = 3; Nf <= 17; Nf = 2 * Nf - 1) {
     FeastBand A, M;
-    CHECK_OK(assemble(Nf, twisted, feast_q1_hex_form_laplace, &A));
-    CHECK_OK(assemble(Nf, twisted, feast_q1_hex_form_mass, &M));
+    CHECK_OK(assemble(Nf, feast_test_twisted_hex, feast_q1_hex_form_laplace, &A));
+    CHECK_OK(assemble(Nf, feast_test_twisted_hex, feast_q1_hex_form_mass, &M));
     unsigned char *ff = faces(Nf), *fc = faces((Nf + 1) / 2);
     check_triple(&A, NULL, NULL);
     check_triple(&A, ff, fc);
@@ -109,8 +102,8 @@ static void check_products(void) {
 static void check_rediscretisation(FeastQ1HexForm form, int with_faces) {
   const int Nf = 9, Nc = 5;
   FeastBand Af, Ac, Ag;
-  CHECK_OK(assemble(Nf, sheared, form, &Af));
-  CHECK_OK(assemble(Nc, sheared, form, &Ac));
+  CHECK_OK(assemble(Nf, feast_test_sheared_hex, form, &Af));
+  CHECK_OK(assemble(Nc, feast_test_sheared_hex, form, &Ac));
   CHECK_OK(feast_band_create(&feast_stencil_q1_3d, Nc, &Ag));
   unsigned char *ff = faces(Nf), *fc = faces(Nc);
   CHECK_OK(feast_band_galerkin(&Af, with_faces ? ff : NULL, with_faces ? fc : NULL, &Ag));
