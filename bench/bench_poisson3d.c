@@ -94,11 +94,6 @@ static int write_mtx(const Problem *p, const char *prefix) {
   return rc;
 }
 
-static int v_cycle(void *mg, const double *r, double *z) {
-  FeastLocalMGStats st;
-  return feast_hex_mg_solve(mg, r, z, &st);
-}
-
 /* ||b - A x|| / ||b|| and the relative L2 error of x */
 static int report(const Problem *p, const double *x, double *relres, double *l2) {
   double *y, rr = 0.0, bb = 0.0, e2, n2;
@@ -125,7 +120,7 @@ static int solve(const Problem *p, int pcg, const char *precision, double t_asse
   long count;
   if (pcg) {
     FeastBandCGStats st;
-    FEAST_CALL(feast_band_cg(&p->A, p->fixed[p->L], p->b, x, 1e-8, 100, v_cycle, mg, &st));
+    FEAST_CALL(feast_band_cg(&p->A, p->fixed[p->L], p->b, x, 1e-8, 100, feast_hex_mg_precondition, mg, &st));
     count = st.iterations;
   } else {
     FeastLocalMGStats st;

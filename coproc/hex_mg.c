@@ -220,7 +220,6 @@ int feast_hex_mg_setup(const FeastBand *A, int level, const unsigned char *const
   return rc;
 }
 
-int feast_hex_mg_coarse_level(const FeastHexMG *mg) { return mg->lc; }
 const char *feast_hex_mg_precision(const FeastHexMG *mg) { return mg->single ? "single" : "double"; }
 double feast_hex_mg_damping(const FeastHexMG *mg, int level) {
   return level >= mg->lc && level <= mg->L ? mg->lv[level].d.omega : 0.0;
@@ -245,4 +244,9 @@ int feast_hex_mg_solve(FeastHexMG *mg, const double *d, double *c, FeastLocalMGS
   if (mg->single) solve_f(&mg->prm, mg->fview, mg->L, mg->lc, mg->inv_f, mg->sol, mg->d0, d, c, stats);
   else solve_d(&mg->prm, mg->dview, mg->L, mg->lc, mg->inv, mg->sol, mg->d0, d, c, stats);
   return 0;
+}
+
+int feast_hex_mg_precondition(void *mg, const double *r, double *z) {
+  FeastLocalMGStats stats;
+  return feast_hex_mg_solve(mg, r, z, &stats);
 }

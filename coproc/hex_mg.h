@@ -35,8 +35,10 @@ int feast_hex_mg_setup(const FeastBand *A, int level, const unsigned char *const
 /* c <- approx A^-1 d (padded vectors of the finest level; fixed nodes of c are 0);
  * stats counts the cycles (and a non-finite result, c then 0) */
 int feast_hex_mg_solve(FeastHexMG *mg, const double *d, double *c, FeastLocalMGStats *stats);
-/* the coarsest level of the V cycle, and the working precision ("double", "single") */
-int feast_hex_mg_coarse_level(const FeastHexMG *mg);
+/* the solver as CG's preconditioner (solvers/band_cg.h, FeastBandPrecond; ctx the
+ * FeastHexMG): z <- its correction for r, the cycles not counted */
+int feast_hex_mg_precondition(void *mg, const double *r, double *z);
+/* the working precision ("double", "single") */
 const char *feast_hex_mg_precision(const FeastHexMG *mg);
 /* the Jacobi damping of a level (lc..L; 0 outside): params->jacobi_damping, or less on
  * stretched cells, where the smoother needs it (hex_mg.c, set_damping) */

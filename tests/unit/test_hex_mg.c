@@ -103,12 +103,6 @@ static long mg_solve(const Poisson *p, double *x) {
 
 static double last_damping; /* the finest level's damping of the last mg_pcg */
 
-/* one V(2,2) cycle as a preconditioner */
-static int v_cycle(void *mg, const double *r, double *z) {
-  FeastLocalMGStats st;
-  return feast_hex_mg_solve(mg, r, z, &st);
-}
-
 /* CG preconditioned by one V(2,2) cycle (in precision) to 1e-8, x = 0 but the fixed
  * values; its iterations */
 static int mg_pcg(const Poisson *p, const char *precision, double *x) {
@@ -118,7 +112,7 @@ static int mg_pcg(const Poisson *p, const char *precision, double *x) {
   CHECK(strcmp(feast_hex_mg_precision(mg), strcmp(precision, "double") ? "single" : "double") == 0);
   for (long i = 0; i < p->n; i++) x[i] = p->fixed[p->L][i] ? p->b[i] : 0.0;
   FeastBandCGStats st = {0};
-  CHECK_OK(feast_band_cg(&p->A, p->fixed[p->L], p->b, x, 1e-8, 100, v_cycle, mg, &st));
+  CHECK_OK(feast_band_cg(&p->A, p->fixed[p->L], p->b, x, 1e-8, 100, feast_hex_mg_precondition, mg, &st));
   last_damping = feast_hex_mg_damping(mg, p->L);
   feast_hex_mg_destroy(&mg);
   return st.iterations;
