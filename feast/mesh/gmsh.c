@@ -350,7 +350,7 @@ static int build_mesh(Gmsh *g, const FeastConfig *cfg, FeastMesh **mesh) {
   if (!status) status = number_vertices(g, &b);
   if (!status) status = resolve_groups(g);
   if (!status) status = collect_parts(g, &b);
-  if (!status) status = feast_mesh_alloc(g->r->path, b.nv, (int)g->nquads, b.np, &m);
+  if (!status) status = feast_mesh_alloc(g->r->path, 2, b.nv, (int)g->nquads, b.np, &m);
   if (!status) status = FEAST_ALLOC(b.nv, &ln.vertex);
   if (!status) status = FEAST_ALLOC(g->nquads, &ln.quad);
   if (!status) status = FEAST_ALLOC(b.np, &ln.part);

@@ -44,7 +44,7 @@ int feast_mesh_name_ok(const char *s);
 
 /* an empty mesh with arrays for nv vertices, nq quads and np parts (part edges not
  * allocated) and its source path */
-int feast_mesh_alloc(const char *path, int nv, int nq, int np, FeastMesh **mesh);
+int feast_mesh_alloc(const char *path, int dim, int nv, int nq, int np, FeastMesh **mesh);
 
 /* source lines for messages (each array may be NULL): per vertex, per quad, per part
  * header, per part edge (all parts' edges in order) */

@@ -30,6 +30,14 @@ typedef struct {
 
 static inline int feast_mesh_edge_is_boundary(const FeastMesh *m, int e) { return m->edge_macros[2 * e + 1] < 0; }
 
+#define FEAST_MESH_COORD_MAX 1e100 /* |x|, |y|, |z| bound: products of coordinates stay finite */
+
+/* ---- mesh_validate.c */
+/* finite coordinates of magnitude at most FEAST_MESH_COORD_MAX, dim per vertex */
+int feast_mesh_check_vertices(const FeastMesh *m, const FeastMeshLines *ln);
+/* valid, unique part names */
+int feast_mesh_check_part_names(const FeastMesh *m, const FeastMeshLines *ln);
+
 /* ---- mesh_topology.c */
 /* frees the topology arrays, nedges = 0 */
 void feast_mesh_free_topology(FeastMesh *m);

@@ -14,7 +14,13 @@ void feast_mesh_free_topology(FeastMesh *m) {
   feast_free(&m->macro_edges);
   feast_free(&m->vertex_macro_ptr);
   feast_free(&m->vertex_macros);
-  m->nedges = 0;
+  feast_free(&m->face_vertices);
+  feast_free(&m->face_macros);
+  feast_free(&m->face_part);
+  feast_free(&m->macro_faces);
+  feast_free(&m->edge_macro_ptr);
+  feast_free(&m->edge_macro_ids);
+  m->nedges = m->nfaces = 0;
 }
 
 static int cmp_edgeref(const void *pa, const void *pb) {
@@ -115,8 +121,8 @@ int feast_mesh_build_vertex_macros(FeastMesh *m, const FeastMeshLines *ln) {
   int *ptr = m->vertex_macro_ptr;
   for (int i = 0; i < corners * m->nmacros; i++) ptr[m->quads[i] + 1]++;
   for (int v = 0; v < m->nvertices; v++) {
-    FEAST_CHECK(ptr[v + 1] > 0, FEAST_ERR_MESH, "%s: vertex %d is not a corner of any quad",
-                feast_mesh_loc(m, ln ? ln->vertex : NULL, v).s, v);
+    FEAST_CHECK(ptr[v + 1] > 0, FEAST_ERR_MESH, "%s: vertex %d is not a corner of any %s",
+                feast_mesh_loc(m, ln ? ln->vertex : NULL, v).s, v, m->dim == 3 ? "hexahedron" : "quad");
     ptr[v + 1] += ptr[v];
   }
   for (int c = 0; c < m->nmacros; c++)

@@ -7,12 +7,11 @@
  * offending item where the reader recorded it (FeastMeshLines). */
 #include "feast/base/error.h"
 #include "feast/mesh/mesh_io.h"
-#include "feast/mesh/mesh_private.h"
+#include "feast/mesh/hex_mesh.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define COORD_MAX 1e100 /* |x|, |y| bound: products of coordinates stay finite */
 #define CONVEX_EPS 1e-8 /* sine of the smallest turning angle of a strictly convex quad */
 
 static int check_sizes(const FeastMesh *m) {
@@ -27,12 +26,17 @@ static int check_sizes(const FeastMesh *m) {
   return 0;
 }
 
-static int check_vertices(const FeastMesh *m, const FeastMeshLines *ln) {
+int feast_mesh_check_vertices(const FeastMesh *m, const FeastMeshLines *ln) {
+  const int dim = m->dim == 3 ? 3 : 2;
   for (int v = 0; v < m->nvertices; v++) {
-    double x = m->xy[2 * v], y = m->xy[2 * v + 1];
-    FEAST_CHECK(isfinite(x) && isfinite(y) && fabs(x) <= COORD_MAX && fabs(y) <= COORD_MAX, FEAST_ERR_MESH,
-                "%s: vertex %d has coordinates (%g, %g): finite values of magnitude <= %g expected",
-                feast_mesh_loc(m, ln ? ln->vertex : NULL, v).s, v, x, y, COORD_MAX);
+    const double *x = m->xy + dim * v;
+    int ok = 1;
+    for (int d = 0; d < dim; d++) ok &= isfinite(x[d]) && fabs(x[d]) <= FEAST_MESH_COORD_MAX;
+    if (dim == 3)
+      FEAST_CHECK(ok, FEAST_ERR_MESH, "%s: vertex %d has coordinates (%g, %g, %g): finite values of magnitude <= %g expected",
+                  feast_mesh_loc(m, ln ? ln->vertex : NULL, v).s, v, x[0], x[1], x[2], FEAST_MESH_COORD_MAX);
+    FEAST_CHECK(ok, FEAST_ERR_MESH, "%s: vertex %d has coordinates (%g, %g): finite values of magnitude <= %g expected",
+                feast_mesh_loc(m, ln ? ln->vertex : NULL, v).s, v, x[0], x[1], FEAST_MESH_COORD_MAX);
   }
   return 0;
 }
@@ -101,7 +105,7 @@ static int cmp_name(const void *pa, const void *pb) {
   return strcmp(a->name, b->name);
 }
 
-static int check_part_names(const FeastMesh *m, const FeastMeshLines *ln) {
+int feast_mesh_check_part_names(const FeastMesh *m, const FeastMeshLines *ln) {
   const int *pl = ln ? ln->part : NULL;
   for (int p = 0; p < m->nparts; p++) {
     const char *name = m->parts[p].name;
@@ -138,8 +142,8 @@ static int check_part_shape(const FeastMesh *m, const FeastMeshLines *ln, int p)
               FEAST_MESH_MAX_ITEMS);
   if (part->type == FEAST_PART_CIRCLE)
     FEAST_CHECK(isfinite(part->center[0]) && isfinite(part->center[1]) && isfinite(part->radius) && part->radius > 0 &&
-                    fabs(part->center[0]) <= COORD_MAX && fabs(part->center[1]) <= COORD_MAX &&
-                    part->radius <= COORD_MAX,
+                    fabs(part->center[0]) <= FEAST_MESH_COORD_MAX && fabs(part->center[1]) <= FEAST_MESH_COORD_MAX &&
+                    part->radius <= FEAST_MESH_COORD_MAX,
                 FEAST_ERR_MESH, "%s: circle part '%s': centre (%g, %g) and radius %g must be finite, radius > 0", at.s,
                 part->name, part->center[0], part->center[1], part->radius);
   return 0;
@@ -197,7 +201,7 @@ static int assign_part_edge(FeastMesh *m, const FeastMeshLines *ln, const FeastM
 #undef AT
 
 static int check_parts(FeastMesh *m, const FeastMeshLines *ln, const FeastMeshEdgeRef *keys) {
-  FEAST_CALL(check_part_names(m, ln));
+  FEAST_CALL(feast_mesh_check_part_names(m, ln));
   int64_t offset = 0;
   for (int p = 0; p < m->nparts; p++) {
     FEAST_CALL(check_part_shape(m, ln, p));
@@ -215,8 +219,9 @@ static int check_parts(FeastMesh *m, const FeastMeshLines *ln, const FeastMeshEd
 int feast_mesh_finish_lines(FeastMesh *m, const FeastMeshLines *ln) {
   FEAST_CHECK(m, FEAST_ERR_ARG, "mesh_finish: NULL mesh");
   feast_mesh_free_topology(m);
+  if (m->dim == 3) return feast_hex_mesh_finish(m, ln);
   FEAST_CALL(check_sizes(m));
-  FEAST_CALL(check_vertices(m, ln));
+  FEAST_CALL(feast_mesh_check_vertices(m, ln));
   for (int c = 0; c < m->nmacros; c++) FEAST_CALL(check_quad(m, ln, c));
   FeastMeshEdgeRef *keys;
   FEAST_CALL(feast_mesh_build_edges(m, ln, &keys));

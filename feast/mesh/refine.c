@@ -6,7 +6,7 @@
  * first) by the same expression, whichever macro asks, so the copies of a node on two
  * macros are bitwise identical; the corners are the coarse vertices themselves. */
 #include "feast/base/error.h"
-#include "feast/mesh/mesh.h"
+#include "feast/mesh/hex_mesh.h"
 #include <math.h>
 #include <stdlib.h>
 
@@ -44,11 +44,16 @@ int feast_mesh_count_nodes(const FeastMesh *mesh, int level, int64_t *nodes) {
   FEAST_CHECK(mesh->nvertices >= 0 && mesh->nedges >= 0 && mesh->nmacros >= 0, FEAST_ERR_ARG,
               "mesh %s: negative entity counts", mesh->source);
   const int64_t inner = feast_level_n(level) - 2; /* interior nodes per edge */
-  int64_t edge_nodes, cell_nodes, sq, total;
-  /* V + E (N-2) + M (N-2)^2 */
-  int ok = feast_mul_i64(mesh->nedges, inner, &edge_nodes) == 0 && feast_mul_i64(inner, inner, &sq) == 0 &&
-           feast_mul_i64(mesh->nmacros, sq, &cell_nodes) == 0 &&
-           feast_add_i64(mesh->nvertices, edge_nodes, &total) == 0 && feast_add_i64(total, cell_nodes, &total) == 0;
+  int64_t edge_nodes, cell_nodes, sq, total, face_nodes = 0, cube;
+  /* V + E (N-2) + M (N-2)^2, in 3D V + E (N-2) + F (N-2)^2 + M (N-2)^3 */
+  int ok = feast_mul_i64(mesh->nedges, inner, &edge_nodes) == 0 && feast_mul_i64(inner, inner, &sq) == 0;
+  if (ok && mesh->dim == 3)
+    ok = feast_mul_i64(mesh->nfaces, sq, &face_nodes) == 0 && feast_mul_i64(sq, inner, &cube) == 0 &&
+         feast_mul_i64(mesh->nmacros, cube, &cell_nodes) == 0;
+  else if (ok)
+    ok = feast_mul_i64(mesh->nmacros, sq, &cell_nodes) == 0;
+  ok = ok && feast_add_i64(mesh->nvertices, edge_nodes, &total) == 0 && feast_add_i64(total, face_nodes, &total) == 0 &&
+       feast_add_i64(total, cell_nodes, &total) == 0;
   FEAST_CHECK(ok, FEAST_ERR_LIMIT, "refinement level %d: the node count of mesh %s overflows 64 bits", level,
               mesh->source);
   *nodes = total;
@@ -172,6 +177,7 @@ int feast_mesh_macro_coords(const FeastMesh *mesh, int macro, int level, double 
   FEAST_CALL(check_macro(mesh, macro, level));
   FEAST_CHECK(xy != NULL, FEAST_ERR_ARG, "macro coordinates: output is NULL");
   const int N = feast_level_n(level);
+  if (mesh->dim == 3) return feast_hex_mesh_macro_coords(mesh, macro, N, xy);
   Frame f;
   FEAST_CALL(frame_build(mesh, macro, N, &f));
   for (int j = 0; j < N; j++) frame_row(&f, j, xy + 2 * (size_t)N * j);
