@@ -1,5 +1,6 @@
 #include "feast/la/mask.h"
 #include "feast/base/error.h"
+#include "feast/mesh/hex.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,46 @@ int feast_mask_parse_parts(const FeastMesh *mesh, const char *spec, const char *
   return 0;
 }
 
+/* 3D: the vertices and edges on a boundary face of a flagged part */
+typedef struct {
+  unsigned char *vertex, *edge;
+} FixedEntities;
+
+static int fixed_entities(const FeastMesh *mesh, const unsigned char *parts, FixedEntities *fe) {
+  FEAST_CALL(FEAST_ALLOC(mesh->nvertices, &fe->vertex));
+  FEAST_CALL(FEAST_ALLOC(mesh->nedges, &fe->edge));
+  for (int f = 0; f < mesh->nfaces; f++) {
+    const int p = mesh->face_part[f];
+    if (p < 0 || !parts[p]) continue;
+    const int *g = mesh->face_vertices + 4 * f;
+    for (int k = 0; k < 4; k++) {
+      fe->vertex[g[k]] = 1;
+      fe->edge[feast_hex_macro_edge(mesh, mesh->face_macros[2 * f], g[k], g[(k + 1) % 4])] = 1;
+    }
+  }
+  return 0;
+}
+
+/* 3D: the nodes of local macro li on the flagged parts' faces, edges and vertices (a macro
+ * may touch a part along an edge or at a vertex only) */
+static void mark_fixed3(const FeastDomain *dom, const unsigned char *parts, const FixedEntities *fe, int N, int li,
+                        unsigned char *fixed) {
+  const FeastMesh *mesh = dom->mesh;
+  const int m = dom->local[li];
+  unsigned faces = 0;
+  for (int lf = 0; lf < 6; lf++) {
+    const int f = mesh->macro_faces[6 * m + lf], p = mesh->face_part[f];
+    if (p >= 0 && parts[p]) faces |= (unsigned)FEAST_HEX_FACE_X0 << lf;
+  }
+  feast_hex_face_nodes(N, faces, fixed);
+  for (int le = 0; le < 12; le++)
+    if (fe->edge[mesh->macro_edges[12 * m + le]])
+      for (int s = 0; s < N; s++)
+        fixed[feast_hex_lattice_node(N, feast_macro_hex.edge[le][0], feast_macro_hex.edge[le][1], 0, s, 0)] = 1;
+  for (int c = 0; c < 8; c++)
+    if (fe->vertex[mesh->quads[8 * m + c]]) fixed[feast_hex_corner_node(c, N)] = 1;
+}
+
 static void mark_fixed(const FeastDomain *dom, const unsigned char *parts, int N, int li, unsigned char *fixed) {
   const FeastMesh *mesh = dom->mesh;
   const int m = dom->local[li];
@@ -49,7 +90,7 @@ static int count_fixed(const FeastDomain *dom, FeastMask *m) {
   double *count;
   FEAST_CALL(FEAST_ALLOC(m->nlocal + 1, &count));
   for (int li = 0; li < m->nlocal; li++)
-    for (long i = 0; i < (long)lev->N * lev->N; i++) count[li] += m->fixed[m->finest][li][i] && lev->owned[li][i];
+    for (long i = 0; i < lev->nodes_per_macro; i++) count[li] += m->fixed[m->finest][li][i] && lev->owned[li][i];
   double total = 0;
   const int st = feast_domain_sum_macros(dom, 1, count, &total);
   free(count);
@@ -67,14 +108,20 @@ int feast_mask_create(const FeastDomain *dom, const unsigned char *parts, FeastM
   FEAST_CALL(FEAST_ALLOC(m->nparts + 1, &m->parts));
   if (parts) memcpy(m->parts, parts, (size_t)m->nparts);
   FEAST_CALL(FEAST_ALLOC(m->finest + 1, &m->fixed));
-  for (int l = 0; l <= m->finest; l++) {
+  FixedEntities fe = {NULL, NULL};
+  int st = dom->mesh->dim == 3 ? fixed_entities(dom->mesh, m->parts, &fe) : 0;
+  for (int l = 0; l <= m->finest && !st; l++) {
     const int N = dom->levels[l].N;
-    FEAST_CALL(FEAST_ALLOC(m->nlocal + 1, &m->fixed[l]));
-    for (int li = 0; li < m->nlocal; li++) {
-      FEAST_CALL(FEAST_ALLOC((size_t)N * N, &m->fixed[l][li]));
-      mark_fixed(dom, m->parts, N, li, m->fixed[l][li]);
+    st = FEAST_ALLOC(m->nlocal + 1, &m->fixed[l]);
+    for (int li = 0; li < m->nlocal && !st; li++) {
+      st = FEAST_ALLOC(dom->levels[l].nodes_per_macro, &m->fixed[l][li]);
+      if (st) break;
+      if (dom->mesh->dim == 3) mark_fixed3(dom, m->parts, &fe, N, li, m->fixed[l][li]);
+      else mark_fixed(dom, m->parts, N, li, m->fixed[l][li]);
     }
   }
+  free(fe.vertex), free(fe.edge);
+  FEAST_CALL(st);
   m->pinned = -1;
   return count_fixed(dom, m);
 }
@@ -85,10 +132,14 @@ int feast_mask_pin(const FeastDomain *dom, int vertex, FeastMask *m) {
               vertex, mesh->source, mesh->nvertices);
   FEAST_CHECK(m->pinned < 0, FEAST_ERR_ARG, "mask: pins vertex %d already (one pin per mask)", m->pinned);
   m->pinned = vertex;
+  const int corners = feast_mesh_cell(mesh)->corners;
   for (int li = 0; li < m->nlocal; li++)
-    for (int k = 0; k < 4; k++)
-      if (mesh->quads[4 * dom->local[li] + k] == vertex)
-        for (int l = 0; l <= m->finest; l++) m->fixed[l][li][feast_corner_node(k, dom->levels[l].N)] = 1;
+    for (int k = 0; k < corners; k++)
+      if (mesh->quads[corners * dom->local[li] + k] == vertex)
+        for (int l = 0; l <= m->finest; l++) {
+          const int N = dom->levels[l].N;
+          m->fixed[l][li][mesh->dim == 3 ? feast_hex_corner_node(k, N) : feast_corner_node(k, N)] = 1;
+        }
   return count_fixed(dom, m);
 }
 

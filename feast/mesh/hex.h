@@ -47,6 +47,12 @@ static inline void feast_hex_corner_lattice(int c, int N, long p[3]) {
 }
 /* the node index (k N + j) N + i of lattice point p */
 static inline long feast_hex_node(const long p[3], int N) { return (p[2] * N + p[1]) * N + p[0]; }
+/* the node of corner c */
+static inline long feast_hex_corner_node(int c, int N) {
+  long p[3];
+  feast_hex_corner_lattice(c, N, p);
+  return feast_hex_node(p, N);
+}
 /* the node s steps from corner c0 towards corner c1 (neighbours along an edge) and t
  * steps from c0 towards c3 (for faces; t = 0 on an edge) */
 static inline long feast_hex_lattice_node(int N, int c0, int c1, int c3, int s, int t) {

@@ -18,17 +18,25 @@ int feast_partition_contiguous(int nmacros, int nparts, int *owner) {
   return 0;
 }
 
-/* CSR adjacency of the macro graph: macros are neighbours when they share an edge */
+/* the macro pairs of the graph: macros sharing an edge (2D) or a face (3D); [1] = -1 on
+ * the boundary */
+static const int *neighbour_pairs(const FeastMesh *mesh, int *n) {
+  *n = mesh->dim == 3 ? mesh->nfaces : mesh->nedges;
+  return mesh->dim == 3 ? mesh->face_macros : mesh->edge_macros;
+}
+
+/* CSR adjacency of the macro graph */
 static int macro_graph(const FeastMesh *mesh, idx_t **xadj, idx_t **adjncy) {
-  int nm = mesh->nmacros;
-  for (int e = 0; e < mesh->nedges; e++) {
-    int a = mesh->edge_macros[2 * e], b = mesh->edge_macros[2 * e + 1];
+  int nm = mesh->nmacros, np;
+  const int *pair = neighbour_pairs(mesh, &np);
+  for (int e = 0; e < np; e++) {
+    int a = pair[2 * e], b = pair[2 * e + 1];
     FEAST_CHECK(a >= 0 && a < nm && b < nm && a != b, FEAST_ERR_INTERNAL,
-                "mesh edge %d has invalid macros %d, %d", e, a, b);
+                "mesh %s %d has invalid macros %d, %d", mesh->dim == 3 ? "face" : "edge", e, a, b);
   }
   FEAST_CALL(FEAST_ALLOC(nm + 1, xadj));
-  for (int e = 0; e < mesh->nedges; e++) {
-    int a = mesh->edge_macros[2 * e], b = mesh->edge_macros[2 * e + 1];
+  for (int e = 0; e < np; e++) {
+    int a = pair[2 * e], b = pair[2 * e + 1];
     if (b < 0) continue;
     (*xadj)[a + 1]++;
     (*xadj)[b + 1]++;
@@ -42,8 +50,8 @@ static int macro_graph(const FeastMesh *mesh, idx_t **xadj, idx_t **adjncy) {
     feast_free(adjncy);
     return status;
   }
-  for (int e = 0; e < mesh->nedges; e++) {
-    int a = mesh->edge_macros[2 * e], b = mesh->edge_macros[2 * e + 1];
+  for (int e = 0; e < np; e++) {
+    int a = pair[2 * e], b = pair[2 * e + 1];
     if (b < 0) continue;
     (*adjncy)[(*xadj)[a] + fill[a]++] = b;
     (*adjncy)[(*xadj)[b] + fill[b]++] = a;
@@ -103,8 +111,8 @@ int feast_partition_macros(const FeastMesh *mesh, int nranks, int *owner) {
               "cannot run on %d MPI ranks: the mesh has only %d macros (use at most %d ranks)",
               nranks, nm, nm);
   if (nranks <= 2) return feast_partition_contiguous(nm, nranks, owner);
-  FEAST_CHECK(mesh->edge_macros && mesh->nedges > 0, FEAST_ERR_ARG,
-              "partition: the mesh topology is not built");
+  int npairs;
+  FEAST_CHECK(neighbour_pairs(mesh, &npairs) && npairs > 0, FEAST_ERR_ARG, "partition: the mesh topology is not built");
 
   /* k-way can leave parts empty on small graphs: then retry with recursive bisection */
   int metis_status = METIS_ERROR, empty = -1;

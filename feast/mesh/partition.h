@@ -7,7 +7,8 @@
 
 /* owner[m] in [0, nranks) for every macro m; every rank owns at least one macro.
  * nranks <= 2: contiguous chunks in macro id order (sizes differ by at most one);
- * nranks > 2: METIS on the macro graph (macros sharing an edge, from mesh->edge_macros),
+ * nranks > 2: METIS on the macro graph (macros sharing an edge, from mesh->edge_macros; in
+ * 3D a face, mesh->face_macros),
  * fixed seed so the result is deterministic; recursive bisection for up to 8 parts,
  * else k-way (contiguous parts), retried with recursive bisection if it leaves a part
  * empty (it does on small graphs); if METIS still fails, a warning is printed and the

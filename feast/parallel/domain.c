@@ -3,6 +3,7 @@
 #include "feast/base/commstat.h"
 #include "feast/base/error.h"
 #include "feast/base/log.h"
+#include "feast/mesh/hex.h"
 #include "feast/mesh/partition.h"
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,64 @@ static int edge_param(const FeastMesh *mesh, int m, int le, int e, int q, int N)
   return aligned ? q : N - 1 - q;
 }
 
-/* shared nodes: coarse vertices held by several macros, then interior edge nodes */
+/* the node of corner c of a macro of N nodes per side */
+static long corner_node(const FeastMesh *mesh, int c, int N) {
+  return mesh->dim == 3 ? feast_hex_corner_node(c, N) : feast_corner_node(c, N);
+}
+
+/* 3D: the interior nodes of edges held by several macros (any number), canonical
+ * position q = 1..N-2 from the edge's smaller vertex id */
+static int add_edge_items3(const FeastDomain *dom, int N, FeastExchangeBuilder *b) {
+  const FeastMesh *mesh = dom->mesh;
+  for (int e = 0; e < mesh->nedges; e++) {
+    const int p0 = mesh->edge_macro_ptr[e], p1 = mesh->edge_macro_ptr[e + 1];
+    int here = 0;
+    for (int p = p0; p < p1; p++) here |= dom->owner[mesh->edge_macro_ids[p]] == dom->rank;
+    if (p1 - p0 < 2 || !here) continue;
+    for (int q = 1; q < N - 1; q++) {
+      FEAST_CALL(feast_exchange_builder_item(b));
+      for (int p = p0; p < p1; p++) {
+        const int m = mesh->edge_macro_ids[p];
+        int le = 0;
+        while (mesh->macro_edges[12 * m + le] != e) le++;
+        const int c0 = feast_macro_hex.edge[le][0], c1 = feast_macro_hex.edge[le][1];
+        const int aligned = mesh->quads[8 * m + c0] == mesh->edge_vertices[2 * e];
+        const long node = feast_hex_lattice_node(N, c0, c1, c0, aligned ? q : N - 1 - q, 0);
+        FEAST_CALL(feast_exchange_builder_slot(b, m, dom->local_of[m], node));
+      }
+    }
+  }
+  return 0;
+}
+
+/* 3D: the interior nodes of faces shared by two macros, in the face's canonical (s, t) */
+static int add_face_items3(const FeastDomain *dom, int N, FeastExchangeBuilder *b) {
+  const FeastMesh *mesh = dom->mesh;
+  for (int f = 0; f < mesh->nfaces; f++) {
+    const int m0 = mesh->face_macros[2 * f], m1 = mesh->face_macros[2 * f + 1];
+    if (m1 < 0 || (dom->owner[m0] != dom->rank && dom->owner[m1] != dom->rank)) continue;
+    const int ms[2] = {m0 < m1 ? m0 : m1, m0 < m1 ? m1 : m0};
+    int c[2][4];
+    for (int s = 0; s < 2; s++) { /* the local corners of the canonical cycle */
+      int lf = 0, g[4], r, dir;
+      while (mesh->macro_faces[6 * ms[s] + lf] != f) lf++;
+      feast_hex_face_corners(mesh, ms[s], lf, g);
+      feast_hex_face_canonical(g, &r, &dir);
+      for (int k = 0; k < 4; k++) c[s][k] = feast_macro_hex.face[lf][((r + dir * k) % 4 + 4) % 4];
+    }
+    for (int t = 1; t < N - 1; t++)
+      for (int q = 1; q < N - 1; q++) {
+        FEAST_CALL(feast_exchange_builder_item(b));
+        for (int s = 0; s < 2; s++)
+          FEAST_CALL(feast_exchange_builder_slot(b, ms[s], dom->local_of[ms[s]],
+                                                 feast_hex_lattice_node(N, c[s][0], c[s][1], c[s][3], q, t)));
+      }
+  }
+  return 0;
+}
+
+/* shared nodes: coarse vertices held by several macros, then interior edge nodes (in 3D
+ * then interior face nodes) */
 static int build_node_exchange(const FeastDomain *dom, FeastLevel *lev) {
   const FeastMesh *mesh = dom->mesh;
   const int N = lev->N;
@@ -36,8 +94,13 @@ static int build_node_exchange(const FeastDomain *dom, FeastLevel *lev) {
       const int corners = feast_mesh_cell(mesh)->corners;
       int m = mesh->vertex_macros[p], c = 0;
       while (c < corners && mesh->quads[corners * m + c] != v) c++;
-      FEAST_CALL(feast_exchange_builder_slot(b, m, dom->local_of[m], feast_corner_node(c, N)));
+      FEAST_CALL(feast_exchange_builder_slot(b, m, dom->local_of[m], corner_node(mesh, c, N)));
     }
+  }
+  if (mesh->dim == 3) {
+    FEAST_CALL(add_edge_items3(dom, N, b));
+    FEAST_CALL(add_face_items3(dom, N, b));
+    return feast_exchange_create(&b, dom->comm, &lev->nodes);
   }
   for (int e = 0; e < mesh->nedges; e++) {
     int m0 = mesh->edge_macros[2 * e], m1 = mesh->edge_macros[2 * e + 1];
@@ -94,16 +157,17 @@ static void mark_shared(void *ctx, int array, long index, int holders, int owner
 
 static int build_level(FeastDomain *dom, int l) {
   FeastLevel *lev = &dom->levels[l];
-  const int N = feast_level_n(l);
-  const size_t n = (size_t)N * N;
+  const int N = feast_level_n(l), dim = dom->mesh->dim == 3 ? 3 : 2;
+  const size_t n = dim == 3 ? (size_t)N * N * N : (size_t)N * N;
   lev->level = l;
   lev->N = N;
+  lev->nodes_per_macro = (long)n;
   FEAST_CALL(feast_mesh_count_nodes(dom->mesh, l, &lev->nglobal));
   FEAST_CALL(FEAST_ALLOC(dom->nlocal, &lev->xy));
   FEAST_CALL(FEAST_ALLOC(dom->nlocal, &lev->owned));
   FEAST_CALL(FEAST_ALLOC(dom->nlocal, &lev->weight));
   for (int li = 0; li < dom->nlocal; li++) {
-    FEAST_CALL(FEAST_ALLOC(2 * n, &lev->xy[li]));
+    FEAST_CALL(FEAST_ALLOC(dim * n, &lev->xy[li]));
     FEAST_CALL(feast_mesh_macro_coords(dom->mesh, dom->local[li], l, lev->xy[li]));
     FEAST_CALL(FEAST_ALLOC(n, &lev->owned[li]));
     FEAST_CALL(FEAST_ALLOC(n, &lev->weight[li]));
@@ -111,7 +175,7 @@ static int build_level(FeastDomain *dom, int l) {
     for (size_t i = 0; i < n; i++) lev->weight[li][i] = 1.0;
   }
   FEAST_CALL(build_node_exchange(dom, lev));
-  FEAST_CALL(build_link_exchange(dom, lev));
+  if (dim == 2) FEAST_CALL(build_link_exchange(dom, lev));
   SharedCtx ctx = {lev, dom};
   feast_exchange_foreach_local(lev->nodes, mark_shared, &ctx);
   return 0;

@@ -15,11 +15,14 @@
 
 typedef struct {
   int level, N;
-  double **xy;           /* per local macro: 2*N*N coordinates */
+  long nodes_per_macro;  /* N^2, on hexahedral macros N^3 (node (i, j, k) at (k N + j) N + i) */
+  double **xy;           /* per local macro: dim coordinates per node (2 N^2 or 3 N^3) */
   unsigned char **owned; /* per local macro: 1 where this macro owns the node (lowest id) */
   double **weight;       /* per local macro: 1 / number of macros holding the node */
-  FeastExchange *nodes;  /* shared nodes; array id = local macro index */
-  FeastExchange *links;  /* matrix couplings along shared edges; array id = local*9 + band */
+  FeastExchange *nodes;  /* shared nodes (vertices, edges, in 3D faces); array id = local macro index */
+  FeastExchange *links;  /* matrix couplings along shared edges; array id = local*9 + band;
+                          * NULL on hexahedral macros (3D ScaRC will need those of shared
+                          * faces and edges) */
   int64_t nglobal;       /* global number of nodes */
 } FeastLevel;
 
