@@ -144,6 +144,10 @@ static int load_input(FeastApp *app, const Args *a) {
   feast_timer_start(FEAST_T_SETUP);
   FEAST_CALL(feast_mesh_read(path, app->cfg, &app->mesh));
   feast_timer_stop(FEAST_T_SETUP);
+  FEAST_CHECK(app->mesh->dim == 2, FEAST_ERR_UNSUPPORTED,
+              "grid.file = %s (%s): a mesh of hexahedra (3D); problem.type = %s solves on quadrilaterals (2D) only so "
+              "far (the 3D solvers are issue #47's work in progress)",
+              path, feast_config_origin(app->cfg, "grid.file"), app->problem_name);
   FEAST_CHECK(app->size <= app->mesh->nmacros, FEAST_ERR_CONFIG,
               "cannot run on %d MPI ranks: mesh %s has only %d macros (use at most %d ranks)",
               app->size, path, app->mesh->nmacros, app->mesh->nmacros);

@@ -94,11 +94,17 @@ static int check_part_shape(FeastMesh *m, const FeastMeshLines *ln, int p) {
   return 0;
 }
 
+/* rad <- the component of x - center normal to the axis; its length */
+static double radial(const FeastBoundaryPart *part, const double *x, double rad[3]) {
+  double along = 0.0;
+  for (int d = 0; d < 3; d++) rad[d] = x[d] - part->center[d], along += rad[d] * part->axis[d];
+  for (int d = 0; d < 3; d++) rad[d] -= along * part->axis[d];
+  return sqrt(rad[0] * rad[0] + rad[1] * rad[1] + rad[2] * rad[2]);
+}
+
 double feast_hex_axis_distance(const FeastBoundaryPart *part, const double *x) {
-  double r[3], along = 0.0, d2 = 0.0;
-  for (int d = 0; d < 3; d++) r[d] = x[d] - part->center[d], along += r[d] * part->axis[d];
-  for (int d = 0; d < 3; d++) d2 += (r[d] - along * part->axis[d]) * (r[d] - along * part->axis[d]);
-  return sqrt(d2);
+  double rad[3];
+  return radial(part, x, rad);
 }
 
 #define AT feast_mesh_loc(m, ln ? ln->part_edge : NULL, (long)offset).s
@@ -109,6 +115,14 @@ static int check_on_cylinder(const FeastMesh *m, const FeastMeshLines *ln, int p
     FEAST_CHECK(fabs(r - part->radius) <= ON_CYLINDER_TOL * part->radius, FEAST_ERR_MESH,
                 "%s: vertex %d of cylinder part '%s' is at distance %.10g from the axis, not on the radius %.10g", AT,
                 g[k], part->name, r, part->radius);
+  }
+  for (int k = 0; k < 4; k++) { /* each edge less than half way round */
+    double a[3], b[3], dot = 0.0;
+    const double ra = radial(part, m->xy + 3 * g[k], a), rb = radial(part, m->xy + 3 * g[(k + 1) % 4], b);
+    for (int d = 0; d < 3; d++) dot += a[d] * b[d];
+    FEAST_CHECK(dot > -(1.0 - 1e-12) * ra * rb, FEAST_ERR_MESH,
+                "%s: edge %d-%d of cylinder part '%s' spans half the cylinder or more (split it)", AT, g[k],
+                g[(k + 1) % 4], part->name);
   }
   return 0;
 }

@@ -32,7 +32,7 @@ static inline int feast_mesh_edge_is_boundary(const FeastMesh *m, int e) { retur
 
 #define FEAST_MESH_COORD_MAX 1e100 /* |x|, |y|, |z| bound: products of coordinates stay finite */
 
-/* ---- mesh_validate.c */
+/* ---- mesh_checks.c */
 /* finite coordinates of magnitude at most FEAST_MESH_COORD_MAX, dim per vertex */
 int feast_mesh_check_vertices(const FeastMesh *m, const FeastMeshLines *ln);
 /* valid, unique part names */

@@ -186,8 +186,9 @@ int feast_mesh_macro_coords(const FeastMesh *mesh, int macro, int level, double 
 }
 
 int64_t feast_mesh_node_gid(const FeastMesh *mesh, int level, int macro, int i, int j) {
-  if (!mesh || !mesh->macro_edges || level < 0 || level > FEAST_MAX_LEVEL || macro < 0 || macro >= mesh->nmacros)
-    return -1;
+  if (!mesh || mesh->dim == 3 || !mesh->macro_edges || level < 0 || level > FEAST_MAX_LEVEL || macro < 0 ||
+      macro >= mesh->nmacros)
+    return -1; /* hexahedra: feast_hex_mesh_node_gid */
   const int N = feast_level_n(level);
   if (i < 0 || j < 0 || i >= N || j >= N) return -1;
   const int64_t V = mesh->nvertices, E = mesh->nedges, n = N - 2;
@@ -227,6 +228,7 @@ static double rows_min_jacobian(int N, const double *lo, const double *hi) {
 
 int feast_mesh_min_jacobian(const FeastMesh *mesh, int level, double *minjac) {
   FEAST_CALL(check_topology(mesh));
+  FEAST_CHECK(mesh->dim != 3, FEAST_ERR_ARG, "min Jacobian: mesh %s is of hexahedra (quadrilaterals only)", mesh->source);
   FEAST_CALL(check_level(level));
   FEAST_CHECK(minjac != NULL, FEAST_ERR_ARG, "min Jacobian: output is NULL");
   const int N = feast_level_n(level);

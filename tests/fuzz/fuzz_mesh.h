@@ -1,6 +1,7 @@
 /* Shared body of the mesh reader harnesses: read, then use the mesh the way feastc does
  * (node counts, refined coordinates, Jacobians), which must be safe for any mesh the
  * reader accepted. */
+#include "feast/mesh/hex.h"
 #include "feast/mesh/mesh.h"
 #include "fuzz_common.h"
 
@@ -11,13 +12,17 @@ static void fuzz_use_mesh(const FeastMesh *m) {
     (void)feast_mesh_count_nodes(m, level, &nodes);
   }
   if (m->nmacros <= 0 || m->nmacros > 64) return; /* keep each input fast */
-  double xy[2 * 5 * 5];
+  double xy[3 * 5 * 5 * 5];
   for (int mac = 0; mac < m->nmacros; mac++) {
     feast_error_clear();
     if (feast_mesh_macro_coords(m, mac, 2, xy)) continue;
-    for (int i = 0; i < 5; i++)
-      for (int j = 0; j < 5; j++) (void)feast_mesh_node_gid(m, 2, mac, i, j);
+    if (m->dim == 3)
+      for (long r = 0; r < 125; r++) (void)feast_hex_mesh_node_gid(m, 5, mac, r);
+    else
+      for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++) (void)feast_mesh_node_gid(m, 2, mac, i, j);
   }
+  if (m->dim == 3) return; /* the Jacobian check below is of quadrilaterals */
   /* straight edges + strictly convex quads: the refined cells cannot invert */
   int curved = 0;
   for (int p = 0; p < m->nparts; p++) curved |= m->parts[p].type != FEAST_PART_LINE;
