@@ -71,3 +71,19 @@ void feast_band_vec_free(const FeastBand *A, double **x) {
   if (*x) free(*x - feast_stencil_pad(A->stencil, A->N));
   *x = NULL;
 }
+
+int feast_band_make_consistent(const FeastDomain *dom, int level, FeastBand *A) {
+  const FeastLevel *lev = &dom->levels[level];
+  const int nl = dom->nlocal, nb = nl ? A[0].stencil->nbands : 1;
+  double **diag, **bands;
+  FEAST_CALL(FEAST_ALLOC(nl + 1, &diag));
+  int st = FEAST_ALLOC((size_t)nl * nb + 1, &bands);
+  for (int li = 0; li < nl && !st; li++) {
+    diag[li] = A[li].band[A[li].stencil->centre];
+    for (int k = 0; k < nb; k++) bands[li * nb + k] = A[li].band[k];
+  }
+  if (!st) st = feast_exchange_sum(lev->nodes, diag);
+  if (!st) st = feast_exchange_sum(lev->links, bands);
+  free(diag), free(bands);
+  return st;
+}

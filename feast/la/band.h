@@ -10,6 +10,7 @@
 #ifndef FEAST_BAND_H
 #define FEAST_BAND_H
 #include "feast/mesh/stencil.h"
+#include "feast/parallel/domain.h"
 
 typedef struct {
   const FeastStencil *stencil;
@@ -33,6 +34,14 @@ void feast_band_fix_rows(FeastBand *A, const unsigned char *fixed);
  * A_rq = 0 for free rows r and fixed q, then the fixed rows identity rows with b = x
  * there. A symmetric A stays symmetric (the system CG sees); b unpadded is enough. */
 void feast_band_eliminate_fixed(FeastBand *A, const unsigned char *fixed, const double *x, double *b);
+
+/* the partial matrices A[li] of a domain's level (each macro's own cells) made consistent
+ * in place: at every coupling between two nodes that several macros hold (the diagonal of
+ * a shared node, the couplings along shared edges and within shared faces) the sum over
+ * those macros, so that A[li] is the global matrix restricted to macro li's nodes (the
+ * local matrices of the Schwarz step). The sums run in ascending macro order: the same
+ * bits on any number of ranks. */
+int feast_band_make_consistent(const FeastDomain *dom, int level, FeastBand *A);
 
 /* a zeroed padded vector for the grids of A's stencil and size: *x addresses value 0 */
 int feast_band_vec_alloc(const FeastBand *A, double **x);

@@ -16,6 +16,7 @@ static int vec_record(const FeastDomain *dom, int level, int nb, FeastVec **xp) 
   x->dom = dom;
   x->level = level;
   x->N = dom->levels[level].N;
+  x->n = dom->levels[level].nodes_per_macro;
   x->nb = nb;
   x->nlocal = dom->nlocal;
   return FEAST_ALLOC(nb * dom->nlocal + 1, &x->host);
@@ -27,13 +28,14 @@ int feast_vec_create_set(const FeastDomain *dom, int level, int nb, int count, F
   if (!arrays || count < 1) return 0;
   /* one zeroed block for all arrays (huge pages once it reaches 2 MiB: one page fault per
    * 2 MiB instead of one per 4 KiB), each padded like feast_grid_alloc and starting on
-   * the colour after the nine bands of a matrix (feast_alloc_coloured) */
+   * the colour after the nine (27, modulo 16) bands of a matrix (feast_alloc_coloured) */
   char **all;
   FEAST_CALL(FEAST_ALLOC((size_t)count * arrays, &all));
-  const int N = dom->levels[level].N;
-  const size_t pad = FEAST_PAD(N);
-  const int rc = feast_alloc_coloured_groups(count * arrays, 1, (size_t)N * N + 2 * pad, sizeof(double), pad,
-                                             FEAST_NBANDS, all, &(*vecs[0])->block);
+  const int N = dom->levels[level].N, hex = dom->mesh->dim == 3;
+  const size_t pad = (size_t)(hex ? feast_stencil_pad(&feast_stencil_q1_3d, N) : FEAST_PAD(N));
+  const int rc = feast_alloc_coloured_groups(count * arrays, 1, (size_t)dom->levels[level].nodes_per_macro + 2 * pad,
+                                             sizeof(double), pad, hex ? FEAST_STENCIL_BANDS(3) % 16 : FEAST_NBANDS, all,
+                                             &(*vecs[0])->block);
   for (int i = 0; i < count && !rc; i++) memcpy((*vecs[i])->host, all + (size_t)i * arrays, sizeof(char *) * arrays);
   free(all);
   return rc;
@@ -182,7 +184,7 @@ static int alike(int k, const FeastVec *const *x, int j) {
 static void dot_partials(int k, const FeastVec *const *x, const FeastVec *const *y, double *part) {
   const FeastDomain *dom = x[0]->dom;
   const FeastLevel *lev = &dom->levels[x[0]->level];
-  const long n = (long)x[0]->N * x[0]->N;
+  const long n = x[0]->n;
   for (int li = 0; li < dom->nlocal; li++)
     for (int j = 0; j < k;) {
       const int nk = alike(k, x, j);
@@ -218,7 +220,7 @@ int feast_vec_single_create(const FeastDomain *dom, int level, int nb, FeastVecS
   FEAST_CALL(FEAST_ALLOC(1, &x));
   *xp = x;
   *x = (FeastVecSingle){dom, level, dom->levels[level].N, nb, dom->nlocal, NULL, NULL};
-  const long n = (long)x->N * x->N, stride = (n + 15) / 16 * 16; /* 64-byte multiples */
+  const long n = dom->levels[level].nodes_per_macro, stride = (n + 15) / 16 * 16; /* 64-byte multiples */
   const int arrays = nb * dom->nlocal;
   FEAST_CALL(FEAST_ALLOC(arrays + 1, &x->host));
   float *block;
@@ -275,7 +277,7 @@ static inline void dot_lanes_single(int nk, const float *const *x, const double 
 int feast_vec_single_dots(int k, const FeastVecSingle *const *x, const FeastVec *y, double *out) {
   const FeastDomain *dom = y->dom;
   const FeastLevel *lev = &dom->levels[y->level];
-  const long n = (long)y->N * y->N;
+  const long n = y->n;
   double *part;
   FEAST_CALL(FEAST_ALLOC((size_t)k * dom->nlocal + 1, &part));
   for (int li = 0; li < dom->nlocal; li++)
@@ -352,17 +354,21 @@ static uint64_t mix64(uint64_t z) {
   return z ^ (z >> 31);
 }
 
+/* the coordinate rounded to 2^-30 as an integer */
+static uint64_t hash_coord(double c) { return (uint64_t)(int64_t)llround(c * 1073741824.0); }
+
 void feast_vec_fill_hash(FeastVec *x) {
   const FeastLevel *lev = &x->dom->levels[x->level];
-  const long n = (long)lev->N * lev->N;
+  const int dim = x->dom->mesh->dim == 3 ? 3 : 2;
   for (int b = 0; b < x->nb; b++)
     for (int li = 0; li < x->nlocal; li++) {
       double *v = feast_vec_block(x, b, li);
       const double *xy = lev->xy[li];
-      for (long i = 0; i < n; i++) {
-        const uint64_t ix = (uint64_t)(int64_t)llround(xy[2 * i] * 1073741824.0);
-        const uint64_t iy = (uint64_t)(int64_t)llround(xy[2 * i + 1] * 1073741824.0);
-        const uint64_t h = mix64(mix64(mix64(ix + 0x9e3779b97f4a7c15ULL) ^ iy) ^ (uint64_t)b);
+      for (long i = 0; i < x->n; i++) {
+        const double *p = xy + dim * i;
+        uint64_t h = mix64(mix64(hash_coord(p[0]) + 0x9e3779b97f4a7c15ULL) ^ hash_coord(p[1]));
+        if (dim == 3) h = mix64(h ^ hash_coord(p[2]));
+        h = mix64(h ^ (uint64_t)b);
         v[i] = (double)(h >> 11) * 0x1.0p-52 - 1.0;
       }
     }

@@ -12,6 +12,7 @@
 typedef struct {
   const FeastDomain *dom;
   int level, N, nb, nlocal;
+  long n;        /* values per block and macro: N^2, on hexahedral macros N^3 */
   double **host; /* host[b * nlocal + li]: block b on local macro li (outside feast/la: feast_vec_block) */
   int view;      /* 1: storage belongs to another vector (feast_vec_view) */
   void *block;   /* the storage of all host[] (one block; NULL in the others of a set) */
@@ -31,7 +32,8 @@ void feast_vec_view(const FeastVec *x, int b, FeastVec *view);
 
 /* ---- the host storage ----
  * Block b on local macro li is N x N values in host memory, numbered linewise (node
- * (i, j) at i + N j) and padded as by feast_grid_alloc (band9.h). Outside feast/la the
+ * (i, j) at i + N j) and padded as by feast_grid_alloc (band9.h); on hexahedral macros
+ * N^3 values ((k N + j) N + i) padded for the 27-band stencil (feast_band_vec_alloc). Outside feast/la the
  * values are reached only through the feast_vec_block accessors below (one name finds
  * every such place; tools/check_layers.py fails on any other use of FeastVec.host), and
  * every other operation on vectors is a function of this floor. A device-resident
@@ -119,7 +121,7 @@ void feast_vec_zero_fixed(FeastVec *x, int b, const FeastMask *mask);           
 void feast_vec_copy_fixed(const FeastVec *x, FeastVec *y, int b, const FeastMask *mask); /* y_b <- x_b */
 void feast_vec_sub_fixed(const FeastVec *x, FeastVec *y, int b, const FeastMask *mask);  /* y_b <- y_b - x_b */
 
-/* a function of the node at (x, y) into *value; nonzero: an error status */
+/* a function of the node at (x, y) into *value; nonzero: an error status (2D meshes) */
 typedef int (*FeastNodeFn)(void *ctx, double x, double y, double *value);
 /* block b <- fn at every node (mask NULL) or at the fixed nodes of mask, macro by macro
  * in node order; returns fn's first error, where it stops */

@@ -3,6 +3,7 @@
  * would otherwise write again. */
 #include "feast/la/vector.h"
 #include "feast/la/vector_private.h"
+#include "feast/base/error.h"
 #include <math.h>
 #include <string.h>
 
@@ -71,7 +72,7 @@ void feast_vec_mark_nan(FeastVec *x) {
   for (int li = 0; li < (x)->nlocal; li++) {                                                   \
     const unsigned char *fix = (mask)->fixed[(x)->level][li];                                  \
     double *xs = feast_vec_block(x, b, li);                                                    \
-    for (long i = 0; i < (long)(x)->N * (x)->N; i++)                                           \
+    for (long i = 0; i < (x)->n; i++)                                                          \
       if (fix[i]) {                                                                            \
         body                                                                                   \
       }                                                                                        \
@@ -89,7 +90,8 @@ void feast_vec_sub_fixed(const FeastVec *x, FeastVec *y, int b, const FeastMask 
 
 int feast_vec_set_nodes(FeastVec *x, int b, const FeastMask *mask, FeastNodeFn fn, void *ctx) {
   const FeastLevel *lev = &x->dom->levels[x->level];
-  const long n = (long)x->N * x->N;
+  const long n = x->n;
+  FEAST_CHECK(x->dom->mesh->dim != 3, FEAST_ERR_ARG, "feast_vec_set_nodes: a function of (x, y) on a 3D mesh");
   for (int li = 0; li < x->nlocal; li++) {
     const unsigned char *fix = mask ? mask->fixed[x->level][li] : NULL;
     const double *xy = lev->xy[li];

@@ -4,7 +4,7 @@
 #define FEAST_VECTOR_PRIVATE_H
 #define FOR_ARRAYS(x, ...)                                                                     \
   do {                                                                                         \
-    const long n_ = (long)(x)->N * (x)->N;                                                     \
+    const long n_ = (x)->n;                                                     \
     for (int a_ = 0; a_ < (x)->nb * (x)->nlocal; a_++) {                                       \
       __VA_ARGS__                                                                              \
     }                                                                                          \

@@ -27,25 +27,60 @@ static long corner_node(const FeastMesh *mesh, int c, int N) {
   return mesh->dim == 3 ? feast_hex_corner_node(c, N) : feast_corner_node(c, N);
 }
 
+/* the lattice point p (i, j, k) of the point s steps from corner c0 towards c1 and t
+ * towards c3 of a hexahedral macro */
+static void lattice3(int N, int c0, int c1, int c3, int s, int t, long p[3]) {
+  long p0[3], p1[3], p3[3];
+  feast_hex_corner_lattice(c0, N, p0), feast_hex_corner_lattice(c1, N, p1), feast_hex_corner_lattice(c3, N, p3);
+  for (int d = 0; d < 3; d++) p[d] = p0[d] + s * (p1[d] - p0[d]) / (N - 1) + t * (p3[d] - p0[d]) / (N - 1);
+}
+
+/* 3D: 1 if edge e has several macros, one of them on this rank */
+static int shared_edge_here(const FeastDomain *dom, int e) {
+  const FeastMesh *mesh = dom->mesh;
+  const int p0 = mesh->edge_macro_ptr[e], p1 = mesh->edge_macro_ptr[e + 1];
+  int here = 0;
+  for (int p = p0; p < p1; p++) here |= dom->owner[mesh->edge_macro_ids[p]] == dom->rank;
+  return p1 - p0 >= 2 && here;
+}
+
+/* 3D: the lattice point of macro m at canonical position q (from the smaller vertex id) of edge e */
+static void edge_point3(const FeastMesh *mesh, int m, int e, int q, int N, long p[3]) {
+  const int le = local_edge_of(mesh, m, e);
+  lattice3(N, feast_macro_hex.edge[le][0], feast_macro_hex.edge[le][1], feast_macro_hex.edge[le][0],
+           edge_param(mesh, m, le, e, q, N), 0, p);
+}
+
+/* 3D: 1 if face f is shared and one of its two macros is on this rank; then ms = its
+ * macros ascending and c[s] the local corners of ms[s] in the face's canonical cycle */
+static int shared_face_here(const FeastDomain *dom, int f, int ms[2], int c[2][4]) {
+  const FeastMesh *mesh = dom->mesh;
+  const int m0 = mesh->face_macros[2 * f], m1 = mesh->face_macros[2 * f + 1];
+  if (m1 < 0 || (dom->owner[m0] != dom->rank && dom->owner[m1] != dom->rank)) return 0;
+  ms[0] = m0 < m1 ? m0 : m1, ms[1] = m0 < m1 ? m1 : m0;
+  for (int s = 0; s < 2; s++) {
+    int lf = 0, g[4], r, dir;
+    while (mesh->macro_faces[6 * ms[s] + lf] != f) lf++;
+    feast_hex_face_corners(mesh, ms[s], lf, g);
+    feast_hex_face_canonical(g, &r, &dir);
+    for (int k = 0; k < 4; k++) c[s][k] = feast_macro_hex.face[lf][((r + dir * k) % 4 + 4) % 4];
+  }
+  return 1;
+}
+
 /* 3D: the interior nodes of edges held by several macros (any number), canonical
- * position q = 1..N-2 from the edge's smaller vertex id */
+ * position q = 1..N-2 */
 static int add_edge_items3(const FeastDomain *dom, int N, FeastExchangeBuilder *b) {
   const FeastMesh *mesh = dom->mesh;
   for (int e = 0; e < mesh->nedges; e++) {
-    const int p0 = mesh->edge_macro_ptr[e], p1 = mesh->edge_macro_ptr[e + 1];
-    int here = 0;
-    for (int p = p0; p < p1; p++) here |= dom->owner[mesh->edge_macro_ids[p]] == dom->rank;
-    if (p1 - p0 < 2 || !here) continue;
+    if (!shared_edge_here(dom, e)) continue;
     for (int q = 1; q < N - 1; q++) {
       FEAST_CALL(feast_exchange_builder_item(b));
-      for (int p = p0; p < p1; p++) {
+      for (int p = mesh->edge_macro_ptr[e]; p < mesh->edge_macro_ptr[e + 1]; p++) {
         const int m = mesh->edge_macro_ids[p];
-        int le = 0;
-        while (mesh->macro_edges[12 * m + le] != e) le++;
-        const int c0 = feast_macro_hex.edge[le][0], c1 = feast_macro_hex.edge[le][1];
-        const int aligned = mesh->quads[8 * m + c0] == mesh->edge_vertices[2 * e];
-        const long node = feast_hex_lattice_node(N, c0, c1, c0, aligned ? q : N - 1 - q, 0);
-        FEAST_CALL(feast_exchange_builder_slot(b, m, dom->local_of[m], node));
+        long a[3];
+        edge_point3(mesh, m, e, q, N, a);
+        FEAST_CALL(feast_exchange_builder_slot(b, m, dom->local_of[m], feast_hex_node(a, N)));
       }
     }
   }
@@ -54,19 +89,9 @@ static int add_edge_items3(const FeastDomain *dom, int N, FeastExchangeBuilder *
 
 /* 3D: the interior nodes of faces shared by two macros, in the face's canonical (s, t) */
 static int add_face_items3(const FeastDomain *dom, int N, FeastExchangeBuilder *b) {
-  const FeastMesh *mesh = dom->mesh;
-  for (int f = 0; f < mesh->nfaces; f++) {
-    const int m0 = mesh->face_macros[2 * f], m1 = mesh->face_macros[2 * f + 1];
-    if (m1 < 0 || (dom->owner[m0] != dom->rank && dom->owner[m1] != dom->rank)) continue;
-    const int ms[2] = {m0 < m1 ? m0 : m1, m0 < m1 ? m1 : m0};
-    int c[2][4];
-    for (int s = 0; s < 2; s++) { /* the local corners of the canonical cycle */
-      int lf = 0, g[4], r, dir;
-      while (mesh->macro_faces[6 * ms[s] + lf] != f) lf++;
-      feast_hex_face_corners(mesh, ms[s], lf, g);
-      feast_hex_face_canonical(g, &r, &dir);
-      for (int k = 0; k < 4; k++) c[s][k] = feast_macro_hex.face[lf][((r + dir * k) % 4 + 4) % 4];
-    }
+  int ms[2], c[2][4];
+  for (int f = 0; f < dom->mesh->nfaces; f++) {
+    if (!shared_face_here(dom, f, ms, c)) continue;
     for (int t = 1; t < N - 1; t++)
       for (int q = 1; q < N - 1; q++) {
         FEAST_CALL(feast_exchange_builder_item(b));
@@ -144,6 +169,75 @@ static int build_link_exchange(const FeastDomain *dom, FeastLevel *lev) {
   return feast_exchange_create(&b, dom->comm, &lev->links);
 }
 
+/* the 27-band slot of the coupling from lattice node p to lattice node q (neighbours) of
+ * local macro li (-1 for a remote macro) */
+static int link_slot3(int li, const long p[3], const long q[3]) {
+  if (li < 0) return -1;
+  return li * FEAST_STENCIL_BANDS(3) + feast_stencil_band(&feast_stencil_q1_3d, (int)(q[0] - p[0]), (int)(q[1] - p[1]),
+                                                          (int)(q[2] - p[2]));
+}
+
+/* 3D couplings along shared edges: consecutive nodes q, q + 1 (endpoints included), both
+ * directions, held by every macro of the edge */
+static int add_edge_links3(const FeastDomain *dom, int N, FeastExchangeBuilder *b) {
+  const FeastMesh *mesh = dom->mesh;
+  for (int e = 0; e < mesh->nedges; e++) {
+    if (!shared_edge_here(dom, e)) continue;
+    for (int q = 0; q < N - 1; q++)
+      for (int dir = 0; dir < 2; dir++) {
+        FEAST_CALL(feast_exchange_builder_item(b));
+        for (int p = mesh->edge_macro_ptr[e]; p < mesh->edge_macro_ptr[e + 1]; p++) {
+          const int m = mesh->edge_macro_ids[p];
+          long a[3], c[3];
+          edge_point3(mesh, m, e, q + dir, N, a);
+          edge_point3(mesh, m, e, q + 1 - dir, N, c);
+          FEAST_CALL(feast_exchange_builder_slot(b, m, link_slot3(dom->local_of[m], a, c), feast_hex_node(a, N)));
+        }
+      }
+  }
+  return 0;
+}
+
+/* 1 if face positions a and c lie on one edge of the face (that coupling is an edge's) */
+static int on_one_face_edge(int N, int as, int at, int cs, int ct) {
+  return (as == 0 && cs == 0) || (as == N - 1 && cs == N - 1) || (at == 0 && ct == 0) || (at == N - 1 && ct == N - 1);
+}
+
+/* 3D couplings within shared faces, between any two neighbouring nodes of the face's
+ * closure that are not both on one of its edges, in the canonical (s, t): held by the
+ * face's two macros only */
+static int add_face_links3(const FeastDomain *dom, int N, FeastExchangeBuilder *b) {
+  int ms[2], c[2][4];
+  for (int f = 0; f < dom->mesh->nfaces; f++) {
+    if (!shared_face_here(dom, f, ms, c)) continue;
+    for (int t = 0; t < N; t++)
+      for (int q = 0; q < N; q++)
+        for (int dt = -1; dt <= 1; dt++)
+          for (int dq = -1; dq <= 1; dq++) {
+            const int q2 = q + dq, t2 = t + dt;
+            if ((!dq && !dt) || q2 < 0 || q2 >= N || t2 < 0 || t2 >= N || on_one_face_edge(N, q, t, q2, t2)) continue;
+            FEAST_CALL(feast_exchange_builder_item(b));
+            for (int s = 0; s < 2; s++) {
+              long a[3], e[3];
+              lattice3(N, c[s][0], c[s][1], c[s][3], q, t, a);
+              lattice3(N, c[s][0], c[s][1], c[s][3], q2, t2, e);
+              FEAST_CALL(
+                  feast_exchange_builder_slot(b, ms[s], link_slot3(dom->local_of[ms[s]], a, e), feast_hex_node(a, N)));
+            }
+          }
+  }
+  return 0;
+}
+
+/* 3D: the matrix couplings between nodes that several macros hold, edges first, then faces */
+static int build_link_exchange3(const FeastDomain *dom, FeastLevel *lev) {
+  FeastExchangeBuilder *b;
+  FEAST_CALL(feast_exchange_builder_create(dom->mesh->nmacros, dom->owner, dom->rank, &b));
+  FEAST_CALL(add_edge_links3(dom, lev->N, b));
+  FEAST_CALL(add_face_links3(dom, lev->N, b));
+  return feast_exchange_create(&b, dom->comm, &lev->links);
+}
+
 typedef struct {
   FeastLevel *lev;
   const FeastDomain *dom;
@@ -175,7 +269,7 @@ static int build_level(FeastDomain *dom, int l) {
     for (size_t i = 0; i < n; i++) lev->weight[li][i] = 1.0;
   }
   FEAST_CALL(build_node_exchange(dom, lev));
-  if (dim == 2) FEAST_CALL(build_link_exchange(dom, lev));
+  FEAST_CALL(dim == 3 ? build_link_exchange3(dom, lev) : build_link_exchange(dom, lev));
   SharedCtx ctx = {lev, dom};
   feast_exchange_foreach_local(lev->nodes, mark_shared, &ctx);
   return 0;

@@ -20,9 +20,9 @@ typedef struct {
   unsigned char **owned; /* per local macro: 1 where this macro owns the node (lowest id) */
   double **weight;       /* per local macro: 1 / number of macros holding the node */
   FeastExchange *nodes;  /* shared nodes (vertices, edges, in 3D faces); array id = local macro index */
-  FeastExchange *links;  /* matrix couplings along shared edges; array id = local*9 + band;
-                          * NULL on hexahedral macros (3D ScaRC will need those of shared
-                          * faces and edges) */
+  FeastExchange *links;  /* matrix couplings between shared nodes, along shared edges (in 3D
+                          * also within shared faces); array id = local * nbands + band
+                          * (9 or 27 bands), index = the row's node */
   int64_t nglobal;       /* global number of nodes */
 } FeastLevel;
 
