@@ -1,4 +1,5 @@
 #include "scarc/scarc.h"
+#include "scarc/scarc_local.h"
 #include "coproc/coproc.h"
 #include "feast/base/error.h"
 #include "feast/parallel/exchange.h"
@@ -78,9 +79,7 @@ const char *scarc_precision_name(ScarcPrecision p) { return NAME_OF(precision_na
 const char *scarc_step_name(ScarcSmootherStep s) { return NAME_OF(step_names, s); }
 const char *scarc_stabilisation_name(ScarcCoarseStabilisation s) { return NAME_OF(stabilisation_names, s); }
 
-/* the local multigrids' parameters; local_fixed_cycles = n > 0: every local solve runs
- * exactly n cycles (no tolerance test: a linear map) */
-static FeastLocalMGParams local_params(const ScarcParams *p) {
+FeastLocalMGParams scarc_local_params(const ScarcParams *p) {
   const int fixed = p->local_fixed_cycles > 0;
   return (FeastLocalMGParams){
       .pre_smooth = p->local_pre_smooth,
@@ -95,9 +94,7 @@ static FeastLocalMGParams local_params(const ScarcParams *p) {
   };
 }
 
-/* the global coarse level: the finest level with fewer than coarse_max_dofs unknowns
- * (level 0 if even that is larger) */
-static int choose_coarse(const FeastDomain *dom, long max_dofs) {
+int scarc_choose_coarse(const FeastDomain *dom, long max_dofs) {
   int c = 0;
   for (int l = 0; l <= dom->finest; l++)
     if (dom->levels[l].nglobal < max_dofs) c = l;
@@ -150,9 +147,9 @@ static int create(const FeastDomain *dom, const FeastMask *mask, const ScarcPara
   s->dom = dom;
   s->mask = mask;
   s->p = *p;
-  s->local = local_params(p);
+  s->local = scarc_local_params(p);
   s->finest = dom->finest;
-  s->coarse = choose_coarse(dom, p->coarse_max_dofs);
+  s->coarse = scarc_choose_coarse(dom, p->coarse_max_dofs);
   FEAST_CALL(FEAST_ALLOC(s->finest + 1, &s->lv));
   for (int l = s->coarse; l <= s->finest; l++) FEAST_CALL(create_level(s, l));
   s->nrhs_made = 1;

@@ -242,13 +242,25 @@ static int agree(const FeastDirect *c, int status) {
   return global;
 }
 
+/* the blocks as the gathers read them (M[k].bands NULL for a zero block) */
+static int level_matrices(const FeastDomain *dom, int nb, const FeastBand9 *const *A, FeastLevelMatrix *M) {
+  memset(M, 0, sizeof *M * (size_t)(nb * nb));
+  for (int k = 0; k < nb * nb; k++)
+    if (A[k]) FEAST_CALL(feast_level_matrix_band9(dom, A[k], &M[k]));
+  return 0;
+}
+
+static void level_matrices_free(int nb, FeastLevelMatrix *M) {
+  for (int k = 0; k < nb * nb; k++) feast_level_matrix_free(&M[k]);
+}
+
 /* first call: gather every block's pattern and values on rank 0, analyse and factor there */
-static int gather_analyse_factor(FeastDirect *c, const FeastBand9 *const *A) {
+static int gather_analyse_factor(FeastDirect *c, const FeastLevelMatrix *A) {
   FeastTriplets t[FEAST_DIRECT_MAX_BLOCKS * FEAST_DIRECT_MAX_BLOCKS];
   memset(t, 0, sizeof t);
   int status = 0;
   for (int k = 0; k < c->nb * c->nb && !status; k++)
-    if (A[k]) status = feast_matrix_gather_create(c->dom, c->level, A[k], 0, &t[k], &c->gather[k]);
+    if (A[k].bands) status = feast_matrix_gather_create(c->dom, c->level, &A[k], 0, &t[k], &c->gather[k]);
   if (!status) { /* else a failed collective: every rank returns it, as from any MPI call */
     int64_t most = 0;
     for (int k = 0; k < c->nb * c->nb; k++) most = t[k].nnz > most ? t[k].nnz : most;
@@ -261,10 +273,8 @@ static int gather_analyse_factor(FeastDirect *c, const FeastBand9 *const *A) {
   return status;
 }
 
-int feast_direct_create_system(const FeastDomain *dom, int level, int nb, const FeastBand9 *const *A,
-                               FeastDirectSolver method, int64_t pin, FeastDirect **cp) {
-  FEAST_CHECK(nb >= 1 && nb <= FEAST_DIRECT_MAX_BLOCKS, FEAST_ERR_ARG, "feast_direct_create_system: %d blocks (1..%d)",
-              nb, FEAST_DIRECT_MAX_BLOCKS);
+static int create_system(const FeastDomain *dom, int level, int nb, const FeastLevelMatrix *A, FeastDirectSolver method,
+                         int64_t pin, FeastDirect **cp) {
   FeastDirect *c;
   FEAST_CALL(FEAST_ALLOC(1, &c));
   *cp = c;
@@ -287,22 +297,42 @@ int feast_direct_create_system(const FeastDomain *dom, int level, int nb, const 
   return gather_analyse_factor(c, A);
 }
 
+int feast_direct_create_system(const FeastDomain *dom, int level, int nb, const FeastBand9 *const *A,
+                               FeastDirectSolver method, int64_t pin, FeastDirect **cp) {
+  FEAST_CHECK(nb >= 1 && nb <= FEAST_DIRECT_MAX_BLOCKS, FEAST_ERR_ARG, "feast_direct_create_system: %d blocks (1..%d)",
+              nb, FEAST_DIRECT_MAX_BLOCKS);
+  FeastLevelMatrix M[FEAST_DIRECT_MAX_BLOCKS * FEAST_DIRECT_MAX_BLOCKS];
+  int st = level_matrices(dom, nb, A, M);
+  if (!st) st = create_system(dom, level, nb, M, method, pin, cp);
+  level_matrices_free(nb, M);
+  return st;
+}
+
 int feast_direct_create(const FeastDomain *dom, int level, const FeastBand9 *A, FeastDirectSolver method,
                         FeastDirect **cp) {
   return feast_direct_create_system(dom, level, 1, &A, method, -1, cp);
 }
 
+int feast_direct_create_band(const FeastDomain *dom, int level, const FeastBand *A, FeastDirectSolver method,
+                             FeastDirect **cp) {
+  FeastLevelMatrix M;
+  int st = feast_level_matrix_band(dom, A, &M);
+  if (!st) st = create_system(dom, level, 1, &M, method, -1, cp);
+  feast_level_matrix_free(&M);
+  return st;
+}
+
 /* rank 0: Ax <- the blocks' values (one block: gathered into Ax in place), the pinned
  * row the identity's */
-static int gather_values(FeastDirect *c, const FeastBand9 *const *A) {
+static int gather_values(FeastDirect *c, const FeastLevelMatrix *A) {
   if (c->nb == 1) {
-    FEAST_CALL(feast_matrix_gather_values(c->gather[0], A[0], c->Ax));
+    FEAST_CALL(feast_matrix_gather_values(c->gather[0], &A[0], c->Ax));
   } else {
     for (int k = 0; k < c->nb * c->nb; k++) {
-      FEAST_CHECK(!A[k] == !c->gather[k], FEAST_ERR_ARG, "feast_direct_refresh_system: block %d %s", k,
-                  A[k] ? "was a zero block at create" : "is missing");
-      if (!A[k]) continue;
-      FEAST_CALL(feast_matrix_gather_values(c->gather[k], A[k], c->bval));
+      FEAST_CHECK(!A[k].bands == !c->gather[k], FEAST_ERR_ARG, "feast_direct_refresh_system: block %d %s", k,
+                  A[k].bands ? "was a zero block at create" : "is missing");
+      if (!A[k].bands) continue;
+      FEAST_CALL(feast_matrix_gather_values(c->gather[k], &A[k], c->bval));
       for (int64_t e = 0; c->dom->rank == 0 && e < c->bnnz[k]; e++) c->Ax[c->slot[k][e]] = c->bval[e];
     }
   }
@@ -311,12 +341,28 @@ static int gather_values(FeastDirect *c, const FeastBand9 *const *A) {
 }
 
 /* new values: gathered in pattern order (no sort, nothing allocated), numeric factorisation */
-int feast_direct_refresh_system(FeastDirect *c, const FeastBand9 *const *A) {
+static int refresh(FeastDirect *c, const FeastLevelMatrix *A) {
   FEAST_CALL(gather_values(c, A));
   return agree(c, c->dom->rank == 0 ? factor(c) : 0);
 }
 
+int feast_direct_refresh_system(FeastDirect *c, const FeastBand9 *const *A) {
+  FeastLevelMatrix M[FEAST_DIRECT_MAX_BLOCKS * FEAST_DIRECT_MAX_BLOCKS];
+  int st = level_matrices(c->dom, c->nb, A, M);
+  if (!st) st = refresh(c, M);
+  level_matrices_free(c->nb, M);
+  return st;
+}
+
 int feast_direct_refresh(FeastDirect *c, const FeastBand9 *A) { return feast_direct_refresh_system(c, &A); }
+
+int feast_direct_refresh_band(FeastDirect *c, const FeastBand *A) {
+  FeastLevelMatrix M;
+  int st = feast_level_matrix_band(c->dom, A, &M);
+  if (!st) st = refresh(c, &M);
+  feast_level_matrix_free(&M);
+  return st;
+}
 
 /* rank 0: sol <- A^{-1} rhs for nrhs right-hand sides n apart (the transpose solve of
  * S = A^T). KLU solves them together, each column with the operations of a solve of its

@@ -10,6 +10,7 @@
  * side, solves on rank 0 and broadcasts the solution. */
 #ifndef FEAST_DIRECT_H
 #define FEAST_DIRECT_H
+#include "feast/la/band.h"
 #include "feast/la/band9.h"
 #include "feast/parallel/domain.h"
 
@@ -25,6 +26,10 @@ int feast_direct_create(const FeastDomain *dom, int level, const FeastBand9 *A, 
                         FeastDirect **c);
 /* new values of the same matrices: values gather and numeric factorisation only */
 int feast_direct_refresh(FeastDirect *c, const FeastBand9 *A);
+/* the same for the banded matrices of any stencil (the 27 bands of hexahedral macros) */
+int feast_direct_create_band(const FeastDomain *dom, int level, const FeastBand *A, FeastDirectSolver method,
+                             FeastDirect **c);
+int feast_direct_refresh_band(FeastDirect *c, const FeastBand *A);
 /* x <- A^{-1} b (b, x: per local macro arrays of the coarse level, consistent) */
 int feast_direct_solve(FeastDirect *c, double *const *b, double *const *x);
 /* x[k] <- A^{-1} b[k], k < nrhs <= FEAST_DIRECT_MAX_RHS: the same results as nrhs solves,

@@ -48,34 +48,58 @@ static int sort_entries(Entry **e, long n, int64_t nrows) {
 }
 
 /* every coupling of every local macro as (gid row, gid col, value) into e (room for
- * nlocal N^2 9 entries); returns the count. gid: work, N^2 node ids. A structural list
- * does not depend on the values: the same entries in the same order on every call. */
-static long local_entries(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, int64_t *gid,
+ * nlocal n nbands entries, n the nodes per macro); returns the count. The matrices: band
+ * k of local macro li at M->bands[li * nbands + k]. gid: work, n node ids. A structural
+ * list does not depend on the values: the same entries in the same order on every call. */
+static long local_entries(const FeastDomain *dom, int level, const FeastLevelMatrix *M, int structural, int64_t *gid,
                           Entry *e) {
   const int N = dom->levels[level].N;
-  const FeastStencil *s = FEAST_BAND9_STENCIL;
+  const long nodes = dom->levels[level].nodes_per_macro;
+  const FeastStencil *s = M->stencil;
   long n = 0;
   for (int li = 0; li < dom->nlocal; li++) {
     const int m = dom->local[li];
-    for (int j = 0; j < N; j++)
-      for (int i = 0; i < N; i++) gid[j * N + i] = feast_mesh_node_gid(dom->mesh, level, m, i, j);
-    for (int j = 0; j < N; j++)
-      for (int i = 0; i < N; i++)
-        for (int k = 0; k < s->nbands; k++) {
-          const double v = A[li].band[k][j * N + i];
-          const long p[FEAST_STENCIL_MAX_DIM] = {i, j, 0};
-          long c[FEAST_STENCIL_MAX_DIM];
-          const int inside = feast_stencil_neighbour(s, k, N, p, c);
-          if (structural ? !inside : v == 0.0) continue;
-          e[n++] = (Entry){gid[j * N + i], gid[c[1] * N + c[0]], m, 0, v};
-        }
+    for (long r = 0; r < nodes; r++) gid[r] = feast_mesh_gid(dom->mesh, level, m, r);
+    for (long r = 0; r < nodes; r++) {
+      long p[FEAST_STENCIL_MAX_DIM], c[FEAST_STENCIL_MAX_DIM];
+      feast_stencil_point(s, N, r, p);
+      for (int k = 0; k < s->nbands; k++) {
+        const double v = M->bands[li * s->nbands + k][r];
+        const int inside = feast_stencil_neighbour(s, k, N, p, c);
+        if (structural ? !inside : v == 0.0) continue;
+        e[n++] = (Entry){gid[r], gid[r + feast_stencil_offset(s, k, N)], m, 0, v};
+      }
+    }
   }
   return n;
 }
 
-static long max_local_entries(const FeastDomain *dom, int level) {
-  const long N = dom->levels[level].N;
-  return (long)dom->nlocal * N * N * FEAST_BAND9_STENCIL->nbands;
+static long max_local_entries(const FeastDomain *dom, int level, const FeastStencil *s) {
+  return (long)dom->nlocal * dom->levels[level].nodes_per_macro * s->nbands;
+}
+
+int feast_level_matrix_band9(const FeastDomain *dom, const FeastBand9 *A, FeastLevelMatrix *M) {
+  const double **t;
+  FEAST_CALL(FEAST_ALLOC((size_t)dom->nlocal * FEAST_NBANDS + 1, &t));
+  for (int li = 0; li < dom->nlocal; li++)
+    for (int k = 0; k < FEAST_NBANDS; k++) t[li * FEAST_NBANDS + k] = A[li].band[k];
+  *M = (FeastLevelMatrix){FEAST_BAND9_STENCIL, t};
+  return 0;
+}
+
+int feast_level_matrix_band(const FeastDomain *dom, const FeastBand *A, FeastLevelMatrix *M) {
+  const FeastStencil *s = dom->nlocal ? A[0].stencil : feast_stencil_q1(dom->mesh->dim == 3 ? 3 : 2);
+  const double **t;
+  FEAST_CALL(FEAST_ALLOC((size_t)dom->nlocal * s->nbands + 1, &t));
+  for (int li = 0; li < dom->nlocal; li++)
+    for (int k = 0; k < s->nbands; k++) t[li * s->nbands + k] = A[li].band[k];
+  *M = (FeastLevelMatrix){s, t};
+  return 0;
+}
+
+void feast_level_matrix_free(FeastLevelMatrix *M) {
+  free((void *)M->bands);
+  M->bands = NULL;
 }
 
 /* counts[r] items of `size` bytes from rank r on root, at displs[r] items (root only;
@@ -118,16 +142,16 @@ static int gather_entries(const FeastDomain *dom, int level, const Entry *mine, 
   return me ? sort_entries(all, *total, dom->levels[level].nglobal) : 0;
 }
 
-/* all ranks' entries of A on root, sorted (see gather_entries; others get NULL, 0) */
-static int gather_sorted(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, int root,
+/* all ranks' entries of M on root, sorted (see gather_entries; others get NULL, 0) */
+static int gather_sorted(const FeastDomain *dom, int level, const FeastLevelMatrix *M, int structural, int root,
                          int *counts, int *displs, Entry **all, long *n) {
   Entry *mine;
   int64_t *gid;
   *all = NULL;
   *n = 0;
-  FEAST_CALL(FEAST_ALLOC(max_local_entries(dom, level) + 1, &mine));
-  int rc = FEAST_ALLOC((long)dom->levels[level].N * dom->levels[level].N, &gid);
-  const long count = rc ? 0 : local_entries(dom, level, A, structural, gid, mine);
+  FEAST_CALL(FEAST_ALLOC(max_local_entries(dom, level, M->stencil) + 1, &mine));
+  int rc = FEAST_ALLOC(dom->levels[level].nodes_per_macro, &gid);
+  const long count = rc ? 0 : local_entries(dom, level, M, structural, gid, mine);
   if (!rc) rc = gather_entries(dom, level, mine, count, root, counts, displs, all, n);
   free(gid);
   free(mine);
@@ -168,9 +192,12 @@ int feast_gather_matrix(const FeastDomain *dom, int level, const FeastBand9 *A, 
   int *counts = NULL, *displs = NULL;
   Entry *all = NULL;
   long n = 0;
+  FeastLevelMatrix M = {NULL, NULL};
   int rc = FEAST_ALLOC(dom->size, &counts);
   if (!rc) rc = FEAST_ALLOC(dom->size, &displs);
-  if (!rc) rc = gather_sorted(dom, level, A, structural, root, counts, displs, &all, &n);
+  if (!rc) rc = feast_level_matrix_band9(dom, A, &M);
+  if (!rc) rc = gather_sorted(dom, level, &M, structural, root, counts, displs, &all, &n);
+  feast_level_matrix_free(&M);
   if (!rc && dom->rank == root) rc = to_triplets(dom, level, all, merge_entries(all, n, NULL), t);
   free(all);
   free(counts);
@@ -181,6 +208,7 @@ int feast_gather_matrix(const FeastDomain *dom, int level, const FeastBand9 *A, 
 struct FeastMatrixGather {
   const FeastDomain *dom;
   int level, root;
+  const FeastStencil *stencil;
   long count, total, nnz;  /* local entries; gathered entries, merged couplings (root) */
   int *counts, *displs;    /* entries per rank (root) */
   long *order, *slot;      /* sorted entry s: arrived at order[s], merged into slot[s] (root) */
@@ -189,20 +217,20 @@ struct FeastMatrixGather {
   double *vals, *all;      /* work: local values; all gathered values (root) */
 };
 
-int feast_matrix_gather_create(const FeastDomain *dom, int level, const FeastBand9 *A, int root, FeastTriplets *t,
-                               FeastMatrixGather **gp) {
+int feast_matrix_gather_create(const FeastDomain *dom, int level, const FeastLevelMatrix *M, int root,
+                               FeastTriplets *t, FeastMatrixGather **gp) {
   memset(t, 0, sizeof *t);
   FeastMatrixGather *g;
   FEAST_CALL(FEAST_ALLOC(1, &g));
   *gp = g;
-  *g = (FeastMatrixGather){dom, level, root, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+  *g = (FeastMatrixGather){dom, level, root, M->stencil, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
   Entry *all = NULL;
   FEAST_CALL(FEAST_ALLOC(dom->size, &g->counts));
   FEAST_CALL(FEAST_ALLOC(dom->size, &g->displs));
-  FEAST_CALL(FEAST_ALLOC(max_local_entries(dom, level) + 1, &g->mine));
-  FEAST_CALL(FEAST_ALLOC(max_local_entries(dom, level) + 1, &g->vals));
-  FEAST_CALL(FEAST_ALLOC((long)dom->levels[level].N * dom->levels[level].N, &g->gid));
-  g->count = local_entries(dom, level, A, 1, g->gid, g->mine);
+  FEAST_CALL(FEAST_ALLOC(max_local_entries(dom, level, M->stencil) + 1, &g->mine));
+  FEAST_CALL(FEAST_ALLOC(max_local_entries(dom, level, M->stencil) + 1, &g->vals));
+  FEAST_CALL(FEAST_ALLOC(dom->levels[level].nodes_per_macro, &g->gid));
+  g->count = local_entries(dom, level, M, 1, g->gid, g->mine);
   int rc = gather_entries(dom, level, g->mine, g->count, root, g->counts, g->displs, &all, &g->total);
   if (!rc && dom->rank == root) {
     rc = FEAST_ALLOC(g->total + 1, &g->order);
@@ -216,9 +244,10 @@ int feast_matrix_gather_create(const FeastDomain *dom, int level, const FeastBan
   return rc;
 }
 
-int feast_matrix_gather_values(FeastMatrixGather *g, const FeastBand9 *A, double *val) {
+int feast_matrix_gather_values(FeastMatrixGather *g, const FeastLevelMatrix *M, double *val) {
   const FeastDomain *dom = g->dom;
-  const long count = local_entries(dom, g->level, A, 1, g->gid, g->mine);
+  FEAST_CHECK(M->stencil == g->stencil, FEAST_ERR_ARG, "gathered matrix: another stencil than at create");
+  const long count = local_entries(dom, g->level, M, 1, g->gid, g->mine);
   FEAST_CHECK(count == g->count, FEAST_ERR_INTERNAL, "gathered matrix pattern changed (%ld -> %ld couplings)",
               g->count, count);
   for (long i = 0; i < count; i++) g->vals[i] = g->mine[i].val;
@@ -276,17 +305,14 @@ struct FeastVecGather {
 static int vec_gather_ids(FeastVecGather *g) {
   const FeastDomain *dom = g->dom;
   const FeastLevel *lev = &dom->levels[g->level];
-  const int N = lev->N;
   int64_t *owned_gid;
   FEAST_CALL(FEAST_ALLOC((size_t)g->mine + 1, &owned_gid));
   long p = 0;
   for (int li = 0; li < dom->nlocal; li++)
-    for (int j = 0; j < N; j++)
-      for (int i = 0; i < N; i++) {
-        const long k = (long)j * N + i;
-        g->gid[li * g->n + k] = feast_mesh_node_gid(dom->mesh, g->level, dom->local[li], i, j);
-        if (lev->owned[li][k]) owned_gid[p++] = g->gid[li * g->n + k];
-      }
+    for (long k = 0; k < g->n; k++) {
+      g->gid[li * g->n + k] = feast_mesh_gid(dom->mesh, g->level, dom->local[li], k);
+      if (lev->owned[li][k]) owned_gid[p++] = g->gid[li * g->n + k];
+    }
   int rc = gather_counts(dom, g->level, g->mine, sizeof(int64_t), g->root, g->counts, g->displs, &g->total);
   if (!rc && dom->rank == g->root) rc = FEAST_ALLOC(g->total + 1, &g->all_gid);
   if (!rc && dom->rank == g->root) rc = FEAST_ALLOC(g->total + 1, &g->all);
@@ -307,7 +333,7 @@ int feast_vec_gather_create(const FeastDomain *dom, int level, int root, FeastVe
   g->dom = dom;
   g->level = level;
   g->root = root;
-  g->n = (long)lev->N * lev->N;
+  g->n = lev->nodes_per_macro;
   long cnt = 0;
   for (int li = 0; li < dom->nlocal; li++)
     for (long i = 0; i < g->n; i++) cnt += lev->owned[li][i];

@@ -1,8 +1,9 @@
 /* The fully assembled global view of distributed data, in the global node numbering of
- * feast_mesh_node_gid: matrices as merged coordinate triplets and vectors as arrays,
+ * feast_mesh_gid (2D and hexahedral macros): matrices as merged coordinate triplets and vectors as arrays,
  * gathered on one rank (for the coarse grid solver and Matrix Market export). */
 #ifndef FEAST_GATHER_H
 #define FEAST_GATHER_H
+#include "feast/la/band.h"
 #include "feast/la/band9.h"
 #include "feast/la/vector.h"
 #include "feast/parallel/domain.h"
@@ -14,8 +15,19 @@ typedef struct {
   double *val;
 } FeastTriplets;
 
+/* one level's per-macro banded matrices as the gathers read them: band k of local macro
+ * li at bands[li * stencil->nbands + k] (a table of pointers into the matrices, made
+ * from FeastBand9 or FeastBand arrays; release with feast_level_matrix_free) */
+typedef struct {
+  const FeastStencil *stencil;
+  const double *const *bands;
+} FeastLevelMatrix;
+int feast_level_matrix_band9(const FeastDomain *dom, const FeastBand9 *A, FeastLevelMatrix *M);
+int feast_level_matrix_band(const FeastDomain *dom, const FeastBand *A, FeastLevelMatrix *M);
+void feast_level_matrix_free(FeastLevelMatrix *M);
+
 /* sum of the partial per-macro matrices A[li] of a level, on rank root (others get n, nnz = 0).
- * structural = 1 keeps every coupling of the 9-band structure, zero or not, so that the
+ * structural = 1 keeps every coupling of the band structure, zero or not, so that the
  * pattern does not depend on the values (a numeric refactorisation reuses its analysis);
  * structural = 0 drops zeros (export). */
 int feast_gather_matrix(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, int root,
@@ -28,10 +40,10 @@ void feast_triplets_free(FeastTriplets *t);
  * 32), needs no sort, allocates nothing, and gives root the values of t's couplings
  * summed in the same order, so the same bits as a fresh feast_gather_matrix. */
 typedef struct FeastMatrixGather FeastMatrixGather;
-int feast_matrix_gather_create(const FeastDomain *dom, int level, const FeastBand9 *A, int root, FeastTriplets *t,
-                               FeastMatrixGather **g);
+int feast_matrix_gather_create(const FeastDomain *dom, int level, const FeastLevelMatrix *M, int root,
+                               FeastTriplets *t, FeastMatrixGather **g);
 /* val[k] <- value of coupling k of the create's triplets (root; t->nnz values) */
-int feast_matrix_gather_values(FeastMatrixGather *g, const FeastBand9 *A, double *val);
+int feast_matrix_gather_values(FeastMatrixGather *g, const FeastLevelMatrix *M, double *val);
 void feast_matrix_gather_destroy(FeastMatrixGather **g);
 /* Repeated gathers and scatters of one level's vectors (the coarse grid solve): the
  * global ids worked out once. gather: consistent per-macro arrays v[li] -> out (length

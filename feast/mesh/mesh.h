@@ -119,6 +119,9 @@ int feast_mesh_macro_coords(const FeastMesh *mesh, int macro, int level, double 
  * vertices [0,V), then edge e interior node k (1..N-2 from the canonical start) at
  * V + e(N-2) + k-1, then macro interiors V + E(N-2) + m(N-2)^2 + (j-1)(N-2) + (i-1) */
 int64_t feast_mesh_node_gid(const FeastMesh *mesh, int level, int macro, int i, int j);
+/* the same for node index `node` of the macro's grid (j N + i; on hexahedra (k N + j) N + i,
+ * feast_hex_mesh_node_gid): the global id on either kind of mesh */
+int64_t feast_mesh_gid(const FeastMesh *mesh, int level, int macro, long node);
 /* smallest Jacobian determinant of the bilinear map over all cells (at cell corners) */
 int feast_mesh_min_jacobian(const FeastMesh *mesh, int level, double *minjac);
 #endif

@@ -211,6 +211,12 @@ int64_t feast_mesh_node_gid(const FeastMesh *mesh, int level, int macro, int i, 
   return V + E * n + macro * n * n + (int64_t)(j - 1) * n + (i - 1);
 }
 
+int64_t feast_mesh_gid(const FeastMesh *mesh, int level, int macro, long node) {
+  const int N = feast_level_n(level);
+  if (mesh->dim == 3) return feast_hex_mesh_node_gid(mesh, N, macro, node);
+  return feast_mesh_node_gid(mesh, level, macro, (int)(node % N), (int)(node / N));
+}
+
 /* smallest det J over the cells between two rows, at the cell corners: at corner k the
  * bilinear map of the cell [0,1]^2 has det J = (P_{k+1} - P_k) x (P_{k-1} - P_k) */
 static double rows_min_jacobian(int N, const double *lo, const double *hi) {
