@@ -11,6 +11,8 @@
 # an expert would tune it. Setup and solve are reported and summed; the assembly of
 # feastc is printed beside them and not counted on either side (bench/peers.sh does the
 # same in 2D). Best of REPEAT (default 2), the two in turn.
+# MESH=FILE: a mesh of hexahedral macros instead (tools/make_box_mesh.py), solved by
+# two-layer ScaRC (bench_scarc3d: CG with a V(1,1) cycle, local multigrids in PRECISION).
 # usage: bench/peers3d.sh [BUILD_DIR] [LEVELS...]   (run from the repo root; CPU=1 pins)
 set -euo pipefail
 build=${1:-build}; shift || true
@@ -28,12 +30,18 @@ best() { sort -g | head -1; }
 echo "# $(date -u +%F) $(uname -n), feastc $(git rev-parse --short HEAD), MG-PCG in $precision, best of $repeat, CPU ${CPU:-1}"
 echo "| L | unknowns | feastc assembly s | feastc its | feastc setup s | feastc solve s | feastc setup+solve s | AMG-PCG setting | AMG-PCG its | AMG-PCG setup s | AMG-PCG solve s | AMG-PCG setup+solve s | AMG-PCG / feastc |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|"
+if [ -n "${MESH:-}" ]; then
+  feastc=("$build/bin/bench_scarc3d" "$MESH"); opts=(--precision "$precision"); row="ScaRC-CG"
+else
+  feastc=("$build/bin/bench_poisson3d"); opts=(); row="MG-PCG, V(2,2), $precision"
+fi
+echo "# mesh: ${MESH:-one macro, the unit cube}"
 for L in $levels; do
-  "$build/bin/bench_poisson3d" "$L" --mtx "$tmp/A" >/dev/null
+  "${feastc[@]}" "$L" "${opts[@]}" --mtx "$tmp/A" >/dev/null
   : >"$tmp/f"; : >"$tmp/a"
   for r in $(seq "$repeat"); do
     # the MG-PCG row: | L | n | solver | assembly | setup | solve | sum | its | relres | l2 |
-    "${pin[@]}" "$build/bin/bench_poisson3d" "$L" | grep "MG-PCG, V(2,2), $precision" | awk -F'|' '{print $8, $2, $3, $5, $6, $7, $9}' >>"$tmp/f"
+    "${pin[@]}" "${feastc[@]}" "$L" "${opts[@]}" | grep "$row" | awk -F'|' '{print $8, $2, $3, $5, $6, $7, $9}' >>"$tmp/f"
     for s in "${amg_settings[@]}"; do
       out=$("${pin[@]}" "$amg" "$tmp/A.mtx" "$tmp/A_rhs.mtx" "${s%:*}" "${s#*:}") || { echo "# AMG $s: $out" >&2; continue; }
       echo "$(field total "$out") $s $(field iterations "$out") $(field setup "$out") $(field solve "$out")" >>"$tmp/a"

@@ -1,10 +1,12 @@
 /* Two-layer ScaRC on hexahedral macros (scarc/scarc_hex.h). Per level l from the coarse
- * level c up: the partial matrices A[l] (each macro's own cells; the finest copied, the
- * others P^T A P per macro, feast_band_galerkin: the sum over macros of partial Galerkin
- * products is the global one); above c the consistent local matrices Ac[l] with identity
- * rows at the fixed nodes and a local multigrid on each; on c the partial matrices with
- * identity rows factored whole (feast_direct_create_band). Dirichlet nodes are masked:
- * every operator result and every correction is zeroed there. */
+ * level c up, one matrix per macro, M[l]: first the partial matrix (each macro's own
+ * cells; the finest copied, the others P^T A P per macro, feast_band_galerkin: the sum
+ * over macros of partial Galerkin products is the global one); above c its boundary rows
+ * are then kept in the ring R[l] and M[l] made the consistent local matrix in place, with
+ * identity rows at the fixed nodes, for the local multigrid on it (the partial product
+ * is M[l]'s inside rows and R[l]'s boundary rows: they agree off the macro boundary); on
+ * c M[l] gets identity rows and is factored whole (feast_direct_create_band). Dirichlet
+ * nodes are masked: every operator result and every correction is zeroed there. */
 #include "scarc/scarc_hex.h"
 #include "coproc/hex_mg.h"
 #include "feast/base/error.h"
@@ -16,8 +18,9 @@
 #include <string.h>
 
 typedef struct {
-  FeastBand *A;         /* per local macro: the partial matrix */
-  FeastBand *Ac;        /* above the coarse level: the consistent local matrix, fixed rows identity */
+  FeastBand *M;         /* per local macro: above the coarse level the consistent local
+                           matrix (fixed rows identity), on it the partial one (the same) */
+  FeastBandRing *R;     /* above the coarse level: the partial matrix's boundary rows */
   FeastHexMG **mg;      /* above the coarse level: the local multigrids */
   double **root_w;      /* above the coarse level: sqrt(weight) per node (the symmetric Schwarz weights) */
   FeastVec *x, *b;      /* below the finest: the coarse-grid problem of the level above */
@@ -31,7 +34,6 @@ struct ScarcHex {
   FeastLocalMGParams local;
   int coarse, finest, ready;
   HexLevel *lv;
-  FeastBand *C;         /* the coarse level's matrices with identity rows */
   FeastDirect *coarse_solver;
   FeastKrylovWork *work;
 };
@@ -51,13 +53,15 @@ static void destroy_matrices(const FeastDomain *dom, FeastBand **A) {
 static int create_level(ScarcHex *s, int l) {
   const FeastDomain *dom = s->dom;
   HexLevel *lv = &s->lv[l];
-  FEAST_CALL(create_matrices(dom, l, &lv->A));
+  FEAST_CALL(create_matrices(dom, l, &lv->M));
   FeastVec **vecs[5];
   int n = 0;
   if (l < s->finest) vecs[n++] = &lv->x, vecs[n++] = &lv->b;
   if (l > s->coarse) {
     vecs[n++] = &lv->d, vecs[n++] = &lv->c, vecs[n++] = &lv->q;
-    FEAST_CALL(create_matrices(dom, l, &lv->Ac));
+    FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->R));
+    for (int li = 0; li < dom->nlocal; li++)
+      FEAST_CALL(feast_band_ring_create(&feast_stencil_q1_3d, dom->levels[l].N, &lv->R[li]));
     FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->mg));
     FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->root_w));
     const FeastLevel *lev = &dom->levels[l];
@@ -85,7 +89,7 @@ int scarc_hex_create(const FeastDomain *dom, const FeastMask *mask, const ScarcP
   s->coarse = scarc_choose_coarse(dom, p->coarse_max_dofs);
   FEAST_CALL(FEAST_ALLOC(s->finest + 1, &s->lv));
   for (int l = s->coarse; l <= s->finest; l++) FEAST_CALL(create_level(s, l));
-  return create_matrices(dom, s->coarse, &s->C);
+  return 0;
 }
 
 void scarc_hex_destroy(ScarcHex **sp) {
@@ -94,15 +98,15 @@ void scarc_hex_destroy(ScarcHex **sp) {
   const FeastDomain *dom = s->dom;
   for (int l = s->coarse; s->lv && l <= s->finest; l++) {
     HexLevel *lv = &s->lv[l];
-    destroy_matrices(dom, &lv->A);
-    destroy_matrices(dom, &lv->Ac);
+    destroy_matrices(dom, &lv->M);
+    for (int li = 0; lv->R && li < dom->nlocal; li++) feast_band_ring_destroy(&lv->R[li]);
+    free(lv->R);
     for (int li = 0; lv->mg && li < dom->nlocal; li++) feast_hex_mg_destroy(&lv->mg[li]);
     for (int li = 0; lv->root_w && li < dom->nlocal; li++) free(lv->root_w[li]);
     free(lv->mg), free(lv->root_w);
     FeastVec **vecs[] = {&lv->x, &lv->b, &lv->d, &lv->c, &lv->q};
     for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++) feast_vec_destroy(vecs[i]);
   }
-  destroy_matrices(dom, &s->C);
   free(s->lv);
   feast_direct_destroy(&s->coarse_solver);
   feast_krylov_work_destroy(&s->work);
@@ -114,37 +118,38 @@ static void copy_band(const FeastBand *src, FeastBand *dst) {
     memcpy(dst->band[k], src->band[k], sizeof(double) * (size_t)feast_band_rows(src));
 }
 
-/* level l above the coarse one: Ac = the consistent local matrices with identity rows at
- * the fixed nodes, and their multigrids (set up anew: a new operator) */
+/* level l above the coarse one, M[l] partial and the level below made from it: the ring
+ * kept, M[l] made the consistent local matrices with identity rows at the fixed nodes,
+ * their multigrids set up anew (a new operator) */
 static int setup_local(ScarcHex *s, int l) {
   const FeastDomain *dom = s->dom;
   HexLevel *lv = &s->lv[l];
-  for (int li = 0; li < dom->nlocal; li++) copy_band(&lv->A[li], &lv->Ac[li]);
-  FEAST_CALL(feast_band_make_consistent(dom, l, lv->Ac));
+  for (int li = 0; li < dom->nlocal; li++) feast_band_ring_get(&lv->M[li], &lv->R[li]);
+  FEAST_CALL(feast_band_make_consistent(dom, l, lv->M));
   const char *precision = scarc_precision_name(s->p.local_precision);
   for (int li = 0; li < dom->nlocal; li++) {
-    feast_band_fix_rows(&lv->Ac[li], s->mask->fixed[l][li]);
+    feast_band_fix_rows(&lv->M[li], s->mask->fixed[l][li]);
     feast_hex_mg_destroy(&lv->mg[li]);
     const unsigned char *fixed[FEAST_MAX_LEVEL + 1];
     for (int k = 0; k <= l; k++) fixed[k] = s->mask->fixed[k][li];
-    FEAST_CALL(feast_hex_mg_setup(&lv->Ac[li], l, fixed, precision, &s->local, &lv->mg[li]));
+    FEAST_CALL(feast_hex_mg_setup(&lv->M[li], l, fixed, precision, &s->local, &lv->mg[li]));
   }
   return 0;
 }
 
 static int set_operator(ScarcHex *s, const FeastBand *A) {
   const FeastDomain *dom = s->dom;
-  for (int li = 0; li < dom->nlocal; li++) copy_band(&A[li], &s->lv[s->finest].A[li]);
-  for (int l = s->finest; l > s->coarse; l--)
+  if (A != s->lv[s->finest].M)
+    for (int li = 0; li < dom->nlocal; li++) copy_band(&A[li], &s->lv[s->finest].M[li]);
+  for (int l = s->finest; l > s->coarse; l--) {
     for (int li = 0; li < dom->nlocal; li++)
-      FEAST_CALL(feast_band_galerkin(&s->lv[l].A[li], NULL, NULL, &s->lv[l - 1].A[li]));
-  for (int l = s->coarse + 1; l <= s->finest; l++) FEAST_CALL(setup_local(s, l));
-  for (int li = 0; li < dom->nlocal; li++) {
-    copy_band(&s->lv[s->coarse].A[li], &s->C[li]);
-    feast_band_fix_rows(&s->C[li], s->mask->fixed[s->coarse][li]);
+      FEAST_CALL(feast_band_galerkin(&s->lv[l].M[li], NULL, NULL, &s->lv[l - 1].M[li]));
+    FEAST_CALL(setup_local(s, l));
   }
-  if (s->coarse_solver) return feast_direct_refresh_band(s->coarse_solver, s->C);
-  return feast_direct_create_band(dom, s->coarse, s->C, s->p.coarse_solver, &s->coarse_solver);
+  FeastBand *C = s->lv[s->coarse].M;
+  for (int li = 0; li < dom->nlocal; li++) feast_band_fix_rows(&C[li], s->mask->fixed[s->coarse][li]);
+  if (s->coarse_solver) return feast_direct_refresh_band(s->coarse_solver, C);
+  return feast_direct_create_band(dom, s->coarse, C, s->p.coarse_solver, &s->coarse_solver);
 }
 
 int scarc_hex_set_operator(ScarcHex *s, const FeastBand *A) {
@@ -155,12 +160,28 @@ int scarc_hex_set_operator(ScarcHex *s, const FeastBand *A) {
   return st;
 }
 
+int scarc_hex_operator_storage(ScarcHex *s, FeastBand **A) {
+  FeastBand *M = s->lv[s->finest].M;
+  if (s->ready)
+    for (int li = 0; li < s->dom->nlocal; li++)
+      for (int k = 0; k < M[li].stencil->nbands; k++) memset(M[li].band[k], 0, sizeof(double) * (size_t)feast_band_rows(&M[li]));
+  s->ready = 0;
+  *A = M;
+  return 0;
+}
+
 int scarc_hex_coarse_level(const ScarcHex *s) { return s->coarse; }
 
-/* y <- A x on level l, consistent, zero at the fixed nodes */
+/* y <- A x on level l, consistent, zero at the fixed nodes: per macro the partial
+ * product (M's rows inside, the ring's on the boundary), summed */
 static int matvec_level(ScarcHex *s, int l, const FeastVec *x, FeastVec *y) {
-  for (int li = 0; li < x->nlocal; li++)
-    feast_band_apply(&s->lv[l].A[li], feast_vec_block_read(x, 0, li), feast_vec_block(y, 0, li));
+  const HexLevel *lv = &s->lv[l];
+  for (int li = 0; li < x->nlocal; li++) {
+    const double *xs = feast_vec_block_read(x, 0, li);
+    double *ys = feast_vec_block(y, 0, li);
+    feast_band_apply(&lv->M[li], xs, ys);
+    if (lv->R) feast_band_ring_apply(&lv->R[li], xs, ys);
+  }
   FEAST_CALL(feast_vec_sum(y));
   feast_vec_zero_fixed(y, 0, s->mask);
   return 0;

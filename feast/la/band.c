@@ -87,3 +87,51 @@ int feast_band_make_consistent(const FeastDomain *dom, int level, FeastBand *A) 
   free(diag), free(bands);
   return st;
 }
+
+int feast_band_ring_create(const FeastStencil *s, int N, FeastBandRing *R) {
+  memset(R, 0, sizeof *R);
+  R->stencil = s, R->N = N;
+  const long n = feast_band_grid_rows(s, N);
+  for (long r = 0; r < n; r++) {
+    long p[FEAST_STENCIL_MAX_DIM];
+    feast_stencil_point(s, N, r, p);
+    int on = 0;
+    for (int d = 0; d < s->dim; d++) on |= p[d] == 0 || p[d] == N - 1;
+    R->n += on;
+  }
+  FEAST_CALL(FEAST_ALLOC(R->n + 1, &R->row));
+  double *all;
+  FEAST_CALL(FEAST_ALLOC((size_t)s->nbands * R->n + 1, &all));
+  for (int k = 0; k < s->nbands; k++) R->band[k] = all + (size_t)k * R->n;
+  for (long r = 0, i = 0; r < n; r++) {
+    long p[FEAST_STENCIL_MAX_DIM];
+    feast_stencil_point(s, N, r, p);
+    int on = 0;
+    for (int d = 0; d < s->dim; d++) on |= p[d] == 0 || p[d] == N - 1;
+    if (on) R->row[i++] = r;
+  }
+  return 0;
+}
+
+void feast_band_ring_destroy(FeastBandRing *R) {
+  free(R->row);
+  free(R->band[0]);
+  memset(R, 0, sizeof *R);
+}
+
+void feast_band_ring_get(const FeastBand *A, FeastBandRing *R) {
+  for (int k = 0; k < R->stencil->nbands; k++)
+    for (long i = 0; i < R->n; i++) R->band[k][i] = A->band[k][R->row[i]];
+}
+
+void feast_band_ring_apply(const FeastBandRing *R, const double *x, double *y) {
+  const FeastStencil *s = R->stencil;
+  long off[FEAST_STENCIL_MAX_BANDS];
+  for (int k = 0; k < s->nbands; k++) off[k] = feast_stencil_offset(s, k, R->N);
+  for (long i = 0; i < R->n; i++) {
+    const long r = R->row[i];
+    double v = 0.0;
+    for (int k = 0; k < s->nbands; k++) v += R->band[k][i] * x[r + off[k]];
+    y[r] = v;
+  }
+}

@@ -35,6 +35,22 @@ void feast_band_fix_rows(FeastBand *A, const unsigned char *fixed);
  * there. A symmetric A stays symmetric (the system CG sees); b unpadded is enough. */
 void feast_band_eliminate_fixed(FeastBand *A, const unsigned char *fixed, const double *x, double *b);
 
+/* The boundary rows of a matrix: the rows of the nodes on the grid's boundary (2D: its
+ * edges, 3D: its faces), kept beside a matrix whose boundary rows are changed (ScaRC's
+ * local matrices are the partial ones made consistent there). */
+typedef struct {
+  const FeastStencil *stencil;
+  int N;
+  long n;                                /* boundary rows */
+  long *row;                             /* their node indices, ascending */
+  double *band[FEAST_STENCIL_MAX_BANDS]; /* n values each */
+} FeastBandRing;
+int feast_band_ring_create(const FeastStencil *s, int N, FeastBandRing *R); /* zeroed */
+void feast_band_ring_destroy(FeastBandRing *R);
+void feast_band_ring_get(const FeastBand *A, FeastBandRing *R); /* R <- the boundary rows of A */
+/* y[row] <- the ring's rows times x at the boundary rows only (x padded) */
+void feast_band_ring_apply(const FeastBandRing *R, const double *x, double *y);
+
 /* the partial matrices A[li] of a domain's level (each macro's own cells) made consistent
  * in place: at every coupling between two nodes that several macros hold (the diagonal of
  * a shared node, the couplings along shared edges and within shared faces) the sum over

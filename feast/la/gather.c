@@ -186,22 +186,40 @@ static int to_triplets(const FeastDomain *dom, int level, const Entry *all, long
   return 0;
 }
 
-int feast_gather_matrix(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, int root,
-                        FeastTriplets *t) {
+/* the merged triplets of M on root */
+static int gather_level_matrix(const FeastDomain *dom, int level, const FeastLevelMatrix *M, int structural, int root,
+                               FeastTriplets *t) {
   memset(t, 0, sizeof *t);
   int *counts = NULL, *displs = NULL;
   Entry *all = NULL;
   long n = 0;
-  FeastLevelMatrix M = {NULL, NULL};
   int rc = FEAST_ALLOC(dom->size, &counts);
   if (!rc) rc = FEAST_ALLOC(dom->size, &displs);
-  if (!rc) rc = feast_level_matrix_band9(dom, A, &M);
-  if (!rc) rc = gather_sorted(dom, level, &M, structural, root, counts, displs, &all, &n);
-  feast_level_matrix_free(&M);
+  if (!rc) rc = gather_sorted(dom, level, M, structural, root, counts, displs, &all, &n);
   if (!rc && dom->rank == root) rc = to_triplets(dom, level, all, merge_entries(all, n, NULL), t);
   free(all);
   free(counts);
   free(displs);
+  return rc;
+}
+
+int feast_gather_matrix(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, int root,
+                        FeastTriplets *t) {
+  FeastLevelMatrix M;
+  memset(t, 0, sizeof *t);
+  FEAST_CALL(feast_level_matrix_band9(dom, A, &M));
+  const int rc = gather_level_matrix(dom, level, &M, structural, root, t);
+  feast_level_matrix_free(&M);
+  return rc;
+}
+
+int feast_gather_matrix_band(const FeastDomain *dom, int level, const FeastBand *A, int structural, int root,
+                             FeastTriplets *t) {
+  FeastLevelMatrix M;
+  memset(t, 0, sizeof *t);
+  FEAST_CALL(feast_level_matrix_band(dom, A, &M));
+  const int rc = gather_level_matrix(dom, level, &M, structural, root, t);
+  feast_level_matrix_free(&M);
   return rc;
 }
 

@@ -32,6 +32,9 @@ void feast_level_matrix_free(FeastLevelMatrix *M);
  * structural = 0 drops zeros (export). */
 int feast_gather_matrix(const FeastDomain *dom, int level, const FeastBand9 *A, int structural, int root,
                         FeastTriplets *t);
+/* the same for banded matrices of any stencil (hexahedral macros) */
+int feast_gather_matrix_band(const FeastDomain *dom, int level, const FeastBand *A, int structural, int root,
+                             FeastTriplets *t);
 void feast_triplets_free(FeastTriplets *t);
 /* Repeated structural gathers of one level's matrices with new values (the coarse grid
  * solver's refresh). Create gathers like feast_gather_matrix(structural = 1) into t and
