@@ -27,7 +27,7 @@ amg=$build/bin/bench_boomeramg
 [ -x "$amg" ] || { echo "peers3d: $amg not built (libhypre-dev)" >&2; exit 1; }
 field() { sed -n "s/.* $1=\([0-9.e+-]*\).*/\1/p" <<<"$2"; }
 best() { sort -g | head -1; }
-echo "# $(date -u +%F) $(uname -n), feastc $(git rev-parse --short HEAD), MG-PCG in $precision, best of $repeat, CPU ${CPU:-1}"
+echo "# $(date -u +%F\ %H:%M) UTC $(uname -n), feastc $(git rev-parse --short HEAD), local multigrids in $precision, best of $repeat, CPU ${CPU:-1}"
 echo "| L | unknowns | feastc assembly s | feastc its | feastc setup s | feastc solve s | feastc setup+solve s | AMG-PCG setting | AMG-PCG its | AMG-PCG setup s | AMG-PCG solve s | AMG-PCG setup+solve s | AMG-PCG / feastc |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|"
 if [ -n "${MESH:-}" ]; then

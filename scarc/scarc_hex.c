@@ -20,7 +20,8 @@
 typedef struct {
   FeastBand *M;         /* per local macro: above the coarse level the consistent local
                            matrix (fixed rows identity), on it the partial one (the same) */
-  FeastBandRing *R;     /* above the coarse level: the partial matrix's boundary rows */
+  FeastBandRing *R;     /* above the coarse level: the partial matrix's boundary rows
+                           (but the fixed nodes', zeroed in every product) */
   FeastHexMG **mg;      /* above the coarse level: the local multigrids */
   double **root_w;      /* above the coarse level: sqrt(weight) per node (the symmetric Schwarz weights) */
   FeastVec *x, *b;      /* below the finest: the coarse-grid problem of the level above */
@@ -61,7 +62,7 @@ static int create_level(ScarcHex *s, int l) {
     vecs[n++] = &lv->d, vecs[n++] = &lv->c, vecs[n++] = &lv->q;
     FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->R));
     for (int li = 0; li < dom->nlocal; li++)
-      FEAST_CALL(feast_band_ring_create(&feast_stencil_q1_3d, dom->levels[l].N, &lv->R[li]));
+      FEAST_CALL(feast_band_ring_create(&feast_stencil_q1_3d, dom->levels[l].N, s->mask->fixed[l][li], &lv->R[li]));
     FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->mg));
     FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &lv->root_w));
     const FeastLevel *lev = &dom->levels[l];
@@ -88,7 +89,7 @@ int scarc_hex_create(const FeastDomain *dom, const FeastMask *mask, const ScarcP
   s->finest = dom->finest;
   s->coarse = scarc_choose_coarse(dom, p->coarse_max_dofs);
   FEAST_CALL(FEAST_ALLOC(s->finest + 1, &s->lv));
-  for (int l = s->coarse; l <= s->finest; l++) FEAST_CALL(create_level(s, l));
+  for (int l = s->coarse; l <= s->finest; l++) FEAST_CALL(create_level(s, l)); /* the ring skips fixed nodes */
   return 0;
 }
 

@@ -88,28 +88,26 @@ int feast_band_make_consistent(const FeastDomain *dom, int level, FeastBand *A) 
   return st;
 }
 
-int feast_band_ring_create(const FeastStencil *s, int N, FeastBandRing *R) {
+/* 1 if node r lies on the boundary of the grid */
+static int on_boundary(const FeastStencil *s, int N, long r) {
+  long p[FEAST_STENCIL_MAX_DIM];
+  feast_stencil_point(s, N, r, p);
+  int on = 0;
+  for (int d = 0; d < s->dim; d++) on |= p[d] == 0 || p[d] == N - 1;
+  return on;
+}
+
+int feast_band_ring_create(const FeastStencil *s, int N, const unsigned char *skip, FeastBandRing *R) {
   memset(R, 0, sizeof *R);
   R->stencil = s, R->N = N;
   const long n = feast_band_grid_rows(s, N);
-  for (long r = 0; r < n; r++) {
-    long p[FEAST_STENCIL_MAX_DIM];
-    feast_stencil_point(s, N, r, p);
-    int on = 0;
-    for (int d = 0; d < s->dim; d++) on |= p[d] == 0 || p[d] == N - 1;
-    R->n += on;
-  }
+  for (long r = 0; r < n; r++) R->n += on_boundary(s, N, r) && !(skip && skip[r]);
   FEAST_CALL(FEAST_ALLOC(R->n + 1, &R->row));
   double *all;
   FEAST_CALL(FEAST_ALLOC((size_t)s->nbands * R->n + 1, &all));
   for (int k = 0; k < s->nbands; k++) R->band[k] = all + (size_t)k * R->n;
-  for (long r = 0, i = 0; r < n; r++) {
-    long p[FEAST_STENCIL_MAX_DIM];
-    feast_stencil_point(s, N, r, p);
-    int on = 0;
-    for (int d = 0; d < s->dim; d++) on |= p[d] == 0 || p[d] == N - 1;
-    if (on) R->row[i++] = r;
-  }
+  for (long r = 0, i = 0; r < n; r++)
+    if (on_boundary(s, N, r) && !(skip && skip[r])) R->row[i++] = r;
   return 0;
 }
 

@@ -45,7 +45,9 @@ typedef struct {
   long *row;                             /* their node indices, ascending */
   double *band[FEAST_STENCIL_MAX_BANDS]; /* n values each */
 } FeastBandRing;
-int feast_band_ring_create(const FeastStencil *s, int N, FeastBandRing *R); /* zeroed */
+/* zeroed; skip (or NULL): nodes left out (e.g. Dirichlet nodes, whose rows are zeroed
+ * anyway) */
+int feast_band_ring_create(const FeastStencil *s, int N, const unsigned char *skip, FeastBandRing *R);
 void feast_band_ring_destroy(FeastBandRing *R);
 void feast_band_ring_get(const FeastBand *A, FeastBandRing *R); /* R <- the boundary rows of A */
 /* y[row] <- the ring's rows times x at the boundary rows only (x padded) */
