@@ -244,7 +244,7 @@ static double navier_stokes_krylov_bytes(const FeastConfig *cfg) { return krylov
  * three velocity blocks add 216); the Krylov basis and Anderson's history apart
  * (krylov_bytes) */
 const FeastProblem feast_problem_stokes = {"stokes", 3, 2000.0, stokes_check, stokes_run, 0, output_files, 1,
-                                           stokes_krylov_bytes, ns_checkpoint_check};
+                                           stokes_krylov_bytes, ns_checkpoint_check, 0};
 const FeastProblem feast_problem_navier_stokes = {"navier-stokes",   3, 2600.0, navier_stokes_check,
                                                   navier_stokes_run, 1, output_files, 1, navier_stokes_krylov_bytes,
-                                                  ns_checkpoint_check};
+                                                  ns_checkpoint_check, 0};

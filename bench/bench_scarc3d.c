@@ -97,6 +97,7 @@ static int run(const char *mesh_path, int L, const char *precision, const char *
   scarc_params_defaults(&sp);
   sp.mg_pre_smooth = sp.mg_post_smooth = 1;
   sp.smoother_damping = 0.8;
+  sp.smoother_step = SCARC_STEP_FIXED;
   sp.local_pre_smooth = sp.local_post_smooth = 2;
   sp.coarse_solver = FEAST_DIRECT_UMFPACK;
   sp.local_precision = strcmp(precision, "single") == 0 ? SCARC_PRECISION_SINGLE : SCARC_PRECISION_DOUBLE;

@@ -190,9 +190,27 @@ static int matvec_level(ScarcHex *s, int l, const FeastVec *x, FeastVec *y) {
 
 int scarc_hex_matvec(ScarcHex *s, const FeastVec *x, FeastVec *y) { return matvec_level(s, s->finest, x, y); }
 
+/* the step along c: smoother_damping (FIXED), or (AUTO, ADAPTIVE) the one minimising
+ * ||d - alpha A c||, in [0, 2 smoother_damping] (scarc/scarc.c's rule; then q = A c) */
+static int step_length(ScarcHex *s, int l, double *alpha, int *have_q) {
+  HexLevel *lv = &s->lv[l];
+  *alpha = s->p.smoother_damping, *have_q = 0;
+  if (s->p.smoother_step == SCARC_STEP_FIXED) return 0;
+  FEAST_CALL(matvec_level(s, l, lv->c, lv->q));
+  *have_q = 1;
+  const FeastVec *xs[2] = {lv->d, lv->q}, *ys[2] = {lv->q, lv->q};
+  double dots[2];
+  FEAST_CALL(feast_vec_dots(2, xs, ys, dots));
+  const double a = dots[1] > 0 ? dots[0] / dots[1] : s->p.smoother_damping;
+  *alpha = !(a > 0) ? 0.0 : a > 2.0 * s->p.smoother_damping ? 2.0 * s->p.smoother_damping : a;
+  return 0;
+}
+
 /* one additive Schwarz step: d = b - A x (b when x is zero); on every macro
- * c_m = w^1/2 MG_m(w^1/2 d_m); c = sum_m c_m; x += damping c */
-static int smooth(ScarcHex *s, int l, const FeastVec *b, FeastVec *x, int x_zero) {
+ * c_m = w^1/2 MG_m(w^1/2 d_m); c = sum_m c_m; x += alpha c. *new_defect: 1 when d has
+ * been updated to the defect after the step (d - alpha A c, from the step length's
+ * product), so that the caller needs no matvec for it */
+static int smooth(ScarcHex *s, int l, const FeastVec *b, FeastVec *x, int x_zero, int *new_defect) {
   HexLevel *lv = &s->lv[l];
   if (x_zero) {
     feast_vec_copy(b, lv->d);
@@ -215,7 +233,10 @@ static int smooth(ScarcHex *s, int l, const FeastVec *b, FeastVec *x, int x_zero
   FEAST_CALL(st);
   FEAST_CALL(feast_vec_sum(lv->c));
   feast_vec_zero_fixed(lv->c, 0, s->mask);
-  feast_vec_axpy(s->p.smoother_damping, lv->c, x);
+  double alpha;
+  FEAST_CALL(step_length(s, l, &alpha, new_defect));
+  feast_vec_axpy(alpha, lv->c, x);
+  if (*new_defect) feast_vec_axpy(-alpha, lv->q, lv->d);
   return 0;
 }
 
@@ -226,10 +247,15 @@ static int vcycle(ScarcHex *s, int l, const FeastVec *b, FeastVec *x) {
   HexLevel *lv = &s->lv[l], *lc = &s->lv[l - 1];
   const int Nf = s->dom->levels[l].N, Nc = s->dom->levels[l - 1].N;
   feast_vec_zero(x);
-  for (int j = 0; j < s->p.mg_pre_smooth; j++) FEAST_CALL(smooth(s, l, b, x, j == 0));
+  int have_defect = 0;
+  for (int j = 0; j < s->p.mg_pre_smooth; j++) FEAST_CALL(smooth(s, l, b, x, j == 0, &have_defect));
   /* the defect, kept at each node's owner (partial), restricted and summed */
-  FEAST_CALL(matvec_level(s, l, x, lv->d));
-  feast_vec_aypx(-1.0, b, lv->d);
+  if (!have_defect && s->p.mg_pre_smooth > 0) {
+    FEAST_CALL(matvec_level(s, l, x, lv->d));
+    feast_vec_aypx(-1.0, b, lv->d);
+  } else if (!have_defect) {
+    feast_vec_copy(b, lv->d);
+  }
   feast_vec_to_partial(lv->d);
   for (int li = 0; li < s->dom->nlocal; li++)
     feast_hex_restrict(Nf, feast_vec_block_read(lv->d, 0, li), feast_vec_block(lc->b, 0, li));
@@ -243,7 +269,7 @@ static int vcycle(ScarcHex *s, int l, const FeastVec *b, FeastVec *x) {
   FEAST_CALL(feast_vec_sum(lv->c));
   feast_vec_zero_fixed(lv->c, 0, s->mask);
   feast_vec_axpy(1.0, lv->c, x);
-  for (int j = 0; j < s->p.mg_post_smooth; j++) FEAST_CALL(smooth(s, l, b, x, 0));
+  for (int j = 0; j < s->p.mg_post_smooth; j++) FEAST_CALL(smooth(s, l, b, x, 0, &have_defect));
   return 0;
 }
 

@@ -50,6 +50,7 @@ static void solve(const FeastMesh *mesh, int level, MPI_Comm comm, ScarcPrecisio
   p.mg_pre_smooth = p.mg_post_smooth = 1;
   p.coarse_max_dofs = 200;
   p.smoother_damping = 0.8; /* 1: 6 / 8 / 11 iterations at L2-4 on the distorted box */
+  p.smoother_step = SCARC_STEP_FIXED;
   const FeastLevel *lev = &dom->levels[level];
   FeastBand *A = calloc((size_t)dom->nlocal + 1, sizeof *A);
   CHECK_OK(feast_vec_create(dom, level, 1, &b));
