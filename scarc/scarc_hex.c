@@ -220,17 +220,21 @@ static int smooth(ScarcHex *s, int l, const FeastVec *b, FeastVec *x, int x_zero
   }
   const long n = s->dom->levels[l].nodes_per_macro;
   feast_timer_start(FEAST_T_LOCAL_MG);
-  int st = 0;
+  int st = 0, nonfinite = 0;
   for (int li = 0; li < s->dom->nlocal && !st; li++) {
     const double *d = feast_vec_block_read(lv->d, 0, li), *w = lv->root_w[li];
     double *dw = feast_vec_block(lv->q, 0, li), *c = feast_vec_block(lv->c, 0, li);
     for (long r = 0; r < n; r++) dw[r] = w[r] * d[r];
-    FeastLocalMGStats stats;
+    FeastLocalMGStats stats = {0};
     st = feast_hex_mg_solve(lv->mg[li], dw, c, &stats);
+    nonfinite += stats.nonfinite;
     for (long r = 0; r < n; r++) c[r] *= w[r];
   }
   feast_timer_stop(FEAST_T_LOCAL_MG);
   FEAST_CALL(st);
+  /* a local multigrid zeroes a non-finite result; the outer solver must still see it and
+   * stop with reason "nan" (as in 2D) */
+  if (nonfinite) feast_vec_mark_nan(lv->c);
   FEAST_CALL(feast_vec_sum(lv->c));
   feast_vec_zero_fixed(lv->c, 0, s->mask);
   double alpha;
