@@ -3,7 +3,8 @@
 # with the hexahedral ScaRC's V(1,1) cycle): order 2 in L2 on the 2 x 2 x 2 cube, levels
 # 3-5 (level 2 is the coarse grid, solved directly), with the same iteration count at every level (within one); the distorted box at
 # level 3 from a random start on 1 and 3 ranks with the same iterations, residual and
-# error to the last bit; the 2D problem's default solver (standalone multigrid V(1,0),
+# error to the last bit; the DFG 3D channel (a cylinder part, Dirichlet values lifted)
+# with order 2 on 2 ranks; the 2D problem's default solver (standalone multigrid V(1,0),
 # the adaptive step) converges too; the VTK output of hexahedra is written.
 . "$(dirname "$0")/lib.sh"
 prev="" its0=""
@@ -25,6 +26,18 @@ for np in 1 3; do
 done
 echo "1 rank: ${r1:-}; 3 ranks: ${r3:-}"
 check "distorted box L3: the same iterations, residual and error on 1 and 3 ranks" "'${r1:-a}' == '${r3:-b}'"
+# the DFG 3D channel with its cylinder part (grids/dfg3d.feast): Dirichlet values that are
+# not zero (lifted), curved boundary faces; order 2, levels 2-3, on 2 ranks
+prev=""
+for L in 2 3; do
+  feastc_np 2 "$FEAST_SRC/config/poisson3d.ini" grid.file="$FEAST_SRC/grids/dfg3d.feast" grid.level=$L ||
+    { echo "feastc failed on dfg3d L=$L"; fail=$((fail+1)); continue; }
+  err=$(json l2_error); its=$(json global_mg_iterations)
+  echo "dfg3d L=$L l2_error=$err iterations=$its"
+  check "dfg3d L=$L converged in $its <= 16 iterations" "'$(json converged)' == 'true' and $its <= 16"
+  [ -n "$prev" ] && check "dfg3d EOC L=$((L-1))->$L >= 1.9" "__import__('math').log2($prev/$err) >= 1.9"
+  prev=$err
+done
 feastc_np 1 "$FEAST_SRC/config/poisson3d.ini" grid.level=3 solver.scarc_solver=mg solver.mg_post_smooth=0 \
   solver.smoother_step=auto solver.smoother_damping=1 output.vtk="$TMP/u" || { echo "feastc mg failed"; fail=$((fail+1)); }
 check "standalone multigrid converged ($(json global_mg_iterations) cycles)" "'$(json converged)' == 'true' and $(json global_mg_iterations) <= 20"
