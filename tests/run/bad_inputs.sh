@@ -184,6 +184,7 @@ mesh_no_header.feast             | 1 |                                          
 mesh_nonconforming.feast         | 1 |                                            | 1 | mesh_nonconforming.feast:10&conforming
 mesh_nonconvex.feast             | 1 |                                            | 1 | mesh_nonconvex.feast:11&convex
 -                                | 1 | @SRC@/config/cavity.ini grid.file=@BAD@/mesh_hex.feast | 5 | grid.file&mesh_hex.feast&hexahedra&navier-stokes
+-                                | 1 | @SRC@/config/poisson3d.ini grid.level=9   | 3 | grid.level = 9&GiB
 cfg_hex_convection.ini           | 1 |                                            | 1 | problem.convection&cfg_hex_convection.ini:4&2D key
 cfg_hex_matrix_market.ini        | 1 |                                            | 5 | output.matrix_market&cfg_hex_matrix_market.ini:10&hexahedra
 mesh_one_macro.feast             | 2 |                                            | 1 | 2 MPI ranks&mesh_one_macro.feast&1 macro
