@@ -32,6 +32,9 @@ void feast_hex_face_corners(const FeastMesh *m, int macro, int lf, int g[4]);
  * towards the smaller of that corner's two neighbours. Every macro holding the face
  * finds the same canonical corners, so the face's nodes are numbered and placed alike. */
 void feast_hex_face_canonical(const int g[4], int *start, int *dir);
+/* c <- the local corners (feast_macro_hex numbering) of local face lf of the macro in the
+ * face's canonical cycle: the face's canonical (s, t) runs from c[0] towards c[1] and c[3] */
+void feast_hex_face_local_corners(const FeastMesh *m, int macro, int lf, int c[4]);
 /* the global id of node n ((k N + j) N + i) of the macro refined to N nodes per side:
  * vertices [0, V), then edge e's interior nodes (1..N-2 from its smaller vertex id) at
  * V + e (N-2) + q - 1, then face f's at V + E (N-2) + f (N-2)^2 in its canonical (s, t),
@@ -53,12 +56,17 @@ static inline long feast_hex_corner_node(int c, int N) {
   feast_hex_corner_lattice(c, N, p);
   return feast_hex_node(p, N);
 }
-/* the node s steps from corner c0 towards corner c1 (neighbours along an edge) and t
- * steps from c0 towards c3 (for faces; t = 0 on an edge) */
-static inline long feast_hex_lattice_node(int N, int c0, int c1, int c3, int s, int t) {
-  long p0[3], p1[3], p3[3], p[3];
+/* the lattice point s steps from corner c0 towards corner c1 (neighbours along an edge)
+ * and t steps from c0 towards c3 (for faces; t = 0 on an edge) */
+static inline void feast_hex_lattice_point(int N, int c0, int c1, int c3, int s, int t, long p[3]) {
+  long p0[3], p1[3], p3[3];
   feast_hex_corner_lattice(c0, N, p0), feast_hex_corner_lattice(c1, N, p1), feast_hex_corner_lattice(c3, N, p3);
   for (int d = 0; d < 3; d++) p[d] = p0[d] + s * (p1[d] - p0[d]) / (N - 1) + t * (p3[d] - p0[d]) / (N - 1);
+}
+/* its node index */
+static inline long feast_hex_lattice_node(int N, int c0, int c1, int c3, int s, int t) {
+  long p[3];
+  feast_hex_lattice_point(N, c0, c1, c3, s, t, p);
   return feast_hex_node(p, N);
 }
 #endif

@@ -90,10 +90,8 @@ static int place_edge(const FeastMesh *m, int macro, int le, int N, double *xyz,
  *   X = (1-v) B(s) + v T(s) + (1-u) L(t) + u R(t) - [(1-u)(1-v) X0 + u(1-v) X1 + uv X2 + (1-u)v X3]
  * B: corners 0 -> 1, T: 3 -> 2, L: 0 -> 3, R: 1 -> 2 of the canonical cycle */
 static void place_face(const FeastMesh *m, int macro, int lf, int N, double *xyz) {
-  int g[4], r, dir, c[4];
-  feast_hex_face_corners(m, macro, lf, g);
-  feast_hex_face_canonical(g, &r, &dir);
-  for (int k = 0; k < 4; k++) c[k] = feast_macro_hex.face[lf][((r + dir * k) % 4 + 4) % 4];
+  int c[4];
+  feast_hex_face_local_corners(m, macro, lf, c);
   const int f = m->macro_faces[6 * macro + lf];
   const FeastBoundaryPart *p = m->face_macros[2 * f + 1] < 0 ? curved_part(m, m->face_part[f]) : NULL;
   const int top = N - 1;
@@ -180,10 +178,8 @@ int64_t feast_hex_mesh_node_gid(const FeastMesh *m, int N, int macro, long n) {
     }
   if (bounds == 1)
     for (int lf = 0; lf < 6; lf++) {
-      int g[4], r, dir, c[4];
-      feast_hex_face_corners(m, macro, lf, g);
-      feast_hex_face_canonical(g, &r, &dir);
-      for (int a = 0; a < 4; a++) c[a] = feast_macro_hex.face[lf][((r + dir * a) % 4 + 4) % 4];
+      int c[4];
+      feast_hex_face_local_corners(m, macro, lf, c);
       long p0[3], p1[3], p3[3];
       feast_hex_corner_lattice(c[0], N, p0), feast_hex_corner_lattice(c[1], N, p1), feast_hex_corner_lattice(c[3], N, p3);
       const long at[3] = {i, j, k};

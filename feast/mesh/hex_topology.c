@@ -48,6 +48,13 @@ void feast_hex_face_canonical(const int g[4], int *start, int *dir) {
   *dir = g[(r + 1) % 4] < g[(r + 3) % 4] ? 1 : -1;
 }
 
+void feast_hex_face_local_corners(const FeastMesh *m, int macro, int lf, int c[4]) {
+  int g[4], r, dir;
+  feast_hex_face_corners(m, macro, lf, g);
+  feast_hex_face_canonical(g, &r, &dir);
+  for (int k = 0; k < 4; k++) c[k] = feast_macro_hex.face[lf][((r + dir * k) % 4 + 4) % 4];
+}
+
 /* the face's corners from the canonical start in the canonical direction */
 static void canonical_cycle(const int g[4], int c[4], int *dir) {
   int r;

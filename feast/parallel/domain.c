@@ -27,14 +27,6 @@ static long corner_node(const FeastMesh *mesh, int c, int N) {
   return mesh->dim == 3 ? feast_hex_corner_node(c, N) : feast_corner_node(c, N);
 }
 
-/* the lattice point p (i, j, k) of the point s steps from corner c0 towards c1 and t
- * towards c3 of a hexahedral macro */
-static void lattice3(int N, int c0, int c1, int c3, int s, int t, long p[3]) {
-  long p0[3], p1[3], p3[3];
-  feast_hex_corner_lattice(c0, N, p0), feast_hex_corner_lattice(c1, N, p1), feast_hex_corner_lattice(c3, N, p3);
-  for (int d = 0; d < 3; d++) p[d] = p0[d] + s * (p1[d] - p0[d]) / (N - 1) + t * (p3[d] - p0[d]) / (N - 1);
-}
-
 /* 3D: 1 if edge e has several macros, one of them on this rank */
 static int shared_edge_here(const FeastDomain *dom, int e) {
   const FeastMesh *mesh = dom->mesh;
@@ -47,8 +39,8 @@ static int shared_edge_here(const FeastDomain *dom, int e) {
 /* 3D: the lattice point of macro m at canonical position q (from the smaller vertex id) of edge e */
 static void edge_point3(const FeastMesh *mesh, int m, int e, int q, int N, long p[3]) {
   const int le = local_edge_of(mesh, m, e);
-  lattice3(N, feast_macro_hex.edge[le][0], feast_macro_hex.edge[le][1], feast_macro_hex.edge[le][0],
-           edge_param(mesh, m, le, e, q, N), 0, p);
+  feast_hex_lattice_point(N, feast_macro_hex.edge[le][0], feast_macro_hex.edge[le][1], feast_macro_hex.edge[le][0],
+                          edge_param(mesh, m, le, e, q, N), 0, p);
 }
 
 /* 3D: 1 if face f is shared and one of its two macros is on this rank; then ms = its
@@ -59,11 +51,9 @@ static int shared_face_here(const FeastDomain *dom, int f, int ms[2], int c[2][4
   if (m1 < 0 || (dom->owner[m0] != dom->rank && dom->owner[m1] != dom->rank)) return 0;
   ms[0] = m0 < m1 ? m0 : m1, ms[1] = m0 < m1 ? m1 : m0;
   for (int s = 0; s < 2; s++) {
-    int lf = 0, g[4], r, dir;
+    int lf = 0;
     while (mesh->macro_faces[6 * ms[s] + lf] != f) lf++;
-    feast_hex_face_corners(mesh, ms[s], lf, g);
-    feast_hex_face_canonical(g, &r, &dir);
-    for (int k = 0; k < 4; k++) c[s][k] = feast_macro_hex.face[lf][((r + dir * k) % 4 + 4) % 4];
+    feast_hex_face_local_corners(mesh, ms[s], lf, c[s]);
   }
   return 1;
 }
@@ -219,8 +209,8 @@ static int add_face_links3(const FeastDomain *dom, int N, FeastExchangeBuilder *
             FEAST_CALL(feast_exchange_builder_item(b));
             for (int s = 0; s < 2; s++) {
               long a[3], e[3];
-              lattice3(N, c[s][0], c[s][1], c[s][3], q, t, a);
-              lattice3(N, c[s][0], c[s][1], c[s][3], q2, t2, e);
+              feast_hex_lattice_point(N, c[s][0], c[s][1], c[s][3], q, t, a);
+              feast_hex_lattice_point(N, c[s][0], c[s][1], c[s][3], q2, t2, e);
               FEAST_CALL(
                   feast_exchange_builder_slot(b, ms[s], link_slot3(dom->local_of[ms[s]], a, e), feast_hex_node(a, N)));
             }
