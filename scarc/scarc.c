@@ -394,9 +394,7 @@ static int smoother_step(Scarc *s, int l, double *alpha) {
   const FeastVec *xs[2] = {lv->d, lv->q}, *ys[2] = {lv->q, lv->q};
   double dots[2];
   FEAST_CALL(feast_vec_dots(2, xs, ys, dots));
-  *alpha = dots[1] > 0 ? dots[0] / dots[1] : s->p.smoother_damping;
-  if (!(*alpha > 0)) *alpha = 0.0;
-  if (*alpha > 2.0 * s->p.smoother_damping) *alpha = 2.0 * s->p.smoother_damping;
+  *alpha = scarc_adaptive_step(dots[0], dots[1], s->p.smoother_damping);
   return 0;
 }
 

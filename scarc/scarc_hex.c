@@ -201,8 +201,7 @@ static int step_length(ScarcHex *s, int l, double *alpha, int *have_q) {
   const FeastVec *xs[2] = {lv->d, lv->q}, *ys[2] = {lv->q, lv->q};
   double dots[2];
   FEAST_CALL(feast_vec_dots(2, xs, ys, dots));
-  const double a = dots[1] > 0 ? dots[0] / dots[1] : s->p.smoother_damping;
-  *alpha = !(a > 0) ? 0.0 : a > 2.0 * s->p.smoother_damping ? 2.0 * s->p.smoother_damping : a;
+  *alpha = scarc_adaptive_step(dots[0], dots[1], s->p.smoother_damping);
   return 0;
 }
 
