@@ -62,8 +62,7 @@ static int write_mtx(const Problem *p, const char *prefix) {
   FEAST_CALL(FEAST_ALLOC(dom->levels[L].nodes_per_macro, &zero));
   for (int li = 0; li < dom->nlocal; li++) {
     FEAST_CALL(feast_band_create(&feast_stencil_q1_3d, dom->levels[L].N, &E[li]));
-    for (int k = 0; k < 27; k++)
-      memcpy(E[li].band[k], p->A[li].band[k], sizeof(double) * (size_t)dom->levels[L].nodes_per_macro);
+    feast_band_copy(&p->A[li], &E[li]);
     feast_band_eliminate_fixed(&E[li], p->mask->fixed[L][li], zero, zero); /* b = 0 there already */
   }
   FeastTriplets t;

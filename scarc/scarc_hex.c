@@ -114,11 +114,6 @@ void scarc_hex_destroy(ScarcHex **sp) {
   feast_free(sp);
 }
 
-static void copy_band(const FeastBand *src, FeastBand *dst) {
-  for (int k = 0; k < src->stencil->nbands; k++)
-    memcpy(dst->band[k], src->band[k], sizeof(double) * (size_t)feast_band_rows(src));
-}
-
 /* level l above the coarse one, M[l] partial and the level below made from it: the ring
  * kept, M[l] made the consistent local matrices with identity rows at the fixed nodes,
  * their multigrids set up anew (a new operator) */
@@ -141,7 +136,7 @@ static int setup_local(ScarcHex *s, int l) {
 static int set_operator(ScarcHex *s, const FeastBand *A) {
   const FeastDomain *dom = s->dom;
   if (A != s->lv[s->finest].M)
-    for (int li = 0; li < dom->nlocal; li++) copy_band(&A[li], &s->lv[s->finest].M[li]);
+    for (int li = 0; li < dom->nlocal; li++) feast_band_copy(&A[li], &s->lv[s->finest].M[li]);
   for (int l = s->finest; l > s->coarse; l--) {
     for (int li = 0; li < dom->nlocal; li++)
       FEAST_CALL(feast_band_galerkin(&s->lv[l].M[li], NULL, NULL, &s->lv[l - 1].M[li]));
@@ -163,9 +158,7 @@ int scarc_hex_set_operator(ScarcHex *s, const FeastBand *A) {
 
 int scarc_hex_operator_storage(ScarcHex *s, FeastBand **A) {
   FeastBand *M = s->lv[s->finest].M;
-  if (s->ready)
-    for (int li = 0; li < s->dom->nlocal; li++)
-      for (int k = 0; k < M[li].stencil->nbands; k++) memset(M[li].band[k], 0, sizeof(double) * (size_t)feast_band_rows(&M[li]));
+  for (int li = 0; s->ready && li < s->dom->nlocal; li++) feast_band_zero(&M[li]);
   s->ready = 0;
   *A = M;
   return 0;

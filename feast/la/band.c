@@ -27,6 +27,15 @@ void feast_band_destroy(FeastBand *A) {
   memset(A, 0, sizeof *A);
 }
 
+void feast_band_copy(const FeastBand *src, FeastBand *dst) {
+  for (int k = 0; k < src->stencil->nbands; k++)
+    memcpy(dst->band[k], src->band[k], sizeof(double) * (size_t)feast_band_rows(src));
+}
+
+void feast_band_zero(FeastBand *A) {
+  for (int k = 0; k < A->stencil->nbands; k++) memset(A->band[k], 0, sizeof(double) * (size_t)feast_band_rows(A));
+}
+
 void feast_band_apply(const FeastBand *A, const double *x, double *y) {
   feast_band_matvec(A->stencil, A->N, (const double *const *)A->band, x, y);
 }

@@ -25,6 +25,8 @@ static inline long feast_band_rows(const FeastBand *A) { return feast_band_grid_
  * page in turn (feast_alloc_coloured) in one block */
 int feast_band_create(const FeastStencil *s, int N, FeastBand *A);
 void feast_band_destroy(FeastBand *A); /* A zeroed; a zeroed A: nothing */
+void feast_band_copy(const FeastBand *src, FeastBand *dst); /* values; the same stencil and size */
+void feast_band_zero(FeastBand *A);                         /* every value 0 */
 /* y <- A x (padded vectors, x != y): feast_band_matvec, the written-out rows of the Q1
  * stencils */
 void feast_band_apply(const FeastBand *A, const double *x, double *y);
