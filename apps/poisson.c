@@ -247,6 +247,15 @@ static int create_mask(const FeastProblemContext *app, FeastMask **mask) {
   return st;
 }
 
+/* 0 if the solve converged, else FEAST_ERR_NOT_CONVERGED with its message */
+static int converged_or_error(const FeastSolveResult *res) {
+  FEAST_CHECK(res->converged, FEAST_ERR_NOT_CONVERGED,
+              "the solver stopped without converging: reason '%s' after %d iterations (relative residual %.3e)",
+              feast_solve_status_name(res->reason), res->iterations,
+              res->initial_residual > 0 ? res->final_residual / res->initial_residual : 0.0);
+  return 0;
+}
+
 /* the run on a mesh of hexahedra (apps/poisson3d.c) */
 static int run_3d(const FeastProblemContext *app, const FeastMask *mask, const ScarcParams *p, int random_start) {
   FeastPoissonRun r = {0};
@@ -254,11 +263,7 @@ static int run_3d(const FeastProblemContext *app, const FeastMask *mask, const S
   FEAST_CALL(solve_settings(app->cfg, &r.method, &r.solve_params));
   FEAST_CALL(feast_poisson3d_run(app, mask, p, &r));
   report(app, r.coarse_level, -1.0, &r.res, r.l2_error);
-  FEAST_CHECK(r.res.converged, FEAST_ERR_NOT_CONVERGED,
-              "the solver stopped without converging: reason '%s' after %d iterations (relative residual %.3e)",
-              feast_solve_status_name(r.res.reason), r.res.iterations,
-              r.res.initial_residual > 0 ? r.res.final_residual / r.res.initial_residual : 0.0);
-  return 0;
+  return converged_or_error(&r.res);
 }
 
 static int poisson_run(const FeastProblemContext *app) {
@@ -291,13 +296,10 @@ static int poisson_run(const FeastProblemContext *app) {
   if (!st) st = l2_error(dom, x, &err);
   ScarcStats stats;
   scarc_stats(scarc, &stats);
-  if (!st) report(app, scarc_coarse_level(scarc), stats.local_solves ? (double)stats.local_cycles / stats.local_solves : 0.0, &res, err);
+  const double cycles = stats.local_solves ? (double)stats.local_cycles / stats.local_solves : 0.0;
+  if (!st) report(app, scarc_coarse_level(scarc), cycles, &res, err);
   if (!st) st = feast_poisson_write_vtk(app, x); /* the last iterate is written also when not converged */
-  if (!st && !res.converged)
-    st = feast_error_set(FEAST_ERR_NOT_CONVERGED, __FILE__, __LINE__,
-                         "the solver stopped without converging: reason '%s' after %d iterations "
-                         "(relative residual %.3e)", feast_solve_status_name(res.reason), res.iterations,
-                         res.initial_residual > 0 ? res.final_residual / res.initial_residual : 0.0);
+  if (!st) st = converged_or_error(&res);
   feast_vec_destroy(&b);
   feast_vec_destroy(&x);
   scarc_destroy(&scarc);
