@@ -217,10 +217,12 @@ static int report_sizes(FeastApp *app, int dry_run) {
   int64_t nodes;
   FEAST_CALL(feast_mesh_count_nodes(app->mesh, app->level, &nodes));
   int64_t dofs;
-  const int fields = app->problem->fields;
+  const int hex = app->mesh->dim == 3, fields = hex ? app->problem->hexahedra : app->problem->fields;
   FEAST_CHECK(feast_mul_i64(nodes, fields, &dofs) == 0, FEAST_ERR_LIMIT, "grid.level = %d: size overflows", app->level);
-  const double per_node = app->problem->bytes_per_node +
-                          (app->problem->config_bytes_per_node ? app->problem->config_bytes_per_node(app->cfg) : 0.0);
+  const double per_node = (app->problem->bytes_per_node + (app->problem->config_bytes_per_node
+                                                               ? app->problem->config_bytes_per_node(app->cfg)
+                                                               : 0.0)) *
+                          fields / app->problem->fields;
   double need = feast_app_memory_estimate(app->mesh, app->level, per_node);
   double limit_gib;
   FEAST_CALL(feast_config_get_real(app->cfg, "run.max_memory", &limit_gib));

@@ -54,8 +54,9 @@ typedef struct {
   /* input phase, --restart: whether the checkpoint (read and matched against config and
    * mesh) can continue this run (e.g. its kind: stationary or time-dependent); NULL: any */
   int (*restart_check)(const FeastCheckpoint *ck, const FeastConfig *cfg);
-  /* 1: it also runs on meshes of hexahedra (3D); 0: quadrilaterals only, a 3D mesh is
-   * refused in the input phase */
+  /* > 0: it also runs on meshes of hexahedra (3D), with this many unknowns per node (the
+   * memory estimate scales bytes_per_node by it over `fields`); 0: quadrilaterals only, a
+   * 3D mesh is refused in the input phase */
   int hexahedra;
 } FeastProblem;
 

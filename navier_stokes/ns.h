@@ -118,12 +118,13 @@ const char *ns_step_reference_name(NsStepReference r);
 typedef enum { NS_FORCING_FIXED, NS_FORCING_EISENSTAT_WALKER, NS_FORCING_NCHOICES } NsLinearForcing; /* fixed|eisenstat-walker */
 const char *ns_linear_forcing_name(NsLinearForcing f);
 
-/* the values of the fields on one boundary part: expression texts in x, y, t (muparser),
+/* the values of the fields on one boundary part: expression texts in x, y, t (muparser; z too on hexahedra),
  * NULL where the field is natural there (do-nothing; the pressure free) */
 typedef struct {
   const char *part;          /* the mesh's name of the part */
   const char *u, *v, *p;
   int priority;              /* where parts meet at a vertex, the higher one sets the value */
+  const char *w;             /* meshes of hexahedra: the third velocity component (expressions in x, y, z, t) */
 } NsBoundaryValues;
 enum { NS_MAX_BOUNDARY = 64 };
 
@@ -133,6 +134,7 @@ typedef struct {
   const char *force[2];      /* body force f_x, f_y (expressions): NULL = 0 */
   const char *exact[3];      /* exact u, v, p (ns_errors): NULL = unknown */
   const char *initial[2];    /* time runs: the initial u, v: NULL = 0 */
+  const char *force_z, *exact_w; /* meshes of hexahedra: f_z and the exact w (NULL: 0, unknown) */
   int nboundary;             /* parts with values (the others: natural for every field) */
   NsBoundaryValues boundary[NS_MAX_BOUNDARY];
 } NsPhysicsParams;
@@ -259,6 +261,9 @@ double ns_params_viscosity(const NsParams *p);
 double ns_viscosity_at(const NsPhysicsParams *p, double re);
 /* part `name` with u, v, p (NULL: natural): sets the next boundary entry */
 int ns_params_boundary(NsParams *p, const char *part, const char *u, const char *v, const char *p_value, int priority);
+/* the same with the third velocity component w (meshes of hexahedra) */
+int ns_params_boundary3(NsParams *p, const char *part, const char *u, const char *v, const char *w,
+                        const char *p_value, int priority);
 
 /* why each `auto` value was chosen (the log's and the summary's words) */
 typedef struct {

@@ -39,7 +39,10 @@ static int get_expr(const FeastConfig *cfg, const char *key, const char **text) 
 static int check_expr(const FeastConfig *cfg, const char *key) {
   FeastExpr *e = NULL;
   if (feast_config_is_set(cfg, key)) FEAST_CALL(feast_expr_from_config(cfg, key, &e));
+  const int z = feast_expr_uses_z(e);
   feast_expr_destroy(&e);
+  FEAST_CHECK(!z, FEAST_ERR_CONFIG, "%s: %s names z: the 2D flow problems have expressions in x, y and t",
+              feast_config_origin(cfg, key), key);
   return 0;
 }
 
@@ -51,19 +54,21 @@ static int physics_from_config(const FeastConfig *cfg, NsPhysicsParams *p) {
   for (int k = 0; k < 2; k++) FEAST_CALL(get_expr(cfg, force[k], &p->force[k]));
   for (int k = 0; k < 3; k++) FEAST_CALL(get_expr(cfg, exact[k], &p->exact[k]));
   for (int k = 0; k < 2; k++) FEAST_CALL(get_expr(cfg, initial[k], &p->initial[k]));
+  FEAST_CALL(get_expr(cfg, "problem.force_z", &p->force_z));
+  FEAST_CALL(get_expr(cfg, "problem.exact_w", &p->exact_w));
   return 0;
 }
 
-/* every [boundary.NAME] section with a field value: its u, v, p and priority */
+/* every [boundary.NAME] section with a field value: its u, v, p, w (meshes of hexahedra) and priority */
 static int boundary_from_config(const FeastConfig *cfg, NsParams *p) {
   int n;
   const char *const *names;
   FEAST_CALL(feast_config_sections(cfg, "boundary.", &n, &names));
   for (int i = 0; i < n; i++) {
-    const char *fields[3] = {NULL, NULL, NULL}, *field_keys[3] = {"u", "v", "p"};
+    const char *fields[4] = {NULL, NULL, NULL, NULL}, *field_keys[4] = {"u", "v", "p", "w"};
     char key[160];
     int any = 0, priority;
-    for (int f = 0; f < 3; f++) {
+    for (int f = 0; f < 4; f++) {
       snprintf(key, sizeof key, "%s.%s", names[i], field_keys[f]);
       if (!feast_config_is_set(cfg, key)) continue;
       FEAST_CALL(feast_config_get_string(cfg, key, &fields[f]));
@@ -72,7 +77,8 @@ static int boundary_from_config(const FeastConfig *cfg, NsParams *p) {
     if (!any) continue;
     snprintf(key, sizeof key, "%s.priority", names[i]);
     FEAST_CALL(get_int(cfg, key, &priority));
-    FEAST_CALL(ns_params_boundary(p, names[i] + strlen("boundary."), fields[0], fields[1], fields[2], priority));
+    FEAST_CALL(ns_params_boundary3(p, names[i] + strlen("boundary."), fields[0], fields[1], fields[3], fields[2],
+                                   priority));
   }
   return 0;
 }
@@ -204,7 +210,30 @@ int ns_time_check(const FeastConfig *cfg) {
 
 /* ---- the checks of the input phase ---- */
 
+/* a key of meshes of hexahedra set on a 2D mesh: an error naming it, not ignored */
+static int refuse_3d_key(const FeastConfig *cfg, const FeastMesh *mesh, const char *key) {
+  FEAST_CHECK(!feast_config_is_set(cfg, key), FEAST_ERR_CONFIG,
+              "%s (%s): a key of meshes of hexahedra (3D); grid.file = %s is a mesh of quadrilaterals (2D)", key,
+              feast_config_origin(cfg, key), mesh->source);
+  return 0;
+}
+
+static int no_3d_keys(const FeastConfig *cfg, const FeastMesh *mesh) {
+  FEAST_CALL(refuse_3d_key(cfg, mesh, "problem.force_z"));
+  FEAST_CALL(refuse_3d_key(cfg, mesh, "problem.exact_w"));
+  int n;
+  const char *const *names;
+  FEAST_CALL(feast_config_sections(cfg, "boundary.", &n, &names));
+  for (int i = 0; i < n; i++) {
+    char key[160];
+    snprintf(key, sizeof key, "%s.w", names[i]);
+    FEAST_CALL(refuse_3d_key(cfg, mesh, key));
+  }
+  return 0;
+}
+
 int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
+  FEAST_CALL(no_3d_keys(cfg, mesh));
   FEAST_CHECK(!feast_config_is_set(cfg, "grid.dirichlet"), FEAST_ERR_CONFIG,
               "grid.dirichlet (%s) applies to problem.type = poisson; stokes and navier-stokes take their "
               "boundary conditions per field from [boundary.NAME] u = ..., v = ..., p = ...",

@@ -26,10 +26,16 @@ static FeastKeySpec keys[] = {
                "stokes/navier-stokes: body force f_x(x, y), an expression (muparser: + - * / ^, "
                "sin exp sqrt ..., pi, c ? a : b)", DISCRETE),
     STRING_KEY("problem", "force_y", "0", "stokes/navier-stokes: body force f_y(x, y), an expression", DISCRETE),
+    STRING_KEY("problem", "force_z", NULL,
+               "stokes/navier-stokes on a mesh of hexahedra: body force f_z(x, y, z) (unset: 0); a 2D mesh refuses it",
+               DISCRETE),
     STRING_KEY("problem", "exact_u", NULL,
                "stokes/navier-stokes: exact velocity u(x, y) if known (manufactured solutions); "
                "the summary then has velocity_l2_error", DISCRETE),
     STRING_KEY("problem", "exact_v", NULL, "stokes/navier-stokes: exact velocity v(x, y) if known", DISCRETE),
+    STRING_KEY("problem", "exact_w", NULL,
+               "stokes/navier-stokes on a mesh of hexahedra: exact velocity w(x, y, z) if known; a 2D mesh refuses it",
+               DISCRETE),
     STRING_KEY("problem", "exact_p", NULL,
                "stokes/navier-stokes: exact pressure p(x, y) if known (pressure_l2_error; compared "
                "with zero mean when the pressure is only fixed up to a constant)", DISCRETE),
@@ -56,6 +62,9 @@ static FeastKeySpec keys[] = {
                "stokes/navier-stokes: Dirichlet value of the velocity u on part NAME, an expression "
                "in x, y; unset (for u and v): natural (do-nothing) outflow", DISCRETE),
     STRING_KEY("boundary.*", "v", NULL, "stokes/navier-stokes: Dirichlet value of the velocity v on part NAME", DISCRETE),
+    STRING_KEY("boundary.*", "w", NULL,
+               "navier-stokes on a mesh of hexahedra: Dirichlet value of the velocity w (z component) on part NAME, "
+               "an expression in x, y, z; a 2D mesh refuses it", DISCRETE),
     STRING_KEY("boundary.*", "p", NULL,
                "stokes/navier-stokes: Dirichlet value of the pressure on part NAME (rarely wanted; "
                "unset: the pressure is free there)", DISCRETE),

@@ -151,6 +151,10 @@ struct NsProblem {
   NsDefaults defaults;          /* the auto values resolved (problem.c) */
 };
 
+/* params.c: the boundary conditions of field `field` ("u", "v", "w" or "p") from the parameters' boundary values
+ * (every part named must be one of the mesh's) */
+int ns_params_bc(const NsParams *p, const FeastMesh *mesh, const char *field, FeastBC **bc);
+
 /* ---- inner.c: an approximate inverse of one scalar block operator, by name ---- */
 typedef struct NsInner NsInner;
 /* structures of solver `kind` on the nodes of `level` with the Dirichlet rows of mask;

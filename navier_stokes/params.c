@@ -3,6 +3,7 @@
  * (their defaults: ns_params_defaults in navier_stokes/ns_config.c, from the key table). */
 #include "feast/base/error.h"
 #include "navier_stokes/ns_private.h"
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const nonlinear_names[] = {[NS_NONLINEAR_FIXED_POINT] = "fixed-point",
@@ -52,12 +53,47 @@ const char *ns_inner_solver_name(NsInnerSolver s) { return NAME_OF(inner_solver_
 const char *ns_step_reference_name(NsStepReference r) { return NAME_OF(step_reference_names, r); }
 const char *ns_linear_forcing_name(NsLinearForcing f) { return NAME_OF(forcing_names, f); }
 
-int ns_params_boundary(NsParams *p, const char *part, const char *u, const char *v, const char *p_value, int priority) {
+int ns_params_boundary3(NsParams *p, const char *part, const char *u, const char *v, const char *w,
+                        const char *p_value, int priority) {
   FEAST_CHECK(p && part, FEAST_ERR_ARG, "ns_params_boundary: NULL argument");
   FEAST_CHECK(p->physics.nboundary < NS_MAX_BOUNDARY, FEAST_ERR_ARG, "ns_params_boundary: more than %d parts",
               NS_MAX_BOUNDARY);
-  p->physics.boundary[p->physics.nboundary++] = (NsBoundaryValues){part, u, v, p_value, priority};
+  p->physics.boundary[p->physics.nboundary++] = (NsBoundaryValues){part, u, v, p_value, priority, w};
   return 0;
+}
+
+int ns_params_boundary(NsParams *p, const char *part, const char *u, const char *v, const char *p_value, int priority) {
+  return ns_params_boundary3(p, part, u, v, NULL, p_value, priority);
+}
+
+/* the text of field `field` of a part's values (NULL: natural there) */
+static const char *boundary_text(const NsBoundaryValues *b, const char *field) {
+  switch (field[0]) {
+  case 'u': return b->u;
+  case 'v': return b->v;
+  case 'w': return b->w;
+  default: return b->p;
+  }
+}
+
+int ns_params_bc(const NsParams *p, const FeastMesh *mesh, const char *field, FeastBC **bc) {
+  *bc = NULL;
+  FeastBCPart *parts;
+  FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &parts));
+  int st = 0;
+  for (int i = 0; i < p->physics.nboundary && !st; i++) {
+    const NsBoundaryValues *b = &p->physics.boundary[i];
+    const int q = feast_mesh_part_index(mesh, b->part);
+    char names[512];
+    if (q < 0)
+      st = feast_error_set(FEAST_ERR_ARG, __FILE__, __LINE__, "boundary values for part '%s': mesh %s has the parts %s",
+                           b->part, mesh->source, feast_mesh_part_names(mesh, names, sizeof names));
+    else
+      parts[q] = (FeastBCPart){boundary_text(b, field), b->priority, NULL};
+  }
+  if (!st) st = feast_bc_create_from_parts(mesh, field, parts, bc);
+  free(parts);
+  return st;
 }
 
 const NsBoundaryValues *ns_params_part(const NsParams *p, const char *name) {

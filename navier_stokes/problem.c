@@ -267,41 +267,20 @@ static int read_params(NsProblem *ns) {
   return optional_expr(p->physics.initial[1] ? p->physics.initial[1] : "0", "initial.v", 0, &ns->initial[1]);
 }
 
-/* the conditions of field f from the parameters' boundary values (every part named must
- * be one of the mesh's) */
-static int create_bc(const NsParams *p, const FeastMesh *mesh, int f, FeastBC **bc) {
-  *bc = NULL;
-  FeastBCPart *parts;
-  FEAST_CALL(FEAST_ALLOC(mesh->nparts + 1, &parts));
-  int st = 0;
-  for (int i = 0; i < p->physics.nboundary && !st; i++) {
-    const NsBoundaryValues *b = &p->physics.boundary[i];
-    const int q = feast_mesh_part_index(mesh, b->part);
-    char names[512];
-    if (q < 0)
-      st = feast_error_set(FEAST_ERR_ARG, __FILE__, __LINE__, "boundary values for part '%s': mesh %s has the parts %s",
-                           b->part, mesh->source, feast_mesh_part_names(mesh, names, sizeof names));
-    else
-      parts[q] = (FeastBCPart){f == NS_U ? b->u : f == NS_V ? b->v : b->p, b->priority, NULL};
-  }
-  if (!st) st = feast_bc_create_from_parts(mesh, ns_field_names[f], parts, bc);
-  free(parts);
-  return st;
-}
-
 /* the texts of ns->params (expressions, part names) copied into one block that the problem
  * owns, so that the parameters stay whole after the caller's strings are gone (a coarser
  * level's problem is made from them: sequencing.c) */
 static int own_strings(NsProblem *ns) {
   NsPhysicsParams *ph = &ns->params.physics;
-  const char **texts[3 + 3 + 2 + 4 * NS_MAX_BOUNDARY];
+  const char **texts[3 + 3 + 2 + 2 + 5 * NS_MAX_BOUNDARY];
   int n = 0;
   for (int i = 0; i < 2; i++) texts[n++] = &ph->force[i];
   for (int i = 0; i < 3; i++) texts[n++] = &ph->exact[i];
   for (int i = 0; i < 2; i++) texts[n++] = &ph->initial[i];
+  texts[n++] = &ph->force_z, texts[n++] = &ph->exact_w;
   for (int i = 0; i < ph->nboundary; i++) {
     NsBoundaryValues *b = &ph->boundary[i];
-    texts[n++] = &b->part, texts[n++] = &b->u, texts[n++] = &b->v, texts[n++] = &b->p;
+    texts[n++] = &b->part, texts[n++] = &b->u, texts[n++] = &b->v, texts[n++] = &b->p, texts[n++] = &b->w;
   }
   size_t size = 1;
   for (int i = 0; i < n; i++) size += *texts[i] ? strlen(*texts[i]) + 1 : 0;
@@ -329,7 +308,7 @@ int ns_create_with_params(const NsParams *p, const FeastDomain *dom, int stokes,
   ns->stokes = stokes;
   FEAST_CALL(read_params(ns));
   for (int f = 0; f < NS_NFIELDS; f++) {
-    FEAST_CALL(create_bc(&ns->params, dom->mesh, f, &ns->sys.bc[f]));
+    FEAST_CALL(ns_params_bc(&ns->params, dom->mesh, ns_field_names[f], &ns->sys.bc[f]));
     FEAST_CALL(feast_mask_create(dom, feast_bc_parts(ns->sys.bc[f]), &ns->sys.mask[f]));
   }
   ns->nullspace = ns_pressure_free(ns->sys.bc, dom->mesh->nparts);

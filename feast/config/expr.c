@@ -1,4 +1,4 @@
-/* Scalar expressions f(x, y) on muparser's C API (see feast/config/expr.h).
+/* Scalar expressions f(x, y, z) on muparser's C API (see feast/config/expr.h).
  *
  * muparser is C++; its C API catches every exception and keeps it in the handle: a failed
  * call returns 0 / does nothing, mupError() then reports it once (reading the flag clears
@@ -10,9 +10,11 @@
  *
  * Compiling: mupSetExpr only stores the text. mupGetExprVarNum parses it with undefined
  * names allowed and lists every name used as a variable (syntax errors surface here); any
- * name but x, y and t is refused, and an expression with none is a constant. mupEvalMulti then
- * builds the bytecode and counts the results ("1, 2" has two). After that mupEval runs the
- * bytecode on the bound x and y without allocating. */
+ * name but x, y, z and t is refused, and an expression with none is a constant. mupEvalMulti
+ * then builds the bytecode and counts the results ("1, 2" has two). After that mupEval runs
+ * the bytecode on the bound x, y and z without allocating. An expression that does not name
+ * z has the bytecode it had before z was defined, so feast_expr_eval (z = 0) gives 2D
+ * values bitwise as before. */
 #include "feast/config/expr.h"
 #include "feast/base/error.h"
 #include <ctype.h>
@@ -29,9 +31,10 @@ enum {
 
 struct FeastExpr {
   muParserHandle_t mu;
-  double x, y, t; /* muparser's variables x, y and t point here */
-  int constant;    /* uses none of x, y, t */
+  double x, y, z, t; /* muparser's variables x, y, z and t point here */
+  int constant;    /* uses none of x, y, z, t */
   int uses_time;   /* names t */
+  int uses_z;      /* names z */
   double value; /* the value when constant */
   char *text;
   char *what;
@@ -107,7 +110,7 @@ static int mu_error(const FeastExpr *e, const char *doing) {
 
 /* 1 if name is a variable an expression may use */
 static int known_variable(const char *name) {
-  return strcmp(name, "x") == 0 || strcmp(name, "y") == 0 || strcmp(name, "t") == 0;
+  return strcmp(name, "x") == 0 || strcmp(name, "y") == 0 || strcmp(name, "z") == 0 || strcmp(name, "t") == 0;
 }
 
 /* an error naming the first unknown variable (in the text, with its position, when
@@ -128,11 +131,11 @@ static int unknown_variable(FeastExpr *e, const char *listed) {
       pos = position(e->text, mupGetErrorPos(e->mu));
     }
   }
-  FEAST_ERROR(FEAST_ERR_CONFIG, "%s = '%s': unknown variable '%s'%s (an expression may use x, y, t and pi)", e->what,
+  FEAST_ERROR(FEAST_ERR_CONFIG, "%s = '%s': unknown variable '%s'%s (an expression may use x, y, z, t and pi)", e->what,
               clip(e->text, c), name, at(pos, p));
 }
 
-/* for muparser's "unexpected parenthesis '('" after a name other than x, y, pi (that
+/* for muparser's "unexpected parenthesis '('" after a name other than x, y, z, t, pi (that
  * muparser took for a variable): "unknown function 'NAME'"; else the general message */
 static int parse_error(const FeastExpr *e) {
   int pos = mupGetErrorPos(e->mu); /* 0-based, of the '(' */
@@ -182,6 +185,8 @@ static int compile(FeastExpr *e) {
   if (mupError(e->mu)) return mu_error(e, " (defining x)");
   mupDefineVar(e->mu, "y", &e->y);
   if (mupError(e->mu)) return mu_error(e, " (defining y)");
+  mupDefineVar(e->mu, "z", &e->z);
+  if (mupError(e->mu)) return mu_error(e, " (defining z)");
   mupDefineVar(e->mu, "t", &e->t);
   if (mupError(e->mu)) return mu_error(e, " (defining t)");
   mupDefineConst(e->mu, "pi", M_PI);
@@ -200,10 +205,11 @@ static int compile(FeastExpr *e) {
     FEAST_CHECK(name, FEAST_ERR_INTERNAL, "%s: muparser lists no name for variable %d of %d", e->what, i, nvar);
     if (!known_variable(name)) return unknown_variable(e, name);
     if (strcmp(name, "t") == 0) e->uses_time = 1;
+    if (strcmp(name, "z") == 0) e->uses_z = 1;
   }
   e->constant = nvar == 0;
 
-  /* bytecode, and the number of results (at x = y = 0; values do not matter here) */
+  /* bytecode, and the number of results (at x = y = z = 0; values do not matter here) */
   int nresults = 0;
   double *results = mupEvalMulti(e->mu, &nresults);
   if (mupError(e->mu)) return mu_error(e, "");
@@ -239,30 +245,41 @@ int feast_expr_create(const char *text, const char *what, FeastExpr **e) {
   return 0;
 }
 
-int feast_expr_eval(FeastExpr *e, double x, double y, double *value) {
+/* FEAST_ERR_CONFIG for the non-finite value v at the point (x, y), or (x, y, z) when dim
+ * is 3, and the time where the expression names t */
+static int not_finite(const FeastExpr *e, double v, double x, double y, double z, int dim) {
+  char c[CLIP + 4], pt[128], tm[48] = "";
+  if (dim == 3) snprintf(pt, sizeof pt, "(x, y, z) = (%.9g, %.9g, %.9g)", x, y, z);
+  else snprintf(pt, sizeof pt, "(x, y) = (%.9g, %.9g)", x, y);
+  if (e->uses_time) snprintf(tm, sizeof tm, ", t = %.9g", e->t);
+  FEAST_ERROR(FEAST_ERR_CONFIG, "%s = '%s': value is not finite (%g) at %s%s", e->what, clip(e->text, c), v, pt, tm);
+}
+
+/* the value at (x, y, z); dim (2 or 3) only chooses how a message names the point */
+static int eval_point(FeastExpr *e, double x, double y, double z, int dim, double *value) {
   FEAST_CHECK(e && value, FEAST_ERR_ARG, "expr_eval: NULL argument");
   if (e->constant) {
     *value = e->value;
     return 0;
   }
-  e->x = x, e->y = y;
+  e->x = x, e->y = y, e->z = z;
   double v = mupEval(e->mu);
   if (mupError(e->mu)) return mu_error(e, "");
-  if (!isfinite(v)) {
-    char c[CLIP + 4];
-    if (e->uses_time)
-      FEAST_ERROR(FEAST_ERR_CONFIG, "%s = '%s': value is not finite (%g) at (x, y) = (%.9g, %.9g), t = %.9g",
-                  e->what, clip(e->text, c), v, x, y, e->t);
-    FEAST_ERROR(FEAST_ERR_CONFIG, "%s = '%s': value is not finite (%g) at (x, y) = (%.9g, %.9g)", e->what,
-                clip(e->text, c), v, x, y);
-  }
+  if (!isfinite(v)) return not_finite(e, v, x, y, z, dim);
   *value = v;
   return 0;
+}
+
+int feast_expr_eval(FeastExpr *e, double x, double y, double *value) { return eval_point(e, x, y, 0.0, 2, value); }
+
+int feast_expr_eval3(FeastExpr *e, double x, double y, double z, double *value) {
+  return eval_point(e, x, y, z, 3, value);
 }
 
 int feast_expr_is_constant(const FeastExpr *e) { return e && e->constant; }
 
 int feast_expr_uses_time(const FeastExpr *e) { return e && e->uses_time; }
+int feast_expr_uses_z(const FeastExpr *e) { return e && e->uses_z; }
 
 void feast_expr_set_time(FeastExpr *e, double t) {
   if (e) e->t = t;

@@ -336,6 +336,55 @@ void feast_q1_hex_form_mass(const FeastQ1HexPoint *p, void *ctx, double Aloc[8][
     for (int b = 0; b < HEX_NODES; b++) Aloc[a][b] += p->phi[a] * p->phi[b] * p->weight;
 }
 
+/* ---- element-level forms: one cell with all its points ---- */
+
+/* what a cell form sees of cell c: its points of rule r, and the centre, the one point of
+ * mid (the 1-point rule: weight 1) */
+static void cell_data(const HexRule *r, const HexRule *mid, const HexCell *c, int macro, FeastQ1HexCell *cell) {
+  cell->macro = macro, cell->i = c->i, cell->j = c->j, cell->k = c->k;
+  memcpy(cell->node, c->node, sizeof cell->node);
+  cell->nq = r->nq;
+  for (int q = 0; q < r->nq; q++) hex_point(r, q, c, macro, &cell->q[q]);
+  hex_point(mid, 0, c, macro, &cell->centre);
+  HexMap m;
+  hex_map(mid, 0, c, &m);
+  memcpy(cell->jac, m.J, sizeof cell->jac);
+}
+
+int feast_q1_hex_assemble_cells(int N, const double *xyz, int macro, FeastQ1HexCellForm form, void *ctx, int order,
+                                int nmat, FeastBand *const *A, int nvec, double *const *b) {
+  enum { MAXM = FEAST_Q1_HEX_MAX_MATRICES, MAXV = FEAST_Q1_HEX_MAX_VECTORS };
+  FEAST_CHECK(form != NULL && (nmat == 0 || A != NULL) && (nvec == 0 || b != NULL), FEAST_ERR_ARG,
+              "Q1 hexahedra cell assembly: form, matrices or vectors NULL");
+  FEAST_CHECK(nmat >= 0 && nmat <= MAXM && nvec >= 0 && nvec <= MAXV, FEAST_ERR_ARG,
+              "Q1 hexahedra cell assembly: %d matrices and %d vectors (at most %d and %d)", nmat, nvec, MAXM, MAXV);
+  double *band[MAXM][HEX_NODES][HEX_NODES];
+  for (int m = 0; m < nmat; m++)
+    if (A[m]) FEAST_CALL(cell_bands(N, A[m], band[m]));
+  FEAST_CALL(hex_check_cells(N, xyz, macro, order));
+  HexRule r, mid;
+  hex_rule(order, &r);
+  hex_rule(1, &mid);
+  FeastQ1HexCell cell;
+  double Aloc[MAXM][HEX_NODES][HEX_NODES], bloc[MAXV][HEX_NODES];
+  for (int k = 0; k < N - 1; k++)
+    for (int j = 0; j < N - 1; j++)
+      for (int i = 0; i < N - 1; i++) {
+        HexCell c;
+        hex_cell(N, xyz, i, j, k, &c);
+        cell_data(&r, &mid, &c, macro, &cell);
+        memset(Aloc, 0, sizeof Aloc[0] * nmat);
+        memset(bloc, 0, sizeof bloc[0] * nvec);
+        form(&cell, ctx, Aloc, bloc);
+        for (int m = 0; m < nmat; m++)
+          if (A[m]) scatter(band[m], c.node, Aloc[m]);
+        for (int v = 0; v < nvec; v++)
+          if (b[v])
+            for (int a = 0; a < HEX_NODES; a++) b[v][c.node[a]] += bloc[v][a];
+      }
+  return 0;
+}
+
 /* ---- integrals of functions: right-hand sides, lumped masses, L2 errors ----
  * by rows of cells (i = 0 .. N-2 at fixed j, k): the function is called once per row */
 typedef struct {

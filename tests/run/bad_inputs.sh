@@ -94,7 +94,7 @@ cfg_problem_stokes.ini           | 1 |                                          
 # ---- stokes / navier-stokes ----
 ns_bad_expression.ini            | 1 |                                           | 1 | ns_bad_expression.ini:10&boundary.top.u&sin(x&position 6
 ns_bad_expression.ini            | 2 |                                           | 1 | ns_bad_expression.ini:10&boundary.top.u&sin(x
-ns_unknown_variable.ini          | 1 |                                           | 1 | ns_unknown_variable.ini:10&boundary.top.u&unknown variable 'z'
+ns_unknown_variable.ini          | 1 |                                           | 1 | ns_unknown_variable.ini:10&boundary.top.u&unknown variable 'q'
 ns_bad_force.ini                 | 1 |                                           | 1 | ns_bad_force.ini:4&problem.force_x&x +
 ns_unknown_part.ini              | 1 |                                           | 1 | ns_unknown_part.ini:10&boundary.lid&'lid'&bottom, right, top, left
 ns_unknown_part.ini              | 2 |                                           | 1 | ns_unknown_part.ini:10&boundary.lid
@@ -146,8 +146,8 @@ time_end_before_start.ini        | 2 | output.timeseries=ts.csv                 
 time_end_equals_start.ini        | 1 | output.timeseries=ts.csv                  | 1 | time.end = 8 (&config/dfg2d3.ini:&time.start = 8 (&time_end_equals_start.ini:4)
 time_scheme_unknown.ini          | 1 | output.timeseries=ts.csv                  | 1 | time_scheme_unknown.ini:4&time.scheme&rk4&bdf2
 time_steps_max.ini               | 1 | output.timeseries=ts.csv output.summary=s.json | 1 | 800 steps&time.steps_max = 100 (&time_steps_max.ini:4)&time.dt = 0.01
-time_initial_unknown_variable.ini | 1 | output.timeseries=ts.csv output.summary=s.json | 1 | time_initial_unknown_variable.ini:4&initial.u&unknown variable 'z'
-time_initial_unknown_variable.ini | 2 | output.timeseries=ts.csv                 | 1 | time_initial_unknown_variable.ini:4&initial.u&unknown variable 'z'
+time_initial_unknown_variable.ini | 1 | output.timeseries=ts.csv output.summary=s.json | 1 | time_initial_unknown_variable.ini:4&initial.u&unknown variable 'q'
+time_initial_unknown_variable.ini | 2 | output.timeseries=ts.csv                 | 1 | time_initial_unknown_variable.ini:4&initial.u&unknown variable 'q'
 time_vtk_every_zero.ini          | 1 | output.vtk=snap output.timeseries=ts.csv  | 1 | time_vtk_every_zero.ini:5&output.vtk_every&'0'
 time_vtk_every_stationary.ini    | 1 | output.vtk=snap output.summary=s.json     | 1 | output.vtk_every (&time_vtk_every_stationary.ini:5)&needs a time-dependent run
 time_series_from_stationary.ini  | 1 | output.summary=s.json                     | 1 | output.series_from (&time_series_from_stationary.ini:4)&needs a time-dependent run
@@ -183,7 +183,13 @@ mesh_negative_count.feast        | 1 |                                          
 mesh_no_header.feast             | 1 |                                            | 1 | mesh_no_header.feast:2
 mesh_nonconforming.feast         | 1 |                                            | 1 | mesh_nonconforming.feast:10&conforming
 mesh_nonconvex.feast             | 1 |                                            | 1 | mesh_nonconvex.feast:11&convex
--                                | 1 | @SRC@/config/cavity.ini grid.file=@BAD@/mesh_hex.feast | 5 | grid.file&mesh_hex.feast&hexahedra&navier-stokes
+-                                | 1 | @SRC@/config/cavity.ini grid.file=@BAD@/mesh_hex.feast | 1 | cavity.ini:16&[boundary.top]&mesh_hex.feast&'top'
+-                                | 1 | @SRC@/config/cavity.ini boundary.top.w=0  | 1 | boundary.top.w&command line&hexahedra&quadrilaterals
+ns_z_in_2d.ini                   | 1 |                                            | 1 | ns_z_in_2d.ini:10&boundary.top.u&'4*z'&names z
+-                                | 1 | @SRC@/config/cavity3d.ini nonlinear.method=newton | 5 | nonlinear.method = newton&hexahedra
+-                                | 1 | @SRC@/config/cavity3d.ini time.scheme=bdf2 time.dt=0.1 time.end=1 | 5 | time.scheme = bdf2&hexahedra
+-                                | 1 | @SRC@/config/cavity3d.ini output.forces_on=y0 | 5 | output.forces_on&command line&hexahedra
+-                                | 1 | @SRC@/config/cavity3d.ini grid.level=9    | 3 | grid.level = 9&GiB
 -                                | 1 | @SRC@/config/poisson3d.ini grid.level=9   | 3 | grid.level = 9&GiB
 cfg_hex_convection.ini           | 1 |                                            | 1 | problem.convection&cfg_hex_convection.ini:4&2D key
 cfg_hex_matrix_market.ini        | 1 |                                            | 5 | output.matrix_market&cfg_hex_matrix_market.ini:10&hexahedra

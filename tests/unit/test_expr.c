@@ -1,6 +1,7 @@
-/* Expressions f(x, y) (feast/config/expr.h, muparser): values against C math, constants, every
- * error class with its message (what, text, reason, position), non-finite values, the
- * config origin file:line in messages. */
+/* Expressions f(x, y, z) (feast/config/expr.h, muparser): values against C math, constants,
+ * every error class with its message (what, text, reason, position), non-finite values, the
+ * config origin file:line in messages; the variable z (feast_expr_eval3 against C, z counts
+ * as a variable, feast_expr_eval is z = 0 and bitwise feast_expr_eval3 there). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "feast/config/config.h"
 #include "feast/base/error.h"
@@ -116,7 +117,7 @@ static void test_errors(void) {
   EXPECT_ERROR("2*Sin(x)", "unknown function 'Sin' at position 3");
   EXPECT_ERROR("x(1)", "unexpected parenthesis '(' at position 2");
   /* unknown names, with the position of the first in the text */
-  EXPECT_ERROR("x + z", w, "unknown variable 'z' at position 5 (an expression may use x, y, t and pi)");
+  EXPECT_ERROR("x + w", w, "unknown variable 'w' at position 5 (an expression may use x, y, z, t and pi)");
   EXPECT_ERROR("b*t + a", "unknown variable 'b' at position 1");
   EXPECT_ERROR("nan", "unknown variable 'nan'");
   EXPECT_ERROR("sin", "unknown variable 'sin'");
@@ -194,7 +195,7 @@ static void test_config(void) {
   CHECK(mkdtemp(dir) != NULL);
   snprintf(path, sizeof path, "%s/run.ini", dir);
   const char *bodies[] = {"# expressions\n[grid]\nlevel = 2\ndirichlet = 4*0.3*y*(0.41-y)/0.41^2\n",
-                          "[grid]\n\n\ndirichlet = sin(x\n", "[grid]\ndirichlet = x + z\n"};
+                          "[grid]\n\n\ndirichlet = sin(x\n", "[grid]\ndirichlet = x + w\n"};
   for (int b = 0; b < 3; b++) {
     FILE *f = fopen(path, "w");
     CHECK(f != NULL);
@@ -220,9 +221,9 @@ static void test_config(void) {
     } else {
       CHECK(st == FEAST_ERR_CONFIG);
       snprintf(where, sizeof where, "%s:%d: grid.dirichlet = '%s'", path, b == 1 ? 4 : 2,
-               b == 1 ? "sin(x" : "x + z");
+               b == 1 ? "sin(x" : "x + w");
       CHECK(strstr(feast_error_message(), where) != NULL);
-      CHECK(strstr(feast_error_message(), b == 1 ? "at position 6" : "unknown variable 'z' at position 5"));
+      CHECK(strstr(feast_error_message(), b == 1 ? "at position 6" : "unknown variable 'w' at position 5"));
       if (!strstr(feast_error_message(), where)) fprintf(stderr, "  want \"%s\" in: %s\n", where, feast_error_message());
       feast_error_clear();
     }
@@ -295,6 +296,102 @@ static void test_many(void) {
   feast_expr_destroy(&e);
 }
 
+/* the variable z: values of feast_expr_eval3 against C; z counts as a variable for
+ * is_constant; feast_expr_eval is z = 0 (also after an eval3 at another z), bitwise
+ * feast_expr_eval3 at z = 0 for every 2D case above; a non-finite value names (x, y, z) */
+static double f_lid3(double x, double y, double z) {
+  (void)y;
+  return 16 * x * (1 - x) * z * (1 - z);
+}
+static double f_mix3(double x, double y, double z) { return sin(M_PI * x) * cos(M_PI * y) * exp(-z) + pow(z, 3); }
+static void test_z(void) {
+  static const struct {
+    const char *text;
+    double (*f)(double, double, double);
+  } cases[] = {{"16*x*(1-x)*z*(1-z)", f_lid3}, {"sin(pi*x)*cos(pi*y)*exp(-z) + z^3", f_mix3}};
+  static const double pts[][3] = {{0.5, 0.25, 0.5}, {0.25, 1, 0.75}, {1, 0, 0.125}, {-0.3, 2.2, -1.5}};
+  FeastExpr *e = NULL;
+  double v = NAN, w = NAN;
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    CHECK_OK(feast_expr_create(cases[c].text, "z", &e));
+    if (!e) continue;
+    CHECK(!feast_expr_is_constant(e) && !feast_expr_uses_time(e));
+    for (size_t p = 0; p < sizeof pts / sizeof pts[0]; p++) {
+      CHECK_OK(feast_expr_eval3(e, pts[p][0], pts[p][1], pts[p][2], &v));
+      CHECK_CLOSE(v, cases[c].f(pts[p][0], pts[p][1], pts[p][2]), 1e-14);
+    }
+    if (c == 0) {
+      CHECK_OK(feast_expr_eval3(e, 0.5, 0.9, 0.5, &v));
+      CHECK(v == 1.0); /* the lid's centre, exactly */
+    }
+    feast_expr_destroy(&e);
+  }
+  /* z alone, 0*z: variables; eval after eval3 at z = 5 is z = 0 again */
+  CHECK_OK(feast_expr_create("0*z + 1", "c", &e));
+  CHECK(e && !feast_expr_is_constant(e));
+  feast_expr_destroy(&e);
+  CHECK_OK(feast_expr_create("z", "z alone", &e));
+  if (e) {
+    CHECK(!feast_expr_is_constant(e));
+    CHECK_OK(feast_expr_eval3(e, 1, 2, 5, &v));
+    CHECK(v == 5.0);
+    CHECK_OK(feast_expr_eval(e, 1, 2, &v));
+    CHECK(v == 0.0);
+    feast_expr_destroy(&e);
+  }
+  /* every 2D case: eval and eval3 at z = 0 give the same bits, z elsewhere changes nothing */
+  static const char *const texts[] = {"4*0.3*y*(0.41-y)/0.41^2", "sin(pi*x)*cos(pi*y)", "x < 0.5 ? 1 + y : -2*x",
+                                      "x^3 - 2^3^2*y", "exp(-x) + ln(2+y) + sqrt(1+x^2) + abs(x-y) + tan(0.3*x)", "x"};
+  int differ = 0;
+  for (size_t c = 0; c < sizeof texts / sizeof texts[0]; c++) {
+    CHECK_OK(feast_expr_create(texts[c], "2d", &e));
+    if (!e) continue;
+    for (int i = 0; i < 1000; i++) {
+      const double x = -1 + 0.00317 * i, y = 2 - 0.003 * i;
+      double a = 0, b = 1, d = 2;
+      CHECK_OK(feast_expr_eval(e, x, y, &a));
+      CHECK_OK(feast_expr_eval3(e, x, y, 0.0, &b));
+      CHECK_OK(feast_expr_eval3(e, x, y, 0.7 * i, &d));
+      differ += memcmp(&a, &b, sizeof a) != 0 || memcmp(&a, &d, sizeof a) != 0;
+    }
+    feast_expr_destroy(&e);
+  }
+  CHECK(differ == 0);
+  /* a z-dependent expression differs between eval and eval3 at z != 0 (the test can fail) */
+  CHECK_OK(feast_expr_create("x + y*z", "xyz", &e));
+  if (e) {
+    CHECK_OK(feast_expr_eval(e, 1, 2, &v));
+    CHECK_OK(feast_expr_eval3(e, 1, 2, 3, &w));
+    CHECK(v == 1.0 && w == 7.0);
+    feast_expr_destroy(&e);
+  }
+  /* non-finite: the point (x, y, z), with t where named; eval names (x, y) */
+  CHECK_OK(feast_expr_create("1/z", "box.ini:4: boundary.lid.w", &e));
+  if (e) {
+    v = 42;
+    CHECK(feast_expr_eval3(e, 0.5, 0.25, 0, &v) == FEAST_ERR_CONFIG && v == 42);
+    CHECK(strstr(feast_error_message(), "box.ini:4: boundary.lid.w = '1/z': value is not finite (inf) at (x, y, z) = "
+                                        "(0.5, 0.25, 0)") != NULL);
+    feast_error_clear();
+    CHECK(feast_expr_eval(e, 0.5, 0.25, &v) == FEAST_ERR_CONFIG);
+    CHECK(strstr(feast_error_message(), "at (x, y) = (0.5, 0.25)") != NULL);
+    feast_error_clear();
+    CHECK_OK(feast_expr_eval3(e, 0, 0, 4, &v));
+    CHECK(v == 0.25);
+    feast_expr_destroy(&e);
+  }
+  CHECK_OK(feast_expr_create("t/(z-1)", "tz", &e));
+  if (e) {
+    feast_expr_set_time(e, 2);
+    CHECK(feast_expr_eval3(e, 0, 0, 1, &v) == FEAST_ERR_CONFIG);
+    CHECK(strstr(feast_error_message(), "at (x, y, z) = (0, 0, 1), t = 2") != NULL);
+    feast_error_clear();
+    feast_expr_destroy(&e);
+  }
+  CHECK(feast_expr_eval3(NULL, 0, 0, 0, &v) == FEAST_ERR_ARG);
+  feast_error_clear();
+}
+
 static int run(void) {
   test_values();
   test_constants();
@@ -303,6 +400,7 @@ static int run(void) {
   test_config();
   test_time();
   test_many();
+  test_z();
   return 0;
 }
 
