@@ -5,6 +5,7 @@
 #include "apps/navier_stokes3d.h"
 #include "feast/base/error.h"
 #include "feast/base/log.h"
+#include "feast/base/signals.h"
 #include "feast/config/expr.h"
 #include "feast/fem/bc.h"
 #include "navier_stokes/ns_config.h"
@@ -80,7 +81,8 @@ static int report(const FeastProblemContext *app, const NsHex *ns, const NsHexRe
   if (!isnan(ep)) feast_summary_set_real(s, "pressure_l2_error", ep);
   feast_log(1, "  %s after %d nonlinear steps (%ld linear iterations, %ld velocity V cycles): residual %.3e "
             "(initial %.3e), kinetic energy %.10e\n",
-            r->converged ? "converged" : "NOT converged", r->nonlinear_iterations, r->linear_iterations,
+            r->converged ? "converged" : r->stop_signal ? "interrupted" : "NOT converged", r->nonlinear_iterations,
+            r->linear_iterations,
             r->velocity_vcycles, r->final_residual, r->initial_residual, ke);
   if (!isnan(eu) || !isnan(ep)) feast_log(1, "  l2 errors: velocity %.6e, pressure %.6e\n", eu, ep);
   return 0;
@@ -107,6 +109,12 @@ int ns_app_hex_run(const FeastProblemContext *app, int stokes) {
   int st = ns_hex_create(&p, app->dom, stokes, &ns);
   if (!st) st = ns_hex_solve(ns, &res);
   if (!st) st = report(app, ns, &res);
+  if (!st && res.stop_signal) /* the run ends soon (the scheduler's grace period): only the summary follows */
+    st = feast_error_set(FEAST_ERR_INTERRUPTED, __FILE__, __LINE__,
+                         "stopped by %s after nonlinear step %d (residual %.3e, initial %.3e): no checkpoint (not "
+                         "written on meshes of hexahedra yet)",
+                         feast_signal_name(res.stop_signal), res.nonlinear_iterations, res.final_residual,
+                         res.initial_residual);
   if (!st) st = outputs(app, ns); /* the last iterate also when not converged */
   if (!st && !res.converged)
     st = feast_error_set(FEAST_ERR_NOT_CONVERGED, __FILE__, __LINE__,

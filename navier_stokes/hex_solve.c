@@ -4,6 +4,7 @@
  * refresh, progress lines) and the result. */
 #include "feast/base/error.h"
 #include "feast/base/log.h"
+#include "feast/base/signals.h"
 #include "navier_stokes/hex_private.h"
 #include <string.h>
 
@@ -54,8 +55,10 @@ static int set_newton(void *ctx, int on) {
 
 static int update_preconditioner(void *ctx) { return ns_hex_preconditioner_update(ctx); }
 
+/* progress lines; after each step a stop signal on any rank (collective) ends the iteration as interrupted */
 static int monitor(void *ctx, FeastNonlinearEvent event, const FeastNonlinearInfo *info, int *stop) {
-  (void)ctx, (void)stop;
+  NsHex *ns = ctx;
+  if (event == FEAST_NONLINEAR_STEP_DONE) return feast_signals_agree(ns->dom->comm, stop);
   if (event != FEAST_NONLINEAR_STEP) return 0;
   const FeastNonlinearResult *r = info->result;
   const double its = info->step > 0 && r->linear_per_step ? r->linear_per_step[info->step - 1] : 0.0;
@@ -104,6 +107,7 @@ int ns_hex_solve(NsHex *ns, NsHexResult *res) {
   FEAST_CALL(feast_nonlinear_solve(ns->nonlinear, NULL, &r));
   res->converged = r.converged;
   res->reason = r.reason;
+  res->stop_signal = r.stop_signal;
   res->nonlinear_iterations = r.steps;
   res->linear_iterations = r.linear_iterations;
   res->linear_capped = r.linear_capped;

@@ -34,6 +34,7 @@ typedef struct {
   int linear_capped;            /* linear solves stopped at their cap */
   long velocity_vcycles;        /* ScaRC V cycles of the velocity blocks (one per component and application) */
   double initial_residual, final_residual;
+  int stop_signal;              /* reason interrupted: the signal (SIGTERM, SIGINT) that stopped it after a step */
 } NsHexResult;
 
 /* the parameters the 3D solver takes: FEAST_ERR_CONFIG (UNSUPPORTED for features it lacks) naming the first one
@@ -42,7 +43,8 @@ int ns_hex_check_params(const NsParams *p, int stokes);
 /* the problem on dom (a domain of hexahedral macros) at its finest level; stokes = 1: no convection. The
  * parameters are copied; their texts are compiled here and not kept */
 int ns_hex_create(const NsParams *p, const FeastDomain *dom, int stokes, NsHex **ns);
-/* the nonlinear solve from the zero start with the boundary values (Stokes: one linear solve) */
+/* the nonlinear solve from the zero start with the boundary values; a stop signal (feast/base/signals.h) ends it
+ * after the step it arrives in (reason interrupted) */
 int ns_hex_solve(NsHex *ns, NsHexResult *res);
 /* the iterate: blocks NS_HEX_U .. NS_HEX_P */
 const FeastVec *ns_hex_solution(const NsHex *ns);

@@ -6,7 +6,7 @@
 # 1.5x of level 2's; the centre lines are written and their profiles have the cavity's
 # shape (u = 1 at the lid, 0 at the bottom, a negative minimum below the centre; v
 # positive near x = 0 and negative near x = 1); the VTK output of hexahedra is written; the
-# Stokes problem on the same cube converges.
+# Stokes problem on the same cube converges; SIGTERM stops the solve after a step (exit 6).
 . "$(dirname "$0")/lib.sh"
 CFG=$FEAST_SRC/config/cavity3d.ini
 feastc_np 1 "$CFG" grid.level=2 || { echo "feastc failed at L=2"; fail=$((fail+1)); }
@@ -36,4 +36,13 @@ echo "centre line: $(cat "$TMP/shape")"
 check "centre-line profiles of the cavity's shape" "'$(cut -d' ' -f1 "$TMP/shape")' == 'True'"
 feastc_np 1 "$CFG" grid.level=2 problem.type=stokes || { echo "feastc stokes failed"; fail=$((fail+1)); }
 check "Stokes converged" "'$(json converged)' == 'true'"
+# SIGTERM during the solve: it stops after the step it arrives in, exit 6, the summary says interrupted
+"$FEASTC" "$CFG" grid.level=4 output.summary="$TMP/term.json" output.verbosity=0 >"$TMP/term.log" 2>&1 &
+pid=$!
+sleep 3
+kill -TERM $pid
+wait $pid
+rc=$?
+echo "SIGTERM: exit $rc, $(tail -1 "$TMP/term.log")"
+check "SIGTERM: exit 6 (got $rc), reason interrupted" "$rc == 6 and '$(json reason "$TMP/term.json")' == 'interrupted'"
 finish
