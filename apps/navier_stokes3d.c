@@ -6,8 +6,6 @@
 #include "feast/base/error.h"
 #include "feast/base/log.h"
 #include "feast/base/signals.h"
-#include "feast/config/expr.h"
-#include "feast/fem/bc.h"
 #include "navier_stokes/ns_config.h"
 #include "navier_stokes/ns_hex.h"
 #include <math.h>
@@ -17,48 +15,14 @@
 static const char *const not_yet_keys[] = {"output.forces_on",      "output.pressure_point_a", "output.pressure_point_b",
                                            "output.recirculation_from", "output.wall_shear_zeros_on",
                                            "output.timeseries",     "output.vtk_every",        "output.series_from",
-                                           "output.matrix_market",  "grid.dirichlet"};
+                                           "output.matrix_market"};
 
-static int check_keys(const FeastConfig *cfg) {
+int ns_app_hex_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
   for (size_t i = 0; i < sizeof not_yet_keys / sizeof not_yet_keys[0]; i++)
     FEAST_CHECK(!feast_config_is_set(cfg, not_yet_keys[i]), FEAST_ERR_UNSUPPORTED,
                 "%s (%s): not available for the flow problems on a mesh of hexahedra (3D) yet", not_yet_keys[i],
                 feast_config_origin(cfg, not_yet_keys[i]));
-  const char *exprs[] = {"problem.force_x", "problem.force_y", "problem.force_z", "problem.exact_u",
-                         "problem.exact_v", "problem.exact_w", "problem.exact_p"};
-  for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++) {
-    FeastExpr *e = NULL;
-    if (feast_config_is_set(cfg, exprs[i])) FEAST_CALL(feast_expr_from_config(cfg, exprs[i], &e));
-    feast_expr_destroy(&e);
-  }
-  return 0;
-}
-
-/* the boundary values of the four fields compile and agree where parts meet */
-static int check_boundary(const FeastConfig *cfg, const FeastMesh *mesh) {
-  FEAST_CALL(feast_bc_check_sections(cfg, mesh));
-  const char *fields[] = {"u", "v", "w", "p"};
-  int velocity = 0;
-  for (int f = 0; f < 4; f++) {
-    FeastBC *bc;
-    FEAST_CALL(feast_bc_create(cfg, mesh, fields[f], &bc));
-    for (int q = 0; q < mesh->nparts && f < 3; q++) velocity |= feast_bc_parts(bc)[q];
-    feast_bc_destroy(&bc);
-  }
-  char known[512];
-  FEAST_CHECK(velocity, FEAST_ERR_CONFIG,
-              "%s: no boundary part has a velocity value (boundary.NAME.u / v / w), so the velocity is not "
-              "determined (mesh %s has the parts %s)",
-              feast_config_path(cfg), mesh->source, feast_mesh_part_names(mesh, known, sizeof known));
-  return 0;
-}
-
-int ns_app_hex_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
-  FEAST_CALL(check_keys(cfg));
-  FEAST_CALL(check_boundary(cfg, mesh));
-  NsParams p;
-  FEAST_CALL(ns_params_from_config(cfg, &p));
-  return ns_hex_check_params(&p, stokes);
+  return ns_hex_check(cfg, mesh, stokes);
 }
 
 static int report(const FeastProblemContext *app, const NsHex *ns, const NsHexResult *r) {

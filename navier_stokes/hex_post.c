@@ -2,12 +2,11 @@
  * errors against an exact solution, VTK, and the values along a line of nodes (the centre
  * lines of the cavity). Sums over macros in global macro order (feast_domain_sum_macros):
  * the same bits on any number of ranks. */
-#include "feast/base/atomic.h"
 #include "feast/base/error.h"
-#include "feast/base/log.h"
 #include "feast/fem/q1_hex.h"
 #include "feast/io/vtk.h"
 #include "navier_stokes/hex_private.h"
+#include "navier_stokes/ns_private.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,107 +122,48 @@ int ns_hex_write_vtk(const NsHex *ns, const char *prefix) {
   return st;
 }
 
-/* ---- values along a line of nodes ---- */
-
-enum { LINE_TOL_EXP = 9 };
-typedef struct {
-  double s, value;
-} LinePoint;
-
-static int by_position(const void *a, const void *b) {
-  const double sa = ((const LinePoint *)a)->s, sb = ((const LinePoint *)b)->s;
-  return (sa > sb) - (sa < sb);
-}
-
-/* this rank's nodes on the line (every copy) into *pts, *count of them */
-static int local_line(const NsHex *ns, const double o[3], int axis, int f, LinePoint **pts, int *count) {
-  const FeastDomain *dom = ns->dom;
-  const FeastLevel *lev = &dom->levels[ns->level];
-  const double tol = pow(10.0, -LINE_TOL_EXP);
-  *count = 0;
-  FEAST_CALL(FEAST_ALLOC((long)dom->nlocal * lev->N + 1, pts));
-  for (int li = 0; li < dom->nlocal; li++) {
-    const double *xyz = lev->xy[li], *v = feast_vec_block_read(ns->x, f, li);
-    for (long r = 0; r < lev->nodes_per_macro; r++) {
-      int on = 1;
-      for (int e = 0; e < 3; e++) on &= e == axis || fabs(xyz[3 * r + e] - o[e]) <= tol;
-      if (on && *count < dom->nlocal * lev->N) (*pts)[(*count)++] = (LinePoint){xyz[3 * r + axis], v[r]};
-    }
-  }
-  return 0;
-}
-
-int ns_hex_line(const NsHex *ns, const double o[3], int axis, int f, int max, double *s, double *value, int *n) {
-  FEAST_CHECK(axis >= 0 && axis < 3 && f >= 0 && f < NS_HEX_NFIELDS, FEAST_ERR_ARG, "ns_hex_line: axis %d, field %d",
-              axis, f);
-  LinePoint *mine, *all = NULL;
-  int count;
-  FEAST_CALL(local_line(ns, o, axis, f, &mine, &count));
-  int size, *counts = NULL, *displs = NULL, total = 0;
-  MPI_Comm_size(ns->dom->comm, &size);
-  int st = FEAST_ALLOC(size + 1, &counts);
-  if (!st) st = FEAST_ALLOC(size + 1, &displs);
-  const int bytes = count * (int)sizeof(LinePoint);
-  if (!st) MPI_Allgather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, ns->dom->comm);
-  for (int r = 0; r < size && !st; r++) displs[r] = total, total += counts[r];
-  if (!st) st = FEAST_ALLOC(total / (int)sizeof(LinePoint) + 1, &all);
-  if (!st) MPI_Allgatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, ns->dom->comm);
-  int m = 0;
-  if (!st) {
-    const int k = total / (int)sizeof(LinePoint);
-    qsort(all, (size_t)k, sizeof *all, by_position);
-    for (int i = 0; i < k; i++) { /* the copies of a node sit side by side, bitwise equal */
-      if (m > 0 && all[i].s - all[m - 1].s <= pow(10.0, -LINE_TOL_EXP)) continue;
-      all[m++] = all[i];
-    }
-    for (int i = 0; i < m && i < max && s; i++) s[i] = all[i].s, value[i] = all[i].value;
-    *n = m;
-  }
-  free(mine), free(all), free(counts), free(displs);
-  return st;
-}
+/* ---- the centre lines ---- */
 
 /* output.centerlines: u along y through (0.5, y, 0.5) and v along x through (x, 0.5, 0.5) (the centre lines of
- * the unit-cube cavity, the 2D files' names and columns), written by rank 0 */
+ * the unit-cube cavity; the 2D files' names and columns) */
 static const struct {
   int axis, field;
   double o[3];
-  const char *header;
-} centre_lines[2] = {{1, NS_HEX_U, {0.5, 0.0, 0.5}, "y,u"}, {0, NS_HEX_V, {0.0, 0.5, 0.5}, "x,v"}};
+  const char *line;
+} centre_lines[2] = {{1, NS_HEX_U, {0.5, 0.0, 0.5}, "x = z = 0.5"}, {0, NS_HEX_V, {0.0, 0.5, 0.5}, "y = z = 0.5"}};
 
-static int write_line(const char *path, const char *header, const double *s, const double *v, int count) {
-  const size_t size = 64 + (size_t)count * 56;
-  char *text;
-  FEAST_CALL(FEAST_ALLOC(size, &text));
-  size_t len = (size_t)snprintf(text, size, "%s\n", header);
-  for (int i = 0; i < count; i++) len += (size_t)snprintf(text + len, size - len, "%.17g,%.17g\n", s[i], v[i]);
-  const int st = feast_write_atomic(path, "centre-line profile", text, len);
-  free(text);
+/* a node lies on a line when its other two coordinates are this close to the line's */
+#define LINE_TOL 1e-9
+
+/* this rank's nodes (each once, at its owner) on centre line k, gathered on rank 0 */
+static int line_points(const NsHex *ns, int k, NsLinePoint **out, int *count) {
+  const FeastDomain *dom = ns->dom;
+  const FeastLevel *lev = &dom->levels[ns->level];
+  const int axis = centre_lines[k].axis;
+  const double *o = centre_lines[k].o;
+  NsLinePoint *mine;
+  int nmine = 0;
+  FEAST_CALL(FEAST_ALLOC((long)dom->nlocal * lev->N + 1, &mine));
+  for (int li = 0; li < dom->nlocal; li++) {
+    const double *xyz = lev->xy[li], *v = feast_vec_block_read(ns->x, centre_lines[k].field, li);
+    for (long r = 0; r < lev->nodes_per_macro; r++) {
+      int on = lev->owned[li][r];
+      for (int e = 0; e < 3; e++) on &= e == axis || fabs(xyz[3 * r + e] - o[e]) <= LINE_TOL;
+      if (on) mine[nmine++] = (NsLinePoint){xyz[3 * r + axis], v[r]};
+    }
+  }
+  const int st = ns_line_gather(dom, mine, nmine, out, count);
+  free(mine);
   return st;
 }
 
-static int centre_line(const NsHex *ns, const char *prefix, int k) {
-  int n;
-  FEAST_CALL(ns_hex_line(ns, centre_lines[k].o, centre_lines[k].axis, centre_lines[k].field, 0, NULL, NULL, &n));
-  FEAST_CHECK(n > 0, FEAST_ERR_CONFIG, "output.centerlines: no grid node lies on the line through (%g, %g, %g) along %c",
-              centre_lines[k].o[0], centre_lines[k].o[1], centre_lines[k].o[2], "xyz"[centre_lines[k].axis]);
-  double *s, *v;
-  FEAST_CALL(FEAST_ALLOC(2 * (long)n, &s));
-  v = s + n;
-  int st = ns_hex_line(ns, centre_lines[k].o, centre_lines[k].axis, centre_lines[k].field, n, s, v, &n);
-  char path[4200];
-  if (!st) st = ns_centerline_file_name(prefix, k, path, sizeof path);
-  if (!st && ns->dom->rank == 0) st = write_line(path, centre_lines[k].header, s, v, n);
-  free(s);
-  int global = st;
-  FEAST_MPI_CALL(MPI_Bcast(&global, 1, MPI_INT, 0, ns->dom->comm));
-  FEAST_CHECK(global == 0 || ns->dom->rank == 0, global, "writing the centre lines failed on rank 0");
-  FEAST_CALL(st);
-  feast_log(1, "  centre line: %s (%d points)\n", path, n);
-  return 0;
-}
-
 int ns_hex_write_centerlines(const NsHex *ns, const char *prefix) {
-  for (int k = 0; k < 2; k++) FEAST_CALL(centre_line(ns, prefix, k));
+  for (int k = 0; k < 2; k++) {
+    NsLinePoint *pts = NULL;
+    int count = 0, st = line_points(ns, k, &pts, &count);
+    if (!st) st = ns_centerline_write(ns->dom, prefix, k, centre_lines[k].line, pts, count);
+    free(pts);
+    FEAST_CALL(st);
+  }
   return 0;
 }

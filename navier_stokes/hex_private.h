@@ -23,7 +23,6 @@ struct NsHex {
   FeastBand *blk[NS_HEX_NBLOCKS]; /* blk[k][li]: the partial matrices (each macro's own cells) of the last assembly */
   FeastVec *rhs;                 /* consistent, four fields */
   FeastVec *x, *d, *c, *x_old;   /* the iterate, the defect, the correction, the last iterate */
-  FeastVec *t;                   /* work of the product and the preconditioner (four fields) */
   FeastVec *mass;                /* the lumped mass, consistent (one block) */
   FeastVec *ones;                /* 1 everywhere (one block) */
   double volume;                 /* the lumped mass's sum over the global nodes */
@@ -34,6 +33,14 @@ struct NsHex {
   FeastNonlinear *nonlinear;
   long vcycles;                  /* velocity V cycles */
 };
+
+/* 1 where velocity component d's solver is its own, not an earlier component's (they share one where their
+ * Dirichlet parts agree: hex_problem.c) */
+static inline int ns_hex_velocity_owner(const NsHex *ns, int d) {
+  for (int e = 0; e < d; e++)
+    if (ns->velocity[e] == ns->velocity[d]) return 0;
+  return 1;
+}
 
 /* ---- hex_system.c ---- */
 int ns_hex_system_create(NsHex *ns);

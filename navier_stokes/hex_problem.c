@@ -38,23 +38,6 @@ int ns_hex_check_params(const NsParams *p, int stokes) {
   return 0;
 }
 
-/* the pressure is free up to a constant where no part fixes it and the whole velocity is given on every part */
-static int pressure_free(const NsHex *ns) {
-  for (int q = 0; q < ns->dom->mesh->nparts; q++) {
-    if (feast_bc_parts(ns->bc[NS_HEX_P])[q]) return 0;
-    for (int d = 0; d < 3; d++)
-      if (!feast_bc_parts(ns->bc[d])[q]) return 0;
-  }
-  return 1;
-}
-
-static int velocity_given(const NsHex *ns) {
-  for (int q = 0; q < ns->dom->mesh->nparts; q++)
-    for (int d = 0; d < 3; d++)
-      if (feast_bc_parts(ns->bc[d])[q]) return 1;
-  return 0;
-}
-
 /* the conditions and masks of the four fields */
 static int create_fields(NsHex *ns) {
   const FeastMesh *mesh = ns->dom->mesh;
@@ -63,30 +46,22 @@ static int create_fields(NsHex *ns) {
     FEAST_CALL(feast_mask_create(ns->dom, feast_bc_parts(ns->bc[f]), &ns->mask[f]));
   }
   char known[512];
-  FEAST_CHECK(velocity_given(ns), FEAST_ERR_CONFIG,
+  FEAST_CHECK(ns_velocity_given(ns->bc, 3, mesh->nparts), FEAST_ERR_CONFIG,
               "no boundary part has a velocity value (boundary.NAME.u / v / w), so the velocity is not determined "
               "(mesh %s has the parts %s)",
               mesh->source, feast_mesh_part_names(mesh, known, sizeof known));
-  ns->nullspace = pressure_free(ns);
+  ns->nullspace = ns_pressure_free(ns->bc, 3, ns->bc[NS_HEX_P], mesh->nparts);
   return 0;
-}
-
-static int create_expr(const char *text, const char *what, FeastExpr **e) {
-  *e = NULL;
-  return text ? feast_expr_create(text, what, e) : 0;
 }
 
 static int create_expressions(NsHex *ns) {
   const NsPhysicsParams *ph = &ns->params.physics;
-  FEAST_CALL(create_expr(ph->force[0], "problem.force_x", &ns->force[0]));
-  FEAST_CALL(create_expr(ph->force[1], "problem.force_y", &ns->force[1]));
-  FEAST_CALL(create_expr(ph->force_z, "problem.force_z", &ns->force[2]));
+  FEAST_CALL(ns_optional_expr(ph->force[0], "problem.force_x", 1, &ns->force[0]));
+  FEAST_CALL(ns_optional_expr(ph->force[1], "problem.force_y", 1, &ns->force[1]));
+  FEAST_CALL(ns_optional_expr(ph->force_z, "problem.force_z", 1, &ns->force[2]));
   const char *exact[NS_HEX_NFIELDS] = {ph->exact[0], ph->exact[1], ph->exact_w, ph->exact[2]};
   const char *keys[NS_HEX_NFIELDS] = {"problem.exact_u", "problem.exact_v", "problem.exact_w", "problem.exact_p"};
-  for (int f = 0; f < NS_HEX_NFIELDS; f++) FEAST_CALL(create_expr(exact[f], keys[f], &ns->exact[f]));
-  for (int d = 0; d < 3; d++) /* "0": no force (the key's default) */
-    if (ns->force[d] && feast_expr_is_constant(ns->force[d]) && strcmp(feast_expr_text(ns->force[d]), "0") == 0)
-      feast_expr_destroy(&ns->force[d]);
+  for (int f = 0; f < NS_HEX_NFIELDS; f++) FEAST_CALL(ns_optional_expr(exact[f], keys[f], 0, &ns->exact[f]));
   return 0;
 }
 
@@ -147,11 +122,8 @@ void ns_hex_destroy(NsHex **nsp) {
   if (!ns) return;
   feast_nonlinear_destroy(&ns->nonlinear);
   feast_krylov_work_destroy(&ns->krylov_work);
-  for (int d = 2; d >= 0; d--) {
-    int shared = 0;
-    for (int e = 0; e < d; e++) shared |= ns->velocity[e] == ns->velocity[d];
-    if (!shared) scarc_hex_destroy(&ns->velocity[d]);
-  }
+  for (int d = 2; d >= 0; d--)
+    if (ns_hex_velocity_owner(ns, d)) scarc_hex_destroy(&ns->velocity[d]);
   if (ns->dom) ns_hex_system_destroy(ns);
   for (int f = 0; f < NS_HEX_NFIELDS; f++) {
     feast_bc_destroy(&ns->bc[f]);

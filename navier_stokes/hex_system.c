@@ -32,7 +32,7 @@ int ns_hex_system_create(NsHex *ns) {
     FEAST_CALL(FEAST_ALLOC(dom->nlocal + 1, &ns->blk[k]));
     for (int li = 0; li < dom->nlocal; li++) FEAST_CALL(feast_band_create(&feast_stencil_q1_3d, lev->N, &ns->blk[k][li]));
   }
-  FeastVec **four[] = {&ns->rhs, &ns->x, &ns->d, &ns->c, &ns->x_old, &ns->t};
+  FeastVec **four[] = {&ns->rhs, &ns->x, &ns->d, &ns->c, &ns->x_old};
   for (size_t i = 0; i < sizeof four / sizeof four[0]; i++)
     FEAST_CALL(feast_vec_create(dom, ns->level, NS_HEX_NFIELDS, four[i]));
   FEAST_CALL(feast_vec_create(dom, ns->level, 1, &ns->mass));
@@ -51,7 +51,7 @@ void ns_hex_system_destroy(NsHex *ns) {
     for (int li = 0; ns->blk[k] && li < ns->dom->nlocal; li++) feast_band_destroy(&ns->blk[k][li]);
     feast_free(&ns->blk[k]);
   }
-  FeastVec **vecs[] = {&ns->rhs, &ns->x, &ns->d, &ns->c, &ns->x_old, &ns->t, &ns->mass, &ns->ones};
+  FeastVec **vecs[] = {&ns->rhs, &ns->x, &ns->d, &ns->c, &ns->x_old, &ns->mass, &ns->ones};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) feast_vec_destroy(vecs[i]);
 }
 
@@ -130,7 +130,7 @@ int ns_hex_apply(NsHex *ns, const FeastVec *x, FeastVec *y) {
 
 int ns_hex_preconditioner_update(NsHex *ns) {
   for (int d = 0; d < 3; d++)
-    if (d == 0 || ns->velocity[d] != ns->velocity[d - 1]) FEAST_CALL(scarc_hex_set_operator(ns->velocity[d], ns->blk[NS_HEX_A]));
+    if (ns_hex_velocity_owner(ns, d)) FEAST_CALL(scarc_hex_set_operator(ns->velocity[d], ns->blk[NS_HEX_A]));
   return 0;
 }
 

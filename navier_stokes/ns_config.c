@@ -11,6 +11,7 @@
 #include "feast/base/log.h"
 #include "feast/la/mask.h"
 #include "navier_stokes/ns_config.h"
+#include "navier_stokes/ns_hex.h"
 #include "navier_stokes/ns_keys.h"
 #include "scarc/scarc_keys.h"
 #include "navier_stokes/ns_private.h"
@@ -35,16 +36,17 @@ static int get_expr(const FeastConfig *cfg, const char *key, const char **text) 
   return feast_config_is_set(cfg, key) ? feast_config_get_string(cfg, key, text) : 0;
 }
 
-/* the expression of key compiles (messages name the key and its file and line) */
-static int check_expr(const FeastConfig *cfg, const char *key) {
+/* the expression of key compiles (messages name the key and its file and line); dim 2 refuses z */
+static int check_expr_dim(const FeastConfig *cfg, const char *key, int dim) {
   FeastExpr *e = NULL;
   if (feast_config_is_set(cfg, key)) FEAST_CALL(feast_expr_from_config(cfg, key, &e));
   const int z = feast_expr_uses_z(e);
   feast_expr_destroy(&e);
-  FEAST_CHECK(!z, FEAST_ERR_CONFIG, "%s: %s names z: the 2D flow problems have expressions in x, y and t",
+  FEAST_CHECK(dim == 3 || !z, FEAST_ERR_CONFIG, "%s: %s names z: the 2D flow problems have expressions in x, y and t",
               feast_config_origin(cfg, key), key);
   return 0;
 }
+static int check_expr(const FeastConfig *cfg, const char *key) { return check_expr_dim(cfg, key, 2); }
 
 /* the expressions (NULL where unset: 0, or unknown) */
 static int physics_from_config(const FeastConfig *cfg, NsPhysicsParams *p) {
@@ -232,25 +234,50 @@ static int no_3d_keys(const FeastConfig *cfg, const FeastMesh *mesh) {
   return 0;
 }
 
-int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
-  FEAST_CALL(no_3d_keys(cfg, mesh));
+/* The boundary conditions of the velocity components `velocity[d]`, d < ncomp, and of the
+ * pressure compile and agree where parts meet, some part gives the velocity (`given` names
+ * its keys in the message), and *enclosed <- the pressure free up to a constant. grid.dirichlet
+ * (the Poisson problem's) is refused. */
+static int check_boundary(const FeastConfig *cfg, const FeastMesh *mesh, const char *const *velocity, int ncomp,
+                          const char *given, int *enclosed) {
   FEAST_CHECK(!feast_config_is_set(cfg, "grid.dirichlet"), FEAST_ERR_CONFIG,
               "grid.dirichlet (%s) applies to problem.type = poisson; stokes and navier-stokes take their "
               "boundary conditions per field from [boundary.NAME] u = ..., v = ..., p = ...",
               feast_config_origin(cfg, "grid.dirichlet"));
   FEAST_CALL(feast_bc_check_sections(cfg, mesh));
-  FeastBC *bc[NS_NFIELDS] = {NULL};
+  FeastBC *bc[4] = {NULL}; /* the velocity's components, then the pressure */
   int st = 0;
-  for (int f = 0; f < NS_NFIELDS && !st; f++) st = feast_bc_create(cfg, mesh, ns_field_names[f], &bc[f]);
+  for (int f = 0; f < ncomp && !st; f++) st = feast_bc_create(cfg, mesh, velocity[f], &bc[f]);
+  if (!st) st = feast_bc_create(cfg, mesh, "p", &bc[ncomp]);
   char known[512];
-  if (!st && !ns_velocity_given(bc[NS_U], bc[NS_V], mesh->nparts))
+  if (!st && !ns_velocity_given(bc, ncomp, mesh->nparts))
     st = feast_error_set(FEAST_ERR_CONFIG, __FILE__, __LINE__,
-                         "%s: no boundary part has a velocity value (boundary.NAME.u / boundary.NAME.v), so the "
-                         "velocity is not determined (mesh %s has the parts %s)",
-                         feast_config_path(cfg), mesh->source, feast_mesh_part_names(mesh, known, sizeof known));
-  const int enclosed = !st && ns_pressure_free(bc, mesh->nparts);
-  for (int f = 0; f < NS_NFIELDS; f++) feast_bc_destroy(&bc[f]);
-  FEAST_CALL(st);
+                         "%s: no boundary part has a velocity value (%s), so the velocity is not determined (mesh %s "
+                         "has the parts %s)",
+                         feast_config_path(cfg), given, mesh->source, feast_mesh_part_names(mesh, known, sizeof known));
+  *enclosed = !st && ns_pressure_free(bc, ncomp, bc[ncomp], mesh->nparts);
+  for (int f = 0; f <= ncomp; f++) feast_bc_destroy(&bc[f]);
+  return st;
+}
+
+int ns_hex_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
+  const char *velocity[3] = {"u", "v", "w"};
+  int enclosed;
+  FEAST_CALL(check_boundary(cfg, mesh, velocity, 3, "boundary.NAME.u / boundary.NAME.v / boundary.NAME.w",
+                            &enclosed));
+  const char *keys[] = {"problem.force_x", "problem.force_y", "problem.force_z", "problem.exact_u",
+                        "problem.exact_v", "problem.exact_w", "problem.exact_p"};
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) FEAST_CALL(check_expr_dim(cfg, keys[i], 3));
+  NsParams p;
+  FEAST_CALL(ns_params_from_config(cfg, &p));
+  return ns_hex_check_params(&p, stokes);
+}
+
+int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes) {
+  FEAST_CALL(no_3d_keys(cfg, mesh));
+  const char *velocity[2] = {"u", "v"};
+  int enclosed;
+  FEAST_CALL(check_boundary(cfg, mesh, velocity, 2, "boundary.NAME.u / boundary.NAME.v", &enclosed));
   const char *keys[] = {"problem.force_x", "problem.force_y", "problem.exact_u", "problem.exact_v", "problem.exact_p"};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) FEAST_CALL(check_expr(cfg, keys[i]));
   FEAST_CALL(ns_schur_check(cfg, stokes));

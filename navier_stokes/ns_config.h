@@ -15,6 +15,9 @@ int ns_params_from_config(const FeastConfig *cfg, NsParams *p);
 /* input phase (every rank, before the domain exists): the keys of the problem, boundary
  * expressions and parts,  checked against the mesh */
 int ns_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes);
+/* the same for a mesh of hexahedra (the 3D solver, navier_stokes/ns_hex.h): the boundary values of u, v, w and p,
+ * the expressions in x, y, z, and what the parameters ask of it (ns_hex_check_params) */
+int ns_hex_check(const FeastConfig *cfg, const FeastMesh *mesh, int stokes);
 /* linear.schur = pcd: some part must have an inflow, or the flow must be enclosed (the
  * velocity given on every part, the pressure nowhere) */
 int ns_pcd_check(const FeastConfig *cfg, const FeastMesh *mesh, int enclosed);

@@ -57,10 +57,6 @@ int ns_hex_kinetic_energy(const NsHex *ns, double *ke);
 int ns_hex_errors(const NsHex *ns, double *eu, double *ep);
 /* output.vtk: velocity (3 components) and pressure on the finest level's hexahedra */
 int ns_hex_write_vtk(const NsHex *ns, const char *prefix);
-/* The nodes on the line through point o along axis `axis` (0 x, 1 y, 2 z) that the mesh has (within 1e-9 of
- * it): their coordinate along the axis and the values of field f there, ascending, each node once, on every
- * rank; *n <- their number, at most max (NULL arrays: only count) */
-int ns_hex_line(const NsHex *ns, const double o[3], int axis, int f, int max, double *s, double *value, int *n);
 /* output.centerlines: u along y through (0.5, y, 0.5), v along x through (x, 0.5, 0.5), the nodes on them (the 2D
  * files' names: ns_centerline_file_name) */
 int ns_hex_write_centerlines(const NsHex *ns, const char *prefix);

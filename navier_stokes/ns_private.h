@@ -209,10 +209,25 @@ void ns_schur_viscous(const NsProblem *ns, const FeastVec *y, FeastVec *r);
 
 /* params.c: the boundary values of part `name`, NULL if it has none */
 const NsBoundaryValues *ns_params_part(const NsParams *p, const char *name);
-/* problem.c: 1 if some part has a velocity value; 1 if the pressure is fixed only up to a
- * constant (no part fixes it, the velocity given on every part) */
-int ns_velocity_given(const FeastBC *u, const FeastBC *v, int nparts);
-int ns_pressure_free(FeastBC *const bc[NS_NFIELDS], int nparts);
+/* problem.c, for 2D (ncomp 2) and 3D (ncomp 3): 1 if some part has a value of some velocity
+ * component velocity[d], d < ncomp; 1 if the pressure is fixed only up to a constant (no part
+ * fixes it, and every part gives every velocity component: no natural outflow sets its level) */
+int ns_velocity_given(FeastBC *const *velocity, int ncomp, int nparts);
+int ns_pressure_free(FeastBC *const *velocity, int ncomp, const FeastBC *pressure, int nparts);
+/* post.c: the centre lines of 2D and 3D. A point of a line: its position along it and the field's value there */
+typedef struct {
+  double s, value;
+} NsLinePoint;
+/* every rank's points mine[0..nmine) (each node once: its owner's) gathered on rank 0 (*out, *count; NULL and 0
+ * on the others) and sorted by position; collective */
+int ns_line_gather(const FeastDomain *dom, const NsLinePoint *mine, int nmine, NsLinePoint **out, int *count);
+/* rank 0 writes centre-line file k (0: u along y, "_u.csv"; 1: v along x, "_v.csv") of output.centerlines =
+ * prefix from rank 0's pts (an error naming `line`, e.g. "x = 0.5", where it has none); collective: every rank
+ * returns rank 0's status */
+int ns_centerline_write(const FeastDomain *dom, const char *prefix, int k, const char *line, const NsLinePoint *pts,
+                        int count);
+/* problem.c: an optional expression: NULL when text is NULL, or (zero_is_null) when it is the constant 0 */
+int ns_optional_expr(const char *text, const char *what, int zero_is_null, FeastExpr **e);
 /* checkpoint.c: 1 for a time run's checkpoint ("kind time"), 0 for a stationary one (also
  * without kind) */
 int ns_is_time_checkpoint(const FeastCheckpoint *ck);

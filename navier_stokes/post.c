@@ -152,12 +152,8 @@ int ns_write_vtk(const NsProblem *ns, const char *base) {
 
 /* ---- centre lines ---- */
 
-typedef struct {
-  double s, value; /* position along the line, field value */
-} LinePoint;
-
 static int cmp_point(const void *a, const void *b) {
-  const LinePoint *x = a, *y = b;
+  const NsLinePoint *x = a, *y = b;
   return (x->s > y->s) - (x->s < y->s);
 }
 
@@ -171,20 +167,26 @@ static int on_line(const FeastLevel *lev, int li, long i, int axis, double at) {
 
 /* the nodes (each once, at its owner) with coordinate `axis` equal to at, as (the other
  * coordinate, field f), gathered and sorted on rank 0 */
-static int line_points(const NsProblem *ns, int axis, double at, int f, LinePoint **out, int *count) {
+static int line_points(const NsProblem *ns, int axis, double at, int f, NsLinePoint **out, int *count) {
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
   const long n = (long)lev->N * lev->N;
-  LinePoint *mine;
+  NsLinePoint *mine;
   int nmine = 0;
   FEAST_CALL(FEAST_ALLOC((long)dom->nlocal * lev->N * 2 + 1, &mine));
   for (int li = 0; li < dom->nlocal; li++)
     for (long i = 0; i < n; i++) {
       if (!lev->owned[li][i] || !on_line(lev, li, i, axis, at)) continue;
-      mine[nmine++] = (LinePoint){lev->xy[li][2 * i + 1 - axis], feast_vec_block_read(ns->iter.v, f, li)[i]};
+      mine[nmine++] = (NsLinePoint){lev->xy[li][2 * i + 1 - axis], feast_vec_block_read(ns->iter.v, f, li)[i]};
     }
-  int *counts = NULL, *displs = NULL, bytes = nmine * (int)sizeof(LinePoint), total = 0;
-  LinePoint *all = NULL;
+  const int st = ns_line_gather(dom, mine, nmine, out, count);
+  free(mine);
+  return st;
+}
+
+int ns_line_gather(const FeastDomain *dom, const NsLinePoint *mine, int nmine, NsLinePoint **out, int *count) {
+  int *counts = NULL, *displs = NULL, bytes = nmine * (int)sizeof(NsLinePoint), total = 0;
+  NsLinePoint *all = NULL;
   if (dom->rank == 0) {
     FEAST_CALL(FEAST_ALLOC(dom->size, &counts));
     FEAST_CALL(FEAST_ALLOC(dom->size, &displs));
@@ -192,20 +194,19 @@ static int line_points(const NsProblem *ns, int axis, double at, int f, LinePoin
   FEAST_MPI_CALL(MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, dom->comm));
   if (dom->rank == 0) {
     for (int r = 0; r < dom->size; r++) displs[r] = total, total += counts[r];
-    FEAST_CALL(FEAST_ALLOC(total / (int)sizeof(LinePoint) + 1, &all));
+    FEAST_CALL(FEAST_ALLOC(total / (int)sizeof(NsLinePoint) + 1, &all));
   }
   FEAST_MPI_CALL(MPI_Gatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, dom->comm));
-  free(mine);
   free(counts);
   free(displs);
-  *count = total / (int)sizeof(LinePoint);
-  if (all) qsort(all, (size_t)*count, sizeof(LinePoint), cmp_point);
+  *count = total / (int)sizeof(NsLinePoint);
+  if (all) qsort(all, (size_t)*count, sizeof(NsLinePoint), cmp_point);
   *out = all;
   return 0;
 }
 
 /* rank 0: header and one line per point */
-static int write_line(const char *path, const char *header, const LinePoint *pts, int count) {
+static int write_line(const char *path, const char *header, const NsLinePoint *pts, int count) {
   const size_t size = 64 + (size_t)count * 56;
   char *text;
   FEAST_CALL(FEAST_ALLOC(size, &text));
@@ -241,25 +242,31 @@ int ns_mesh_line_nodes(const FeastMesh *mesh, int level, int axis, double at, in
   return st;
 }
 
+int ns_centerline_write(const FeastDomain *dom, const char *prefix, int k, const char *line, const NsLinePoint *pts,
+                        int count) {
+  int st = 0;
+  if (dom->rank == 0) {
+    char path[4200];
+    st = ns_centerline_file_name(prefix, k, path, sizeof path);
+    if (!st && count == 0)
+      st = feast_error_set(FEAST_ERR_CONFIG, __FILE__, __LINE__,
+                           "output.centerlines: no grid node lies on the line %s (the cavity's centre line)", line);
+    else if (!st)
+      st = write_line(path, centre_lines[k].header, pts, count);
+    if (!st) feast_log(1, "  centre line: %s (%d points)\n", path, count);
+  }
+  int global = st;
+  FEAST_MPI_CALL(MPI_Bcast(&global, 1, MPI_INT, 0, dom->comm));
+  FEAST_CHECK(global == 0 || dom->rank == 0, global, "writing the centre lines failed on rank 0");
+  return st;
+}
+
 int ns_write_centerlines(const NsProblem *ns, const char *prefix) {
   for (int k = 0; k < 2; k++) {
-    LinePoint *pts = NULL;
+    NsLinePoint *pts = NULL;
     int count = 0, st = line_points(ns, centre_lines[k].axis, 0.5, centre_lines[k].field, &pts, &count);
-    if (!st && ns->dom->rank == 0) {
-      char path[4200];
-      st = ns_centerline_file_name(prefix, k, path, sizeof path);
-      if (!st && count == 0)
-        st = feast_error_set(FEAST_ERR_CONFIG, __FILE__, __LINE__,
-                             "output.centerlines: no grid node lies on the line %s = 0.5 (the cavity's centre line)",
-                             centre_lines[k].axis == 0 ? "x" : "y");
-      else if (!st)
-        st = write_line(path, centre_lines[k].header, pts, count);
-      if (!st) feast_log(1, "  centre line: %s (%d points)\n", path, count);
-    }
+    if (!st) st = ns_centerline_write(ns->dom, prefix, k, centre_lines[k].axis == 0 ? "x = 0.5" : "y = 0.5", pts, count);
     free(pts);
-    int global = st;
-    FEAST_MPI_CALL(MPI_Bcast(&global, 1, MPI_INT, 0, ns->dom->comm));
-    FEAST_CHECK(global == 0 || ns->dom->rank == 0, global, "writing the centre lines failed on rank 0");
     FEAST_CALL(st);
   }
   return 0;

@@ -11,8 +11,7 @@
 
 const char *const ns_field_names[NS_NFIELDS] = {"u", "v", "p"};
 
-/* an optional expression: NULL when text is NULL, or (zero_is_null) when it is the constant 0 */
-static int optional_expr(const char *text, const char *what, int zero_is_null, FeastExpr **e) {
+int ns_optional_expr(const char *text, const char *what, int zero_is_null, FeastExpr **e) {
   *e = NULL;
   if (!text) return 0;
   FEAST_CALL(feast_expr_create(text, what, e));
@@ -22,17 +21,19 @@ static int optional_expr(const char *text, const char *what, int zero_is_null, F
   return 0;
 }
 
-int ns_velocity_given(const FeastBC *u, const FeastBC *v, int nparts) {
+int ns_velocity_given(FeastBC *const *velocity, int ncomp, int nparts) {
   for (int q = 0; q < nparts; q++)
-    if (feast_bc_parts(u)[q] || feast_bc_parts(v)[q]) return 1;
+    for (int d = 0; d < ncomp; d++)
+      if (feast_bc_parts(velocity[d])[q]) return 1;
   return 0;
 }
 
-/* the pressure is fixed only up to a constant when no part fixes it and the velocity is
- * prescribed (both components) on every part: no natural outflow sets its level */
-int ns_pressure_free(FeastBC *const bc[NS_NFIELDS], int nparts) {
-  for (int q = 0; q < nparts; q++)
-    if (feast_bc_parts(bc[NS_P])[q] || !feast_bc_parts(bc[NS_U])[q] || !feast_bc_parts(bc[NS_V])[q]) return 0;
+int ns_pressure_free(FeastBC *const *velocity, int ncomp, const FeastBC *pressure, int nparts) {
+  for (int q = 0; q < nparts; q++) {
+    if (feast_bc_parts(pressure)[q]) return 0;
+    for (int d = 0; d < ncomp; d++)
+      if (!feast_bc_parts(velocity[d])[q]) return 0;
+  }
   return 1;
 }
 
@@ -258,13 +259,13 @@ static int read_params(NsProblem *ns) {
   const NsParams *p = &ns->params;
   ns->nu = ns_params_viscosity(p);
   ns->time_dependent = p->time.scheme != NS_TIME_NONE;
-  FEAST_CALL(optional_expr(p->physics.force[0], "problem.force_x", 1, &ns->sys.force[0]));
-  FEAST_CALL(optional_expr(p->physics.force[1], "problem.force_y", 1, &ns->sys.force[1]));
+  FEAST_CALL(ns_optional_expr(p->physics.force[0], "problem.force_x", 1, &ns->sys.force[0]));
+  FEAST_CALL(ns_optional_expr(p->physics.force[1], "problem.force_y", 1, &ns->sys.force[1]));
   const char *exact[NS_NFIELDS] = {"problem.exact_u", "problem.exact_v", "problem.exact_p"};
-  for (int f = 0; f < NS_NFIELDS; f++) FEAST_CALL(optional_expr(p->physics.exact[f], exact[f], 0, &ns->sys.exact[f]));
+  for (int f = 0; f < NS_NFIELDS; f++) FEAST_CALL(ns_optional_expr(p->physics.exact[f], exact[f], 0, &ns->sys.exact[f]));
   if (!ns->time_dependent) return 0;
-  FEAST_CALL(optional_expr(p->physics.initial[0] ? p->physics.initial[0] : "0", "initial.u", 0, &ns->initial[0]));
-  return optional_expr(p->physics.initial[1] ? p->physics.initial[1] : "0", "initial.v", 0, &ns->initial[1]);
+  FEAST_CALL(ns_optional_expr(p->physics.initial[0] ? p->physics.initial[0] : "0", "initial.u", 0, &ns->initial[0]));
+  return ns_optional_expr(p->physics.initial[1] ? p->physics.initial[1] : "0", "initial.v", 0, &ns->initial[1]);
 }
 
 /* the texts of ns->params (expressions, part names) copied into one block that the problem
@@ -311,7 +312,7 @@ int ns_create_with_params(const NsParams *p, const FeastDomain *dom, int stokes,
     FEAST_CALL(ns_params_bc(&ns->params, dom->mesh, ns_field_names[f], &ns->sys.bc[f]));
     FEAST_CALL(feast_mask_create(dom, feast_bc_parts(ns->sys.bc[f]), &ns->sys.mask[f]));
   }
-  ns->nullspace = ns_pressure_free(ns->sys.bc, dom->mesh->nparts);
+  ns->nullspace = ns_pressure_free(ns->sys.bc, 2, ns->sys.bc[NS_P], dom->mesh->nparts);
   /* the time t of every expression: time.start until a time step sets another */
   ns->time.t = p->time.start;
   ns_set_time(ns, p->time.start);
