@@ -1,5 +1,7 @@
 #include "apps/app.h"
 #include "apps/problem.h"
+#include "apps/residency.h"
+#include "coproc/coproc.h"
 #include "feast/io/amdahl.h"
 #include "feast/base/error.h"
 #include "feast/base/log.h"
@@ -32,6 +34,7 @@ typedef struct {
   const char *problem_name;     /* problem.type */
   const FeastProblem *problem;  /* its registry entry */
   FeastCheckpoint *restart;     /* --restart: verified in the input phase */
+  FeastDevice *device;          /* solver.residency = device: where the vectors live */
 } FeastApp;
 
 typedef struct {
@@ -316,10 +319,11 @@ static int finish(FeastApp *app, int solved) {
     FEAST_CALL(feast_amdahl_to_summary(&a, app->summary));
     feast_amdahl_print(&a);
   }
+  const int device_status = feast_app_residency_report(app->device, app->summary);
   char path[4096];
   FEAST_CALL(feast_config_get_path(app->cfg, "output.summary", path, sizeof path));
   if (path[0] && app->rank == 0) FEAST_CALL(feast_summary_write(app->summary, path));
-  return 0;
+  return device_status;
 }
 
 /* the distributed discretisation; part of the input phase (a failure here is the same
@@ -327,6 +331,7 @@ static int finish(FeastApp *app, int solved) {
 static int create_domain(FeastApp *app) {
   feast_timer_start(FEAST_T_SETUP);
   FEAST_CALL(feast_domain_create(app->mesh, app->level, MPI_COMM_WORLD, &app->dom));
+  FEAST_CALL(feast_app_residency_attach(app->cfg, app->dom, &app->device));
   feast_timer_stop(FEAST_T_SETUP);
   return 0;
 }
@@ -339,6 +344,7 @@ static int run_problem(FeastApp *app) {
 
 static void app_free(FeastApp *app) {
   feast_domain_destroy(&app->dom);
+  feast_coproc_device_destroy(&app->device);
   feast_mesh_destroy(&app->mesh);
   feast_summary_destroy(&app->summary);
   feast_checkpoint_destroy(&app->restart);

@@ -21,6 +21,12 @@ static FeastKeySpec keys[] = {
     ENUM_KEY("solver", "gpu_fallback", "none", "none|cpu",
              "target = gpu without a usable GPU: none = stop with an error, cpu = warn and "
              "run the local multigrid on the CPU", RECORDED),
+    ENUM_KEY("solver", "residency", "host", "host|device",
+             "with target = gpu, where the vectors of the solve live: host = host memory (the "
+             "local multigrids copy to and from the GPU, the FEAST paper's mode); device = device "
+             "memory for the whole run, the la floor's vector operations there and every other "
+             "use staged through the host, the bytes that crossed in the summary (issue #46, first "
+             "stage: 2D meshes)", RECORDED),
     PATH_KEY("output", "matrix_market", "",
              "Matrix Market file for the assembled global matrix (`A.mtx` also writes "
              "`A_rhs.mtx`, the right-hand side); empty = none"),

@@ -10,6 +10,7 @@
 #ifndef FEAST_COPROC_H
 #define FEAST_COPROC_H
 #include "feast/la/band9.h"
+#include "feast/la/device.h"
 
 /* the coarsest local level is solved with a dense inverse (n^2 values per macro): at
  * most this many nodes (33 x 33, level 5) */
@@ -99,4 +100,11 @@ const char *feast_local_precision(const FeastLocalSolver *ls);
 /* where the last setup put the batch: "cpu" or "gpu" (target gpu: "cpu" below
  * params->gpu_min_nodes) */
 const char *feast_local_target(const FeastLocalSolver *ls);
+
+/* The device that the vectors of solver.residency = device live on (issue #46; attach it
+ * to a domain before its vectors are made: FeastDomain.device): the CUDA device of this
+ * build, or its host emulator in the _emu builds. FEAST_ERR_UNSUPPORTED (naming the key)
+ * in a build without CUDA or on a machine without a device. */
+int feast_coproc_device_create(FeastDevice **dev);
+void feast_coproc_device_destroy(FeastDevice **dev); /* after every vector on it */
 #endif

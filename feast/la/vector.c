@@ -38,6 +38,7 @@ int feast_vec_create_set(const FeastDomain *dom, int level, int nb, int count, F
                                              &(*vecs[0])->block);
   for (int i = 0; i < count && !rc; i++) memcpy((*vecs[i])->host, all + (size_t)i * arrays, sizeof(char *) * arrays);
   free(all);
+  if (!rc && dom->device) FEAST_CALL(feast_vec_device_create_set(count, vecs));
   return rc;
 }
 
@@ -53,6 +54,7 @@ void feast_vec_destroy(FeastVec **xp) {
     *xp = NULL;
     return;
   }
+  feast_vec_device_destroy(x);
   feast_free_coloured(x->block);
   free(x->host);
   feast_free(xp);
@@ -63,16 +65,71 @@ void feast_vec_view(const FeastVec *x, int b, FeastVec *view) {
   view->nb = 1;
   view->host = x->host + (long)b * x->nlocal;
   view->view = 1;
+  if (x->device) {
+    view->dev = x->dev + (long)b * x->nlocal;
+    view->valid = x->valid + (long)b * x->nlocal;
+  }
+}
+
+/* ---- the BLAS-1 operations on the device (every operand there), array by array ---- */
+
+/* A device vector's arrays lie one after the other (feast_vec_device_create_set), those
+ * of a view too: a kernel covers all of them in one launch, from dev[0]. */
+
+/* y <- a x + b y in the exact forms of FeastDeviceOps.axpby (x NULL: b y) */
+static void device_axpby(double a, const FeastVec *x, double b, FeastVec *y) {
+  FeastDevice *d = y->device;
+  const int access = x && b == 0.0 ? FEAST_STAGE_OVERWRITE : FEAST_STAGE_UPDATE;
+  const int arrays = y->nb * y->nlocal;
+  for (int a_ = 0; a_ < arrays; a_++) {
+    if (x && feast_vec_on_device(x, a_, FEAST_STAGE_READ)) return;
+    if (feast_vec_on_device(y, a_, access)) return;
+  }
+  if (!arrays || feast_device_fail(d, d->ops->axpby(d->ctx, y->n * arrays, a, x ? x->dev[0] : NULL, b, y->dev[0])))
+    return;
+  d->counts.launches++;
+}
+
+void feast_vec_device_fill(double a, FeastVec *x) {
+  FeastDevice *d = x->device;
+  const int arrays = x->nb * x->nlocal;
+  for (int a_ = 0; a_ < arrays; a_++)
+    if (feast_vec_on_device(x, a_, FEAST_STAGE_OVERWRITE)) return;
+  if (!arrays || feast_device_fail(d, d->ops->fill(d->ctx, x->n * arrays, a, x->dev[0]))) return;
+  d->counts.launches++;
+}
+
+static int on_device2(const FeastVec *x, const FeastVec *y) {
+  const FeastVec *v[] = {x, y};
+  return feast_vec_on_one_device(2, v);
 }
 
 
-void feast_vec_zero(FeastVec *x) { FOR_ARRAYS(x, memset(x->host[a_], 0, sizeof(double) * n_);); }
+void feast_vec_zero(FeastVec *x) {
+  if (x->device) {
+    feast_vec_device_fill(0.0, x);
+    return;
+  }
+  FOR_ARRAYS(x, memset(x->host[a_], 0, sizeof(double) * n_););
+}
 
 void feast_vec_copy(const FeastVec *x, FeastVec *y) {
+  if (on_device2(x, y)) {
+    device_axpby(1.0, x, 0.0, y);
+    return;
+  }
+  feast_vec_on_host(x, FEAST_STAGE_READ);
+  feast_vec_on_host(y, x == y ? FEAST_STAGE_UPDATE : FEAST_STAGE_OVERWRITE);
   FOR_ARRAYS(x, memcpy(y->host[a_], x->host[a_], sizeof(double) * n_););
 }
 
 void feast_vec_axpy(double a, const FeastVec *x, FeastVec *y) {
+  if (on_device2(x, y)) {
+    device_axpby(a, x, 1.0, y);
+    return;
+  }
+  feast_vec_on_host(x, FEAST_STAGE_READ);
+  feast_vec_on_host(y, FEAST_STAGE_UPDATE);
   FOR_ARRAYS(x, {
     const double *restrict xs = x->host[a_];
     double *restrict ys = y->host[a_];
@@ -84,6 +141,14 @@ void feast_vec_axpy(double a, const FeastVec *x, FeastVec *y) {
 enum { MAXPY_CHUNK = 512 };
 
 void feast_vec_maxpy(int k, const double *a, const FeastVec *const *x, FeastVec *y) {
+  int device = y->device != NULL;
+  for (int j = 0; j < k && device; j++) device = on_device2(x[j], y);
+  if (device) { /* k passes over y: the same sums, value by value (see vector.h) */
+    for (int j = 0; j < k; j++) device_axpby(a[j], x[j], 1.0, y);
+    return;
+  }
+  for (int j = 0; j < k; j++) feast_vec_on_host(x[j], FEAST_STAGE_READ);
+  feast_vec_on_host(y, FEAST_STAGE_UPDATE);
   FOR_ARRAYS(y, {
     double *restrict ys = y->host[a_];
     for (long c = 0; c < n_; c += MAXPY_CHUNK) {
@@ -98,6 +163,12 @@ void feast_vec_maxpy(int k, const double *a, const FeastVec *const *x, FeastVec 
 }
 
 void feast_vec_aypx(double a, const FeastVec *x, FeastVec *y) {
+  if (on_device2(x, y)) {
+    device_axpby(1.0, x, a, y);
+    return;
+  }
+  feast_vec_on_host(x, FEAST_STAGE_READ);
+  feast_vec_on_host(y, FEAST_STAGE_UPDATE);
   FOR_ARRAYS(x, {
     const double *restrict xs = x->host[a_];
     double *restrict ys = y->host[a_];
@@ -106,6 +177,10 @@ void feast_vec_aypx(double a, const FeastVec *x, FeastVec *y) {
 }
 
 void feast_vec_scale(double a, FeastVec *x) {
+  if (x->device) {
+    device_axpby(0.0, NULL, a, x);
+    return;
+  }
   FOR_ARRAYS(x, {
     double *restrict xs = x->host[a_];
     for (long i = 0; i < n_; i++) xs[i] *= a;
@@ -165,7 +240,7 @@ static void dot_macro(int nk, const FeastVec *const *x, const FeastVec *const *y
   double s[DOT_MAX][DOT_LANES] = {{0}};
   for (int b = 0; b < x[0]->nb; b++) {
     const double *xb[DOT_MAX], *yb[DOT_MAX];
-    for (int k = 0; k < nk; k++) xb[k] = feast_vec_block(x[k], b, li), yb[k] = feast_vec_block(y[k], b, li);
+    for (int k = 0; k < nk; k++) xb[k] = feast_vec_block_read(x[k], b, li), yb[k] = feast_vec_block_read(y[k], b, li);
     if (nk == DOT_MAX) dot_lanes(DOT_MAX, xb, yb, own, n, s); /* inlined with the count known */
     else dot_lanes(nk, xb, yb, own, n, s);
   }
@@ -177,6 +252,54 @@ static int alike(int k, const FeastVec *const *x, int j) {
   int m = 1;
   while (m < DOT_MAX && j + m < k && x[j + m]->nb == x[j]->nb) m++;
   return m;
+}
+
+/* dot_partials on the device: per array and product the device's sum over the owned
+ * nodes (FeastDeviceOps.dots, one launch for DOT_MAX products), per macro the arrays'
+ * sums added in block order */
+static int device_dot_partials(int k, const FeastVec *const *x, const FeastVec *const *y, double *part) {
+  FeastDevice *d = x[0]->device;
+  const FeastDomain *dom = x[0]->dom;
+  const FeastLevel *lev = &dom->levels[x[0]->level];
+  const long n = x[0]->n;
+  const int nlocal = dom->nlocal, nb = x[0]->nb, arrays = nb * nlocal;
+  if (!arrays) return 0;
+  const void *own;
+  FEAST_CALL(feast_device_const(d, lev->owned, (const void *const *)lev->owned, nlocal, (size_t)n, &own));
+  double *s;
+  FEAST_CALL(FEAST_ALLOC((size_t)DOT_MAX * arrays, &s));
+  int st = 0;
+  for (int j = 0; j < k && !st; j += DOT_MAX) {
+    const int nk = k - j < DOT_MAX ? k - j : DOT_MAX;
+    const double *xb[DOT_MAX], *yb[DOT_MAX];
+    for (int i = 0; i < nk; i++)
+      for (int a = 0; a < arrays && !st; a++) {
+        st = feast_vec_on_device(x[j + i], a, FEAST_STAGE_READ);
+        if (!st) st = feast_vec_on_device(y[j + i], a, FEAST_STAGE_READ);
+        xb[i] = x[j + i]->dev[0];
+        yb[i] = y[j + i]->dev[0];
+      }
+    if (!st) st = feast_device_fail(d, d->ops->dots(d->ctx, nk, arrays, nlocal, n, xb, yb, own, s));
+    if (st) break;
+    d->counts.launches++;
+    d->counts.scalars_to_host += (long)nk * arrays;
+    for (int i = 0; i < nk; i++)
+      for (int li = 0; li < nlocal; li++) {
+        double sum = s[(size_t)i * arrays + li];
+        for (int b = 1; b < nb; b++) sum += s[(size_t)i * arrays + b * nlocal + li];
+        part[(j + i) * nlocal + li] = sum;
+      }
+  }
+  free(s);
+  return st;
+}
+
+/* 1 if the k products' vectors all live on one device and have one block count */
+static int dots_on_device(int k, const FeastVec *const *x, const FeastVec *const *y) {
+  for (int i = 0; i < k; i++)
+    if (!on_device2(x[i], x[0]) || !on_device2(y[i], x[0]) || x[i]->nb != x[0]->nb || y[i]->nb != x[0]->nb)
+      return 0;
+  return k > 0;
 }
 
 /* per macro and product: sum over owned nodes (summed over macros in order by the caller);
@@ -199,8 +322,13 @@ int feast_vec_dots_begin(int k, const FeastVec *const *x, const FeastVec *const 
   const FeastDomain *dom = x[0]->dom;
   double *part;
   FEAST_CALL(FEAST_ALLOC((size_t)k * dom->nlocal + 1, &part));
-  dot_partials(k, x, y, part);
-  int st = feast_domain_sum_macros_begin(dom, k, part, blocking, r);
+  int st = 0;
+  if (dots_on_device(k, x, y)) st = device_dot_partials(k, x, y, part);
+  else dot_partials(k, x, y, part);
+  /* a failed device sum: NaN into the reduction (every rank takes part), the failure
+   * recorded in the device (feast_device_status) */
+  for (int i = 0; st && i < k * dom->nlocal; i++) part[i] = NAN;
+  st = feast_domain_sum_macros_begin(dom, k, part, blocking, r);
   free(part);
   return st;
 }
@@ -238,6 +366,7 @@ void feast_vec_single_destroy(FeastVecSingle **xp) {
 }
 
 void feast_vec_single_store(const FeastVec *x, FeastVecSingle *y) {
+  feast_vec_on_host(x, FEAST_STAGE_READ);
   FOR_ARRAYS(x, {
     const double *restrict xs = x->host[a_];
     float *restrict ys = y->host[a_];
@@ -287,7 +416,7 @@ int feast_vec_single_dots(int k, const FeastVecSingle *const *x, const FeastVec 
       for (int b = 0; b < y->nb; b++) {
         const float *xb[DOT_MAX];
         for (int i = 0; i < nk; i++) xb[i] = x[j + i]->host[b * y->nlocal + li];
-        dot_lanes_single(nk, xb, feast_vec_block(y, b, li), lev->owned[li], n, s);
+        dot_lanes_single(nk, xb, feast_vec_block_read(y, b, li), lev->owned[li], n, s);
       }
       for (int i = 0; i < nk; i++) part[(j + i) * dom->nlocal + li] = lanes_sum(s[i]);
     }
@@ -298,6 +427,7 @@ int feast_vec_single_dots(int k, const FeastVecSingle *const *x, const FeastVec 
 }
 
 void feast_vec_single_maxpy(int k, const double *a, const FeastVecSingle *const *x, FeastVec *y) {
+  feast_vec_on_host(y, FEAST_STAGE_UPDATE);
   FOR_ARRAYS(y, {
     double *restrict ys = y->host[a_];
     for (long c = 0; c < n_; c += MAXPY_CHUNK) {
@@ -323,6 +453,7 @@ int feast_vec_norm(const FeastVec *x, double *out) {
 }
 
 int feast_vec_sum(FeastVec *x) {
+  feast_vec_on_host(x, FEAST_STAGE_UPDATE);
   for (int b = 0; b < x->nb; b++)
     FEAST_CALL(feast_domain_sum(x->dom, x->level, x->host + b * x->nlocal));
   return 0;
@@ -330,6 +461,7 @@ int feast_vec_sum(FeastVec *x) {
 
 void feast_vec_to_partial(FeastVec *x) {
   const FeastLevel *lev = &x->dom->levels[x->level];
+  feast_vec_on_host(x, FEAST_STAGE_UPDATE);
   FOR_ARRAYS(x, {
     const unsigned char *own = lev->owned[a_ % x->nlocal];
     double *xs = x->host[a_];
@@ -340,6 +472,7 @@ void feast_vec_to_partial(FeastVec *x) {
 
 int feast_vec_finite(const FeastVec *x) {
   int ok = 1;
+  feast_vec_on_host(x, FEAST_STAGE_READ);
   FOR_ARRAYS(x, {
     const double *xs = x->host[a_];
     for (long i = 0; i < n_; i++) ok &= isfinite(xs[i]);
@@ -360,6 +493,7 @@ static uint64_t hash_coord(double c) { return (uint64_t)(int64_t)llround(c * 107
 void feast_vec_fill_hash(FeastVec *x) {
   const FeastLevel *lev = &x->dom->levels[x->level];
   const int dim = x->dom->mesh->dim == 3 ? 3 : 2;
+  feast_vec_on_host(x, FEAST_STAGE_OVERWRITE);
   for (int b = 0; b < x->nb; b++)
     for (int li = 0; li < x->nlocal; li++) {
       double *v = feast_vec_block(x, b, li);

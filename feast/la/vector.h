@@ -8,6 +8,7 @@
 #include "feast/parallel/domain.h"
 #include "feast/la/band9.h"
 #include "feast/la/mask.h"
+#include "feast/la/device.h"
 
 typedef struct {
   const FeastDomain *dom;
@@ -16,7 +17,18 @@ typedef struct {
   double **host; /* host[b * nlocal + li]: block b on local macro li (outside feast/la: feast_vec_block) */
   int view;      /* 1: storage belongs to another vector (feast_vec_view) */
   void *block;   /* the storage of all host[] (one block; NULL in the others of a set) */
+  /* a vector of a domain with a device (feast/la/device.h; NULL: host memory only) */
+  FeastDevice *device;
+  double **dev;         /* dev[b * nlocal + li]: the device copy of host[b * nlocal + li] */
+  void *dblock;         /* the device storage of a set's dev[] (in its first vector only) */
+  unsigned char *valid; /* per array: FEAST_VEC_ON_HOST | FEAST_VEC_ON_DEVICE, where it is current */
 } FeastVec;
+
+enum { FEAST_VEC_ON_HOST = 1, FEAST_VEC_ON_DEVICE = 2 };
+/* array a = b * nlocal + li of a device vector current on the host before a read (write
+ * 0) or a use that may write (1: the device copy becomes stale); failures are recorded in
+ * x->device (feast_device_status) */
+void feast_vec_stage_host(const FeastVec *x, int a, int write);
 
 /* zeroed; all arrays in one block (huge pages from 2 MiB on) */
 int feast_vec_create(const FeastDomain *dom, int level, int nb, FeastVec **x);
@@ -44,15 +56,25 @@ void feast_vec_view(const FeastVec *x, int b, FeastVec *view);
  * matrices, coordinates or cells (assembly, the system's and ScaRC's products, grid
  * transfer, the local and coarse-grid solves, boundary values) and output that needs
  * host values (VTK, sampling, benchmark quantities); docs/architecture.md lists them. */
-static inline double *feast_vec_block(const FeastVec *x, int b, int li) { return x->host[b * x->nlocal + li]; }
+static inline double *feast_vec_block(const FeastVec *x, int b, int li) {
+  const int a = b * x->nlocal + li;
+  if (x->valid && x->valid[a] != FEAST_VEC_ON_HOST) feast_vec_stage_host(x, a, 1);
+  return x->host[a];
+}
 static inline const double *feast_vec_block_read(const FeastVec *x, int b, int li) {
-  return x->host[b * x->nlocal + li];
+  const int a = b * x->nlocal + li;
+  if (x->valid && !(x->valid[a] & FEAST_VEC_ON_HOST)) feast_vec_stage_host(x, a, 0);
+  return x->host[a];
 }
 /* block b on every local macro (element li: local macro li's values), for the per-macro
  * functions of other floors (feast_domain_sum, feast_exchange_*, feast_bc_values, VTK,
  * the direct and local solves) */
-static inline double *const *feast_vec_blocks(const FeastVec *x, int b) { return x->host + (long)b * x->nlocal; }
+static inline double *const *feast_vec_blocks(const FeastVec *x, int b) {
+  for (int li = 0; x->valid && li < x->nlocal; li++) (void)feast_vec_block(x, b, li);
+  return x->host + (long)b * x->nlocal;
+}
 static inline const double *const *feast_vec_blocks_read(const FeastVec *x, int b) {
+  for (int li = 0; x->valid && li < x->nlocal; li++) (void)feast_vec_block_read(x, b, li);
   return (const double *const *)(x->host + (long)b * x->nlocal);
 }
 

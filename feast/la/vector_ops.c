@@ -7,7 +7,18 @@
 #include <math.h>
 #include <string.h>
 
+/* before a host loop that writes every value of w from x and y (w may be x or y) */
+static void host_inputs_output(const FeastVec *x, const FeastVec *y, FeastVec *w) {
+  if (x) feast_vec_on_host(x, FEAST_STAGE_READ);
+  if (y) feast_vec_on_host(y, FEAST_STAGE_READ);
+  feast_vec_on_host(w, w == x || w == y ? FEAST_STAGE_UPDATE : FEAST_STAGE_OVERWRITE);
+}
+
 void feast_vec_set(FeastVec *x, double a) {
+  if (x->device) {
+    feast_vec_device_fill(a, x);
+    return;
+  }
   FOR_ARRAYS(x, {
     double *xs = x->host[a_];
     for (long i = 0; i < n_; i++) xs[i] = a;
@@ -15,6 +26,7 @@ void feast_vec_set(FeastVec *x, double a) {
 }
 
 void feast_vec_pointwise_mult(const FeastVec *x, const FeastVec *y, FeastVec *w) {
+  host_inputs_output(x, y, w);
   FOR_ARRAYS(w, {
     const double *xs = x->host[a_], *ys = y->host[a_];
     double *ws = w->host[a_];
@@ -23,6 +35,7 @@ void feast_vec_pointwise_mult(const FeastVec *x, const FeastVec *y, FeastVec *w)
 }
 
 void feast_vec_pointwise_divide(const FeastVec *x, const FeastVec *y, FeastVec *w) {
+  host_inputs_output(x, y, w);
   FOR_ARRAYS(w, {
     const double *xs = x->host[a_], *ys = y->host[a_];
     double *ws = w->host[a_];
@@ -31,6 +44,9 @@ void feast_vec_pointwise_divide(const FeastVec *x, const FeastVec *y, FeastVec *
 }
 
 void feast_vec_pointwise_mult_add(double a, const FeastVec *x, const FeastVec *y, FeastVec *w) {
+  feast_vec_on_host(x, FEAST_STAGE_READ);
+  feast_vec_on_host(y, FEAST_STAGE_READ);
+  feast_vec_on_host(w, FEAST_STAGE_UPDATE);
   FOR_ARRAYS(w, {
     const double *xs = x->host[a_], *ys = y->host[a_];
     double *ws = w->host[a_];
@@ -39,6 +55,17 @@ void feast_vec_pointwise_mult_add(double a, const FeastVec *x, const FeastVec *y
 }
 
 void feast_vec_waxpy(double a, const FeastVec *x, const FeastVec *y, FeastVec *w) {
+  const FeastVec *v[] = {x, y, w};
+  if (feast_vec_on_one_device(3, v)) { /* the host's a x + y, value by value */
+    if (w == x) {
+      feast_vec_aypx(a, y, w); /* y + a x */
+      return;
+    }
+    if (w != y) feast_vec_copy(y, w);
+    feast_vec_axpy(a, x, w);
+    return;
+  }
+  host_inputs_output(x, y, w);
   FOR_ARRAYS(w, {
     const double *xs = x->host[a_], *ys = y->host[a_];
     double *ws = w->host[a_];
@@ -47,6 +74,9 @@ void feast_vec_waxpy(double a, const FeastVec *x, const FeastVec *y, FeastVec *w
 }
 
 void feast_vec_scale_add_divide(double a, const FeastVec *y, const FeastVec *d, FeastVec *x) {
+  if (y) feast_vec_on_host(y, FEAST_STAGE_READ);
+  feast_vec_on_host(d, FEAST_STAGE_READ);
+  feast_vec_on_host(x, FEAST_STAGE_UPDATE);
   FOR_ARRAYS(x, {
     const double *ys = y ? y->host[a_] : NULL, *ds = d->host[a_];
     double *xs = x->host[a_];
@@ -56,6 +86,7 @@ void feast_vec_scale_add_divide(double a, const FeastVec *y, const FeastVec *d, 
 
 void feast_vec_scale_weights(FeastVec *x) {
   const FeastLevel *lev = &x->dom->levels[x->level];
+  feast_vec_on_host(x, FEAST_STAGE_UPDATE);
   FOR_ARRAYS(x, {
     const double *ws = lev->weight[a_ % x->nlocal];
     double *xs = x->host[a_];
@@ -64,7 +95,7 @@ void feast_vec_scale_weights(FeastVec *x) {
 }
 
 void feast_vec_mark_nan(FeastVec *x) {
-  if (x->nlocal > 0) x->host[0][0] = NAN;
+  if (x->nlocal > 0) feast_vec_block(x, 0, 0)[0] = NAN;
 }
 
 /* body for every fixed node i of mask in block b on local macro li (xs: x's values there) */
@@ -105,15 +136,19 @@ int feast_vec_set_nodes(FeastVec *x, int b, const FeastMask *mask, FeastNodeFn f
 }
 
 void feast_vec_matvec(const FeastBand9 *A, const FeastVec *x, FeastVec *y) {
+  host_inputs_output(x, NULL, y);
   for (int li = 0; li < x->nlocal; li++) feast_band9_matvec(&A[li], x->host[li], y->host[li]);
 }
 
 void feast_vec_matvec_add(const FeastBand9 *A, const FeastVec *x, FeastVec *y) {
+  feast_vec_on_host(x, FEAST_STAGE_READ);
+  feast_vec_on_host(y, FEAST_STAGE_UPDATE);
   for (int li = 0; li < x->nlocal; li++) feast_band9_matvec_add(&A[li], x->host[li], y->host[li]);
 }
 
 void feast_vec_diagonal(const FeastBand9 *A, FeastVec *d) {
   const int centre = feast_band_index(0, 0);
+  feast_vec_on_host(d, FEAST_STAGE_OVERWRITE);
   for (int li = 0; li < d->nlocal; li++)
     memcpy(d->host[li], A[li].band[centre], sizeof(double) * A[li].N * A[li].N);
 }

@@ -36,6 +36,8 @@ typedef struct {
   int *local_of;         /* nmacros: local index or -1 */
   int finest;            /* levels 0..finest are built */
   FeastLevel *levels;
+  struct FeastDevice *device; /* where new vectors live: NULL = host memory (feast/la/device.h;
+                               * not owned) */
 } FeastDomain;
 
 int feast_domain_create(const FeastMesh *mesh, int finest, MPI_Comm comm, FeastDomain **dom);

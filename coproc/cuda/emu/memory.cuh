@@ -106,9 +106,14 @@ static inline cudaError_t cudaMemset(void *p, int v, size_t bytes) {
 static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t bytes, cudaMemcpyKind k) {
   if (cudaError_t e = feast_emu_check_copy(d, s, bytes, bytes, k, "cudaMemcpy")) return e;
   feast_emu_drain(&feast_emu_S.legacy); /* the legacy stream only: not the non-blocking ones */
-  feast_emu_open();
+  /* only the allocation the copy touches made readable (one mprotect, not one per live
+   * allocation: solver.residency = device stages thousands of small arrays) */
+  const feast_emu_alloc *al = feast_emu_S.open ? nullptr : feast_emu_find(k == cudaMemcpyHostToDevice ? d : s);
+  if (al) mprotect((void *)al->lo, al->hi - al->lo, PROT_READ | PROT_WRITE);
+  else feast_emu_open();
   memcpy(d, s, bytes);
-  feast_emu_close();
+  if (al) mprotect((void *)al->lo, al->hi - al->lo, PROT_NONE);
+  else feast_emu_close();
   return cudaSuccess;
 }
 static inline cudaError_t cudaMemsetAsync(void *p, int v, size_t bytes, cudaStream_t s = 0) {

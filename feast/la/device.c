@@ -1,0 +1,70 @@
+/* The device record, its counts and its copies of constant host data (feast/la/device.h) */
+#include "feast/la/device.h"
+#include "feast/base/error.h"
+#include <stdlib.h>
+#include <string.h>
+
+struct FeastDeviceConst {
+  const void *host;
+  void *copy;
+  size_t bytes;
+  FeastDeviceConst *next;
+};
+
+int feast_device_create(const FeastDeviceOps *ops, void *ctx, FeastDevice **devp) {
+  FEAST_CHECK(ops && ops->alloc && ops->release && ops->to_host && ops->to_device && ops->fill && ops->axpby &&
+                  ops->dots,
+              FEAST_ERR_ARG, "feast_device_create: an incomplete table of device operations");
+  FeastDevice *dev;
+  FEAST_CALL(FEAST_ALLOC(1, &dev));
+  dev->ops = ops;
+  dev->ctx = ctx;
+  *devp = dev;
+  return 0;
+}
+
+void feast_device_destroy(FeastDevice **devp) {
+  FeastDevice *dev = *devp;
+  if (!dev) return;
+  for (FeastDeviceConst *c = dev->consts, *next; c; c = next) {
+    next = c->next;
+    dev->ops->release(dev->ctx, c->copy);
+    free(c);
+  }
+  feast_free(devp);
+}
+
+int feast_device_const(FeastDevice *dev, const void *key, const void *const *parts, int nparts, size_t part_bytes,
+                       const void **copy) {
+  const size_t bytes = part_bytes * (size_t)nparts;
+  for (FeastDeviceConst *c = dev->consts; c; c = c->next)
+    if (c->host == key && c->bytes == bytes) {
+      *copy = c->copy;
+      return 0;
+    }
+  FeastDeviceConst *c;
+  unsigned char *all = NULL;
+  FEAST_CALL(FEAST_ALLOC(1, &c));
+  int st = FEAST_ALLOC(bytes + 1, &all);
+  for (int i = 0; !st && i < nparts; i++) memcpy(all + part_bytes * i, parts[i], part_bytes);
+  if (!st) st = dev->ops->alloc(dev->ctx, bytes, &c->copy);
+  if (!st) st = dev->ops->to_device(dev->ctx, c->copy, all, bytes);
+  free(all);
+  if (st) {
+    dev->ops->release(dev->ctx, c->copy);
+    free(c);
+    return feast_device_fail(dev, st);
+  }
+  c->host = key;
+  c->bytes = bytes;
+  c->next = dev->consts;
+  dev->consts = c;
+  dev->counts.bytes_const += (double)bytes;
+  *copy = c->copy;
+  return 0;
+}
+
+int feast_device_fail(FeastDevice *dev, int st) {
+  if (st && dev && !dev->status) dev->status = st;
+  return st;
+}
