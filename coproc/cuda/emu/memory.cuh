@@ -108,12 +108,21 @@ static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t bytes, cudaM
   feast_emu_drain(&feast_emu_S.legacy); /* the legacy stream only: not the non-blocking ones */
   /* only the allocation the copy touches made readable (one mprotect, not one per live
    * allocation: solver.residency = device stages thousands of small arrays) */
-  const feast_emu_alloc *al = feast_emu_S.open ? nullptr : feast_emu_find(k == cudaMemcpyHostToDevice ? d : s);
-  if (al) mprotect((void *)al->lo, al->hi - al->lo, PROT_READ | PROT_WRITE);
-  else feast_emu_open();
+  (void)k;
+  const feast_emu_alloc *al[2] = {nullptr, nullptr};
+  if (!feast_emu_S.open) al[0] = feast_emu_find(d, bytes), al[1] = feast_emu_find(s, bytes);
+  if (al[1] == al[0]) al[1] = nullptr;
+  if (!al[0] && !al[1]) {
+    feast_emu_open();
+    memcpy(d, s, bytes);
+    feast_emu_close();
+    return cudaSuccess;
+  }
+  for (const feast_emu_alloc *a : al)
+    if (a) mprotect((void *)a->lo, a->hi - a->lo, PROT_READ | PROT_WRITE);
   memcpy(d, s, bytes);
-  if (al) mprotect((void *)al->lo, al->hi - al->lo, PROT_NONE);
-  else feast_emu_close();
+  for (const feast_emu_alloc *a : al)
+    if (a) mprotect((void *)a->lo, a->hi - a->lo, PROT_NONE);
   return cudaSuccess;
 }
 static inline cudaError_t cudaMemsetAsync(void *p, int v, size_t bytes, cudaStream_t s = 0) {
