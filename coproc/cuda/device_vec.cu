@@ -136,9 +136,7 @@ extern "C" int feast_cuda_device_create(FeastDevice **dev) {
   *dev = nullptr;
   Context *c = (Context *)calloc(1, sizeof(Context));
   FEAST_CHECK(c, FEAST_ERR_MEM, "out of memory (the device context)");
-  int st = feast_device_create(&ops, c, dev);
-  if (st) {
-    dv_release(nullptr, c->out);
+  if (int st = feast_device_create(&ops, c, dev)) {
     free(c);
     return st;
   }

@@ -71,9 +71,8 @@ void feast_vec_view(const FeastVec *x, int b, FeastVec *view) {
   }
 }
 
-/* ---- the BLAS-1 operations on the device (every operand there), array by array ---- */
-
-/* A device vector's arrays lie one after the other (feast_vec_device_create_set), those
+/* ---- the BLAS-1 operations on the device (every operand there) ----
+ * A device vector's arrays lie one after the other (feast_vec_device_create_set), those
  * of a view too: a kernel covers all of them in one launch, from dev[0]. */
 
 /* y <- a x + b y in the exact forms of FeastDeviceOps.axpby (x NULL: b y) */
@@ -81,10 +80,7 @@ static void device_axpby(double a, const FeastVec *x, double b, FeastVec *y) {
   FeastDevice *d = y->device;
   const int access = x && b == 0.0 ? FEAST_STAGE_OVERWRITE : FEAST_STAGE_UPDATE;
   const int arrays = y->nb * y->nlocal;
-  for (int a_ = 0; a_ < arrays; a_++) {
-    if (x && feast_vec_on_device(x, a_, FEAST_STAGE_READ)) return;
-    if (feast_vec_on_device(y, a_, access)) return;
-  }
+  if ((x && feast_vec_on_device(x, FEAST_STAGE_READ)) || feast_vec_on_device(y, access)) return;
   if (!arrays || feast_device_fail(d, d->ops->axpby(d->ctx, y->n * arrays, a, x ? x->dev[0] : NULL, b, y->dev[0])))
     return;
   d->counts.launches++;
@@ -93,8 +89,7 @@ static void device_axpby(double a, const FeastVec *x, double b, FeastVec *y) {
 void feast_vec_device_fill(double a, FeastVec *x) {
   FeastDevice *d = x->device;
   const int arrays = x->nb * x->nlocal;
-  for (int a_ = 0; a_ < arrays; a_++)
-    if (feast_vec_on_device(x, a_, FEAST_STAGE_OVERWRITE)) return;
+  if (feast_vec_on_device(x, FEAST_STAGE_OVERWRITE)) return;
   if (!arrays || feast_device_fail(d, d->ops->fill(d->ctx, x->n * arrays, a, x->dev[0]))) return;
   d->counts.launches++;
 }
@@ -272,13 +267,12 @@ static int device_dot_partials(int k, const FeastVec *const *x, const FeastVec *
   for (int j = 0; j < k && !st; j += DOT_MAX) {
     const int nk = k - j < DOT_MAX ? k - j : DOT_MAX;
     const double *xb[DOT_MAX], *yb[DOT_MAX];
-    for (int i = 0; i < nk; i++)
-      for (int a = 0; a < arrays && !st; a++) {
-        st = feast_vec_on_device(x[j + i], a, FEAST_STAGE_READ);
-        if (!st) st = feast_vec_on_device(y[j + i], a, FEAST_STAGE_READ);
-        xb[i] = x[j + i]->dev[0];
-        yb[i] = y[j + i]->dev[0];
-      }
+    for (int i = 0; i < nk && !st; i++) {
+      st = feast_vec_on_device(x[j + i], FEAST_STAGE_READ);
+      if (!st) st = feast_vec_on_device(y[j + i], FEAST_STAGE_READ);
+      xb[i] = x[j + i]->dev[0];
+      yb[i] = y[j + i]->dev[0];
+    }
     if (!st) st = feast_device_fail(d, d->ops->dots(d->ctx, nk, arrays, nlocal, n, xb, yb, own, s));
     if (st) break;
     d->counts.launches++;

@@ -24,9 +24,9 @@ void feast_vec_device_destroy(FeastVec *x);
 /* before a host loop: every array of x current on the host (a no-op for host vectors);
  * after an UPDATE or OVERWRITE the device copies are stale */
 void feast_vec_on_host(const FeastVec *x, int access);
-/* before a kernel: array a of device vector x current on the device; after an UPDATE or
- * OVERWRITE the host copy is stale (filled with NaN when the device poisons) */
-int feast_vec_on_device(const FeastVec *x, int a, int access);
+/* before a kernel: every array of device vector x current on the device; after an UPDATE
+ * or OVERWRITE the host copies are stale (filled with NaN when the device poisons) */
+int feast_vec_on_device(const FeastVec *x, int access);
 /* x <- a on the device (x a device vector) */
 void feast_vec_device_fill(double a, FeastVec *x);
 /* 1 if all k vectors live on one device (the device kernels apply), 0 otherwise */

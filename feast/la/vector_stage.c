@@ -60,7 +60,8 @@ void feast_vec_on_host(const FeastVec *x, int access) {
   }
 }
 
-int feast_vec_on_device(const FeastVec *x, int a, int access) {
+/* array a of x current on the device (feast_vec_on_device) */
+static int array_on_device(const FeastVec *x, int a, int access) {
   FeastDevice *d = x->device;
   if (access != FEAST_STAGE_OVERWRITE && !(x->valid[a] & FEAST_VEC_ON_DEVICE)) {
     const size_t bytes = sizeof(double) * (size_t)x->n;
@@ -75,6 +76,11 @@ int feast_vec_on_device(const FeastVec *x, int a, int access) {
   if (d->poison && (x->valid[a] & FEAST_VEC_ON_HOST))
     for (long i = 0; i < x->n; i++) x->host[a][i] = NAN; /* a stale host copy read unstaged shows */
   x->valid[a] = FEAST_VEC_ON_DEVICE;
+  return 0;
+}
+
+int feast_vec_on_device(const FeastVec *x, int access) {
+  for (int a = 0; a < x->nb * x->nlocal; a++) FEAST_CALL(array_on_device(x, a, access));
   return 0;
 }
 

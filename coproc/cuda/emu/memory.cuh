@@ -106,9 +106,8 @@ static inline cudaError_t cudaMemset(void *p, int v, size_t bytes) {
 static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t bytes, cudaMemcpyKind k) {
   if (cudaError_t e = feast_emu_check_copy(d, s, bytes, bytes, k, "cudaMemcpy")) return e;
   feast_emu_drain(&feast_emu_S.legacy); /* the legacy stream only: not the non-blocking ones */
-  /* only the allocation the copy touches made readable (one mprotect, not one per live
+  /* only the allocations the copy touches made readable (one or two mprotects, not one per live
    * allocation: solver.residency = device stages thousands of small arrays) */
-  (void)k;
   const feast_emu_alloc *al[2] = {nullptr, nullptr};
   if (!feast_emu_S.open) al[0] = feast_emu_find(d, bytes), al[1] = feast_emu_find(s, bytes);
   if (al[1] == al[0]) al[1] = nullptr;
