@@ -19,29 +19,15 @@ reference at levels 4-5 but the cells grew flat enough (3:1) to cost the first N
 400 FGMRES iterations at level 5.
 
 usage: make_dfg32_mesh.py [-i grids/dfg24.feast] [-o grids/dfg32.feast]
-Standard library only."""
+Standard library only; the input is read (and checked) by tools/feast2msh.py's reader."""
 import argparse
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from feast2msh import read_feast  # noqa: E402  (the native reader, with its checks)
+
 RING = 8  # macros 0-7 of dfg24: C_k S_k S_k+1 C_k+1
-
-
-def read_sections(lines):
-    """the vertices (x, y), the quads (4 vertex numbers) and the text from 'parts' on"""
-    def start(word):
-        for k, line in enumerate(lines):
-            if line.split()[:1] == [word]:
-                return k
-        sys.exit("make_dfg32_mesh.py: no '%s' section" % word)
-
-    def rows(k):
-        n = int(lines[k].split()[1])
-        return [lines[k + 1 + j].split('#')[0].split() for j in range(n)]
-
-    verts = [tuple(map(float, r)) for r in rows(start('vertices'))]
-    quads = [list(map(int, r)) for r in rows(start('quads'))]
-    return verts, quads, lines[start('parts'):]
 
 
 def split_ring(verts, quads):
@@ -66,8 +52,8 @@ def main():
     ap.add_argument('-i', default=os.path.join(root, 'grids', 'dfg24.feast'))
     ap.add_argument('-o', default=os.path.join(root, 'grids', 'dfg32.feast'))
     a = ap.parse_args()
-    verts, quads, parts = read_sections(open(a.i).read().split('\n'))
-    verts, quads = split_ring(verts, quads)
+    verts, quads, parts = read_feast(a.i)
+    verts, quads = split_ring(verts, [list(q) for q in quads])
     head = ["# DFG benchmark channel [0,2.2] x [0,0.41] minus the cylinder of centre (0.2,0.2) and",
             "# radius 0.05: grids/dfg24.feast with its ring of 8 macros at the cylinder split at",
             "# mid-depth (macros 0-15: C_k M_k M_k+1 C_k+1 and M_k S_k S_k+1 M_k+1, M_k = vertex 35 + k",
@@ -75,9 +61,12 @@ def main():
             "# tools/make_dfg32_mesh.py (why this mesh: its header). Native format: docs/mesh_format.md.",
             "feast-mesh 1", "", "vertices %d" % len(verts)]
     body = ["%.17g %.17g" % v for v in verts] + ["", "quads %d" % len(quads)]
-    body += [" ".join(map(str, q)) for q in quads] + [""]
+    body += [" ".join(map(str, q)) for q in quads] + ["", "parts %d" % len(parts)]
+    for name, kind, params, edges in parts:
+        body.append(" ".join(["part", name, kind] + [repr(v) for v in params] + [str(len(edges))]))
+        body += ["%d %d" % e for e in edges]
     with open(a.o, 'w') as f:
-        f.write("\n".join(head + body + parts).rstrip('\n') + '\n')
+        f.write("\n".join(head + body) + '\n')
 
 
 if __name__ == '__main__':
