@@ -47,6 +47,10 @@ typedef struct {
   int (*update)(void *data, const FeastLocalHierarchy *h);
   int (*solve)(void *data, const double *const *d, double *const *c, FeastLocalMGStats *stats);
   void (*destroy)(void **data);
+  /* solve on defects and corrections in the device memory of solver.residency = device
+   * (nmacros arrays of N^2 values one after the other); NULL where the backend computes
+   * on the host */
+  int (*solve_device)(void *data, const double *d, double *c, FeastLocalMGStats *stats);
 } FeastLocalBackend;
 
 extern const FeastLocalBackend feast_local_cpu_double, feast_local_cpu_single;

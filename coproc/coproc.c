@@ -285,6 +285,15 @@ int feast_local_solve(FeastLocalSolver *ls, const double *const *d, double *cons
   return ls->be->solve(ls->data, d, c, stats);
 }
 
+int feast_local_solves_on_device(const FeastLocalSolver *ls) { return ls && ls->data && ls->be->solve_device; }
+
+int feast_local_solve_device(FeastLocalSolver *ls, const double *d, double *c, FeastLocalMGStats *stats) {
+  FEAST_CHECK(feast_local_solves_on_device(ls) && stats && (ls->nmacros == 0 || (d && c)), FEAST_ERR_UNSUPPORTED,
+              "feast_local_solve_device: the batch computes on the host, or is not set up");
+  memset(stats, 0, sizeof *stats);
+  return ls->be->solve_device(ls->data, d, c, stats);
+}
+
 void feast_local_destroy(FeastLocalSolver **lsp) {
   if (!*lsp) return;
   (*lsp)->be->destroy(&(*lsp)->data);

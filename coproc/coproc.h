@@ -87,6 +87,13 @@ int feast_local_update(FeastLocalSolver *ls, const FeastLocalProblem *problems);
  * the finest level); fixed nodes of c are zero */
 int feast_local_solve(FeastLocalSolver *ls, const double *const *d, double *const *c,
                       FeastLocalMGStats *stats);
+/* 1 if the batch's backend solves in the device memory of solver.residency = device
+ * (the CUDA one), 0 if it computes on the host */
+int feast_local_solves_on_device(const FeastLocalSolver *ls);
+/* feast_local_solve there: d and c device memory, nmacros arrays of N^2 values one after
+ * the other (the device copy of a FeastVec's block); FEAST_ERR_UNSUPPORTED where the
+ * batch computes on the host */
+int feast_local_solve_device(FeastLocalSolver *ls, const double *d, double *c, FeastLocalMGStats *stats);
 void feast_local_destroy(FeastLocalSolver **ls);
 /* "cpu(double,single) gpu(single,double)" : what this build offers */
 const char *feast_local_backends(void);

@@ -28,6 +28,6 @@
 static int always(void) { return 1; }
 
 const FeastLocalBackend feast_local_cpu_double = {"cpu", "double", always, mg_setup_d, mg_update_d,
-                                                   mg_solve_d, mg_destroy_d};
+                                                   mg_solve_d, mg_destroy_d, NULL};
 const FeastLocalBackend feast_local_cpu_single = {"cpu", "single", always, mg_setup_f, mg_update_f,
-                                                   mg_solve_f, mg_destroy_f};
+                                                   mg_solve_f, mg_destroy_f, NULL};

@@ -265,6 +265,7 @@ int ns_pcd_create(NsProblem *ns) {
 }
 
 void ns_pcd_destroy(NsProblem *ns) {
+  feast_vec_matrices_changed(ns->dom, ns->prec.pcd_ops.conv);
   for (int li = 0; ns->prec.pcd_ops.lap && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->prec.pcd_ops.lap[li]);
   for (int li = 0; ns->prec.pcd_ops.conv && li < ns->dom->nlocal; li++) feast_band9_destroy(&ns->prec.pcd_ops.conv[li]);
   feast_free(&ns->prec.pcd_ops.lap);
@@ -292,6 +293,7 @@ static int rotation_on(const NsProblem *ns) {
 int ns_pcd_update(NsProblem *ns) {
   const FeastDomain *dom = ns->dom;
   const FeastLevel *lev = &dom->levels[ns->level];
+  feast_vec_matrices_changed(dom, ns->prec.pcd_ops.conv);
   for (int li = 0; li < dom->nlocal; li++) {
     const double *w[2] = {feast_vec_block_read(ns->iter.v, NS_U, li), feast_vec_block_read(ns->iter.v, NS_V, li)};
     FeastBand9 *A[1] = {&ns->prec.pcd_ops.conv[li]};

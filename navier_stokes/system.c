@@ -77,7 +77,16 @@ int ns_system_create(NsProblem *ns) {
   return st;
 }
 
+/* the system's matrices changed (or go): products on a device copy them again */
+static void matrices_changed(const NsProblem *ns) {
+  for (int k = 0; k < NS_NBLOCKS; k++) {
+    feast_vec_matrices_changed(ns->dom, ns->sys.blk[k]);
+    feast_vec_matrices_changed(ns->dom, ns->sys.vblk[k]);
+  }
+}
+
 void ns_system_destroy(NsProblem *ns) {
+  matrices_changed(ns);
   for (int li = 0; ns->sys.blk[NS_A22] && li < ns->dom->nlocal; li++)
     if (ns_a22_shared(ns, li)) memset(&ns->sys.blk[NS_A22][li], 0, sizeof ns->sys.blk[NS_A22][li]); /* A11's */
   for (int k = 0; k < NS_NBLOCKS; k++) {
@@ -204,6 +213,7 @@ static int create_viscous_cells(NsProblem *ns) {
 int ns_system_assemble(NsProblem *ns, const FeastVec *w) {
   const FeastDomain *dom = ns->dom;
   feast_timer_start(FEAST_T_ASSEMBLY);
+  matrices_changed(ns);
   const int apart = ns_velocity_blocks_apart(ns);
   int st = apart ? create_velocity_blocks(ns) : 0;
   if (!st && ns_viscous_derivative_on(ns)) st = create_viscous_cells(ns);
@@ -261,22 +271,21 @@ int ns_system_residual(NsProblem *ns, const FeastVec *w, const FeastVec *x, Feas
 /* y <- K x, with_viscous: + L x, L the viscous residual's derivative (ns_jacobian_apply) */
 static int apply(NsProblem *ns, const FeastVec *x, FeastVec *y, int with_viscous) {
   const FeastDomain *dom = ns->dom;
-  for (int li = 0; li < dom->nlocal; li++) {
-    for (int f = 0; f < NS_NFIELDS; f++) {
-      double *yf = feast_vec_block(y, f, li);
-      memset(yf, 0, sizeof(double) * x->N * x->N);
-      for (int col = 0; col < NS_NFIELDS; col++) {
-        const FeastBand9 *A = ns->sys.blk[row_blocks[f][col]];
-        if (A) feast_band9_matvec_add(&A[li], feast_vec_block_read(x, col, li), yf);
-      }
-    }
-    if (with_viscous) {
-      const unsigned char *fixed[NS_NFIELDS];
-      for (int f = 0; f < NS_NFIELDS; f++) fixed[f] = ns->sys.mask[f]->fixed[ns->level][li];
-      ns_viscous_derivative_apply(x->N, ns->sys.viscous_cells[li], feast_vec_block_read(x, NS_U, li),
-                                  feast_vec_block_read(x, NS_V, li), fixed, feast_vec_block(y, NS_U, li),
-                                  feast_vec_block(y, NS_V, li), feast_vec_block(y, NS_P, li));
-    }
+  FeastVec xc[NS_NFIELDS], yf;
+  const FeastVec *cols[NS_NFIELDS];
+  for (int col = 0; col < NS_NFIELDS; col++) feast_vec_view(x, col, &xc[col]), cols[col] = &xc[col];
+  for (int f = 0; f < NS_NFIELDS; f++) {
+    const FeastBand9 *row[NS_NFIELDS];
+    for (int col = 0; col < NS_NFIELDS; col++) row[col] = ns->sys.blk[row_blocks[f][col]];
+    feast_vec_view(y, f, &yf);
+    feast_vec_matvec_row(NS_NFIELDS, row, cols, &yf);
+  }
+  for (int li = 0; li < dom->nlocal && with_viscous; li++) {
+    const unsigned char *fixed[NS_NFIELDS];
+    for (int f = 0; f < NS_NFIELDS; f++) fixed[f] = ns->sys.mask[f]->fixed[ns->level][li];
+    ns_viscous_derivative_apply(x->N, ns->sys.viscous_cells[li], feast_vec_block_read(x, NS_U, li),
+                                feast_vec_block_read(x, NS_V, li), fixed, feast_vec_block(y, NS_U, li),
+                                feast_vec_block(y, NS_V, li), feast_vec_block(y, NS_P, li));
   }
   return feast_vec_sum(y);
 }

@@ -173,6 +173,7 @@ void scarc_destroy(Scarc **sp) {
   const FeastDomain *dom = s->dom;
   for (int l = s->coarse; s->lv && l <= s->finest; l++) {
     ScarcLevel *lv = &s->lv[l];
+    feast_vec_matrices_changed(dom, lv->R ? (const void *)lv->Ac : lv->A);
     feast_free_coloured(lv->block);
     for (int li = 0; lv->R && li < dom->nlocal; li++) feast_band9_ring_destroy(&lv->R[li]);
     free(lv->A);
@@ -301,7 +302,10 @@ static int set_operator(Scarc *s, const FeastBand9 *A) {
   FEAST_CALL(finest_storage(s, &own));
   if (A != own)
     for (int li = 0; li < s->dom->nlocal; li++) copy_values(&A[li], &own[li]);
-  for (int l = s->finest; l >= s->coarse; l--) FEAST_CALL(build_level(s, l));
+  for (int l = s->finest; l >= s->coarse; l--) {
+    FEAST_CALL(build_level(s, l));
+    feast_vec_matrices_changed(s->dom, s->lv[l].R ? (const void *)s->lv[l].Ac : s->lv[l].A);
+  }
   FEAST_CALL(setup_local_solvers(s));
   if (s->coarse_solver) return feast_direct_refresh(s->coarse_solver, s->lv[s->coarse].A);
   return feast_direct_create(s->dom, s->coarse, s->lv[s->coarse].A, s->p.coarse_solver, &s->coarse_solver);
@@ -354,17 +358,15 @@ static void matvec_rows(const ScarcLevel *lv, int li, const FeastVec *xv, FeastV
 
 /* y <- A x, partial (no interface sum) */
 static void matvec_partial(const ScarcLevel *lv, const FeastVec *x, FeastVec *y) {
-  for (int li = 0; li < x->nlocal; li++) {
-    matvec_rows(lv, li, x, y, 0);
-    matvec_rows(lv, li, x, y, 1);
-  }
+  feast_vec_matvec_ring(lv->R ? lv->Ac : lv->A, lv->R, x, y);
 }
 
 /* y <- A x (consistent). solver.overlap = on: the boundary rings first, the interface
  * exchange started, the macro interiors computed while the messages travel, then the
- * exchange finished (bitwise the same as off: the same rows, the same sums) */
+ * exchange finished (bitwise the same as off: the same rows, the same sums); device
+ * vectors: the product and the sum on the device */
 static int matvec_level(Scarc *s, int l, const FeastVec *x, FeastVec *y) {
-  if (!s->p.overlap) {
+  if (!s->p.overlap || x->device) {
     matvec_partial(&s->lv[l], x, y);
     return feast_vec_sum(y);
   }
@@ -398,6 +400,18 @@ static int smoother_step(Scarc *s, int l, double *alpha) {
   return 0;
 }
 
+/* c_m <- the local multigrid's solve of d_m on every macro, where the vectors are: in
+ * host memory, or in device memory with a backend that solves there (the CUDA one under
+ * solver.residency = device), or else staged to the host and back */
+static int local_solve(ScarcLevel *lv, FeastLocalMGStats *st) {
+  if (!lv->d->device || !feast_local_solves_on_device(lv->local))
+    return feast_local_solve(lv->local, feast_vec_blocks_read(lv->d, 0), feast_vec_blocks(lv->c, 0), st);
+  const double *d = feast_vec_device_read(lv->d);
+  double *c = feast_vec_device_write(lv->c);
+  if (!d || !c) return feast_device_status(lv->d->device);
+  return feast_local_solve_device(lv->local, d, c, st);
+}
+
 /* one additive Schwarz step: d = b - A x (b when x is zero); c_m = local MG(d_m) on every
  * macro; c = sum_m weight * c_m (average at shared nodes); x += alpha c. Leaves d (the
  * defect before the step) and q = A c consistent, so the caller gets the new defect
@@ -416,7 +430,7 @@ static int smooth(Scarc *s, int l, const FeastVec *b, FeastVec *x, int x_zero, d
    * backend synchronises its stream and copies the corrections back before it returns),
    * so this bracket holds finished device work; nothing is synchronised here */
   feast_timer_start(FEAST_T_LOCAL_MG);
-  int rc = feast_local_solve(lv->local, feast_vec_blocks_read(lv->d, 0), feast_vec_blocks(lv->c, 0), &st);
+  int rc = local_solve(lv, &st);
   feast_timer_stop(FEAST_T_LOCAL_MG);
   FEAST_CALL(rc);
   s->stats.local_solves += s->dom->nlocal;

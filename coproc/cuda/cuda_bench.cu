@@ -105,7 +105,7 @@ static int run_bench(Solver<T> *s, const double *const *d, double *const *c, int
   if (rc) feast_error_set(rc, __FILE__, __LINE__, "cudaEventCreate failed");
   const int env_graphs = s->graphs;
   if (!rc && !s->exec) rc = s->capture_graph();
-  if (!rc) rc = s->upload_defects(d);
+  if (!rc) rc = s->upload_defects(d, nullptr);
   if (!rc) rc = time_cycles(s, 0, cycles, e0, e1, &out->t_cycle_direct);
   if (!rc) rc = time_cycles(s, 1, cycles, e0, e1, &out->t_cycle_graph);
   s->graphs = env_graphs;

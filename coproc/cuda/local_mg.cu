@@ -100,6 +100,12 @@ static int solve_solver(void *data, const double *const *d, double *const *c,
   return ((Solver<T> *)data)->solve(d, c, stats);
 }
 
+template <typename T>
+static int solve_solver_device(void *data, const double *d, double *c, FeastLocalMGStats *stats) {
+  FEAST_CHECK(data, FEAST_ERR_ARG, "the CUDA local solver is not set up");
+  return ((Solver<T> *)data)->solve_device(d, c, stats);
+}
+
 static int available(void) { return device_count() > 0; }
 
 } /* namespace feast_cuda */
@@ -133,10 +139,16 @@ static int solve_double(void *data, const double *const *d, double *const *c,
                         FeastLocalMGStats *stats) {
   return feast_cuda::solve_solver<double>(data, d, c, stats);
 }
+static int solve_device_single(void *data, const double *d, double *c, FeastLocalMGStats *stats) {
+  return feast_cuda::solve_solver_device<float>(data, d, c, stats);
+}
+static int solve_device_double(void *data, const double *d, double *c, FeastLocalMGStats *stats) {
+  return feast_cuda::solve_solver_device<double>(data, d, c, stats);
+}
 static void destroy_single(void **data) { feast_cuda::destroy_solver<float>(data); }
 static void destroy_double(void **data) { feast_cuda::destroy_solver<double>(data); }
 
 extern "C" const FeastLocalBackend feast_local_cuda_single = {
-    "gpu", "single", cuda_available, setup_single, update_single, solve_single, destroy_single};
+    "gpu", "single", cuda_available, setup_single, update_single, solve_single, destroy_single, solve_device_single};
 extern "C" const FeastLocalBackend feast_local_cuda_double = {
-    "gpu", "double", cuda_available, setup_double, update_double, solve_double, destroy_double};
+    "gpu", "double", cuda_available, setup_double, update_double, solve_double, destroy_double, solve_device_double};

@@ -465,14 +465,21 @@ template <typename T> struct Solver {
   /* -------------------------------------------------------------- a solve */
 
   /* defects (doubles) -> pinned -> io on the device (one copy) -> d, converted to T on
-   * the device */
-  int upload_defects(const double *const *dh) {
+   * the device. Defects in device memory (dd, solve_device): copied to io on the device,
+   * after the legacy stream's work that wrote them */
+  int upload_defects(const double *const *dh, const double *dd) {
     Level<T> &t = lev[nlev - 1];
     const long n = t.v.n;
-    for (int m = 0; m < M; m++) memcpy(h_io + (size_t)m * n, dh[m], sizeof(double) * (size_t)n);
     const size_t bytes = sizeof(double) * (size_t)M * (size_t)n;
-    FEAST_CUDA_CALL(cudaMemcpyAsync(io, h_io, bytes, cudaMemcpyHostToDevice, stream));
-    h2d_bytes = (double)bytes;
+    if (dd) {
+      FEAST_CUDA_CALL(cudaStreamSynchronize(0));
+      FEAST_CUDA_CALL(cudaMemcpyAsync(io, dd, bytes, cudaMemcpyDeviceToDevice, stream));
+      h2d_bytes = 0;
+    } else {
+      for (int m = 0; m < M; m++) memcpy(h_io + (size_t)m * n, dh[m], sizeof(double) * (size_t)n);
+      FEAST_CUDA_CALL(cudaMemcpyAsync(io, h_io, bytes, cudaMemcpyHostToDevice, stream));
+      h2d_bytes = (double)bytes;
+    }
     const double *in = io;
     ++launches;
     FEAST_LAUNCH(k_input<T>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, t.v, in, d);
@@ -494,8 +501,9 @@ template <typename T> struct Solver {
   }
 
   /* corrections (fixed nodes 0, non-finite macros 0; doubles converted on the device),
-   * status and active count -> pinned host buffers: one round trip */
-  int fetch(void) {
+   * status and active count -> pinned host buffers: one round trip. Corrections kept in
+   * device memory (cd, solve_device): copied there on the device, only the status back */
+  int fetch(double *cd) {
     Level<T> &t = lev[nlev - 1];
     const long n = t.v.n;
     int *bad = stat + 2 * M;
@@ -504,10 +512,11 @@ template <typename T> struct Solver {
     ++launches;
     FEAST_LAUNCH(k_zero_bad<double>, dim3(t.nblk, M), FEAST_CUDA_BLOCK, stream, n, bad, io);
     const size_t bytes = sizeof(double) * (size_t)M * (size_t)n, sb = sizeof(int) * (3 * M + 1);
-    FEAST_CUDA_CALL(cudaMemcpyAsync(h_io, io, bytes, cudaMemcpyDeviceToHost, stream));
+    if (cd) FEAST_CUDA_CALL(cudaMemcpyAsync(cd, io, bytes, cudaMemcpyDeviceToDevice, stream));
+    else FEAST_CUDA_CALL(cudaMemcpyAsync(h_io, io, bytes, cudaMemcpyDeviceToHost, stream));
     FEAST_CUDA_CALL(cudaMemcpyAsync(h_stat, stat, sb, cudaMemcpyDeviceToHost, stream));
     FEAST_CUDA_CALL(cudaStreamSynchronize(stream));
-    d2h_bytes += (double)(bytes + sb);
+    d2h_bytes += (double)((cd ? 0 : bytes) + sb);
     round_trips++;
     return 0;
   }
@@ -526,7 +535,7 @@ template <typename T> struct Solver {
    * cycles */
   void unpack(double *const *c, FeastLocalMGStats *stats) {
     const long n = lev[nlev - 1].v.n;
-    for (int m = 0; m < M; m++) memcpy(c[m], h_io + (size_t)m * n, sizeof(double) * (size_t)n);
+    for (int m = 0; c && m < M; m++) memcpy(c[m], h_io + (size_t)m * n, sizeof(double) * (size_t)n);
     memset(stats, 0, sizeof *stats);
     predict = 1;
     for (int m = 0; m < M; m++) {
@@ -543,19 +552,28 @@ template <typename T> struct Solver {
    * number of cycles after the first solve). Else one cycle and a look at the active
    * count at a time, and the result fetched again. */
   int solve(const double *const *dh, double *const *c, FeastLocalMGStats *stats) {
-    FEAST_CALL(upload_defects(dh));
+    return run(dh, c, nullptr, nullptr, stats);
+  }
+  /* the same on defects dd and corrections cd in device memory (M arrays of n doubles one
+   * after the other, as the vectors of solver.residency = device), written and read by
+   * the legacy stream's work: no host copy of either */
+  int solve_device(const double *dd, double *cd, FeastLocalMGStats *stats) {
+    return run(nullptr, nullptr, dd, cd, stats);
+  }
+  int run(const double *const *dh, double *const *c, const double *dd, double *cd, FeastLocalMGStats *stats) {
+    FEAST_CALL(upload_defects(dh, dd));
     FEAST_CALL(enqueue_init());
     d2h_bytes = 0;
     round_trips = 0;
     int done = predict < p.max_cycles ? predict : p.max_cycles;
     for (int k = 0; k < done; k++) FEAST_CALL(launch_cycle());
-    FEAST_CALL(fetch());
+    FEAST_CALL(fetch(cd));
     if (*h_nactive > 0 && done < p.max_cycles) {
       while (*h_nactive > 0 && done < p.max_cycles) {
         FEAST_CALL(launch_cycle());
         if (++done < p.max_cycles) FEAST_CALL(fetch_count());
       }
-      FEAST_CALL(fetch());
+      FEAST_CALL(fetch(cd));
     }
     unpack(c, stats);
     return 0;

@@ -27,6 +27,8 @@ static int transfer(const char *what, void (*op)(int, const double *, double *),
                   fine->nlocal == coarse->nlocal && fine->dom->levels == coarse->dom->levels,
               FEAST_ERR_ARG, "%s: level %d (%d blocks) to level %d (%d blocks) of %s", what, from->level, from->nb,
               to->level, to->nb, fine->dom->levels == coarse->dom->levels ? "one distribution" : "another distribution");
+  int st;
+  if (fine->dom->mesh->dim == 2 && feast_vec_transfer_on_device(from, to, upward, &st)) return st;
   for (int b = 0; b < from->nb; b++)
     for (int li = 0; li < from->nlocal; li++) op(from->N, feast_vec_block_read(from, b, li), feast_vec_block(to, b, li));
   return 0;

@@ -20,6 +20,8 @@
 #define FEAST_DEVICE_H
 #include <stddef.h>
 
+enum { FEAST_DEVICE_DOTS_MAX = 4 }; /* products of one FeastDeviceOps.dots call */
+
 typedef struct {
   const char *name; /* e.g. "cuda", "cuda-emulator" */
   /* device memory of bytes, zeroed; release(NULL) does nothing */
@@ -35,17 +37,60 @@ typedef struct {
   /* arrays of n values one after the other (array a at a n), array a on local macro
    * a mod nlocal: out[k arrays + a] <- the sum of x_k[i] y_k[i] over the values i of
    * array a whose node its macro owns (own[(a mod nlocal) n + i] != 0), for k < count <=
-   * 4 (x, y, own device pointers; out on the host), each sum in the backend's fixed order */
+   * FEAST_DEVICE_DOTS_MAX (x, y, own device pointers; out on the host), each sum in the
+   * backend's fixed order */
   int (*dots)(void *ctx, int count, int arrays, int nlocal, long n, const double *const *x,
               const double *const *y, const unsigned char *own, double *out);
+  /* y <- A x (add 0) or y + A x (add 1) for nmat 9-band matrices of N x N nodes (feast/la/
+   * band9.h): matrix m's band k at bands[(9 m + k) N N], x and y nmat arrays of N N values
+   * one after the other (array m at m N N), x != y; per row feast_band9_row's sum, a
+   * neighbour outside array m read as the host's zero padding */
+  int (*band9_apply)(void *ctx, int nmat, long N, const double *bands, const double *x, double *y, int add);
+  /* w[i] <- form(a, x[i], y[i mod period], w[i]) for i < n (FeastDevicePointwise; x may be
+   * NULL where the form does not read it, w may be x) */
+  int (*pointwise)(void *ctx, int form, long n, double a, const double *x, const double *y, long period, double *w);
+  /* where (m[i mod period] != 0) == select, for i < n: y[i] <- form(x[i], y[i])
+   * (FeastDeviceMasked; x NULL for FEAST_DEVICE_ZERO) */
+  int (*masked)(void *ctx, int form, long n, const unsigned char *m, long period, int select, const double *x,
+                double *y);
+  /* the interface values of an exchange: out[s] <- x[off[s]] for s < count (gather; off
+   * and x on the device, out on the host), x[off[s]] <- in[s] (scatter; in on the host) */
+  int (*gather)(void *ctx, long count, const long *off, const double *x, double *out);
+  int (*scatter)(void *ctx, long count, const long *off, const double *in, double *x);
+  /* a FGMRES basis in single precision (FeastVecSingle): y[i] <- x[i] rounded to float for
+   * i < n; dots as above with x_k single (widened exactly) and one y; y[i] <- y[i] + a_0
+   * x_0[i] + ... + a_{k-1} x_{k-1}[i] left to right for i < n (a and the table x on the
+   * host, the arrays x[j] and y on the device) */
+  int (*to_single)(void *ctx, long n, const double *x, float *y);
+  int (*dots_single)(void *ctx, int count, int arrays, int nlocal, long n, const float *const *x, const double *y,
+                     const unsigned char *own, double *out);
+  int (*maxpy_single)(void *ctx, int k, long n, const double *a, const float *const *x, double *y);
+  /* grid transfer between the levels of arrays macros (from's arrays of Nfrom^2 values one
+   * after the other, to's of Nto^2): upward 1 the bilinear prolongation (Nto = 2 Nfrom -
+   * 1), 0 the restriction, its transpose (Nto = (Nfrom + 1) / 2), per node as the host
+   * (feast_prolongate_point_d, feast_restrict_point_d) */
+  int (*transfer)(void *ctx, int upward, int arrays, int Nfrom, const double *from, double *to);
 } FeastDeviceOps;
+
+/* the forms of FeastDeviceOps.pointwise, each rounded as the host's loop rounds it */
+enum {
+  FEAST_DEVICE_MULT,            /* w <- x y */
+  FEAST_DEVICE_DIVIDE,          /* w <- x / y */
+  FEAST_DEVICE_MULT_ADD,        /* w <- w + a x y */
+  FEAST_DEVICE_SCALE_ADD_DIVIDE /* w <- (a w + x) / y, x NULL: (a w + 0) / y */
+};
+/* the forms of FeastDeviceOps.masked */
+enum { FEAST_DEVICE_ZERO, FEAST_DEVICE_COPY, FEAST_DEVICE_SUB /* y <- 0, x, y - x */ };
 
 typedef struct {
   double bytes_to_device, bytes_to_host; /* values of vectors, staged */
   long copies_to_device, copies_to_host; /* of vectors' arrays */
-  double bytes_const;                    /* constant data (ownership masks), once each */
+  double bytes_const;                    /* constant data (masks, weights, exchange slots), once each */
+  double bytes_matrices;                 /* matrices, once after each change (assembly) */
+  double bytes_interface;                /* interface values of exchanges, both ways */
   long launches;                         /* kernels run on vectors */
   long scalars_to_host;                  /* results of reductions */
+  long scalars_to_device;                /* coefficients of combinations (FGMRES's Gram-Schmidt) */
 } FeastDeviceCounts;
 
 typedef struct FeastDeviceConst FeastDeviceConst; /* device.c */
@@ -68,6 +113,16 @@ void feast_device_destroy(FeastDevice **dev);
  * (counted in bytes_const) and kept until feast_device_destroy */
 int feast_device_const(FeastDevice *dev, const void *key, const void *const *parts, int nparts, size_t part_bytes,
                        const void **copy);
+/* the device copy of nmat 9-band matrices of N x N nodes (band k of matrix m: bands[9 m +
+ * k], host arrays), found by key or made (counted in bytes_matrices) and kept until
+ * feast_device_drop(key): the layout FeastDeviceOps.band9_apply reads */
+int feast_device_matrices(FeastDevice *dev, const void *key, int nmat, long N, const double *const *bands,
+                          const void **copy);
+/* the device copy made for key (feast_device_const, feast_device_matrices), NULL if none */
+const void *feast_device_find(const FeastDevice *dev, const void *key);
+/* the device copy made for key (feast_device_const, feast_device_matrices) goes, if there
+ * is one: after the host data changed, before it is freed */
+void feast_device_drop(FeastDevice *dev, const void *key);
 /* record st (nonzero) as the device's failure unless one is recorded; returns st */
 int feast_device_fail(FeastDevice *dev, int st);
 /* the recorded failure: 0 or the status of the first failed operation (its message is

@@ -249,45 +249,6 @@ static int alike(int k, const FeastVec *const *x, int j) {
   return m;
 }
 
-/* dot_partials on the device: per array and product the device's sum over the owned
- * nodes (FeastDeviceOps.dots, one launch for DOT_MAX products), per macro the arrays'
- * sums added in block order */
-static int device_dot_partials(int k, const FeastVec *const *x, const FeastVec *const *y, double *part) {
-  FeastDevice *d = x[0]->device;
-  const FeastDomain *dom = x[0]->dom;
-  const FeastLevel *lev = &dom->levels[x[0]->level];
-  const long n = x[0]->n;
-  const int nlocal = dom->nlocal, nb = x[0]->nb, arrays = nb * nlocal;
-  if (!arrays) return 0;
-  const void *own;
-  FEAST_CALL(feast_device_const(d, lev->owned, (const void *const *)lev->owned, nlocal, (size_t)n, &own));
-  double *s;
-  FEAST_CALL(FEAST_ALLOC((size_t)DOT_MAX * arrays, &s));
-  int st = 0;
-  for (int j = 0; j < k && !st; j += DOT_MAX) {
-    const int nk = k - j < DOT_MAX ? k - j : DOT_MAX;
-    const double *xb[DOT_MAX], *yb[DOT_MAX];
-    for (int i = 0; i < nk && !st; i++) {
-      st = feast_vec_on_device(x[j + i], FEAST_STAGE_READ);
-      if (!st) st = feast_vec_on_device(y[j + i], FEAST_STAGE_READ);
-      xb[i] = x[j + i]->dev[0];
-      yb[i] = y[j + i]->dev[0];
-    }
-    if (!st) st = feast_device_fail(d, d->ops->dots(d->ctx, nk, arrays, nlocal, n, xb, yb, own, s));
-    if (st) break;
-    d->counts.launches++;
-    d->counts.scalars_to_host += (long)nk * arrays;
-    for (int i = 0; i < nk; i++)
-      for (int li = 0; li < nlocal; li++) {
-        double sum = s[(size_t)i * arrays + li];
-        for (int b = 1; b < nb; b++) sum += s[(size_t)i * arrays + b * nlocal + li];
-        part[(j + i) * nlocal + li] = sum;
-      }
-  }
-  free(s);
-  return st;
-}
-
 /* 1 if the k products' vectors all live on one device and have one block count */
 static int dots_on_device(int k, const FeastVec *const *x, const FeastVec *const *y) {
   for (int i = 0; i < k; i++)
@@ -317,7 +278,7 @@ int feast_vec_dots_begin(int k, const FeastVec *const *x, const FeastVec *const 
   double *part;
   FEAST_CALL(FEAST_ALLOC((size_t)k * dom->nlocal + 1, &part));
   int st = 0;
-  if (dots_on_device(k, x, y)) st = device_dot_partials(k, x, y, part);
+  if (dots_on_device(k, x, y)) st = feast_vec_device_dot_partials(k, x, y, part);
   else dot_partials(k, x, y, part);
   /* a failed device sum: NaN into the reduction (every rank takes part), the failure
    * recorded in the device (feast_device_status) */
@@ -341,9 +302,14 @@ int feast_vec_single_create(const FeastDomain *dom, int level, int nb, FeastVecS
   FeastVecSingle *x;
   FEAST_CALL(FEAST_ALLOC(1, &x));
   *xp = x;
-  *x = (FeastVecSingle){dom, level, dom->levels[level].N, nb, dom->nlocal, NULL, NULL};
+  *x = (FeastVecSingle){dom, level, dom->levels[level].N, nb, dom->nlocal, NULL, NULL, NULL, NULL};
   const long n = dom->levels[level].nodes_per_macro, stride = (n + 15) / 16 * 16; /* 64-byte multiples */
   const int arrays = nb * dom->nlocal;
+  if (dom->device) { /* in device memory only, the arrays one after the other */
+    FeastDevice *d = dom->device;
+    x->device = d;
+    return feast_device_fail(d, d->ops->alloc(d->ctx, sizeof(float) * (size_t)n * (size_t)arrays, (void **)&x->dev));
+  }
   FEAST_CALL(FEAST_ALLOC(arrays + 1, &x->host));
   float *block;
   FEAST_CALL(FEAST_ALLOC((size_t)arrays * stride + 1, &block));
@@ -354,12 +320,14 @@ int feast_vec_single_create(const FeastDomain *dom, int level, int nb, FeastVecS
 
 void feast_vec_single_destroy(FeastVecSingle **xp) {
   if (!*xp) return;
+  if ((*xp)->device) (*xp)->device->ops->release((*xp)->device->ctx, (*xp)->dev);
   free((*xp)->block);
   free((*xp)->host);
   feast_free(xp);
 }
 
 void feast_vec_single_store(const FeastVec *x, FeastVecSingle *y) {
+  if (feast_vec_device_single_store(x, y)) return;
   feast_vec_on_host(x, FEAST_STAGE_READ);
   FOR_ARRAYS(x, {
     const double *restrict xs = x->host[a_];
@@ -403,7 +371,9 @@ int feast_vec_single_dots(int k, const FeastVecSingle *const *x, const FeastVec 
   const long n = y->n;
   double *part;
   FEAST_CALL(FEAST_ALLOC((size_t)k * dom->nlocal + 1, &part));
-  for (int li = 0; li < dom->nlocal; li++)
+  if (k > 0 && x[0]->device && feast_vec_device_single_dot_partials(k, x, y, part))
+    for (int i = 0; i < k * dom->nlocal; i++) part[i] = NAN; /* a failure, as in feast_vec_dots_begin */
+  for (int li = 0; li < dom->nlocal && !(k > 0 && x[0]->device); li++)
     for (int j = 0; j < k; j += DOT_MAX) {
       const int nk = k - j < DOT_MAX ? k - j : DOT_MAX;
       double s[DOT_MAX][DOT_LANES] = {{0}};
@@ -421,6 +391,7 @@ int feast_vec_single_dots(int k, const FeastVecSingle *const *x, const FeastVec 
 }
 
 void feast_vec_single_maxpy(int k, const double *a, const FeastVecSingle *const *x, FeastVec *y) {
+  if (feast_vec_device_single_maxpy(k, a, x, y)) return;
   feast_vec_on_host(y, FEAST_STAGE_UPDATE);
   FOR_ARRAYS(y, {
     double *restrict ys = y->host[a_];
@@ -447,6 +418,8 @@ int feast_vec_norm(const FeastVec *x, double *out) {
 }
 
 int feast_vec_sum(FeastVec *x) {
+  int st;
+  if (feast_vec_device_sum(x, &st)) return st;
   feast_vec_on_host(x, FEAST_STAGE_UPDATE);
   for (int b = 0; b < x->nb; b++)
     FEAST_CALL(feast_domain_sum(x->dom, x->level, x->host + b * x->nlocal));
@@ -455,6 +428,7 @@ int feast_vec_sum(FeastVec *x) {
 
 void feast_vec_to_partial(FeastVec *x) {
   const FeastLevel *lev = &x->dom->levels[x->level];
+  if (feast_vec_device_masked(FEAST_DEVICE_ZERO, lev->owned, 0, NULL, x)) return;
   feast_vec_on_host(x, FEAST_STAGE_UPDATE);
   FOR_ARRAYS(x, {
     const unsigned char *own = lev->owned[a_ % x->nlocal];

@@ -29,6 +29,8 @@ enum { FEAST_VEC_ON_HOST = 1, FEAST_VEC_ON_DEVICE = 2 };
  * 0) or a use that may write (1: the device copy becomes stale); failures are recorded in
  * x->device (feast_device_status) */
 void feast_vec_stage_host(const FeastVec *x, int a, int write);
+/* the same for the arrays of block b on every local macro, adjacent stale ones in one copy */
+void feast_vec_stage_block_host(const FeastVec *x, int b, int write);
 
 /* zeroed; all arrays in one block (huge pages from 2 MiB on) */
 int feast_vec_create(const FeastDomain *dom, int level, int nb, FeastVec **x);
@@ -70,13 +72,28 @@ static inline const double *feast_vec_block_read(const FeastVec *x, int b, int l
  * functions of other floors (feast_domain_sum, feast_exchange_*, feast_bc_values, VTK,
  * the direct and local solves) */
 static inline double *const *feast_vec_blocks(const FeastVec *x, int b) {
-  for (int li = 0; x->valid && li < x->nlocal; li++) (void)feast_vec_block(x, b, li);
+  if (x->valid) feast_vec_stage_block_host(x, b, 1);
   return x->host + (long)b * x->nlocal;
 }
 static inline const double *const *feast_vec_blocks_read(const FeastVec *x, int b) {
-  for (int li = 0; x->valid && li < x->nlocal; li++) (void)feast_vec_block_read(x, b, li);
+  if (x->valid) feast_vec_stage_block_host(x, b, 0);
   return (const double *const *)(x->host + (long)b * x->nlocal);
 }
+
+/* A device vector's values in device memory for a backend that computes there (the CUDA
+ * local multigrid): every array current on the device, the arrays one after the other
+ * from the returned pointer (block b on local macro li at (b nlocal + li) n); NULL for a
+ * host vector or after a failure (feast_device_status). _read leaves the host copies as
+ * they were; _write is for a use that writes every value without reading one (the host
+ * copies become stale). */
+const double *feast_vec_device_read(const FeastVec *x);
+double *feast_vec_device_write(FeastVec *x);
+
+/* the grid transfer of feast/fem/transfer.h on device vectors (to's level one above
+ * from's (upward 1, the prolongation) or one below (0, the restriction), the same block
+ * count, both checked by the caller): 1 if it ran on the device (*status its failure, 0
+ * if none), 0 if from or to is a host vector */
+int feast_vec_transfer_on_device(const FeastVec *from, FeastVec *to, int upward, int *status);
 
 /* A vector's values rounded to single precision, FeastVec's layout without the padding
  * (host[b * nlocal + li], N*N values): a Krylov basis kept so that its Gram-Schmidt
@@ -84,8 +101,10 @@ static inline const double *const *feast_vec_blocks_read(const FeastVec *x, int 
 typedef struct {
   const FeastDomain *dom;
   int level, N, nb, nlocal;
-  float **host;
+  float **host;       /* NULL with a device */
   void *block;
+  FeastDevice *device; /* the domain's device: the values live there only */
+  float *dev;          /* there: array a (block b on local macro li, a = b nlocal + li) at a n */
 } FeastVecSingle;
 int feast_vec_single_create(const FeastDomain *dom, int level, int nb, FeastVecSingle **x); /* zeroed */
 void feast_vec_single_destroy(FeastVecSingle **x);
@@ -154,4 +173,14 @@ int feast_vec_set_nodes(FeastVec *x, int b, const FeastMask *mask, FeastNodeFn f
 void feast_vec_matvec(const FeastBand9 *A, const FeastVec *x, FeastVec *y);     /* y <- A x */
 void feast_vec_matvec_add(const FeastBand9 *A, const FeastVec *x, FeastVec *y); /* y <- y + A x */
 void feast_vec_diagonal(const FeastBand9 *A, FeastVec *d);                       /* d <- diag(A) */
+/* y <- the sum of A[c] x[c] over the c < ncols whose A[c] is not NULL, added in column
+ * order to a zero start (one row of a block operator; y is none of the x[c]) */
+void feast_vec_matvec_row(int ncols, const FeastBand9 *const *A, const FeastVec *const *x, FeastVec *y);
+/* y <- A x for the partial operators whose macro li is A[li] inside and R[li] on its
+ * boundary ring (feast_band9_ring_matvec; R NULL: A[li] alone), as ScaRC stores them */
+void feast_vec_matvec_ring(const FeastBand9 *A, const FeastBand9Ring *R, const FeastVec *x, FeastVec *y);
+/* after matrices A (the array of the products above) were written, and before they are
+ * freed: the device's copy of them goes (solver.residency = device; the next product
+ * there copies them again). Every writer of matrices these products read calls it. */
+void feast_vec_matrices_changed(const FeastDomain *dom, const void *A);
 #endif

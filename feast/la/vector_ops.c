@@ -26,6 +26,7 @@ void feast_vec_set(FeastVec *x, double a) {
 }
 
 void feast_vec_pointwise_mult(const FeastVec *x, const FeastVec *y, FeastVec *w) {
+  if (feast_vec_device_pointwise(FEAST_DEVICE_MULT, 0.0, x, y, w)) return;
   host_inputs_output(x, y, w);
   FOR_ARRAYS(w, {
     const double *xs = x->host[a_], *ys = y->host[a_];
@@ -35,6 +36,7 @@ void feast_vec_pointwise_mult(const FeastVec *x, const FeastVec *y, FeastVec *w)
 }
 
 void feast_vec_pointwise_divide(const FeastVec *x, const FeastVec *y, FeastVec *w) {
+  if (feast_vec_device_pointwise(FEAST_DEVICE_DIVIDE, 0.0, x, y, w)) return;
   host_inputs_output(x, y, w);
   FOR_ARRAYS(w, {
     const double *xs = x->host[a_], *ys = y->host[a_];
@@ -44,6 +46,7 @@ void feast_vec_pointwise_divide(const FeastVec *x, const FeastVec *y, FeastVec *
 }
 
 void feast_vec_pointwise_mult_add(double a, const FeastVec *x, const FeastVec *y, FeastVec *w) {
+  if (feast_vec_device_pointwise(FEAST_DEVICE_MULT_ADD, a, x, y, w)) return;
   feast_vec_on_host(x, FEAST_STAGE_READ);
   feast_vec_on_host(y, FEAST_STAGE_READ);
   feast_vec_on_host(w, FEAST_STAGE_UPDATE);
@@ -74,6 +77,7 @@ void feast_vec_waxpy(double a, const FeastVec *x, const FeastVec *y, FeastVec *w
 }
 
 void feast_vec_scale_add_divide(double a, const FeastVec *y, const FeastVec *d, FeastVec *x) {
+  if (feast_vec_device_pointwise(FEAST_DEVICE_SCALE_ADD_DIVIDE, a, y, d, x)) return;
   if (y) feast_vec_on_host(y, FEAST_STAGE_READ);
   feast_vec_on_host(d, FEAST_STAGE_READ);
   feast_vec_on_host(x, FEAST_STAGE_UPDATE);
@@ -85,6 +89,7 @@ void feast_vec_scale_add_divide(double a, const FeastVec *y, const FeastVec *d, 
 }
 
 void feast_vec_scale_weights(FeastVec *x) {
+  if (feast_vec_device_scale_weights(x)) return;
   const FeastLevel *lev = &x->dom->levels[x->level];
   feast_vec_on_host(x, FEAST_STAGE_UPDATE);
   FOR_ARRAYS(x, {
@@ -109,13 +114,26 @@ void feast_vec_mark_nan(FeastVec *x) {
       }                                                                                        \
   }
 
-void feast_vec_zero_fixed(FeastVec *x, int b, const FeastMask *mask) { FOR_FIXED(x, b, mask, xs[i] = 0.0;) }
+/* y_b <- form(x_b, y_b) at the fixed nodes of mask on the device; 0 if not there */
+static int device_fixed(int form, const FeastVec *x, FeastVec *y, int b, const FeastMask *mask) {
+  FeastVec xb, yb;
+  if (x) feast_vec_view(x, b, &xb);
+  feast_vec_view(y, b, &yb);
+  return feast_vec_device_masked(form, mask->fixed[y->level], 1, x ? &xb : NULL, &yb);
+}
+
+void feast_vec_zero_fixed(FeastVec *x, int b, const FeastMask *mask) {
+  if (device_fixed(FEAST_DEVICE_ZERO, NULL, x, b, mask)) return;
+  FOR_FIXED(x, b, mask, xs[i] = 0.0;)
+}
 
 void feast_vec_copy_fixed(const FeastVec *x, FeastVec *y, int b, const FeastMask *mask) {
+  if (device_fixed(FEAST_DEVICE_COPY, x, y, b, mask)) return;
   FOR_FIXED(y, b, mask, xs[i] = feast_vec_block_read(x, b, li)[i];)
 }
 
 void feast_vec_sub_fixed(const FeastVec *x, FeastVec *y, int b, const FeastMask *mask) {
+  if (device_fixed(FEAST_DEVICE_SUB, x, y, b, mask)) return;
   FOR_FIXED(y, b, mask, xs[i] = xs[i] - feast_vec_block_read(x, b, li)[i];)
 }
 
@@ -136,11 +154,47 @@ int feast_vec_set_nodes(FeastVec *x, int b, const FeastMask *mask, FeastNodeFn f
 }
 
 void feast_vec_matvec(const FeastBand9 *A, const FeastVec *x, FeastVec *y) {
+  if (feast_vec_device_matvec(A, NULL, x, y, 0)) return;
   host_inputs_output(x, NULL, y);
   for (int li = 0; li < x->nlocal; li++) feast_band9_matvec(&A[li], x->host[li], y->host[li]);
 }
 
+void feast_vec_matvec_ring(const FeastBand9 *A, const FeastBand9Ring *R, const FeastVec *x, FeastVec *y) {
+  if (feast_vec_device_matvec(A, R, x, y, 0)) return;
+  host_inputs_output(x, NULL, y);
+  for (int li = 0; li < x->nlocal; li++) {
+    if (!R) {
+      feast_band9_matvec(&A[li], x->host[li], y->host[li]);
+      continue;
+    }
+    feast_band9_ring_matvec(&R[li], x->host[li], y->host[li]);
+    feast_band9_matvec_part(&A[li], x->host[li], y->host[li], 1);
+  }
+}
+
+void feast_vec_matvec_row(int ncols, const FeastBand9 *const *A, const FeastVec *const *x, FeastVec *y) {
+  int device = y->device != NULL;
+  for (int c = 0; c < ncols && device; c++) device = !A[c] || feast_vec_on_one_device(2, (const FeastVec *[]){y, x[c]});
+  if (device) {
+    feast_vec_zero(y);
+    for (int c = 0; c < ncols; c++)
+      if (A[c]) feast_vec_matvec_add(A[c], x[c], y);
+    return;
+  }
+  for (int c = 0; c < ncols; c++)
+    if (A[c]) feast_vec_on_host(x[c], FEAST_STAGE_READ);
+  feast_vec_on_host(y, FEAST_STAGE_OVERWRITE);
+  for (int li = 0; li < y->nlocal; li++) { /* macro by macro: y's array stays in the cache */
+    memset(y->host[li], 0, sizeof(double) * y->n);
+    for (int c = 0; c < ncols; c++)
+      if (A[c]) feast_band9_matvec_add(&A[c][li], x[c]->host[li], y->host[li]);
+  }
+}
+
+void feast_vec_matrices_changed(const FeastDomain *dom, const void *A) { feast_device_drop(dom->device, A); }
+
 void feast_vec_matvec_add(const FeastBand9 *A, const FeastVec *x, FeastVec *y) {
+  if (feast_vec_device_matvec(A, NULL, x, y, 1)) return;
   feast_vec_on_host(x, FEAST_STAGE_READ);
   feast_vec_on_host(y, FEAST_STAGE_UPDATE);
   for (int li = 0; li < x->nlocal; li++) feast_band9_matvec_add(&A[li], x->host[li], y->host[li]);

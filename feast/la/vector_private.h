@@ -31,4 +31,22 @@ int feast_vec_on_device(const FeastVec *x, int access);
 void feast_vec_device_fill(double a, FeastVec *x);
 /* 1 if all k vectors live on one device (the device kernels apply), 0 otherwise */
 int feast_vec_on_one_device(int k, const FeastVec *const *v);
+/* the device paths of feast/la/vector_device.c: 1 if it ran on the device, 0 if an
+ * operand is not there (the host loop's turn) */
+/* w <- form(a, x, y, w) (FeastDeviceOps.pointwise; x may be NULL where form allows) */
+int feast_vec_device_pointwise(int form, double a, const FeastVec *x, const FeastVec *y, FeastVec *w);
+int feast_vec_device_scale_weights(FeastVec *x);
+/* y <- form(x, y) where (m[li][i] != 0) == select, on every block of y (y, x views for one) */
+int feast_vec_device_masked(int form, unsigned char *const *m, int select, const FeastVec *x, FeastVec *y);
+/* y <- A x (add: y + A x), A[li] with the ring rows R[li] where R is not NULL */
+int feast_vec_device_matvec(const FeastBand9 *A, const FeastBand9Ring *R, const FeastVec *x, FeastVec *y, int add);
+/* per product i and local macro li the device's sum of x[i] y[i] (y for the single ones)
+ * over the owned nodes into part[i nlocal + li]: per array in the backend's fixed order,
+ * the arrays of a macro in block order; 0 or the failure */
+int feast_vec_device_dot_partials(int k, const FeastVec *const *x, const FeastVec *const *y, double *part);
+int feast_vec_device_single_dot_partials(int k, const FeastVecSingle *const *x, const FeastVec *y, double *part);
+int feast_vec_device_single_store(const FeastVec *x, FeastVecSingle *y);
+int feast_vec_device_single_maxpy(int k, const double *a, const FeastVecSingle *const *x, FeastVec *y);
+/* the interface sum on the device; *status: the failure, 0 if none */
+int feast_vec_device_sum(FeastVec *x, int *status);
 #endif

@@ -23,6 +23,8 @@ struct FeastExchange {
   int *slot_array;     /* array id for local slots, -1 for remote */
   long *slot_index;
   double *slot_value;
+  int nlocal_slots;
+  int *local_slot;     /* the slots of local macros, in slot order */
   int nnbr;
   int *nbr_rank;
   int *send_ptr, *send_slot, *recv_ptr, *recv_slot; /* per neighbour, into slots */
@@ -164,6 +166,9 @@ int feast_exchange_create(FeastExchangeBuilder **bp, MPI_Comm comm, FeastExchang
   int nranks;
   MPI_Comm_size(comm, &nranks);
   FEAST_CALL(FEAST_ALLOC(b->nslots + 1, &ex->slot_value));
+  FEAST_CALL(FEAST_ALLOC(b->nslots + 1, &ex->local_slot));
+  for (int s = 0; s < b->nslots; s++)
+    if (ex->slot_array[s] >= 0) ex->local_slot[ex->nlocal_slots++] = s;
   FEAST_CALL(build_neighbours(ex, b->owner, b->rank, nranks));
   builder_free(bp);
   *exp = ex;
@@ -183,19 +188,15 @@ void feast_exchange_destroy(FeastExchange **exp) {
   free(ex->recv_ptr);
   free(ex->send_slot);
   free(ex->recv_slot);
+  free(ex->local_slot);
   free(ex->send_buf);
   free(ex->recv_buf);
   free(ex->requests);
   feast_free(exp);
 }
 
-int feast_exchange_begin(FeastExchange *ex, double *const *arrays) {
-  feast_comm_count_exchange();
-  feast_timer_start(FEAST_T_COMM);
-  feast_timer_start(FEAST_T_EXCHANGE_WAIT);
-  const int nslots = ex->item_ptr[ex->nitems];
-  for (int s = 0; s < nslots; s++)
-    if (ex->slot_array[s] >= 0) ex->slot_value[s] = arrays[ex->slot_array[s]][ex->slot_index[s]];
+/* post the messages of the values in slot_value (the local slots set) */
+static int post_messages(FeastExchange *ex) {
   int nreq = 0;
   for (int q = 0; q < ex->nnbr; q++) {
     int n = ex->recv_ptr[q + 1] - ex->recv_ptr[q];
@@ -209,31 +210,64 @@ int feast_exchange_begin(FeastExchange *ex, double *const *arrays) {
     FEAST_MPI_CALL(MPI_Isend(ex->send_buf + ex->send_ptr[q], n, MPI_DOUBLE, ex->nbr_rank[q], 7301,
                              ex->comm, &ex->requests[nreq++]));
   }
-  feast_timer_stop(FEAST_T_EXCHANGE_WAIT);
-  feast_timer_stop(FEAST_T_COMM);
   return 0;
 }
 
-int feast_exchange_end(FeastExchange *ex, double *const *arrays) {
+/* the local slots' values from arrays (NULL: from values[t], t-th local slot), then the
+ * messages posted */
+static int begin(FeastExchange *ex, double *const *arrays, const double *values) {
+  feast_comm_count_exchange();
+  feast_timer_start(FEAST_T_COMM);
+  feast_timer_start(FEAST_T_EXCHANGE_WAIT);
+  for (int t = 0; t < ex->nlocal_slots; t++) {
+    const int s = ex->local_slot[t];
+    ex->slot_value[s] = arrays ? arrays[ex->slot_array[s]][ex->slot_index[s]] : values[t];
+  }
+  const int st = post_messages(ex);
+  feast_timer_stop(FEAST_T_EXCHANGE_WAIT);
+  feast_timer_stop(FEAST_T_COMM);
+  return st;
+}
+
+/* the messages waited for, each item summed in ascending macro order into its local
+ * slots, which are then written to arrays (NULL: to values[t], t-th local slot) */
+static int end(FeastExchange *ex, double *const *arrays, double *values) {
   feast_timer_start(FEAST_T_COMM);
   feast_timer_start(FEAST_T_EXCHANGE_WAIT);
   FEAST_MPI_CALL(MPI_Waitall(2 * ex->nnbr, ex->requests, MPI_STATUSES_IGNORE));
   for (int t = 0; t < ex->recv_ptr[ex->nnbr]; t++) ex->slot_value[ex->recv_slot[t]] = ex->recv_buf[t];
-  /* sum each item in ascending macro order, write back to the local holders */
   for (int it = 0; it < ex->nitems; it++) {
     double sum = 0.0;
     for (int s = ex->item_ptr[it]; s < ex->item_ptr[it + 1]; s++) sum += ex->slot_value[s];
-    for (int s = ex->item_ptr[it]; s < ex->item_ptr[it + 1]; s++)
-      if (ex->slot_array[s] >= 0) arrays[ex->slot_array[s]][ex->slot_index[s]] = sum;
+    for (int s = ex->item_ptr[it]; s < ex->item_ptr[it + 1]; s++) ex->slot_value[s] = sum;
+  }
+  for (int t = 0; t < ex->nlocal_slots; t++) {
+    const int s = ex->local_slot[t];
+    if (arrays) arrays[ex->slot_array[s]][ex->slot_index[s]] = ex->slot_value[s];
+    else values[t] = ex->slot_value[s];
   }
   feast_timer_stop(FEAST_T_EXCHANGE_WAIT);
   feast_timer_stop(FEAST_T_COMM);
   return 0;
 }
 
+int feast_exchange_begin(FeastExchange *ex, double *const *arrays) { return begin(ex, arrays, NULL); }
+int feast_exchange_end(FeastExchange *ex, double *const *arrays) { return end(ex, arrays, NULL); }
 int feast_exchange_sum(FeastExchange *ex, double *const *arrays) {
-  FEAST_CALL(feast_exchange_begin(ex, arrays));
-  return feast_exchange_end(ex, arrays);
+  FEAST_CALL(begin(ex, arrays, NULL));
+  return end(ex, arrays, NULL);
+}
+int feast_exchange_sum_values(FeastExchange *ex, double *values) {
+  FEAST_CALL(begin(ex, NULL, values));
+  return end(ex, NULL, values);
+}
+
+int feast_exchange_local_slots(const FeastExchange *ex, int *array, long *index) {
+  for (int t = 0; (array || index) && t < ex->nlocal_slots; t++) {
+    if (array) array[t] = ex->slot_array[ex->local_slot[t]];
+    if (index) index[t] = ex->slot_index[ex->local_slot[t]];
+  }
+  return ex->nlocal_slots;
 }
 
 int feast_exchange_nitems(const FeastExchange *ex) { return ex->nitems; }

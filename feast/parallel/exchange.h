@@ -32,6 +32,13 @@ int feast_exchange_sum(FeastExchange *ex, double *const *arrays);
  * exchange in flight per FeastExchange. */
 int feast_exchange_begin(FeastExchange *ex, double *const *arrays);
 int feast_exchange_end(FeastExchange *ex, double *const *arrays);
+/* the same on the values of the local slots alone (values[t]: the t-th local slot's, in
+ * the order of feast_exchange_local_slots), for arrays the caller keeps elsewhere (device
+ * memory): values[t] <- the sum of its item */
+int feast_exchange_sum_values(FeastExchange *ex, double *values);
+/* the number of local slots (holders on this rank's macros); array[t], index[t] (where
+ * not NULL) <- where the t-th of them lives, in the order feast_exchange_sum_values uses */
+int feast_exchange_local_slots(const FeastExchange *ex, int *array, long *index);
 /* number of items, and per item the number of holders / the first (owning) macro */
 int feast_exchange_nitems(const FeastExchange *ex);
 /* visit every local slot: fn(ctx, array, index, holders, owner_macro) */
