@@ -173,7 +173,7 @@ void scarc_destroy(Scarc **sp) {
   const FeastDomain *dom = s->dom;
   for (int l = s->coarse; s->lv && l <= s->finest; l++) {
     ScarcLevel *lv = &s->lv[l];
-    feast_vec_matrices_changed(dom, lv->R ? (const void *)lv->Ac : lv->A);
+    feast_vec_matrices_changed(dom, lv->R ? (const void *)lv->R : lv->A);
     feast_free_coloured(lv->block);
     for (int li = 0; lv->R && li < dom->nlocal; li++) feast_band9_ring_destroy(&lv->R[li]);
     free(lv->A);
@@ -304,7 +304,7 @@ static int set_operator(Scarc *s, const FeastBand9 *A) {
     for (int li = 0; li < s->dom->nlocal; li++) copy_values(&A[li], &own[li]);
   for (int l = s->finest; l >= s->coarse; l--) {
     FEAST_CALL(build_level(s, l));
-    feast_vec_matrices_changed(s->dom, s->lv[l].R ? (const void *)s->lv[l].Ac : s->lv[l].A);
+    feast_vec_matrices_changed(s->dom, s->lv[l].R ? (const void *)s->lv[l].R : s->lv[l].A);
   }
   FEAST_CALL(setup_local_solvers(s));
   if (s->coarse_solver) return feast_direct_refresh(s->coarse_solver, s->lv[s->coarse].A);
@@ -409,6 +409,7 @@ static int local_solve(ScarcLevel *lv, FeastLocalMGStats *st) {
   const double *d = feast_vec_device_read(lv->d);
   double *c = feast_vec_device_write(lv->c);
   if (!d || !c) return feast_device_status(lv->d->device);
+  lv->d->device->counts.round_trips++; /* the solve returns after the device's work and status */
   return feast_local_solve_device(lv->local, d, c, st);
 }
 

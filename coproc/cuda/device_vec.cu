@@ -135,14 +135,31 @@ __global__ void k_maxpy_single(int k, long n, const double *a, const float *cons
   }
 }
 
-__global__ void k_gather(long count, const long *off, const double *x, double *buf) {
-  for (long s = blockIdx.x * (long)blockDim.x + threadIdx.x; s < count; s += (long)gridDim.x * blockDim.x)
-    buf[s] = x[off[s]];
+/* the interface values of blocks blocks (block b of x at b stride): buf[b count + s] <->
+ * x[b stride + off[s]] */
+__global__ void k_gather(long count, int blocks, long stride, const long *off, const double *x, double *buf) {
+  for (long t = blockIdx.x * (long)blockDim.x + threadIdx.x; t < count * blocks; t += (long)gridDim.x * blockDim.x) {
+    const long b = t / count, s = t - b * count;
+    buf[t] = x[b * stride + off[s]];
+  }
 }
 
-__global__ void k_scatter(long count, const long *off, const double *buf, double *x) {
-  for (long s = blockIdx.x * (long)blockDim.x + threadIdx.x; s < count; s += (long)gridDim.x * blockDim.x)
-    x[off[s]] = buf[s];
+__global__ void k_scatter(long count, int blocks, long stride, const long *off, const double *buf, double *x) {
+  for (long t = blockIdx.x * (long)blockDim.x + threadIdx.x; t < count * blocks; t += (long)gridDim.x * blockDim.x) {
+    const long b = t / count, s = t - b * count;
+    x[b * stride + off[s]] = buf[t];
+  }
+}
+
+/* the sums of the interface items held on this rank alone (FeastDeviceOps.item_sums):
+ * one thread per item and block, the item's values added in slot order */
+__global__ void k_item_sums(long nitems, int blocks, long stride, const long *ptr, const long *off, double *x) {
+  for (long t = blockIdx.x * (long)blockDim.x + threadIdx.x; t < nitems * blocks; t += (long)gridDim.x * blockDim.x) {
+    const long i = t % nitems, b = t / nitems;
+    double *xb = x + b * stride, sum = 0.0;
+    for (long s = ptr[i]; s < ptr[i + 1]; s++) sum += xb[off[s]];
+    for (long s = ptr[i]; s < ptr[i + 1]; s++) xb[off[s]] = sum;
+  }
 }
 
 struct Context {
@@ -226,6 +243,11 @@ int dv_dots_single(void *ctx, int count, int arrays, int nlocal, long n, const f
   FEAST_CUDA_CALL(cudaMemcpy(out, c->out, sizeof(double) * need, cudaMemcpyDeviceToHost));
   return 0;
 }
+int dv_item_sums(void *, long nitems, int blocks, long stride, const long *ptr, const long *off, double *x) {
+  if (nitems <= 0 || blocks <= 0) return 0;
+  FEAST_LAUNCH(k_item_sums, grid_of(nitems * blocks), FEAST_CUDA_BLOCK, 0, nitems, blocks, stride, ptr, off, x);
+  return 0;
+}
 int dv_transfer(void *, int upward, int arrays, int Nfrom, const double *from, double *to) {
   const long Nto = upward ? 2L * Nfrom - 1 : (Nfrom + 1) / 2;
   FEAST_LAUNCH(k_transfer, grid_of(Nto * Nto * arrays), FEAST_CUDA_BLOCK, 0, upward, arrays, Nfrom, from, to);
@@ -260,20 +282,20 @@ int dv_masked(void *, int form, long n, const unsigned char *m, long period, int
   FEAST_LAUNCH(k_masked, grid_of(n), FEAST_CUDA_BLOCK, 0, form, n, m, period, select, x, y);
   return 0;
 }
-int dv_gather(void *ctx, long count, const long *off, const double *x, double *out) {
+int dv_gather(void *ctx, long count, int blocks, long stride, const long *off, const double *x, double *out) {
   Context *c = (Context *)ctx;
-  if (count <= 0) return 0;
-  FEAST_CALL(scratch(c, (size_t)count));
-  FEAST_LAUNCH(k_gather, grid_of(count), FEAST_CUDA_BLOCK, 0, count, off, x, c->out);
-  FEAST_CUDA_CALL(cudaMemcpy(out, c->out, sizeof(double) * count, cudaMemcpyDeviceToHost));
+  if (count <= 0 || blocks <= 0) return 0;
+  FEAST_CALL(scratch(c, (size_t)count * blocks));
+  FEAST_LAUNCH(k_gather, grid_of(count * blocks), FEAST_CUDA_BLOCK, 0, count, blocks, stride, off, x, c->out);
+  FEAST_CUDA_CALL(cudaMemcpy(out, c->out, sizeof(double) * count * blocks, cudaMemcpyDeviceToHost));
   return 0;
 }
-int dv_scatter(void *ctx, long count, const long *off, const double *in, double *x) {
+int dv_scatter(void *ctx, long count, int blocks, long stride, const long *off, const double *in, double *x) {
   Context *c = (Context *)ctx;
-  if (count <= 0) return 0;
-  FEAST_CALL(scratch(c, (size_t)count));
-  FEAST_CUDA_CALL(cudaMemcpy(c->out, in, sizeof(double) * count, cudaMemcpyHostToDevice));
-  FEAST_LAUNCH(k_scatter, grid_of(count), FEAST_CUDA_BLOCK, 0, count, off, c->out, x);
+  if (count <= 0 || blocks <= 0) return 0;
+  FEAST_CALL(scratch(c, (size_t)count * blocks));
+  FEAST_CUDA_CALL(cudaMemcpy(c->out, in, sizeof(double) * count * blocks, cudaMemcpyHostToDevice));
+  FEAST_LAUNCH(k_scatter, grid_of(count * blocks), FEAST_CUDA_BLOCK, 0, count, blocks, stride, off, c->out, x);
   return 0;
 }
 
@@ -285,7 +307,7 @@ const char *const device_name = "cuda";
 const FeastDeviceOps ops = {device_name,     dv_alloc,     dv_release,   dv_to_host,      dv_to_device,
                             dv_fill,         dv_axpby,     dv_dots,      dv_band9_apply,  dv_pointwise,
                             dv_masked,       dv_gather,    dv_scatter,   dv_to_single,    dv_dots_single,
-                            dv_maxpy_single, dv_transfer};
+                            dv_maxpy_single, dv_item_sums, dv_transfer};
 
 } // namespace
 } // namespace feast_cuda

@@ -149,3 +149,10 @@ int feast_summary_write(const FeastSummary *s, const char *path) {
   cJSON_free(text);
   return status;
 }
+
+int feast_summary_get_number(const FeastSummary *s, const char *key, double *value) {
+  const cJSON *item = cJSON_GetObjectItemCaseSensitive(s->root, key);
+  if (!cJSON_IsNumber(item)) return 0;
+  *value = item->valuedouble;
+  return 1;
+}

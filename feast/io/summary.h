@@ -36,4 +36,6 @@ int feast_summary_set_section_bool(FeastSummary *s, const char *section, const c
  * half-written file). Not collective: call it on one rank. FEAST_ERR_FILE naming the
  * path if it cannot be written. */
 int feast_summary_write(const FeastSummary *s, const char *path);
+/* 1 and *value <- the number at top-level key if there is one (an int or a real), else 0 */
+int feast_summary_get_number(const FeastSummary *s, const char *key, double *value);
 #endif

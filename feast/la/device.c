@@ -8,6 +8,7 @@
 struct FeastDeviceConst {
   const void *host;
   void *copy;
+  void *aux; /* host data of the copy's user (feast_device_set_aux) */
   size_t bytes;
   FeastDeviceConst *next;
 };
@@ -15,7 +16,8 @@ struct FeastDeviceConst {
 int feast_device_create(const FeastDeviceOps *ops, void *ctx, FeastDevice **devp) {
   FEAST_CHECK(ops && ops->alloc && ops->release && ops->to_host && ops->to_device && ops->fill && ops->axpby &&
                   ops->dots && ops->band9_apply && ops->pointwise && ops->masked && ops->gather && ops->scatter &&
-                  ops->to_single && ops->dots_single && ops->maxpy_single && ops->transfer,
+                  ops->to_single && ops->dots_single && ops->maxpy_single && ops->transfer &&
+                  ops->item_sums,
               FEAST_ERR_ARG, "feast_device_create: an incomplete table of device operations");
   FeastDevice *dev;
   FEAST_CALL(FEAST_ALLOC(1, &dev));
@@ -31,6 +33,7 @@ void feast_device_destroy(FeastDevice **devp) {
   for (FeastDeviceConst *c = dev->consts, *next; c; c = next) {
     next = c->next;
     dev->ops->release(dev->ctx, c->copy);
+    free(c->aux);
     free(c);
   }
   feast_free(devp);
@@ -79,6 +82,22 @@ int feast_device_matrices(FeastDevice *dev, const void *key, int nmat, long N, c
                     &dev->counts.bytes_matrices, copy);
 }
 
+void feast_device_set_aux(FeastDevice *dev, const void *key, void *aux) {
+  for (FeastDeviceConst *c = dev->consts; c; c = c->next)
+    if (c->host == key) {
+      free(c->aux);
+      c->aux = aux;
+      return;
+    }
+  free(aux);
+}
+
+void *feast_device_aux(const FeastDevice *dev, const void *key) {
+  for (const FeastDeviceConst *c = dev->consts; c; c = c->next)
+    if (c->host == key) return c->aux;
+  return NULL;
+}
+
 const void *feast_device_find(const FeastDevice *dev, const void *key) {
   for (const FeastDeviceConst *c = dev->consts; c; c = c->next)
     if (c->host == key) return c->copy;
@@ -95,6 +114,7 @@ void feast_device_drop(FeastDevice *dev, const void *key) {
     }
     *p = c->next;
     dev->ops->release(dev->ctx, c->copy);
+    free(c->aux);
     free(c);
   }
 }

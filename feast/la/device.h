@@ -53,10 +53,12 @@ typedef struct {
    * (FeastDeviceMasked; x NULL for FEAST_DEVICE_ZERO) */
   int (*masked)(void *ctx, int form, long n, const unsigned char *m, long period, int select, const double *x,
                 double *y);
-  /* the interface values of an exchange: out[s] <- x[off[s]] for s < count (gather; off
-   * and x on the device, out on the host), x[off[s]] <- in[s] (scatter; in on the host) */
-  int (*gather)(void *ctx, long count, const long *off, const double *x, double *out);
-  int (*scatter)(void *ctx, long count, const long *off, const double *in, double *x);
+  /* the interface values of an exchange on blocks blocks (block b of x at b stride):
+   * out[b count + s] <- x[b stride + off[s]] for s < count (gather; off and x on the
+   * device, out on the host), x[b stride + off[s]] <- in[b count + s] (scatter; in on the
+   * host): one copy each way */
+  int (*gather)(void *ctx, long count, int blocks, long stride, const long *off, const double *x, double *out);
+  int (*scatter)(void *ctx, long count, int blocks, long stride, const long *off, const double *in, double *x);
   /* a FGMRES basis in single precision (FeastVecSingle): y[i] <- x[i] rounded to float for
    * i < n; dots as above with x_k single (widened exactly) and one y; y[i] <- y[i] + a_0
    * x_0[i] + ... + a_{k-1} x_{k-1}[i] left to right for i < n (a and the table x on the
@@ -65,6 +67,11 @@ typedef struct {
   int (*dots_single)(void *ctx, int count, int arrays, int nlocal, long n, const float *const *x, const double *y,
                      const unsigned char *own, double *out);
   int (*maxpy_single)(void *ctx, int k, long n, const double *a, const float *const *x, double *y);
+  /* the interface sums of items whose holders are all on this rank, on the device: for
+   * item i < nitems and block b < blocks, the values x[b stride + off[s]] for ptr[i] <= s <
+   * ptr[i+1] summed in that order from 0 and written back to each (ptr, off device
+   * arrays; the host exchange's sum, bitwise) */
+  int (*item_sums)(void *ctx, long nitems, int blocks, long stride, const long *ptr, const long *off, double *x);
   /* grid transfer between the levels of arrays macros (from's arrays of Nfrom^2 values one
    * after the other, to's of Nto^2): upward 1 the bilinear prolongation (Nto = 2 Nfrom -
    * 1), 0 the restriction, its transpose (Nto = (Nfrom + 1) / 2), per node as the host
@@ -91,6 +98,7 @@ typedef struct {
   long launches;                         /* kernels run on vectors */
   long scalars_to_host;                  /* results of reductions */
   long scalars_to_device;                /* coefficients of combinations (FGMRES's Gram-Schmidt) */
+  long round_trips;                      /* waits of the host for the device's results (copies back, reductions) */
 } FeastDeviceCounts;
 
 typedef struct FeastDeviceConst FeastDeviceConst; /* device.c */
@@ -118,6 +126,11 @@ int feast_device_const(FeastDevice *dev, const void *key, const void *const *par
  * feast_device_drop(key): the layout FeastDeviceOps.band9_apply reads */
 int feast_device_matrices(FeastDevice *dev, const void *key, int nmat, long N, const double *const *bands,
                           const void **copy);
+/* host data that belongs with key's device copy (a plan of how to use it): aux (from
+ * malloc) is the entry's from now on, freed with it; feast_device_aux gives it back
+ * (NULL if none) */
+void feast_device_set_aux(FeastDevice *dev, const void *key, void *aux);
+void *feast_device_aux(const FeastDevice *dev, const void *key);
 /* the device copy made for key (feast_device_const, feast_device_matrices), NULL if none */
 const void *feast_device_find(const FeastDevice *dev, const void *key);
 /* the device copy made for key (feast_device_const, feast_device_matrices) goes, if there

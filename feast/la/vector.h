@@ -179,8 +179,9 @@ void feast_vec_matvec_row(int ncols, const FeastBand9 *const *A, const FeastVec 
 /* y <- A x for the partial operators whose macro li is A[li] inside and R[li] on its
  * boundary ring (feast_band9_ring_matvec; R NULL: A[li] alone), as ScaRC stores them */
 void feast_vec_matvec_ring(const FeastBand9 *A, const FeastBand9Ring *R, const FeastVec *x, FeastVec *y);
-/* after matrices A (the array of the products above) were written, and before they are
- * freed: the device's copy of them goes (solver.residency = device; the next product
- * there copies them again). Every writer of matrices these products read calls it. */
+/* after matrices A (the array of the products above; for feast_vec_matvec_ring the ring
+ * array R, which names the operator of A and R) were written, and before they are freed:
+ * the device's copy of them goes (solver.residency = device; the next product there
+ * copies them again). Every writer of matrices these products read calls it. */
 void feast_vec_matrices_changed(const FeastDomain *dom, const void *A);
 #endif

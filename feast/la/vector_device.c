@@ -67,12 +67,13 @@ int feast_vec_device_masked(int form, unsigned char *const *m, int select, const
 }
 
 /* the device copy of the matrices A[li] (key: A), or of the partial operators A[li] with
- * the ring rows R[li] (R not NULL) */
+ * the ring rows R[li] (R not NULL; key: R) */
 static const double *device_matrices(const FeastBand9 *A, const FeastBand9Ring *R, const FeastVec *x) {
   FeastDevice *d = x->device;
   const int nlocal = x->nlocal;
   const long N = x->N;
-  const void *copy = feast_device_find(d, A);
+  const void *key = R ? (const void *)R : A;
+  const void *copy = feast_device_find(d, key);
   if (copy) return copy;
   const double **bands = NULL;
   FeastBand9 *whole = NULL;
@@ -89,7 +90,7 @@ static const double *device_matrices(const FeastBand9 *A, const FeastBand9Ring *
     }
     for (int k = 0; k < FEAST_NBANDS; k++) bands[li * FEAST_NBANDS + k] = M->band[k];
   }
-  if (!st) st = feast_device_matrices(d, A, nlocal, N, bands, &copy);
+  if (!st) st = feast_device_matrices(d, key, nlocal, N, bands, &copy);
   else feast_device_fail(d, st);
   feast_free_coloured(block);
   free(whole);
@@ -109,27 +110,63 @@ int feast_vec_device_matvec(const FeastBand9 *A, const FeastBand9Ring *R, const 
   return 1;
 }
 
-/* the device copy of the offsets of ex's local slots in a block of a level's device
- * vector (local macro li's array at li n) */
-static const long *slot_offsets(FeastDevice *d, FeastExchange *ex, long n, int *count) {
-  *count = feast_exchange_local_slots(ex, NULL, NULL);
-  const void *copy = feast_device_find(d, ex);
-  if (copy || !*count) return copy;
-  int *array = NULL;
-  long *off = NULL;
-  int st = FEAST_ALLOC(*count, &array);
-  if (!st) st = FEAST_ALLOC(*count, &off);
+/* How the interface sums of an exchange run on a device, made at the first sum on a level
+ * (the device's constant of key ex, this plan its aux): the items held by this rank's
+ * macros alone summed there (item_sums on ptr, offs), those with a holder on another rank
+ * through the host exchange with only their local slots' values crossing (the slots at
+ * pos[] of the exchange's local slot order, offsets offs + nlocal_slots). Offsets are
+ * into a block of a level's device vector (local macro li's array at li n). */
+typedef struct {
+  int items, slots, remote; /* local-only items, their slots; the other local slots */
+  int count;                /* the exchange's local slots */
+  int *pos;                 /* remote: their positions among the exchange's local slots */
+} SumPlan;
+
+static int make_plan(FeastDevice *d, FeastExchange *ex, long n, const SumPlan **plan) {
+  const int count = feast_exchange_local_slots(ex, NULL, NULL);
+  int *array = NULL, *item = NULL;
+  long *index = NULL, *dev = NULL;
+  unsigned char *remote = NULL;
+  SumPlan *p = NULL;
+  int st = FEAST_ALLOC(count + 1, &array);
+  if (!st) st = FEAST_ALLOC(count + 1, &item);
+  if (!st) st = FEAST_ALLOC(count + 1, &index);
+  if (!st) st = FEAST_ALLOC(count + 1, &remote);
+  if (!st) st = FEAST_ALLOC(2 * (size_t)count + 2, &dev); /* ptr, local offsets, remote offsets */
+  if (!st) st = FEAST_ALLOC(1, &p);
+  if (!st) st = FEAST_ALLOC(count + 1, &p->pos);
   if (!st) {
-    feast_exchange_local_slots(ex, array, off);
-    for (int t = 0; t < *count; t++) off[t] += array[t] * n;
-    const void *parts[] = {off};
-    st = feast_device_const(d, ex, parts, 1, sizeof(long) * (size_t)*count, &copy);
-  } else {
-    feast_device_fail(d, st);
+    feast_exchange_local_slots(ex, array, index);
+    feast_exchange_local_items(ex, item, remote);
+    p->count = count;
+    for (int t = 0; t < count; t++) p->slots += !remote[t];
+    for (int t = 0; t < count; t++) p->items += !remote[t] && (t == 0 || item[t - 1] != item[t] || remote[t - 1]);
+    long *ptr = dev, *offs = dev + p->items + 1, *offr = offs + p->slots;
+    int i = 0, s = 0;
+    for (int t = 0; t < count; t++) {
+      const long off = index[t] + array[t] * n;
+      if (remote[t]) {
+        p->pos[p->remote] = t;
+        offr[p->remote++] = off;
+        continue;
+      }
+      if (t == 0 || item[t - 1] != item[t] || remote[t - 1]) ptr[i++] = s;
+      offs[s++] = off;
+    }
+    ptr[i] = s;
+    const void *parts[] = {dev};
+    const void *copy;
+    st = feast_device_const(d, ex, parts, 1, sizeof(long) * (size_t)(p->items + 1 + count), &copy);
   }
+  if (!st) feast_device_set_aux(d, ex, p), *plan = p, p = NULL;
+  if (p) free(p->pos);
+  free(p);
   free(array);
-  free(off);
-  return st ? NULL : copy;
+  free(item);
+  free(index);
+  free(remote);
+  free(dev);
+  return feast_device_fail(d, st);
 }
 
 int feast_vec_device_sum(FeastVec *x, int *status) {
@@ -137,25 +174,39 @@ int feast_vec_device_sum(FeastVec *x, int *status) {
   if (!x->device) return 0;
   FeastDevice *d = x->device;
   FeastExchange *ex = x->dom->levels[x->level].nodes;
-  int count;
-  const long *off = slot_offsets(d, ex, x->n, &count);
-  double *values = NULL;
-  if ((*status = feast_device_fail(d, FEAST_ALLOC(count + 1, &values)))) return 1;
+  const SumPlan *p = feast_device_aux(d, ex);
+  if (!p && (*status = make_plan(d, ex, x->n, &p))) return 1;
+  const long *ptr = feast_device_find(d, ex), *offs = ptr + p->items + 1, *offr = offs + p->slots;
+  const long stride = x->n * x->nlocal;
+  const int nb = x->nb, r = p->remote;
+  double *values = NULL, *compact = NULL;
+  if ((*status = feast_device_fail(d, FEAST_ALLOC((size_t)p->count * nb + 1, &values)))) return 1;
+  if ((*status = feast_device_fail(d, FEAST_ALLOC((size_t)r * nb + 1, &compact)))) return free(values), 1;
   int st = feast_device_status(d);
   if (!st) st = feast_vec_on_device(x, FEAST_STAGE_UPDATE);
-  /* every rank takes part in every exchange, one whose device failed with zeros */
-  for (int b = 0; b < x->nb; b++) {
-    double *base = x->dev[(long)b * x->nlocal];
-    if (!st && count) st = feast_device_fail(d, d->ops->gather(d->ctx, count, off, base, values));
-    const int ex_st = feast_exchange_sum_values(ex, values);
-    if (!st && count) st = feast_device_fail(d, d->ops->scatter(d->ctx, count, off, values, base));
-    if (!st && count) {
-      d->counts.launches += 2;
-      d->counts.bytes_interface += 2.0 * sizeof(double) * (double)count;
+  if (!st && p->items) {
+    st = feast_device_fail(d, d->ops->item_sums(d->ctx, p->items, nb, stride, ptr, offs, x->dev[0]));
+    if (!st) d->counts.launches++;
+  }
+  /* the items shared with other ranks: every rank takes part in every exchange (one whose
+   * device failed with zeros); a rank without such items has no neighbour to meet */
+  if (r) {
+    if (!st) st = feast_device_fail(d, d->ops->gather(d->ctx, r, nb, stride, offr, x->dev[0], compact));
+    for (int b = 0; b < nb; b++) {
+      for (int t = 0; t < r; t++) values[(size_t)b * p->count + p->pos[t]] = compact[(size_t)b * r + t];
+      const int ex_st = feast_exchange_sum_values(ex, values + (size_t)b * p->count);
+      if (ex_st && !st) st = ex_st;
+      for (int t = 0; t < r; t++) compact[(size_t)b * r + t] = values[(size_t)b * p->count + p->pos[t]];
     }
-    if (ex_st && !st) st = ex_st;
+    if (!st) st = feast_device_fail(d, d->ops->scatter(d->ctx, r, nb, stride, offr, compact, x->dev[0]));
+    if (!st) {
+      d->counts.launches += 2;
+      d->counts.bytes_interface += 2.0 * sizeof(double) * (double)r * nb;
+      d->counts.round_trips++; /* the gather's copy back waits for the device */
+    }
   }
   free(values);
+  free(compact);
   *status = st;
   return 1;
 }
@@ -188,6 +239,7 @@ static int dot_partials(int k, const FeastVec *const *x, const FeastVecSingle *c
     if (st) break;
     d->counts.launches++;
     d->counts.scalars_to_host += (long)nk * arrays;
+    d->counts.round_trips++;
     for (int i = 0; i < nk; i++) /* per macro its arrays' sums in block order */
       for (int li = 0; li < nlocal; li++) {
         double sum = s[(size_t)i * arrays + li];

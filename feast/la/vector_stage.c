@@ -54,7 +54,7 @@ static int copy_run(const FeastVec *x, int a0, int a1, int down) {
   for (int a = a0; !st && down && a1 - a0 > 1 && a < a1; a++) memcpy(x->host[a], buf + n * (size_t)(a - a0), sizeof(double) * n);
   if (a1 - a0 > 1) free(buf);
   if (st) return st;
-  if (down) d->counts.bytes_to_host += (double)bytes, d->counts.copies_to_host++;
+  if (down) d->counts.bytes_to_host += (double)bytes, d->counts.copies_to_host++, d->counts.round_trips++;
   else d->counts.bytes_to_device += (double)bytes, d->counts.copies_to_device++;
   return 0;
 }

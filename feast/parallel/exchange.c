@@ -270,6 +270,15 @@ int feast_exchange_local_slots(const FeastExchange *ex, int *array, long *index)
   return ex->nlocal_slots;
 }
 
+void feast_exchange_local_items(const FeastExchange *ex, int *item, unsigned char *remote) {
+  for (int it = 0, t = 0; it < ex->nitems; it++) {
+    unsigned char r = 0;
+    for (int s = ex->item_ptr[it]; s < ex->item_ptr[it + 1]; s++) r |= ex->slot_array[s] < 0;
+    for (int s = ex->item_ptr[it]; s < ex->item_ptr[it + 1]; s++)
+      if (ex->slot_array[s] >= 0) item[t] = it, remote[t++] = r;
+  }
+}
+
 int feast_exchange_nitems(const FeastExchange *ex) { return ex->nitems; }
 
 void feast_exchange_foreach_local(const FeastExchange *ex,

@@ -39,6 +39,10 @@ int feast_exchange_sum_values(FeastExchange *ex, double *values);
 /* the number of local slots (holders on this rank's macros); array[t], index[t] (where
  * not NULL) <- where the t-th of them lives, in the order feast_exchange_sum_values uses */
 int feast_exchange_local_slots(const FeastExchange *ex, int *array, long *index);
+/* per local slot t (the order of feast_exchange_local_slots): item[t] <- its item (items
+ * in ascending order, a local slot's values summed in slot order), remote[t] <- 1 if the
+ * item has a holder on another rank, 0 if every holder is a macro of this rank */
+void feast_exchange_local_items(const FeastExchange *ex, int *item, unsigned char *remote);
 /* number of items, and per item the number of holders / the first (owning) macro */
 int feast_exchange_nitems(const FeastExchange *ex);
 /* visit every local slot: fn(ctx, array, index, holders, owner_macro) */

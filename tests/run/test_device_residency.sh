@@ -7,7 +7,7 @@
 # the nonlinear solves converged to 1e-10) give the host run's quantities to 1e-8
 # relative, the same bits on 1 and 2 ranks, and the bytes that crossed in the summary;
 # bad settings are one error each. The local multigrids run on the CPU backend
-# (solver.local_gpu_min_nodes=1000): this test is about the vectors.
+# (solver.local_gpu_min_nodes=1000) but in one case, where they solve in device memory.
 . "$(dirname "$0")/lib.sh"
 emu="$FEAST_BIN/feastc_emu"
 [ -x "$emu" ] || { echo "feastc_emu not built (no C++ compiler): skipped"; exit 77; }
@@ -57,6 +57,24 @@ done
 FEASTC=$emu feastc_np 2 "$FEAST_SRC/config/dfg2d3_gpu.ini" $W solver.residency=device || fail=$((fail + 1))
 check "2D-3 window, 2 ranks: the same bits as 1 rank" \
   "'$(json lift_coefficient)' == '$(json lift_coefficient "$TMP/w_dev1.json")' and '$(json kinetic_energy)' == '$(json kinetic_energy "$TMP/w_dev1.json")'"
+
+# ScaRC's global layer over three levels (solver.coarse_max_dofs=30) with the local
+# multigrids on the emulated GPU, solving in device memory: the products, interface sums,
+# transfers and Schwarz steps stay on the device; what still crosses per linear iteration
+# is the coarse grid's solve, below half of one 3-field vector of the finest level
+G="grid.level=3 solver.coarse_max_dofs=30 solver.local_gpu_min_nodes=1"
+FEASTC=$emu feastc_np 1 "$FEAST_SRC/config/cavity_gpu.ini" $G || fail=$((fail + 1))
+cp "$TMP/last.json" "$TMP/ml_host.json"
+FEASTC=$emu feastc_np 1 "$FEAST_SRC/config/cavity_gpu.ini" $G solver.residency=device || fail=$((fail + 1))
+echo "cavity L3, 3 ScaRC levels, local multigrids on the device: host $(json kinetic_energy "$TMP/ml_host.json"), device $(json kinetic_energy); per linear iteration: $(json device_residency.per_linear_iteration)"
+check "3 levels: kinetic energy as on the host to 1e-8, the same iterations" \
+  "$(close kinetic_energy "$TMP/ml_host.json") and $(json linear_iterations) == $(json linear_iterations "$TMP/ml_host.json")"
+check "3 levels: under half a vector (7,776 bytes) to the host per linear iteration" \
+  "$(json device_residency.per_linear_iteration.bytes_to_host) < 7776 and $(json device_residency.per_linear_iteration.bytes_to_device) < 7776"
+out=$(python3 "$FEAST_SRC/bench/predict_residency.py" --cpu-gbs 20 "$TMP/ml_host.json" "$TMP/last.json")
+echo "$out" | tail -1
+check "bench/predict_residency.py: a prediction with 0 < S_tot <= S_max" \
+  "0 < float('$(echo "$out" | tail -1 | awk -F'|' '{print $(NF-2)}')') <= float('$(echo "$out" | tail -1 | awk -F'|' '{print $(NF-1)}')')"
 
 # bad settings: one error each
 FEASTC=$emu feastc_np 1 "$FEAST_SRC/config/cavity.ini" grid.level=2 solver.residency=device 2>"$TMP/err"
