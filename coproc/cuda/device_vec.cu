@@ -217,31 +217,29 @@ int scratch(Context *c, size_t need) {
   c->nout = need;
   return 0;
 }
-int dv_dots(void *ctx, int count, int arrays, int nlocal, long n, const double *const *x, const double *const *y,
-            const unsigned char *own, double *out) {
-  Context *c = (Context *)ctx;
+/* the k_dots launch of FeastDeviceOps.dots and .dots_single: count products of p into out */
+template <typename T>
+int run_dots(Context *c, int count, int arrays, int nlocal, long n, const DotArgs<T> &p, const unsigned char *own,
+             double *out) {
   FEAST_CHECK(count >= 1 && count <= MAX_DOTS && arrays >= 1 && nlocal >= 1, FEAST_ERR_ARG,
               "device dots: %d products of %d arrays at once (1..%d)", count, arrays, (int)MAX_DOTS);
   const size_t need = (size_t)count * (size_t)arrays;
   FEAST_CALL(scratch(c, need));
-  DotArgs<double> p = {};
-  for (int k = 0; k < count; k++) p.x[k] = x[k], p.y[k] = y[k];
-  FEAST_LAUNCH_SYNC(k_dots<double>, (unsigned)arrays, dot_threads(n), 0, count, n, nlocal, p, own, c->out);
+  FEAST_LAUNCH_SYNC(k_dots<T>, (unsigned)arrays, dot_threads(n), 0, count, n, nlocal, p, own, c->out);
   FEAST_CUDA_CALL(cudaMemcpy(out, c->out, sizeof(double) * need, cudaMemcpyDeviceToHost));
   return 0;
 }
+int dv_dots(void *ctx, int count, int arrays, int nlocal, long n, const double *const *x, const double *const *y,
+            const unsigned char *own, double *out) {
+  DotArgs<double> p = {};
+  for (int k = 0; k < count && k < MAX_DOTS; k++) p.x[k] = x[k], p.y[k] = y[k];
+  return run_dots((Context *)ctx, count, arrays, nlocal, n, p, own, out);
+}
 int dv_dots_single(void *ctx, int count, int arrays, int nlocal, long n, const float *const *x, const double *y,
                    const unsigned char *own, double *out) {
-  Context *c = (Context *)ctx;
-  FEAST_CHECK(count >= 1 && count <= MAX_DOTS && arrays >= 1 && nlocal >= 1, FEAST_ERR_ARG,
-              "device dots: %d products of %d arrays at once (1..%d)", count, arrays, (int)MAX_DOTS);
-  const size_t need = (size_t)count * (size_t)arrays;
-  FEAST_CALL(scratch(c, need));
   DotArgs<float> p = {};
-  for (int k = 0; k < count; k++) p.x[k] = x[k], p.y[k] = y;
-  FEAST_LAUNCH_SYNC(k_dots<float>, (unsigned)arrays, dot_threads(n), 0, count, n, nlocal, p, own, c->out);
-  FEAST_CUDA_CALL(cudaMemcpy(out, c->out, sizeof(double) * need, cudaMemcpyDeviceToHost));
-  return 0;
+  for (int k = 0; k < count && k < MAX_DOTS; k++) p.x[k] = x[k], p.y[k] = y;
+  return run_dots((Context *)ctx, count, arrays, nlocal, n, p, own, out);
 }
 int dv_item_sums(void *, long nitems, int blocks, long stride, const long *ptr, const long *off, double *x) {
   if (nitems <= 0 || blocks <= 0) return 0;

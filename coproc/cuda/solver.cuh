@@ -578,32 +578,6 @@ template <typename T> struct Solver {
     unpack(c, stats);
     return 0;
   }
-
-  /* ------------------------------------------------------------ accounting */
-
-  /* device memory traffic of one cycle of the whole batch, counted per kernel: a 9-band
-   * sweep reads 9 bands + its vectors once (neighbour reads hit the caches) */
-  double bytes_per_cycle(void) const {
-    const double s = sizeof(T);
-    const int pre = p.pre_smooth, post = p.post_smooth, fused = nlev > 1 && post > 0;
-    double bytes = 0;
-    for (int li = 1; li < nlev; li++) {
-      const double n = (double)lev[li].v.n, nc = (double)lev[li - 1].v.n;
-      bytes += pre ? 3 * n * s : n * s;                  /* from zero: diag, b in; x out */
-      bytes += ((pre ? pre - 1 : 0) + post) * 12 * n * s; /* 9 bands, x, b in; x out */
-      bytes += 12 * n * s;                               /* defect: 9 bands, x, b; r */
-      bytes += n * s + nc * (s + 1);                     /* restriction, mask */
-      /* prolongation: xc, mask; xf in and out, or fused into the first post-smoothing
-       * step (counted above: its xf in is that step's x in, nothing stored) */
-      bytes += nc * s + n + (post ? 0 : 2 * n * s);
-    }
-    const double nc = (double)lev[0].v.n;
-    bytes += nc * nc * s + (lev[0].nblk + 1) * nc * s; /* coarse: inverse, b per block, x */
-    const double n = (double)lev[nlev - 1].v.n;
-    bytes += fused ? n * s : 3 * n * s; /* xt += x: in the last sweep (xt in, not x out) */
-    bytes += 12 * n * s;                /* r = d - A xt */
-    return bytes * M;
-  }
 };
 
 } /* namespace */

@@ -371,9 +371,10 @@ int feast_vec_single_dots(int k, const FeastVecSingle *const *x, const FeastVec 
   const long n = y->n;
   double *part;
   FEAST_CALL(FEAST_ALLOC((size_t)k * dom->nlocal + 1, &part));
-  if (k > 0 && x[0]->device && feast_vec_device_single_dot_partials(k, x, y, part))
+  const int device = k > 0 && x[0]->device;
+  if (device && feast_vec_device_single_dot_partials(k, x, y, part))
     for (int i = 0; i < k * dom->nlocal; i++) part[i] = NAN; /* a failure, as in feast_vec_dots_begin */
-  for (int li = 0; li < dom->nlocal && !(k > 0 && x[0]->device); li++)
+  for (int li = 0; li < dom->nlocal && !device; li++)
     for (int j = 0; j < k; j += DOT_MAX) {
       const int nk = k - j < DOT_MAX ? k - j : DOT_MAX;
       double s[DOT_MAX][DOT_LANES] = {{0}};

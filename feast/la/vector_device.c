@@ -114,8 +114,9 @@ int feast_vec_device_matvec(const FeastBand9 *A, const FeastBand9Ring *R, const 
  * (the device's constant of key ex, this plan its aux): the items held by this rank's
  * macros alone summed there (item_sums on ptr, offs), those with a holder on another rank
  * through the host exchange with only their local slots' values crossing (the slots at
- * pos[] of the exchange's local slot order, offsets offs + nlocal_slots). Offsets are
- * into a block of a level's device vector (local macro li's array at li n). */
+ * pos[] of the exchange's local slot order, offsets offr). The device copy holds ptr,
+ * offs, offr one after the other; offsets are into a block of a level's device vector
+ * (local macro li's array at li n). */
 typedef struct {
   int items, slots, remote; /* local-only items, their slots; the other local slots */
   int count;                /* the exchange's local slots */
@@ -179,9 +180,9 @@ int feast_vec_device_sum(FeastVec *x, int *status) {
   const long *ptr = feast_device_find(d, ex), *offs = ptr + p->items + 1, *offr = offs + p->slots;
   const long stride = x->n * x->nlocal;
   const int nb = x->nb, r = p->remote;
-  double *values = NULL, *compact = NULL;
-  if ((*status = feast_device_fail(d, FEAST_ALLOC((size_t)p->count * nb + 1, &values)))) return 1;
-  if ((*status = feast_device_fail(d, FEAST_ALLOC((size_t)r * nb + 1, &compact)))) return free(values), 1;
+  double *values = NULL, *compact = NULL; /* the exchange's local slots, the remote ones */
+  if (r && (*status = feast_device_fail(d, FEAST_ALLOC((size_t)p->count * nb, &values)))) return 1;
+  if (r && (*status = feast_device_fail(d, FEAST_ALLOC((size_t)r * nb, &compact)))) return free(values), 1;
   int st = feast_device_status(d);
   if (!st) st = feast_vec_on_device(x, FEAST_STAGE_UPDATE);
   if (!st && p->items) {
@@ -271,10 +272,11 @@ int feast_vec_device_single_store(const FeastVec *x, FeastVecSingle *y) {
 int feast_vec_device_single_maxpy(int k, const double *a, const FeastVecSingle *const *x, FeastVec *y) {
   if (k <= 0 || !x[0]->device) return 0;
   FeastDevice *d = x[0]->device;
+  if (y->device != d) return feast_device_fail(d, FEAST_ERR_ARG), 1; /* never: one domain, one device */
   const float **table = NULL;
-  if (y->device != d || feast_device_fail(d, FEAST_ALLOC(k, &table)) || feast_vec_on_device(y, FEAST_STAGE_UPDATE)) {
+  if (feast_device_fail(d, FEAST_ALLOC(k, &table)) || feast_vec_on_device(y, FEAST_STAGE_UPDATE)) {
     free(table);
-    return feast_device_fail(d, FEAST_ERR_ARG), 1;
+    return 1;
   }
   for (int j = 0; j < k; j++) table[j] = x[j]->dev;
   if (values_of(y)) {

@@ -62,15 +62,14 @@ static int copy_run(const FeastVec *x, int a0, int a1, int down) {
 /* every run of adjacent arrays among first .. last-1 of x whose copy on the side `where`
  * is not current, copied there (a failure recorded in the device: the loop goes on) */
 static int copy_stale(const FeastVec *x, int first, int last, unsigned char where) {
-  const int arrays = last;
   int st = 0;
-  for (int a0 = first; a0 < arrays;) {
+  for (int a0 = first; a0 < last;) {
     if (x->valid[a0] & where) {
       a0++;
       continue;
     }
     int a1 = a0 + 1;
-    while (a1 < arrays && !(x->valid[a1] & where)) a1++;
+    while (a1 < last && !(x->valid[a1] & where)) a1++;
     const int rst = copy_run(x, a0, a1, where == FEAST_VEC_ON_HOST);
     if (!st) st = rst;
     a0 = a1;
@@ -78,22 +77,24 @@ static int copy_stale(const FeastVec *x, int first, int last, unsigned char wher
   return st;
 }
 
+/* arrays first .. last-1 of x current on the host for an access (FEAST_STAGE_*): a read
+ * leaves the device copies as they were, a use that may write makes them stale */
+static void range_on_host(const FeastVec *x, int first, int last, int access) {
+  if (access != FEAST_STAGE_OVERWRITE) copy_stale(x, first, last, FEAST_VEC_ON_HOST);
+  for (int a = first; a < last; a++)
+    x->valid[a] = access == FEAST_STAGE_READ ? x->valid[a] | FEAST_VEC_ON_HOST : FEAST_VEC_ON_HOST;
+}
+
 void feast_vec_stage_host(const FeastVec *x, int a, int write) {
-  copy_stale(x, a, a + 1, FEAST_VEC_ON_HOST);
-  x->valid[a] = write ? FEAST_VEC_ON_HOST : x->valid[a] | FEAST_VEC_ON_HOST; /* a read leaves the device copy as it was */
+  range_on_host(x, a, a + 1, write ? FEAST_STAGE_UPDATE : FEAST_STAGE_READ);
 }
 
 void feast_vec_stage_block_host(const FeastVec *x, int b, int write) {
-  const int first = b * x->nlocal, last = first + x->nlocal;
-  copy_stale(x, first, last, FEAST_VEC_ON_HOST);
-  for (int a = first; a < last; a++) x->valid[a] = write ? FEAST_VEC_ON_HOST : x->valid[a] | FEAST_VEC_ON_HOST;
+  range_on_host(x, b * x->nlocal, (b + 1) * x->nlocal, write ? FEAST_STAGE_UPDATE : FEAST_STAGE_READ);
 }
 
 void feast_vec_on_host(const FeastVec *x, int access) {
-  if (!x->valid) return;
-  if (access != FEAST_STAGE_OVERWRITE) copy_stale(x, 0, x->nb * x->nlocal, FEAST_VEC_ON_HOST);
-  for (int a = 0; a < x->nb * x->nlocal; a++) /* a read leaves the device copies as they were */
-    x->valid[a] = access == FEAST_STAGE_READ ? x->valid[a] | FEAST_VEC_ON_HOST : FEAST_VEC_ON_HOST;
+  if (x->valid) range_on_host(x, 0, x->nb * x->nlocal, access);
 }
 
 int feast_vec_on_device(const FeastVec *x, int access) {
