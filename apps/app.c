@@ -169,7 +169,7 @@ static int load_restart(FeastApp *app, const Args *a) {
   FEAST_CHECK(app->problem->restartable, FEAST_ERR_USAGE,
               "--restart %s: problem.type = %s cannot continue from a checkpoint (stokes and navier-stokes can)",
               a->restart, app->problem_name);
-  FEAST_CALL(feast_checkpoint_read(a->restart, "--restart", &app->restart));
+  FEAST_CALL(feast_checkpoint_read(a->restart, "--restart", MPI_COMM_WORLD, &app->restart));
   /* first the kind of run (stationary, time-dependent): the config values of another
    * kind would only give warnings that do not matter */
   if (app->problem->restart_check) FEAST_CALL(app->problem->restart_check(app->restart, app->cfg));

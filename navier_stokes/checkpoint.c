@@ -6,12 +6,12 @@
  * doubles read back bit for bit); the Krylov iterations per step as an array; the
  * Anderson history (nonlinear.anderson_depth: ns.anderson_started, ns.anderson_count and the
  * vectors anderson.x_prev.*, c_prev.*, dx<i>.*, dc<i>.*, up to 2 m + 2 of them), so that a
- * restart takes the very steps of the uninterrupted run. The vectors are gathered on
- * rank 0, which writes the file atomically.
+ * restart takes the very steps of the uninterrupted run. Every rank writes the values
+ * of the nodes it owns and reads those it holds (no rank gathers a field); rank 0 the
+ * header; the file is replaced atomically.
  * A time run's checkpoint, "kind time" (ns.h): its time.* header values, the solution
  * (u, v, p), the one before (u1.u, u1.v, u1.p) and the caller's part (the hook). */
 #include "feast/base/error.h"
-#include "feast/la/gather.h"
 #include "feast/base/log.h"
 #include "navier_stokes/ns_private.h"
 #include <inttypes.h>
@@ -111,44 +111,28 @@ static int describe(const NsProblem *ns, const NsState *state, int nvec, FeastCh
   return feast_checkpoint_set(ck, "ns.anderson_count", "%d", history > 0 ? (history - 2) / 2 : 0);
 }
 
-/* state NULL: a time run's checkpoint. The vectors are gathered on rank 0 one field at a
- * time; every rank takes part in every gather, also after an error on rank 0 */
+/* state NULL: a time run's checkpoint. Every rank adds the values of the nodes it owns
+ * and writes them (feast_checkpoint_write); rank 0 the header and the arrays */
 static int write_checkpoint(const NsProblem *ns, const NsState *state, const char *path) {
   const FeastDomain *dom = ns->dom;
-  const int64_t n = dom->levels[ns->level].nglobal;
   Stored vec[MAX_STORED];
   const int nvec = stored_vectors(ns, state != NULL, vec);
   FeastCheckpoint *ck = NULL;
-  double *g = NULL;
-  int st = 0;
   feast_timer_start("checkpoint");
-  if (dom->rank == 0) st = FEAST_ALLOC(n, &g);
-  int ready = st;
-  FEAST_MPI_CALL(MPI_Bcast(&ready, 1, MPI_INT, 0, dom->comm));
-  if (ready) { /* no buffer on rank 0: nothing gathered */
-    feast_timer_stop("checkpoint");
-    FEAST_CHECK(dom->rank == 0, ready, "writing the checkpoint %s failed on rank 0", path);
-    return st;
-  }
-  if (dom->rank == 0) st = feast_checkpoint_create(&ck);
+  int st = feast_checkpoint_create(&ck);
   if (!st && dom->rank == 0) st = describe(ns, state, nvec, ck);
-  for (int k = 0; k < nvec * NS_NFIELDS; k++) {
-    const FeastVec *x = vec[k / NS_NFIELDS].x;
-    const int f = k % NS_NFIELDS;
-    const int gathered = feast_vec_gather_block(x, f, 0, g);
-    if (!st) st = gathered;
+  for (int k = 0; !st && k < nvec * NS_NFIELDS; k++) {
     char name[48];
-    snprintf(name, sizeof name, "%s%s", vec[k / NS_NFIELDS].prefix, field_names[f]);
-    if (!st && dom->rank == 0) st = feast_checkpoint_add_array(ck, name, g, n);
+    snprintf(name, sizeof name, "%s%s", vec[k / NS_NFIELDS].prefix, field_names[k % NS_NFIELDS]);
+    st = feast_checkpoint_add_vec_block(ck, name, vec[k / NS_NFIELDS].x, k % NS_NFIELDS);
   }
   if (!st && dom->rank == 0 && !state && ns->time.hook) st = ns->time.hook(ns->time.hook_ctx, ck);
-  if (!st && dom->rank == 0) st = feast_checkpoint_write(ck, path);
+  char what[4200];
+  snprintf(what, sizeof what, "writing the checkpoint %s", path);
+  st = feast_status_agree(dom->comm, st, what);
+  if (!st) st = feast_checkpoint_write(ck, dom->comm, path);
   feast_checkpoint_destroy(&ck);
-  free(g);
   feast_timer_stop("checkpoint");
-  int global = st;
-  FEAST_MPI_CALL(MPI_Bcast(&global, 1, MPI_INT, 0, dom->comm));
-  FEAST_CHECK(global == 0 || dom->rank == 0, global, "writing the checkpoint %s failed on rank 0", path);
   FEAST_CALL(st);
   if (state) feast_log(2, "  checkpoint after step %d: %s\n", state->steps, path);
   else feast_log(2, "  checkpoint after time step %ld (t = %.6g): %s\n", ns->time.step, ns->time.t, path);
@@ -182,22 +166,14 @@ static int restore_state(const FeastCheckpoint *ck, NsState *s) {
   return 0;
 }
 
-/* the arrays PREFIX u, v, p into x: every copy of every node */
-static int restore_fields(NsProblem *ns, const FeastCheckpoint *ck, const char *prefix, FeastVec *x) {
-  const int64_t n = ns->dom->levels[ns->level].nglobal;
-  double *g;
-  FEAST_CALL(FEAST_ALLOC(n, &g));
-  int st = 0;
-  for (int f = 0; f < NS_NFIELDS && !st; f++) {
-    const double *values;
+/* the fields PREFIX u, v, p into x: every copy of every node (collective) */
+static int restore_fields(const FeastCheckpoint *ck, const char *prefix, FeastVec *x) {
+  for (int f = 0; f < NS_NFIELDS; f++) {
     char name[48];
     snprintf(name, sizeof name, "%s%s", prefix, field_names[f]);
-    st = feast_checkpoint_array(ck, name, n, &values);
-    if (!st) memcpy(g, values, (size_t)n * sizeof *g);
-    if (!st) st = feast_vec_scatter_block(g, 0, x, f);
+    FEAST_CALL(feast_checkpoint_vec_block(ck, name, x, f));
   }
-  free(g);
-  return st;
+  return 0;
 }
 
 /* the Anderson history (none in a checkpoint written before it was kept) */
@@ -215,7 +191,7 @@ static int restore_anderson(NsProblem *ns, const FeastCheckpoint *ck) {
   for (int j = 0; j < nh; j++) {
     char prefix[32];
     anderson_prefix(j, skip, prefix, sizeof prefix);
-    FEAST_CALL(restore_fields(ns, ck, prefix, history[j]));
+    FEAST_CALL(restore_fields(ck, prefix, history[j]));
   }
   return 0;
 }
@@ -224,7 +200,7 @@ int ns_restore(NsProblem *ns, const FeastCheckpoint *ck) {
   free(ns->iter.resume.linear_per_step);
   memset(&ns->iter.resume, 0, sizeof ns->iter.resume);
   FEAST_CALL(restore_state(ck, &ns->iter.resume));
-  FEAST_CALL(restore_fields(ns, ck, "", ns->iter.v));
+  FEAST_CALL(restore_fields(ck, "", ns->iter.v));
   FEAST_CALL(restore_anderson(ns, ck));
   ns->iter.restored = 1;
   /* linear.preconditioner = auto's switch to direct as it was: from the restored steps' iterations */
@@ -267,8 +243,8 @@ int ns_time_restore(NsProblem *ns, const FeastCheckpoint *ck) {
   FEAST_CALL(feast_checkpoint_get_long(ck, "ns.velocity_vcycles", &ns->iter.resume.vcycles));
   FEAST_CALL(feast_checkpoint_get_long(ck, "ns.local_solves", &ns->iter.resume.local_solves));
   FEAST_CALL(feast_checkpoint_get_long(ck, "ns.local_cycles", &ns->iter.resume.local_cycles));
-  FEAST_CALL(restore_fields(ns, ck, "", ns->iter.v));
-  FEAST_CALL(restore_fields(ns, ck, "u1.", tt->u1));
+  FEAST_CALL(restore_fields(ck, "", ns->iter.v));
+  FEAST_CALL(restore_fields(ck, "u1.", tt->u1));
   tt->restored = 1;
   feast_log(1, "  continuing after time step %ld (t = %.6g)\n", tt->step, tt->t);
   return 0;

@@ -3,6 +3,7 @@
 #include "feast/fem/transfer.h"
 #include <math.h>
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,6 +31,19 @@ int feast_test_size(void) {
 }
 
 int feast_test_oversubscribed(void) { return feast_test_size() > sysconf(_SC_NPROCESSORS_ONLN); }
+
+long feast_test_read_file(const char *path, unsigned char **buf) {
+  FILE *f = fopen(path, "rb");
+  *buf = NULL;
+  if (!f) return -1;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  *buf = malloc((size_t)n + 1);
+  if (!*buf || fread(*buf, 1, (size_t)n, f) != (size_t)n) n = -1;
+  fclose(f);
+  return n;
+}
 
 /* Sum failures over ranks; rank 0 prints the closing line. 77 from run() means skip. */
 int feast_test_main(int argc, char **argv, int (*run)(void), const char *name) {

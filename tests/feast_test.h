@@ -17,6 +17,8 @@ double feast_test_random(unsigned *state);
  * (76 ms per FGMRES iteration of a Newton solve at Re 2000 against 0.7 ms quiet,
  * 2026-11-27), so tests leave out their communication-heavy extra cases */
 int feast_test_oversubscribed(void);
+/* the bytes of a file in *buf (malloc'ed, one byte more); their count, -1 if unreadable */
+long feast_test_read_file(const char *path, unsigned char **buf);
 int feast_test_finish(const char *name);
 int feast_test_main(int argc, char **argv, int (*run)(void), const char *name);
 

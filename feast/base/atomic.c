@@ -30,6 +30,16 @@ static void sync_folder(const char *path) {
   fclose(d);
 }
 
+int feast_commit_atomic(const char *tmp, const char *path, const char *what) {
+  if (rename(tmp, path) != 0) {
+    const int err = errno;
+    remove(tmp);
+    FEAST_ERROR(FEAST_ERR_FILE, "cannot write the %s %s: %s", what, path, strerror(err));
+  }
+  sync_folder(path);
+  return 0;
+}
+
 int feast_write_atomic(const char *path, const char *what, const char *text, size_t len) {
   FEAST_CHECK(path && *path && text, FEAST_ERR_ARG, "write_atomic: empty path or no text");
   const size_t n = strlen(path) + sizeof FEAST_ATOMIC_SUFFIX;
@@ -37,12 +47,7 @@ int feast_write_atomic(const char *path, const char *what, const char *text, siz
   FEAST_CALL(FEAST_ALLOC(n, &tmp));
   snprintf(tmp, n, "%s%s", path, FEAST_ATOMIC_SUFFIX);
   int status = write_bytes(tmp, path, what, text, len);
-  if (!status && rename(tmp, path) != 0) {
-    status = feast_error_set(FEAST_ERR_FILE, __FILE__, __LINE__, "cannot write the %s %s: %s", what, path,
-                             strerror(errno));
-    remove(tmp);
-  }
-  if (!status) sync_folder(path);
+  if (!status) status = feast_commit_atomic(tmp, path, what);
   free(tmp);
   return status;
 }

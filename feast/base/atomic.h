@@ -7,4 +7,7 @@
 #define FEAST_ATOMIC_SUFFIX ".tmp" /* of the temporary file */
 /* what names the file's kind in messages ("JSON summary"); FEAST_ERR_FILE naming path */
 int feast_write_atomic(const char *path, const char *what, const char *text, size_t len);
+/* the complete file tmp (flushed by its writer, e.g. every rank of a parallel write)
+ * renamed to path, the folder synced; tmp removed on failure */
+int feast_commit_atomic(const char *tmp, const char *path, const char *what);
 #endif

@@ -1,7 +1,5 @@
-#include "feast/io/checkpoint.h"
-#include "feast/base/atomic.h"
+#include "feast/io/checkpoint_private.h"
 #include "feast/base/error.h"
-#include "feast/base/hash.h"
 #include "feast/base/log.h"
 #include <errno.h>
 #include <inttypes.h>
@@ -9,39 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-#define MAGIC "feastc-checkpoint 1\n"
-enum {
-  TRAILER_LEN = 26, /* "checksum " + 16 hex digits + "\n" */
-  MAX_LINE = 4096,  /* of a header line */
-  MAX_NAME = 64     /* of an array name */
-};
-
-typedef struct {
-  char name[MAX_NAME];
-  int64_t n;
-  double *x;
-} Array;
-
-struct FeastCheckpoint {
-  char *header; /* "key value\n" lines */
-  size_t header_len, header_cap;
-  Array *arrays;
-  int narrays;
-  char *path; /* the file read */
-};
-
-static const char *byte_order(void) {
-  const uint16_t one = 1;
-  return *(const unsigned char *)&one ? "little" : "big";
-}
 
 int feast_checkpoint_create(FeastCheckpoint **ck) { return FEAST_ALLOC(1, ck); }
 
 void feast_checkpoint_destroy(FeastCheckpoint **ck) {
   if (!ck || !*ck) return;
-  for (int i = 0; i < (*ck)->narrays; i++) free((*ck)->arrays[i].x);
+  for (int i = 0; i < (*ck)->narrays; i++) free((*ck)->arrays[i].x), free((*ck)->arrays[i].gid);
   free((*ck)->arrays);
   free((*ck)->header);
   free((*ck)->path);
@@ -49,9 +20,9 @@ void feast_checkpoint_destroy(FeastCheckpoint **ck) {
 }
 
 /* append one "key value\n" line */
-static int append_line(FeastCheckpoint *ck, const char *key, const char *value) {
+int ck_append_line(FeastCheckpoint *ck, const char *key, const char *value) {
   const size_t need = ck->header_len + strlen(key) + strlen(value) + 3;
-  FEAST_CHECK(strlen(key) + strlen(value) + 2 < MAX_LINE && !strpbrk(key, " \t\n") && !strchr(value, '\n'),
+  FEAST_CHECK(strlen(key) + strlen(value) + 2 < CK_MAX_LINE && !strpbrk(key, " \t\n") && !strchr(value, '\n'),
               FEAST_ERR_ARG, "checkpoint header line '%s %s': too long or not one line", key, value);
   if (need > ck->header_cap) {
     size_t cap = need > 2 * ck->header_cap ? need : 2 * ck->header_cap;
@@ -64,196 +35,73 @@ static int append_line(FeastCheckpoint *ck, const char *key, const char *value) 
 }
 
 int feast_checkpoint_set(FeastCheckpoint *ck, const char *key, const char *fmt, ...) {
-  char value[MAX_LINE];
+  char value[CK_MAX_LINE];
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(value, sizeof value, fmt, ap);
   va_end(ap);
   FEAST_CHECK(n >= 0 && n < (int)sizeof value, FEAST_ERR_ARG, "checkpoint header value of %s too long", key);
-  return append_line(ck, key, value);
+  return ck_append_line(ck, key, value);
 }
 
-static int push_array(FeastCheckpoint *ck, const char *name, int64_t n, double **x) {
-  FEAST_CHECK(strlen(name) < MAX_NAME && !strpbrk(name, " \t\n") && n >= 0, FEAST_ERR_ARG,
+int ck_push_array(FeastCheckpoint *ck, const char *name, int64_t n, int field, CkArray **out) {
+  FEAST_CHECK(strlen(name) < CK_MAX_NAME && !strpbrk(name, " \t\n") && n >= 0, FEAST_ERR_ARG,
               "checkpoint array '%s': bad name or size", name);
-  Array *a = realloc(ck->arrays, (size_t)(ck->narrays + 1) * sizeof *a);
+  for (int i = 0; i < ck->narrays; i++)
+    FEAST_CHECK(strcmp(ck->arrays[i].name, name) != 0, FEAST_ERR_ARG, "checkpoint array '%s' twice", name);
+  CkArray *a = realloc(ck->arrays, (size_t)(ck->narrays + 1) * sizeof *a);
   FEAST_CHECK(a, FEAST_ERR_MEM, "out of memory building a checkpoint");
   ck->arrays = a;
-  Array *new_array = &a[ck->narrays];
+  CkArray *new_array = &a[ck->narrays];
   memset(new_array, 0, sizeof *new_array);
   snprintf(new_array->name, sizeof new_array->name, "%s", name);
   new_array->n = n;
-  FEAST_CALL(FEAST_ALLOC(n > 0 ? n : 1, &new_array->x));
+  new_array->field = field;
+  if (!field) FEAST_CALL(FEAST_ALLOC(n > 0 ? n : 1, &new_array->x));
   ck->narrays++;
-  *x = new_array->x;
+  *out = new_array;
   return 0;
 }
 
 int feast_checkpoint_add_array(FeastCheckpoint *ck, const char *name, const double *x, int64_t n) {
-  double *copy;
-  FEAST_CALL(push_array(ck, name, n, &copy));
-  if (n > 0) memcpy(copy, x, (size_t)n * sizeof *x);
+  CkArray *a;
+  FEAST_CALL(ck_push_array(ck, name, n, 0, &a));
+  if (n > 0) memcpy(a->x, x, (size_t)n * sizeof *x);
   return 0;
 }
 
-/* ------------------------------------------------------------------------ writing */
+/* the (global id, value) pairs of a field part, ascending in the id */
+typedef struct {
+  int64_t gid;
+  double x;
+} Entry;
 
-/* the header part: magic, byte order, key lines, array lines, "data" */
-static int build_head(const FeastCheckpoint *ck, char **text, size_t *len) {
-  size_t cap = strlen(MAGIC) + 32 + ck->header_len + (size_t)ck->narrays * (MAX_NAME + 40) + 8;
-  FEAST_CALL(FEAST_ALLOC(cap, text));
-  size_t n = (size_t)snprintf(*text, cap, "%sbyte_order %s\n", MAGIC, byte_order());
-  if (ck->header_len) memcpy(*text + n, ck->header, ck->header_len), n += ck->header_len;
-  for (int i = 0; i < ck->narrays; i++)
-    n += (size_t)snprintf(*text + n, cap - n, "array %s %" PRId64 "\n", ck->arrays[i].name, ck->arrays[i].n);
-  n += (size_t)snprintf(*text + n, cap - n, "data\n");
-  *len = n;
-  return 0;
+static int by_gid(const void *a, const void *b) {
+  const int64_t p = ((const Entry *)a)->gid, q = ((const Entry *)b)->gid;
+  return (p > q) - (p < q);
 }
 
-int feast_checkpoint_write(const FeastCheckpoint *ck, const char *path) {
-  char *head = NULL, *file = NULL;
-  size_t head_len, total;
-  FEAST_CALL(build_head(ck, &head, &head_len));
-  total = head_len + TRAILER_LEN + 1;
-  for (int i = 0; i < ck->narrays; i++) total += (size_t)ck->arrays[i].n * sizeof(double);
-  int st = FEAST_ALLOC(total, &file);
-  if (!st) {
-    memcpy(file, head, head_len);
-    size_t n = head_len;
-    for (int i = 0; i < ck->narrays; i++) {
-      memcpy(file + n, ck->arrays[i].x, (size_t)ck->arrays[i].n * sizeof(double));
-      n += (size_t)ck->arrays[i].n * sizeof(double);
-    }
-    n += (size_t)snprintf(file + n, total - n, "checksum %016" PRIx64 "\n", feast_fnv1a64(FEAST_FNV_OFFSET, file, n));
-    st = feast_write_atomic(path, "checkpoint", file, n);
+int feast_checkpoint_add_field(FeastCheckpoint *ck, const char *name, int64_t nglobal, int64_t count,
+                               const int64_t *gid, const double *x) {
+  CkArray *a;
+  FEAST_CHECK(count >= 0 && count <= nglobal, FEAST_ERR_ARG, "checkpoint field '%s': %" PRId64 " of %" PRId64 " values",
+              name, count, nglobal);
+  FEAST_CALL(ck_push_array(ck, name, nglobal, 1, &a));
+  Entry *e;
+  FEAST_CALL(FEAST_ALLOC(count + 1, &e));
+  for (int64_t k = 0; k < count; k++) e[k] = (Entry){gid[k], x[k]};
+  qsort(e, (size_t)count, sizeof *e, by_gid);
+  int st = FEAST_ALLOC(count + 1, &a->gid);
+  if (!st) st = FEAST_ALLOC(count + 1, &a->x);
+  for (int64_t k = 0; !st && k < count; k++) {
+    st = e[k].gid < 0 || e[k].gid >= nglobal || (k > 0 && e[k].gid == e[k - 1].gid);
+    if (st)
+      st = feast_error_set(FEAST_ERR_ARG, __FILE__, __LINE__, "checkpoint field '%s': global id %" PRId64
+                           " out of range or twice", name, e[k].gid);
+    else a->gid[k] = e[k].gid, a->x[k] = e[k].x;
   }
-  free(file);
-  free(head);
-  return st;
-}
-
-/* ------------------------------------------------------------------------ reading */
-
-static int read_all(const char *path, const char *shown, char **buf, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  FEAST_CHECK(f, FEAST_ERR_FILE, "%s %s: cannot open the checkpoint: %s", shown, path, strerror(errno));
-  struct stat st_file;
-  long size = -1;
-  if (fstat(fileno(f), &st_file) == 0 && S_ISREG(st_file.st_mode) && fseek(f, 0, SEEK_END) == 0) size = ftell(f);
-  if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
-    fclose(f);
-    FEAST_ERROR(FEAST_ERR_FILE, "%s %s: cannot read the checkpoint (not a regular file)", shown, path);
-  }
-  int st = FEAST_ALLOC((size_t)size + 1, buf);
-  if (!st && fread(*buf, 1, (size_t)size, f) != (size_t)size)
-    st = feast_error_set(FEAST_ERR_FILE, __FILE__, __LINE__, "%s %s: cannot read the checkpoint: %s", shown, path,
-                         strerror(errno));
-  fclose(f);
-  *len = (size_t)size;
-  return st;
-}
-
-/* the magic line and the checksum trailer over all bytes before it */
-static int verify(const char *buf, size_t len, const char *shown, const char *path) {
-  FEAST_CHECK(len >= strlen(MAGIC) && memcmp(buf, MAGIC, strlen(MAGIC)) == 0, FEAST_ERR_FILE,
-              "%s %s: not a feastc checkpoint (it does not start with '%.*s')", shown, path,
-              (int)strlen(MAGIC) - 1, MAGIC);
-  const char *trailer = buf + len - TRAILER_LEN;
-  uint64_t stored = 0;
-  int ok = len >= strlen(MAGIC) + TRAILER_LEN && memcmp(trailer, "checksum ", 9) == 0 && trailer[TRAILER_LEN - 1] == '\n';
-  char hex[17];
-  if (ok) {
-    memcpy(hex, trailer + 9, 16), hex[16] = 0;
-    char *end;
-    stored = strtoull(hex, &end, 16);
-    ok = end == hex + 16;
-  }
-  FEAST_CHECK(ok, FEAST_ERR_FILE, "%s %s: the checkpoint is truncated or damaged (no checksum at its end)", shown,
-              path);
-  const uint64_t computed = feast_fnv1a64(FEAST_FNV_OFFSET, buf, len - TRAILER_LEN);
-  FEAST_CHECK(computed == stored, FEAST_ERR_FILE,
-              "%s %s: the checkpoint is damaged: checksum %016" PRIx64 " stored, %016" PRIx64 " computed", shown,
-              path, stored, computed);
-  return 0;
-}
-
-/* the next line of [*pos, end) without its newline, into line (MAX_LINE) */
-static int next_line(const char *buf, size_t end, size_t *pos, char *line, const char *path) {
-  const char *nl = memchr(buf + *pos, '\n', end - *pos);
-  FEAST_CHECK(nl && (size_t)(nl - (buf + *pos)) < MAX_LINE, FEAST_ERR_FILE,
-              "checkpoint %s: malformed header (no 'data' line)", path);
-  size_t n = (size_t)(nl - (buf + *pos));
-  memcpy(line, buf + *pos, n);
-  line[n] = 0;
-  *pos += n + 1;
-  return 0;
-}
-
-/* "array NAME COUNT" */
-static int parse_array_line(FeastCheckpoint *ck, const char *line, const char *path) {
-  char name[MAX_NAME];
-  long long n;
-  char extra;
-  FEAST_CHECK(sscanf(line, "array %63s %lld %c", name, &n, &extra) == 2 && n >= 0 && n < (1LL << 40), FEAST_ERR_FILE,
-              "checkpoint %s: malformed line '%.80s'", path, line);
-  double *x;
-  return push_array(ck, name, n, &x);
-}
-
-/* header lines up to "data"; *pos then points at the data */
-static int parse_header(FeastCheckpoint *ck, const char *buf, size_t end, size_t *pos) {
-  char line[MAX_LINE];
-  *pos = strlen(MAGIC);
-  for (;;) {
-    FEAST_CALL(next_line(buf, end, pos, line, ck->path));
-    if (strcmp(line, "data") == 0) return 0;
-    if (strncmp(line, "array ", 6) == 0) {
-      FEAST_CALL(parse_array_line(ck, line, ck->path));
-      continue;
-    }
-    char *sp = strchr(line, ' ');
-    FEAST_CHECK(sp && sp != line, FEAST_ERR_FILE, "checkpoint %s: malformed header line '%.80s'", ck->path, line);
-    *sp = 0;
-    FEAST_CALL(append_line(ck, line, sp + 1));
-  }
-}
-
-/* the arrays' values from buf[pos, end), which must hold exactly them */
-static int read_arrays(FeastCheckpoint *ck, const char *buf, size_t pos, size_t end) {
-  size_t need = 0;
-  for (int i = 0; i < ck->narrays; i++) need += (size_t)ck->arrays[i].n * sizeof(double);
-  FEAST_CHECK(need == end - pos, FEAST_ERR_FILE, "checkpoint %s: %zu bytes of data, the header declares %zu",
-              ck->path, end - pos, need);
-  for (int i = 0; i < ck->narrays; i++) {
-    memcpy(ck->arrays[i].x, buf + pos, (size_t)ck->arrays[i].n * sizeof(double));
-    pos += (size_t)ck->arrays[i].n * sizeof(double);
-  }
-  return 0;
-}
-
-static int parse(FeastCheckpoint *ck, const char *buf, size_t len) {
-  size_t pos;
-  FEAST_CALL(parse_header(ck, buf, len - TRAILER_LEN, &pos));
-  const char *order = feast_checkpoint_get(ck, "byte_order");
-  FEAST_CHECK(order && strcmp(order, byte_order()) == 0, FEAST_ERR_FILE,
-              "checkpoint %s: byte order %s, this machine's is %s", ck->path, order ? order : "(none)", byte_order());
-  return read_arrays(ck, buf, pos, len - TRAILER_LEN);
-}
-
-int feast_checkpoint_read(const char *path, const char *shown, FeastCheckpoint **ck) {
-  char *buf = NULL;
-  size_t len = 0;
-  *ck = NULL;
-  int st = read_all(path, shown, &buf, &len);
-  if (!st) st = verify(buf, len, shown, path);
-  if (!st) st = feast_checkpoint_create(ck);
-  if (!st) {
-    (*ck)->path = strdup(path);
-    st = (*ck)->path ? parse(*ck, buf, len) : feast_error_set(FEAST_ERR_MEM, __FILE__, __LINE__, "out of memory");
-  }
-  free(buf);
-  if (st) feast_checkpoint_destroy(ck);
+  a->count = count;
+  free(e);
   return st;
 }
 
@@ -266,7 +114,7 @@ const char *feast_checkpoint_get(const FeastCheckpoint *ck, const char *key) {
   for (const char *line = ck->header; line && line < ck->header + ck->header_len;) {
     const char *nl = memchr(line, '\n', (size_t)(ck->header + ck->header_len - line));
     if (strncmp(line, key, n) == 0 && line[n] == ' ') {
-      static char value[MAX_LINE];
+      static char value[CK_MAX_LINE];
       snprintf(value, sizeof value, "%.*s", (int)(nl - line - (ptrdiff_t)n - 1), line + n + 1);
       return value;
     }
@@ -297,6 +145,8 @@ int feast_checkpoint_get_real(const FeastCheckpoint *ck, const char *key, double
 int feast_checkpoint_array(const FeastCheckpoint *ck, const char *name, int64_t n, const double **x) {
   for (int i = 0; i < ck->narrays; i++)
     if (strcmp(ck->arrays[i].name, name) == 0) {
+      FEAST_CHECK(!ck->arrays[i].field, FEAST_ERR_ARG, "checkpoint %s: %s is a field (feast_checkpoint_field)",
+                  feast_checkpoint_path(ck), name);
       FEAST_CHECK(ck->arrays[i].n == n, FEAST_ERR_FILE, "checkpoint %s: array %s has %" PRId64 " values, expected %" PRId64,
                   feast_checkpoint_path(ck), name, ck->arrays[i].n, n);
       *x = ck->arrays[i].x;
@@ -400,7 +250,7 @@ static const char *stored_value(const FeastCheckpoint *ck, const char *name) {
   const size_t n = strlen(name);
   for (const char *line = ck->header; line && line < ck->header + ck->header_len; line = strchr(line, '\n') + 1)
     if (strncmp(line, "config ", 7) == 0 && strncmp(line + 7, name, n) == 0 && line[7 + n] == ' ') {
-      static char value[MAX_LINE];
+      static char value[CK_MAX_LINE];
       snprintf(value, sizeof value, "%.*s", (int)(strchr(line, '\n') - line - 8 - (ptrdiff_t)n), line + 8 + n);
       return value;
     }

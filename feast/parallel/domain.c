@@ -378,3 +378,11 @@ int feast_domain_sum_macros(const FeastDomain *dom, int k, const double *per_loc
   FEAST_CALL(feast_domain_sum_macros_begin(dom, k, per_local, 1, &r));
   return feast_domain_sum_macros_end(&r, sums);
 }
+
+int feast_status_agree(MPI_Comm comm, int status, const char *what) {
+  int mine = status != 0, any = 1;
+  if (MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS && !status)
+    FEAST_ERROR(FEAST_ERR_MPI, "%s: MPI_Allreduce failed", what);
+  if (status || !any) return status;
+  FEAST_ERROR(FEAST_ERR_FILE, "%s failed on another rank", what);
+}

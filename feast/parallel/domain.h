@@ -67,4 +67,8 @@ typedef struct {
 int feast_domain_sum_macros_begin(const FeastDomain *dom, int k, const double *per_local, int blocking,
                                   FeastMacroSum *r);
 int feast_domain_sum_macros_end(FeastMacroSum *r, double *sums);
+/* The same status on every rank of comm (collective): a rank that succeeded while another
+ * failed gets FEAST_ERR_FILE or FEAST_ERR_MPI with the message "WHAT failed on another
+ * rank" (the failed rank keeps its status and message); 0 where all succeeded. */
+int feast_status_agree(MPI_Comm comm, int status, const char *what);
 #endif

@@ -103,7 +103,7 @@ static int run(void) {
     return 1;
   }
   FeastCheckpoint *ck = NULL;
-  CHECK_OK(feast_checkpoint_read(path, "test checkpoint", &ck));
+  CHECK_OK(feast_checkpoint_read(path, "test checkpoint", MPI_COMM_WORLD, &ck));
   if (ck) {
     CHECK_OK(feast_checkpoint_match(ck, b.cfg, b.mesh, LEVEL, NS_NFIELDS));
     /* restored on one rank: A's iterate and state */

@@ -115,7 +115,7 @@ static void check_switch_restored(const char *path, const Run *u) {
   FeastCheckpoint *ck = NULL;
   Run r;
   memset(&r, 0, sizeof r);
-  CHECK_OK(feast_checkpoint_read(path, "test checkpoint", &ck));
+  CHECK_OK(feast_checkpoint_read(path, "test checkpoint", MPI_COMM_WORLD, &ck));
   CHECK_OK(ns_case_create("unitsquare8.feast", 3, cavity1000_ini, 0, MPI_COMM_WORLD, &r.c));
   if (ck && r.c.ns) {
     CHECK_OK(ns_restore(r.c.ns, ck));

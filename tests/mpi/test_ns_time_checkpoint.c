@@ -100,7 +100,7 @@ static int run(void) {
   run_time(&b, &rb);
   CHECK(ra.steps == 4 && rb.steps == 2);
   FeastCheckpoint *ck = NULL;
-  CHECK_OK(feast_checkpoint_read(path, "test checkpoint", &ck));
+  CHECK_OK(feast_checkpoint_read(path, "test checkpoint", MPI_COMM_WORLD, &ck));
   if (ck) {
     const char *kind = feast_checkpoint_get(ck, "kind");
     CHECK(kind && strcmp(kind, "time") == 0);

@@ -31,16 +31,36 @@ feastc_np() { # lib.sh's, with the output appended to runs.log
     </dev/null >>"$TMP/runs.log" 2>&1
 }
 
-# valid_checkpoint FILE: magic line and FNV-1a 64 checksum trailer (an independent reader)
+# valid_checkpoint FILE: magic line, sizes and the checksum trailer (an independent reader
+# of feast/io/checkpoint_io.c's version 2: FNV-1a 64 of the header plus one splitmix64
+# term per value, modulo 2^64)
 valid_checkpoint() {
   "$PY" - "$1" <<'PYEOF'
 import sys
+import numpy as np
 b = open(sys.argv[1], "rb").read()
-ok = b.startswith(b"feastc-checkpoint 1\n") and len(b) > 26 and b[-26:-17] == b"checksum "
+M = 0xffffffffffffffff
+if not b.startswith(b"feastc-checkpoint 2\n") or len(b) < 26 or b[-26:-17] != b"checksum ":
+    sys.exit(1)
+end = b.find(b"\ndata\n") + 6
 h = 0xcbf29ce484222325
-for c in b[:-26]:
-    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
-sys.exit(0 if ok and int(b[-17:-1], 16) == h else 1)
+for c in b[:end]:
+    h = ((h ^ c) * 0x100000001b3) & M
+sizes = [int(l.split()[2]) for l in b[:end].decode().splitlines() if l.split()[0] in ("array", "field")]
+if end < 6 or end + 8 * sum(sizes) + 26 != len(b):
+    sys.exit(1)
+def mix(z):
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xbf58476d1ce4e5b9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94d049bb133111eb)
+    return z ^ (z >> np.uint64(31))
+total, at = h, end
+with np.errstate(over="ignore"):
+    for a, n in enumerate(sizes):
+        bits = np.frombuffer(b, dtype=np.uint64, count=n, offset=at)
+        salt = np.uint64(0x9e3779b97f4a7c15) * np.uint64(a + 1) + np.arange(n, dtype=np.uint64)
+        total = (total + int(mix(bits ^ mix(salt)).sum(dtype=np.uint64))) & M
+        at += 8 * n
+sys.exit(0 if int(b[-17:-1], 16) == total else 1)
 PYEOF
 }
 results() { echo "$(json kinetic_energy "$1") $(json nonlinear_iterations "$1") $(json linear_iterations "$1") $(json global_mg_iterations "$1")"; }

@@ -1,10 +1,12 @@
 /* feast/io/checkpoint.c and feast/base/paths.c: a checkpoint file round trip (header values and
- * arrays bit for bit), every damage detected (each byte flipped in turn, every
+ * arrays bit for bit), a version 1 file read as before, every damage detected (each byte flipped in turn, every
  * truncation), and the file-identity rules of the outputs-versus-inputs check. */
 #include "feast/io/checkpoint.h"
 #include "feast/base/error.h"
+#include "feast/base/hash.h"
 #include "feast/base/paths.h"
 #include "feast_test.h"
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,18 +17,6 @@
 static char dir[] = "/tmp/feast_ckpt_XXXXXX";
 
 static void file_in_dir(const char *name, char *out, size_t size) { snprintf(out, size, "%s/%s", dir, name); }
-
-static long read_bytes(const char *path, unsigned char **buf) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return -1;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  *buf = malloc((size_t)n + 1);
-  if (fread(*buf, 1, (size_t)n, f) != (size_t)n) n = -1;
-  fclose(f);
-  return n;
-}
 
 static void write_bytes(const char *path, const unsigned char *buf, long n) {
   FILE *f = fopen(path, "wb");
@@ -45,10 +35,10 @@ static void test_round_trip(const char *path) {
   CHECK_OK(feast_checkpoint_add_array(ck, "empty", x, 0));
   CHECK_FAILS(feast_checkpoint_set(ck, "two words", "%d", 1));
   CHECK_FAILS(feast_checkpoint_set(ck, "key", "%s", "two\nlines"));
-  CHECK_OK(feast_checkpoint_write(ck, path));
+  CHECK_OK(feast_checkpoint_write(ck, MPI_COMM_SELF, path));
   feast_checkpoint_destroy(&ck);
   CHECK(ck == NULL);
-  CHECK_OK(feast_checkpoint_read(path, "test", &back));
+  CHECK_OK(feast_checkpoint_read(path, "test", MPI_COMM_SELF, &back));
   if (!back) return;
   long steps = 0;
   double r = 0;
@@ -73,7 +63,7 @@ static void test_damage(const char *path) {
   char bad[512];
   file_in_dir("bad.ckpt", bad, sizeof bad);
   unsigned char *buf = NULL;
-  long n = read_bytes(path, &buf);
+  long n = feast_test_read_file(path, &buf);
   CHECK(n > 100);
   int accepted = 0;
   for (long i = 0; i < n; i++) {
@@ -81,14 +71,14 @@ static void test_damage(const char *path) {
     write_bytes(bad, buf, n);
     buf[i] ^= (unsigned char)(1u << (i % 8));
     FeastCheckpoint *ck = NULL;
-    if (feast_checkpoint_read(bad, "test", &ck) == 0) accepted++;
+    if (feast_checkpoint_read(bad, "test", MPI_COMM_SELF, &ck) == 0) accepted++;
     feast_error_clear();
     feast_checkpoint_destroy(&ck);
   }
   for (long len = 0; len < n; len++) {
     write_bytes(bad, buf, len);
     FeastCheckpoint *ck = NULL;
-    if (feast_checkpoint_read(bad, "test", &ck) == 0) accepted++;
+    if (feast_checkpoint_read(bad, "test", MPI_COMM_SELF, &ck) == 0) accepted++;
     feast_error_clear();
     feast_checkpoint_destroy(&ck);
   }
@@ -139,6 +129,40 @@ static void test_paths(const char *existing) {
   remove(link), remove(other), rmdir(sub);
 }
 
+/* a file of version 1 (one FNV-1a 64 over every byte, as written before version 2) is
+ * read as it was: its arrays whole, also as fields; a damaged one is rejected */
+static void test_version1(void) {
+  char path[512];
+  file_in_dir("v1.ckpt", path, sizeof path);
+  const double x[3] = {0.25, -1e-300, 7.0};
+  unsigned char buf[256];
+  int n = snprintf((char *)buf, sizeof buf, "feastc-checkpoint 1\nbyte_order little\nns.steps 7\narray x 3\ndata\n");
+  memcpy(buf + n, x, sizeof x), n += (int)sizeof x;
+  n += snprintf((char *)buf + n, sizeof buf - (size_t)n, "checksum %016" PRIx64 "\n",
+                feast_fnv1a64(FEAST_FNV_OFFSET, buf, (size_t)n));
+  write_bytes(path, buf, n);
+  FeastCheckpoint *ck = NULL;
+  CHECK_OK(feast_checkpoint_read(path, "test", MPI_COMM_SELF, &ck));
+  const double *y = NULL;
+  long steps = 0;
+  const int64_t gid[4] = {2, 0, 2, 1};
+  double z[4] = {0};
+  if (ck) {
+    CHECK_OK(feast_checkpoint_get_long(ck, "ns.steps", &steps));
+    CHECK(steps == 7);
+    CHECK_OK(feast_checkpoint_array(ck, "x", 3, &y));
+    CHECK(y && memcmp(x, y, sizeof x) == 0);
+    CHECK_OK(feast_checkpoint_field(ck, MPI_COMM_SELF, "x", 3, 4, gid, z));
+    CHECK(z[0] == 7.0 && z[1] == 0.25 && z[2] == 7.0 && z[3] == -1e-300);
+  }
+  feast_checkpoint_destroy(&ck);
+  buf[n - 30] ^= 1; /* in the data */
+  write_bytes(path, buf, n);
+  CHECK_FAILS(feast_checkpoint_read(path, "test", MPI_COMM_SELF, &ck));
+  feast_error_clear();
+  remove(path);
+}
+
 static int run(void) {
   if (feast_test_rank() != 0) return 0;
   CHECK(mkdtemp(dir) != NULL);
@@ -146,6 +170,7 @@ static int run(void) {
   file_in_dir("run.ckpt", path, sizeof path);
   test_round_trip(path);
   test_damage(path);
+  test_version1();
   test_paths(path);
   remove(path);
   rmdir(dir);
