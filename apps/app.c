@@ -331,7 +331,11 @@ static int finish(FeastApp *app, int solved) {
 static int create_domain(FeastApp *app) {
   feast_timer_start(FEAST_T_SETUP);
   FEAST_CALL(feast_domain_create(app->mesh, app->level, MPI_COMM_WORLD, &app->dom));
-  FEAST_CALL(feast_app_residency_attach(app->cfg, app->dom, &app->device));
+  /* solver.residency = device: what lives on the device per node, the vectors the
+   * configuration adds included */
+  const FeastProblem *p = app->problem;
+  const double device_per_node = p->device_bytes_per_node + (p->config_bytes_per_node ? p->config_bytes_per_node(app->cfg) : 0.0);
+  FEAST_CALL(feast_app_residency_attach(app->cfg, app->dom, device_per_node, app->summary, &app->device));
   feast_timer_stop(FEAST_T_SETUP);
   return 0;
 }
@@ -379,7 +383,7 @@ int feast_app_main(int argc, char **argv) {
   abort_on_error(st && !result ? st : 0, app.size);
   feast_timer_stop(FEAST_T_TOTAL);
   int wst = finish(&app, !args.dry_run && (!st || result));
-  abort_on_error(wst, app.size);
+  abort_on_error(st && !result ? 0 : wst, app.size); /* the run's error printed once (a device's comes back here) */
   if (result && app.rank == 0)
     fprintf(stderr, "feastc: %s\n", feast_error_message());
   code = feast_exit_code(st ? st : wst);

@@ -247,8 +247,13 @@ static double navier_stokes_krylov_bytes(const FeastConfig *cfg) { return krylov
  * three velocity blocks add 216); the Krylov basis and Anderson's history apart
  * (krylov_bytes). On hexahedra (4 fields, 27 bands) the estimate is scaled by 4/3: the
  * 3D cavity at L = 4 (35,937 nodes) peaked at 4,900 bytes per node, half the estimate. */
+/* device memory with solver.residency = device besides the Krylov basis and Anderson's
+ * history (krylov_bytes): the emulator's peak was 1,900-4,500 bytes per node in all
+ * (cavity L4-L6, DFG 2D-1 L3-L5, docs/benchmarks.md), the estimate with the basis at its
+ * bound 2-5x that */
+#define NS_DEVICE_BYTES_PER_NODE 2000.0
 const FeastProblem feast_problem_stokes = {"stokes", 3, 2000.0, stokes_check, stokes_run, 0, output_files, 1,
-                                           stokes_krylov_bytes, ns_checkpoint_check, 4};
+                                           stokes_krylov_bytes, ns_checkpoint_check, 4, NS_DEVICE_BYTES_PER_NODE};
 const FeastProblem feast_problem_navier_stokes = {"navier-stokes",   3, 2600.0, navier_stokes_check,
                                                   navier_stokes_run, 1, output_files, 1, navier_stokes_krylov_bytes,
-                                                  ns_checkpoint_check, 4};
+                                                  ns_checkpoint_check, 4, NS_DEVICE_BYTES_PER_NODE};

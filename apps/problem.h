@@ -58,6 +58,11 @@ typedef struct {
    * memory estimate scales bytes_per_node by it over `fields`); 0: quadrilaterals only, a
    * 3D mesh is refused in the input phase */
   int hexahedra;
+  /* bytes of device memory per node of the finest level with solver.residency = device
+   * (vectors, matrices of every level, the local multigrids; config_bytes_per_node's
+   * vectors added): an upper estimate measured on this code for the check before any
+   * solve */
+  double device_bytes_per_node;
 } FeastProblem;
 
 /* the registered problem of that name, or NULL */

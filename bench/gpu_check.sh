@@ -11,6 +11,11 @@ export OMPI_MCA_mpi_yield_when_idle=1
 #      enough for the GPU (poisson L9, cavity L7, dfg L6, dfg2d2/dfg2d3 L5 to t = 0.2):
 #      iterations, R_acc, T_loc, T_tot, S_loc = T_loc(cpu) / T_loc(gpu),
 #      S_tot = T_tot(cpu) / T_tot(gpu)
+#      and with solver.residency = device (every vector in device memory, issue #46): the
+#      same iterations and results, T_tot, S_tot, what crossed per linear iteration, the
+#      device memory estimate and peak (bench/gpu_check_residency.py)
+#   5b. DFG 2D-1 at that level on every core as MPI ranks: the device mode against the
+#      whole CPU node
 #   6. compute-sanitizer memcheck, initcheck, synccheck, racecheck on test_coproc_gpu, L <= 4
 # Everything goes to $OUT (or --out DIR): gpu_check.md (one Markdown file: environment,
 # steps with status and seconds, the bench tables, the comparison table), json/ (the raw
@@ -28,6 +33,7 @@ export OMPI_MCA_mpi_yield_when_idle=1
 #            the Navier-Stokes configs there solve their small level on the coarse grid,
 #            fibers of 256 emulated threads being too slow for their many local solves)
 set -uo pipefail
+[ "$(id -u)" != 0 ] || export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 # step 5b's mpirun
 emulate=0
 out=${OUT:-gpu_check_out}
 build=
@@ -149,6 +155,7 @@ fi
 
 # ------------------------------------------------------------ 5. configs against their CPU twins
 rows=()
+devrows=()
 for gcfg in "$src"/config/*_gpu.ini; do
   name=$(basename "$gcfg" _gpu.ini)
   ccfg=$src/config/$name.ini
@@ -165,10 +172,14 @@ for gcfg in "$src"/config/*_gpu.ini; do
     set_c="solver.coarse_max_dofs=100 solver.local_gpu_min_nodes=0"
   # time-dependent configs: the first 20 steps (the stationary start and the steps' solves)
   ! grep -q '^\[time\]' "$ccfg" || set_c="time.end=0.2 output.series_from=0 $set_c"
-  for t in cpu gpu; do
-    cfg=$ccfg; [ $t = gpu ] && cfg=$gcfg
+  targets="cpu gpu device"
+  # the emulator is slow for device-resident time runs of many steps (dfg2d2: 20 steps, 84 s)
+  [ $emulate = 0 ] || [ $name != dfg2d2 ] || targets="cpu gpu"
+  for t in $targets; do
+    cfg=$ccfg; [ $t = cpu ] || cfg=$gcfg
+    res=; [ $t = device ] && res=solver.residency=device
     step "$name $t L = $L" "$out/logs/${name}_$t.log" timeout 240 "$feastc" "$cfg" grid.level="$L" \
-      $set_c output.verbosity=0 output.summary="$out/json/${name}_L${L}_$t.json"
+      $set_c $res output.verbosity=0 output.summary="$out/json/${name}_L${L}_$t.json"
   done
   rows+=("$($PY - "$name" "$L" "$out/json/${name}_L${L}_cpu.json" "$out/json/${name}_L${L}_gpu.json" <<'PY'
 import json, sys
@@ -199,7 +210,23 @@ print(f"| {name} | {L} | {its(c)} | {its(g)} ({prec}) | {conv(c)} / {conv(g)} | 
       f"{f(ratio(a(c, 'T_loc'), a(g, 'T_loc')), 2)} | {f(ratio(a(c, 'T_tot'), a(g, 'T_tot')), 2)} |")
 PY
 )")
+  [[ " $targets " = *" device "* ]] &&
+    devrows+=("$($PY "$src/bench/gpu_check_residency.py" row "$name" "$L" "$out/json/${name}_L${L}_cpu.json" \
+      "$out/json/${name}_L${L}_gpu.json" "$out/json/${name}_L${L}_device.json")")
 done
+
+# ------------------------------------------------------------ 5b. the device mode against all the host's cores
+# DFG 2D-1 (24 macros) at step 5's level on every core as MPI ranks, against the device
+# mode's run of step 5 (the node the GPU sits in, issue #46)
+Ld=$level; [ -n "$Ld" ] || { Ld=6; [ $emulate = 0 ] || Ld=3; }
+mpiexec=$(command -v mpirun || command -v mpiexec)
+if [ -n "$mpiexec" ] && [ -f "$out/json/dfg_L${Ld}_device.json" ]; then
+  step "dfg cpu L = $Ld, $ncpu ranks" "$out/logs/dfg_cpu_np$ncpu.log" timeout 240 "$mpiexec" --oversubscribe \
+    --bind-to core -np "$ncpu" "$feastc" "$src/config/dfg.ini" grid.level="$Ld" $sets output.verbosity=0 \
+    output.summary="$out/json/dfg_L${Ld}_cpu_np$ncpu.json"
+else
+  skip "dfg cpu L = $Ld, $ncpu ranks" "no mpirun or no device-mode run of dfg at L = $Ld"
+fi
 
 # ------------------------------------------------------------ 6. compute-sanitizer
 for tool in memcheck initcheck synccheck racecheck; do
@@ -240,6 +267,14 @@ done
   echo "| config | L | its cpu | its gpu | converged cpu / gpu | result cpu, rel. diff. gpu | R_acc cpu | R_acc gpu | T_loc cpu (s) | T_loc gpu (s) | T_tot cpu (s) | T_tot gpu (s) | S_loc | S_tot |"
   echo "|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   printf '%s\n' "${rows[@]}"
+  echo
+  echo "## solver.residency = device: every vector in device memory"
+  echo
+  $PY "$src/bench/gpu_check_residency.py" header
+  printf '%s\n' "${devrows[@]}"
+  echo
+  $PY "$src/bench/gpu_check_residency.py" allcores "$ncpu" "$out/json/dfg_L${Ld}_cpu_np$ncpu.json" \
+    "$out/json/dfg_L${Ld}_device.json"
 } >"$md"
 echo "gpu_check: $md ($( [ $failed = 0 ] && echo "all steps passed" || echo "some steps FAILED"))" >&2
 exit $failed

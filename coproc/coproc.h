@@ -114,4 +114,12 @@ const char *feast_local_target(const FeastLocalSolver *ls);
  * in a build without CUDA or on a machine without a device. */
 int feast_coproc_device_create(FeastDevice **dev);
 void feast_coproc_device_destroy(FeastDevice **dev); /* after every vector on it */
+/* the memory of this rank's device (after feast_coproc_device_create): its index on this
+ * node, the bytes free when it was made and in total, and the run's peak use so far (how
+ * far its free memory fell since: other processes on the device included) */
+typedef struct {
+  int index;
+  double free_bytes, total_bytes, peak_bytes;
+} FeastDeviceMemory;
+int feast_coproc_device_memory(FeastDeviceMemory *m);
 #endif

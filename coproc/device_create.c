@@ -6,6 +6,7 @@
 #ifdef FEAST_HAVE_CUDA
 int feast_cuda_device_create(FeastDevice **dev);   /* coproc/cuda/device_vec.cu */
 void feast_cuda_device_destroy(FeastDevice **dev);
+int feast_cuda_device_memory(int *index, double *free_bytes, double *total_bytes, double *peak_bytes);
 #endif
 
 int feast_coproc_device_create(FeastDevice **dev) {
@@ -26,5 +27,14 @@ void feast_coproc_device_destroy(FeastDevice **dev) {
   feast_cuda_device_destroy(dev);
 #else
   *dev = NULL;
+#endif
+}
+
+int feast_coproc_device_memory(FeastDeviceMemory *m) {
+  *m = (FeastDeviceMemory){0, 0.0, 0.0, 0.0};
+#ifdef FEAST_HAVE_CUDA
+  return feast_cuda_device_memory(&m->index, &m->free_bytes, &m->total_bytes, &m->peak_bytes);
+#else
+  FEAST_ERROR(FEAST_ERR_UNSUPPORTED, "device memory: this build of feastc has no CUDA backend");
 #endif
 }

@@ -39,6 +39,30 @@ extern "C" {
     }                                                                                          \
   } while (0)
 
+/* The device memory a run uses: the free memory when the device was made (the first
+ * feast_cuda_note_use) and its lowest value after any allocation since (cudaMemGetInfo:
+ * other processes on the device included). FEAST_CUDA_MALLOC is cudaMalloc noted. */
+struct FeastCudaMemoryUse {
+  size_t first_free, min_free, total;
+  int seen;
+};
+inline FeastCudaMemoryUse feast_cuda_memory_use = {0, 0, 0, 0};
+static inline void feast_cuda_note_use(void) {
+  size_t f = 0, t = 0;
+  if (cudaMemGetInfo(&f, &t) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return;
+  }
+  FeastCudaMemoryUse &u = feast_cuda_memory_use;
+  if (!u.seen) u.first_free = u.min_free = f, u.total = t, u.seen = 1;
+  else if (f < u.min_free) u.min_free = f;
+}
+#define FEAST_CUDA_MALLOC(ptr, bytes)                                                          \
+  do {                                                                                         \
+    FEAST_CUDA_CALL(cudaMalloc((ptr), (bytes)));                                               \
+    feast_cuda_note_use();                                                                     \
+  } while (0)
+
 /* a shared-memory array of the block: T name[n] (the emulator hands out a per-block
  * buffer filled with garbage; it rejects a bare __shared__) */
 #ifdef FEAST_CUDA_EMU

@@ -31,7 +31,8 @@
  * Kernels launched with FEAST_LAUNCH must not call __syncthreads (abort).
  * FEAST_EMU_DEVICES=0 in the environment emulates a machine without a device,
  * FEAST_EMU_GRAPH_FAIL=1 one whose graph instantiation fails (cudaErrorNotSupported),
- * FEAST_EMU_MAX_PITCH=bytes one with that cudaDevAttrMaxPitch (2D copies above it fail).
+ * FEAST_EMU_MAX_PITCH=bytes one with that cudaDevAttrMaxPitch (2D copies above it fail),
+ * FEAST_EMU_FAULT=KERNEL[:N] one where the N-th launch of KERNEL (default the first) faults.
  * Fibers switch with 6 saved registers on x86-64, with ucontext elsewhere (or with
  * -DFEAST_EMU_UCONTEXT; slower: a syscall per switch). The emulator runs under
  * -fsanitize=address,undefined (fiber stacks are unpoisoned when reused); every host

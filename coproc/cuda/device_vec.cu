@@ -174,7 +174,7 @@ unsigned grid_of(long n) {
 
 int dv_alloc(void *, size_t bytes, void **ptr) {
   *ptr = nullptr;
-  FEAST_CUDA_CALL(cudaMalloc(ptr, bytes ? bytes : 1));
+  FEAST_CUDA_MALLOC(ptr, bytes ? bytes : 1);
   FEAST_CUDA_CALL(cudaMemset(*ptr, 0, bytes ? bytes : 1));
   return 0;
 }
@@ -313,6 +313,7 @@ const FeastDeviceOps ops = {device_name,     dv_alloc,     dv_release,   dv_to_h
 extern "C" int feast_cuda_device_create(FeastDevice **dev) {
   using namespace feast_cuda;
   *dev = nullptr;
+  feast_cuda_note_use(); /* the free memory before the run's allocations */
   Context *c = (Context *)calloc(1, sizeof(Context));
   FEAST_CHECK(c, FEAST_ERR_MEM, "out of memory (the device context)");
   if (int st = feast_device_create(&ops, c, dev)) {
@@ -338,4 +339,15 @@ extern "C" void feast_cuda_device_destroy(FeastDevice **dev) {
     feast_cuda::dv_release(nullptr, c->out);
     free(c);
   }
+}
+
+extern "C" int feast_cuda_device_memory(int *index, double *free_bytes, double *total_bytes, double *peak_bytes) {
+  feast_cuda_note_use();
+  const FeastCudaMemoryUse &u = feast_cuda_memory_use;
+  FEAST_CHECK(u.seen, FEAST_ERR_CUDA, "cudaMemGetInfo failed: the device's memory is not known");
+  FEAST_CUDA_CALL(cudaGetDevice(index));
+  *free_bytes = (double)u.first_free;
+  *total_bytes = (double)u.total;
+  *peak_bytes = (double)(u.first_free - u.min_free);
+  return 0;
 }

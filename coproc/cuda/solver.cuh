@@ -124,9 +124,9 @@ template <typename T> struct Solver {
     g.vec_bytes = sizeof(T) * (size_t)M * (size_t)g.v.vs;
     const size_t nb = sizeof(T) * (size_t)M * 9 * (size_t)g.v.nal;
     const size_t nf = (size_t)M * (size_t)g.v.nal;
-    FEAST_CUDA_CALL(cudaMalloc((void **)&g.bands, nb));
-    FEAST_CUDA_CALL(cudaMalloc((void **)&g.fixed, nf));
-    FEAST_CUDA_CALL(cudaMalloc((void **)&g.vecs, g.vec_bytes * nvec));
+    FEAST_CUDA_MALLOC((void **)&g.bands, nb);
+    FEAST_CUDA_MALLOC((void **)&g.fixed, nf);
+    FEAST_CUDA_MALLOC((void **)&g.vecs, g.vec_bytes * nvec);
     FEAST_CUDA_CALL(cudaMemset(g.bands, 0, nb));
     FEAST_CUDA_CALL(cudaMemset(g.fixed, 0, nf));
     FEAST_CUDA_CALL(cudaMemset(g.vecs, 0, g.vec_bytes * nvec)); /* padding stays 0 */
@@ -212,16 +212,16 @@ template <typename T> struct Solver {
   int alloc_batch(void) {
     Level<T> &t = lev[nlev - 1];
     maxred = t.nred;
-    FEAST_CUDA_CALL(cudaMalloc((void **)&top, 2 * t.vec_bytes));
+    FEAST_CUDA_MALLOC((void **)&top, 2 * t.vec_bytes);
     FEAST_CUDA_CALL(cudaMemset(top, 0, 2 * t.vec_bytes));
     d = top;
     xt = top + (size_t)M * t.v.vs;
     const size_t nio = sizeof(double) * (size_t)M * (size_t)t.v.n;
-    FEAST_CUDA_CALL(cudaMalloc((void **)&io, nio));
-    FEAST_CUDA_CALL(cudaMalloc((void **)&partial, sizeof(double) * (size_t)M * maxred));
-    FEAST_CUDA_CALL(cudaMalloc((void **)&nrm0, sizeof(double) * M));
-    FEAST_CUDA_CALL(cudaMalloc((void **)&active, sizeof(int) * M));
-    FEAST_CUDA_CALL(cudaMalloc((void **)&stat, sizeof(int) * (3 * M + 1)));
+    FEAST_CUDA_MALLOC((void **)&io, nio);
+    FEAST_CUDA_MALLOC((void **)&partial, sizeof(double) * (size_t)M * maxred);
+    FEAST_CUDA_MALLOC((void **)&nrm0, sizeof(double) * M);
+    FEAST_CUDA_MALLOC((void **)&active, sizeof(int) * M);
+    FEAST_CUDA_MALLOC((void **)&stat, sizeof(int) * (3 * M + 1));
     nactive = stat + 3 * M;
     FEAST_CUDA_CALL(cudaMemset(active, 0, sizeof(int) * M));
     FEAST_CUDA_CALL(cudaMemset(stat, 0, sizeof(int) * (3 * M + 1)));
@@ -230,7 +230,7 @@ template <typename T> struct Solver {
     h_nactive = h_stat + 3 * M;
     predict = 1;
     const size_t n2 = (size_t)lev[0].v.n * (size_t)lev[0].v.n;
-    FEAST_CUDA_CALL(cudaMalloc((void **)&inv, sizeof(T) * (size_t)M * n2));
+    FEAST_CUDA_MALLOC((void **)&inv, sizeof(T) * (size_t)M * n2);
     for (int li = 0; li < nlev; li++) stage_off[li + 1] = stage_off[li] + (size_t)M * 9 * (size_t)lev[li].v.n;
     stage_total = stage_off[nlev] + (size_t)M * n2;
     FEAST_CUDA_CALL(cudaMallocHost((void **)&h_vals, sizeof(T) * stage_total));

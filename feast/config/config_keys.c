@@ -42,6 +42,9 @@ static const FeastKeySpec keys[] = {
     REAL_KEY("run", "max_memory", "0", 0, 1e9,
              "memory limit in GiB for the estimated need of the run (checked before "
              "allocating); 0 = the machine's physical memory"),
+    REAL_KEY("run", "max_device_memory", "0", 0, 1e9,
+             "device memory limit in GiB for the estimated need of the ranks on one device with "
+             "solver.residency = device (checked before anything is solved); 0 = the device's free memory"),
 
     /* ---- test hooks ---- */
     ENUM_KEY("debug", "inject", "none", "none|nan|fail",

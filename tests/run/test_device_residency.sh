@@ -8,6 +8,7 @@
 # relative, the same bits on 1 and 2 ranks, and the bytes that crossed in the summary;
 # bad settings are one error each. The local multigrids run on the CPU backend
 # (solver.local_gpu_min_nodes=1000) but in one case, where they solve in device memory.
+# The device memory estimate against the peak, and a limit below it (exit 3).
 . "$(dirname "$0")/lib.sh"
 emu="$FEAST_BIN/feastc_emu"
 [ -x "$emu" ] || { echo "feastc_emu not built (no C++ compiler): skipped"; exit 77; }
@@ -75,6 +76,20 @@ out=$(python3 "$FEAST_SRC/bench/predict_residency.py" --cpu-gbs 20 "$TMP/ml_host
 echo "$out" | tail -1
 check "bench/predict_residency.py: a prediction with 0 < S_tot <= S_max" \
   "0 < float('$(echo "$out" | tail -1 | awk -F'|' '{print $(NF-2)}')') <= float('$(echo "$out" | tail -1 | awk -F'|' '{print $(NF-1)}')')"
+
+# device memory: the estimate made before the solve bounds the peak the device saw (the
+# emulator's cudaMemGetInfo: its arena less its allocations), an upper estimate within 6x
+# (the FGMRES basis at its largest restart); a limit below it: exit 3 before any solve,
+# one line naming the ranks on the device and the key, no summary
+peak=$(json device_residency.device_memory_peak_gib)
+est=$(json device_memory_estimate_gib)
+check "device memory: the estimate ($est GiB) bounds the peak ($peak GiB) within 6x" "0 < $peak <= $est <= 6 * $peak"
+rm -f "$TMP/last.json"
+FEASTC=$emu feastc_np 2 "$FEAST_SRC/config/cavity_gpu.ini" grid.level=3 solver.residency=device run.max_device_memory=0.001 2>"$TMP/err"
+rc=$?
+check "device memory short (run.max_device_memory = 0.001): exit 3, one line naming the 2 ranks and the key, no summary (got $rc)" \
+  "$rc == 3 and $(grep -c '^feastc:' "$TMP/err") == 1 and '2 ranks on it' in open('$TMP/err').read() and 'run.max_device_memory' in open('$TMP/err').read() and not $(test -e "$TMP/last.json" && echo True || echo False)"
+head -1 "$TMP/err"
 
 # bad settings: one error each
 FEASTC=$emu feastc_np 1 "$FEAST_SRC/config/cavity.ini" grid.level=2 solver.residency=device 2>"$TMP/err"

@@ -121,10 +121,13 @@ inline void feast_emu_launch(int sync, const char *name, dim3 grid, dim3 block, 
       return;
     }
   }
+  feast_emu_state_t &S = feast_emu_S;
+  const int fault = S.fault_countdown > 0 && !strcmp(name, S.fault_kernel) && --S.fault_countdown == 0;
   feast_emu_op(s, [=]() mutable {
     feast_emu_open();
     feast_emu_run(sync, name, grid, block, f);
     feast_emu_close();
+    if (fault) __trap(); /* FEAST_EMU_FAULT: as if the kernel had faulted */
   });
 }
 #endif

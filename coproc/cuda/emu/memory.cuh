@@ -1,6 +1,7 @@
 /* Host emulator (see coproc/cuda/cuda_emu.cuh), part 4: the memory API. cudaMalloc places
  * each allocation in the arena to end at a guard page and fills it with 0xff bytes
- * (garbage, NaN); cudaFree returns its pages to the free ranges; cudaMallocHost and
+ * (garbage, NaN); cudaFree returns its pages to the free ranges; cudaMemGetInfo reports
+ * the arena as the device's memory; cudaMallocHost and
  * cudaFreeHost keep the pinned buffers; memsets and copies check every pointer against
  * the registry and the copy direction, and run on the stream queues (streams.cuh). */
 #ifndef FEAST_CUDA_EMU_MEMORY_CUH
@@ -27,6 +28,7 @@ static inline cudaError_t cudaMalloc(void **p, size_t bytes) {
     const uintptr_t hi = lo + need - S.page; /* the guard page stays PROT_NONE */
     const uintptr_t start = hi - span;       /* ends at the page end: overruns fault */
     S.live[start] = feast_emu_alloc{bytes, lo, hi};
+    S.live_bytes += span;
     feast_emu_open();
     memset((void *)lo, 0xff, hi - lo); /* fresh device memory is garbage (NaN) */
     feast_emu_close();
@@ -45,6 +47,7 @@ static inline cudaError_t cudaFree(void *p) {
   const uintptr_t lo = it->second.lo, len = it->second.hi - lo + S.page;
   if (S.open) mprotect((void *)lo, len, PROT_NONE);
   madvise((void *)lo, len, MADV_DONTNEED);
+  S.live_bytes -= (it->second.bytes + 255) / 256 * 256;
   S.live.erase(it);
   /* back to the free ranges, merged with its neighbours */
   uintptr_t a = lo, n = len;
@@ -62,6 +65,14 @@ static inline cudaError_t cudaFree(void *p) {
     }
   }
   S.free_pages[a] = n;
+  return cudaSuccess;
+}
+/* the arena (FEAST_EMU_DEVICE_MB, default 8 GiB) is the device's memory: free is what
+ * its allocations leave of it */
+static inline cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
+  feast_emu_init();
+  *total_bytes = feast_emu_S.arena_bytes;
+  *free_bytes = feast_emu_S.arena_bytes - feast_emu_S.live_bytes;
   return cudaSuccess;
 }
 static inline cudaError_t cudaMallocHost(void **p, size_t bytes) {

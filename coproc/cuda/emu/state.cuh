@@ -38,10 +38,14 @@ struct feast_emu_state_t {
   /* device arena */
   char *arena = nullptr;
   size_t arena_bytes = 0, page = 4096;
+  size_t live_bytes = 0; /* of the allocations (as asked, in 256-byte units): cudaMemGetInfo */
   std::map<uintptr_t, feast_emu_alloc> live; /* by start address */
   std::map<uintptr_t, size_t> free_pages;    /* free ranges by start: length in bytes */
   std::set<const void *> pinned;
   int open = 0; /* nesting of "the device is running": arena readable */
+  /* FEAST_EMU_FAULT=KERNEL[:N]: the N-th launch (default the first) of KERNEL faults */
+  char fault_kernel[128] = {0};
+  long fault_countdown = 0;
   struct sigaction old_segv;
 };
 inline feast_emu_state_t feast_emu_S;
@@ -68,6 +72,12 @@ static inline void feast_emu_init(void) {
   if (o && !strcmp(o, "ordered")) S.order = FEAST_EMU_ORDERED;
   else if (o && !strcmp(o, "reverse")) S.order = FEAST_EMU_REVERSE;
   S.page = (size_t)sysconf(_SC_PAGESIZE);
+  if (const char *f = getenv("FEAST_EMU_FAULT")) {
+    snprintf(S.fault_kernel, sizeof S.fault_kernel, "%s", f);
+    char *colon = strchr(S.fault_kernel, ':');
+    S.fault_countdown = colon ? atol(colon + 1) : 1;
+    if (colon) *colon = 0;
+  }
   const char *mb = getenv("FEAST_EMU_DEVICE_MB");
   S.arena_bytes = (size_t)(mb && *mb ? atol(mb) : 8192) << 20;
   void *a = mmap(nullptr, S.arena_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
