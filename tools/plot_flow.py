@@ -32,14 +32,20 @@ except ImportError:
     sys.exit("plot_flow.py needs matplotlib (Debian: apt-get install python3-matplotlib)")
 
 
-def read(path):
-    """-> points (n x 2), triangles (m x 3), point fields {name: array}"""
+def read_grid(path):
+    """the unstructured grid of a .pvtu (all rank pieces) or one .vtu"""
     reader = vtk.vtkXMLPUnstructuredGridReader() if path.endswith(".pvtu") else vtk.vtkXMLUnstructuredGridReader()
     reader.SetFileName(path)
     reader.Update()
     grid = reader.GetOutput()
     if grid.GetNumberOfPoints() == 0:
         sys.exit("%s: no points (not a feastc VTK file?)" % path)
+    return grid
+
+
+def read(path):
+    """-> points (n x 2), triangles (m x 3), point fields {name: array}"""
+    grid = read_grid(path)
     pts = vtk_to_numpy(grid.GetPoints().GetData())[:, :2]
     conn = vtk_to_numpy(grid.GetCells().GetConnectivityArray()).reshape(-1, 4)
     tris = np.vstack([conn[:, [0, 1, 2]], conn[:, [0, 2, 3]]])
