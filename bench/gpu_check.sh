@@ -15,7 +15,7 @@ export OMPI_MCA_mpi_yield_when_idle=1
 #      same iterations and results, T_tot, S_tot, what crossed per linear iteration, the
 #      device memory estimate and peak (bench/gpu_check_residency.py)
 #   5b. DFG 2D-1 at that level on every core as MPI ranks: the device mode against the
-#      whole CPU node
+#      whole CPU node; and weak scaling on the cores (1, 4, 16 ranks at L - 2, L - 1, L)
 #   6. compute-sanitizer memcheck, initcheck, synccheck, racecheck on test_coproc_gpu, L <= 4
 # Everything goes to $OUT (or --out DIR): gpu_check.md (one Markdown file: environment,
 # steps with status and seconds, the bench tables, the comparison table), json/ (the raw
@@ -227,6 +227,19 @@ if [ -n "$mpiexec" ] && [ -f "$out/json/dfg_L${Ld}_device.json" ]; then
 else
   skip "dfg cpu L = $Ld, $ncpu ranks" "no mpirun or no device-mode run of dfg at L = $Ld"
 fi
+# weak scaling on the host's cores: DFG 2D-1 with 4x the unknowns on 4x the ranks (1 rank
+# at L - 2, 4 at L - 1, 16 at L; those with at most the host's cores; 16 on 16 cores is
+# the run above)
+weak=()
+for point in "1 $((Ld - 2))" "4 $((Ld - 1))" "16 $Ld"; do
+  read -r np Lw <<<"$point"
+  [ "$np" -le "$ncpu" ] && [ -n "$mpiexec" ] || continue
+  f=$out/json/dfg_L${Lw}_cpu_np$np.json
+  [ -f "$f" ] || step "dfg cpu L = $Lw, $np ranks (weak scaling)" "$out/logs/dfg_cpu_np${np}_L$Lw.log" timeout 240 \
+    "$mpiexec" --oversubscribe --bind-to core -np "$np" "$feastc" "$src/config/dfg.ini" grid.level="$Lw" $sets \
+    output.verbosity=0 output.summary="$f"
+  weak+=("$f")
+done
 
 # ------------------------------------------------------------ 6. compute-sanitizer
 for tool in memcheck initcheck synccheck racecheck; do
@@ -275,6 +288,10 @@ done
   echo
   $PY "$src/bench/gpu_check_residency.py" allcores "$ncpu" "$out/json/dfg_L${Ld}_cpu_np$ncpu.json" \
     "$out/json/dfg_L${Ld}_device.json"
+  echo
+  echo "## Weak scaling on the host's cores (CPU ranks)"
+  echo
+  $PY "$src/bench/gpu_check_residency.py" weak ${weak[@]+"${weak[@]}"}
 } >"$md"
 echo "gpu_check: $md ($( [ $failed = 0 ] && echo "all steps passed" || echo "some steps FAILED"))" >&2
 exit $failed

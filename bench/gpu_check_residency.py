@@ -9,6 +9,9 @@
       round trips per linear iteration, the device memory estimate and peak
   gpu_check_residency.py allcores NCPU CPU_NP.json DEVICE.json
       the device mode against every core of the host as MPI ranks (one line)
+  gpu_check_residency.py weak RUN.json ...
+      weak scaling: per run (the ranks, the level, unknowns per rank) T_tot, the linear
+      solve's time per linear iteration and its efficiency against the first run's
 A missing or unreadable summary shows as "-" (the step that wrote it failed)."""
 import json
 import sys
@@ -84,6 +87,23 @@ def allcores(ncpu, fc, fd):
           f"(the Done means ask >= 2); {result(c, d)}")
 
 
+def weak(files):
+    runs = [d for d in (load(f) for f in files) if d]
+    print("| ranks | L | unknowns | per rank | its | T_tot (s) | T_lin per linear it (ms) | efficiency |")
+    print("|---:|---:|---:|---:|---|---:|---:|---:|")
+    base = None
+    for d in runs:
+        t_lin, n_lin = get(d, "amdahl", "T_lin"), d.get("linear_iterations")
+        per = None if t_lin is None or not n_lin else t_lin / n_lin
+        base = per if base is None else base
+        print(f"| {d.get('ranks', '-')} | {d.get('level', '-')} | {d.get('dofs', '-')} | "
+              f"{d['dofs'] // d['ranks'] if d.get('dofs') and d.get('ranks') else '-'} | {its(d)} | "
+              f"{num(get(d, 'amdahl', 'T_tot'))} | {num(None if per is None else 1e3 * per, 2)} | "
+              f"{num(ratio(base, per), 2)} |")
+    if not runs:
+        print("| - | - | - | - | - | - | - | - |")
+
+
 if __name__ == "__main__":
     a = sys.argv[1:]
     if a[:1] == ["header"]:
@@ -92,5 +112,7 @@ if __name__ == "__main__":
         row(*a[1:])
     elif a[:1] == ["allcores"] and len(a) == 4:
         allcores(*a[1:])
+    elif a[:1] == ["weak"]:
+        weak(a[1:])
     else:
         sys.exit(__doc__)

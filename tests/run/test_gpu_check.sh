@@ -3,8 +3,8 @@
 # that does not need a device passes, the device-only steps are listed as skipped, and the
 # report has the bench tables and one row per config/*_gpu.ini with both runs converged
 # and the raw JSON summaries next to it, the device mode's rows (solver.residency =
-# device: the CPU's iterations and results to 1e-8) and its ratio against all cores
-# (~40 s on a loaded 2-core machine).
+# device: the CPU's iterations and results to 1e-8), its ratio against all cores and the
+# weak-scaling table (~40 s on a loaded 2-core machine).
 . "$(dirname "$0")/lib.sh"
 build=$(dirname "$FEAST_BIN")
 for b in feastc_emu test_coproc_gpu_emu bench_local_mg_gpu_emu; do
@@ -22,8 +22,9 @@ check "no step failed" "$(grep -c 'FAILED' "$md") == 0"
 check "the bench tables (timings and host side; single, double)" "$(grep -c '^|  3 | [18] |' "$md") == 8"
 n=$(ls "$FEAST_SRC"/config/*_gpu.ini | wc -l)
 check "one converged row per config/*_gpu.ini ($n)" "$(grep -c '^| [a-z_0-9]* | 3 | .* | yes / yes |' "$md") == $n"
-check "three JSON summaries per config (dfg2d2: no device run in the emulator), one of all cores" \
-  "$(ls "$TMP/gc/json/"*.json | wc -l) == 3 * $n"
+check "three JSON summaries per config (dfg2d2: no device run in the emulator), one of all cores, one weak-scaling run" \
+  "$(ls "$TMP/gc/json/"*.json | wc -l) == 3 * $n + 1"
+check "the weak-scaling table: the one-rank row (2 cores here)" "$(grep -cE '^\| 1 \| 1 \| 354 \| 354 \|' "$md") == 1"
 check "one device-mode row per config but dfg2d2, its iterations those of the CPU" \
   "$(grep -cE '^\| [a-z_0-9]+ \| 3 \| ([0-9/]+) / \1 / \1 \|' "$md") == $n - 1"
 worst=$("$PY" - "$TMP/gc/json" <<'PYEOF'
